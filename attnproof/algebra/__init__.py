@@ -1,0 +1,14 @@
+"""Exact algebra kernel: the exponent lattice and heads as fractions over exp atoms.
+
+python-flint does the polynomial arithmetic; SymPy is used only for display
+(:mod:`attnproof.algebra.display`).
+"""
+
+from .lattice import Lattice
+from .expfrac import (ExpFraction, evaluate_poly, head_fraction, poly_context, poly_from_dict,
+                      poly_to_dict, to_fraction)
+from .evaluate import evaluate_head, evaluate_multihead, random_point
+
+__all__ = ["Lattice", "ExpFraction", "head_fraction", "poly_context", "poly_to_dict",
+           "poly_from_dict", "evaluate_poly", "to_fraction", "evaluate_head",
+           "evaluate_multihead", "random_point"]

@@ -1,0 +1,164 @@
+"""Heads and sums of heads as fractions ``N/D`` of polynomials over exp atoms.
+
+A head ``H`` becomes ``N/D`` with ``D = Σ ω_i x^{k_i}`` and ``N = Σ ω_i v_i x^{k_i}``
+(THEORY §2), stored as ``fmpz_mpoly`` (python-flint) over the variables of a
+:class:`~attnproof.algebra.lattice.Lattice`.  Laurent exponents are shifted:
+the true exponent of a stored monomial ``e`` is ``e + shift``.  A common
+monomial of ``N`` and ``D`` cancels in the ratio, so the shift matters only for
+the keys of a fused head; rational weights and values are cleared by a common
+integer factor of ``N`` and ``D``.
+
+>>> from attnproof.model import Atom, Head, MultiHead
+>>> M = MultiHead((Head((Atom((1,), (1,)), Atom((-1,), (0,)))),))
+>>> f = head_fraction(M.heads[0], Lattice.of(M))
+>>> str(f.num[0]), str(f.den), f.shift
+('x1^2', 'x1^2 + 1', (-1,))
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from math import lcm
+from typing import Iterator, Sequence
+
+import flint
+
+from ..errors import AlgebraError
+from ..model import Head
+from .lattice import Lattice
+
+__all__ = ["ExpFraction", "head_fraction", "poly_context", "poly_to_dict", "poly_from_dict",
+           "evaluate_poly", "to_fraction"]
+
+Exponent = tuple[int, ...]
+
+
+def poly_context(lattice: Lattice) -> "flint.fmpz_mpoly_ctx":
+    """The ``fmpz_mpoly`` context of a lattice (variables ``x1..xd`` and ``z``)."""
+    return flint.fmpz_mpoly_ctx.get(lattice.names, "degrevlex")
+
+
+def poly_to_dict(p: "flint.fmpz_mpoly") -> dict[Exponent, int]:
+    """Exponent tuple ↦ Python int coefficient.
+
+    >>> ctx = flint.fmpz_mpoly_ctx.get(("x1",), "degrevlex")
+    >>> poly_to_dict(ctx.from_dict({(2,): 3, (0,): -1}))
+    {(2,): 3, (0,): -1}
+    """
+    return {tuple(int(c) for c in e): int(c) for e, c in p.to_dict().items()}
+
+
+def poly_from_dict(ctx: "flint.fmpz_mpoly_ctx", d: dict[Exponent, int]) -> "flint.fmpz_mpoly":
+    """Inverse of :func:`poly_to_dict`."""
+    return ctx.from_dict({e: c for e, c in d.items() if c})
+
+
+def to_fraction(x: "flint.fmpq | flint.fmpz | int") -> Fraction:
+    """Convert a FLINT rational or integer to :class:`Fraction`."""
+    if isinstance(x, flint.fmpq):
+        return Fraction(int(x.p), int(x.q))
+    return Fraction(int(x))
+
+
+def evaluate_poly(p: "flint.fmpz_mpoly", point: Sequence[Fraction]) -> Fraction:
+    """Exact value of a polynomial at a rational point.
+
+    >>> ctx = flint.fmpz_mpoly_ctx.get(("x1", "x2"), "degrevlex")
+    >>> evaluate_poly(ctx.from_dict({(1, 0): 2, (0, 2): 1}), (Fraction(1, 2), Fraction(3)))
+    Fraction(10, 1)
+    """
+    ctx = p.context()
+    n = ctx.nvars()
+    if len(point) != n:
+        raise AlgebraError(f"evaluation point has {len(point)} coordinates, polynomial has {n} variables")
+    if n == 0:
+        return Fraction(int(p.to_dict().get((), 0)))
+    qctx = flint.fmpq_mpoly_ctx.get(ctx.names(), "degrevlex")
+    q = qctx.from_dict(p.to_dict())
+    return to_fraction(q(*[flint.fmpq(Fraction(v).numerator, Fraction(v).denominator) for v in point]))
+
+
+@dataclass(frozen=True, eq=False)
+class ExpFraction:
+    """A fraction ``N/D`` over exp atoms; ``N`` has one polynomial per value component."""
+
+    lattice: Lattice
+    num: tuple["flint.fmpz_mpoly", ...]
+    den: "flint.fmpz_mpoly"
+    shift: Exponent
+
+    @property
+    def value_dim(self) -> int:
+        """Number of value components."""
+        return len(self.num)
+
+    def den_dict(self) -> dict[Exponent, int]:
+        """The denominator as exponent ↦ integer coefficient (shift not applied)."""
+        return poly_to_dict(self.den)
+
+    def num_dicts(self) -> list[dict[Exponent, int]]:
+        """The numerators, one dict per value component (shift not applied)."""
+        return [poly_to_dict(p) for p in self.num]
+
+    def support(self) -> set[Exponent]:
+        """Exponents of the denominator, in all variables (``z`` included)."""
+        return {tuple(int(c) for c in e) for e in self.den.monoms()}
+
+    def support_x(self) -> set[Exponent]:
+        """Exponents of the denominator projected onto the ``x`` coordinates."""
+        d = self.lattice.dim
+        return {tuple(int(c) for c in e[:d]) for e in self.den.monoms()}
+
+    def has_positive_den(self) -> bool:
+        """True when every coefficient of ``D`` is positive."""
+        return all(c > 0 for c in self.den.coeffs())
+
+    def num_support_in_den(self) -> bool:
+        """True when ``supp(N_c) ⊆ supp(D)`` for every component ``c``."""
+        sup = set(self.den.monoms())
+        return all(e in sup for p in self.num for e in p.monoms())
+
+    def is_head(self) -> bool:
+        """True when ``N/D`` can be written as a head (THEORY §3, Theorem 2)."""
+        return self.has_positive_den() and self.num_support_in_den()
+
+    def evaluate(self, point: Sequence[Fraction]) -> tuple[Fraction, ...]:
+        """Exact value of ``N/D`` at a point (one positive rational per variable)."""
+        den = evaluate_poly(self.den, point)
+        if den == 0:
+            raise AlgebraError("denominator vanishes at the evaluation point")
+        return tuple(evaluate_poly(p, point) / den for p in self.num)
+
+    def terms(self) -> Iterator[tuple[Exponent, int, tuple[int, ...]]]:
+        """``(true exponent, D coefficient, N coefficients)`` for each monomial of ``D``."""
+        nd = [p.to_dict() for p in self.num]
+        sh = self.shift
+        for e, c in self.den.to_dict().items():
+            ee = tuple(int(a) + b for a, b in zip(e, sh))
+            yield ee, int(c), tuple(int(n.get(e, 0)) for n in nd)
+
+
+def head_fraction(head: Head, lattice: Lattice, ctx=None) -> ExpFraction:
+    """``N/D`` of one head, shifted so that ``D`` has no monomial factor."""
+    if ctx is None:
+        ctx = poly_context(lattice)
+    exps = [lattice.exponent(a) for a in head.atoms]
+    shift = tuple(min(col) for col in zip(*exps)) if lattice.nvars else ()
+    m = head.value_dim
+    scale = 1
+    for a in head.atoms:
+        scale = lcm(scale, a.weight.denominator)
+        for v in a.value:
+            scale = lcm(scale, (a.weight * v).denominator)
+    den: dict[Exponent, int] = {}
+    nums: list[dict[Exponent, int]] = [{} for _ in range(m)]
+    for a, e in zip(head.atoms, exps):
+        ee = tuple(x - s for x, s in zip(e, shift))
+        w = a.weight * scale
+        den[ee] = den.get(ee, 0) + int(w)
+        for c in range(m):
+            nv = w * a.value[c]
+            nums[c][ee] = nums[c].get(ee, 0) + int(nv)
+    return ExpFraction(lattice, tuple(poly_from_dict(ctx, n) for n in nums),
+                       poly_from_dict(ctx, den), shift)

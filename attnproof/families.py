@@ -1,0 +1,158 @@
+"""Families of multi-heads: sigmoid sums ``W_d``, graph sums ``W_G``, biased sigmoids, random.
+
+>>> W = sigmoid_sum(3)
+>>> (len(W), W.head_atom_terms, W.dim)
+(3, 6, 3)
+>>> import networkx as nx
+>>> len(graph_sum(nx.petersen_graph()))
+15
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from fractions import Fraction
+from typing import Iterable, Sequence
+
+from .errors import InputError
+from .model import Atom, Head, MultiHead
+
+__all__ = ["sigmoid_sum", "biased_sigmoid_sum", "graph_sum", "named_graph", "parse_edges",
+           "random_multihead", "GRAPH_NAMES"]
+
+GRAPH_NAMES = ("path", "cycle", "complete", "star", "petersen")
+
+
+def _unit(d: int, j: int) -> tuple[int, ...]:
+    return tuple(1 if i == j else 0 for i in range(d))
+
+
+def sigmoid_sum(d: int) -> MultiHead:
+    """``W_d(q) = Σ_j σ(q_j)``: ``d`` two-atom heads (key ``e_j`` value 1; key 0 value 0).
+
+    >>> sigmoid_sum(2).heads[1].atoms[0].key
+    (Fraction(0, 1), Fraction(1, 1))
+    """
+    if not isinstance(d, int) or d < 1:
+        raise InputError(f"sigmoid-sum needs d >= 1, got {d!r}")
+    zero = (0,) * d
+    return MultiHead(tuple(
+        Head((Atom(_unit(d, j), (1,)), Atom(zero, (0,))), name=f"sigma{j + 1}") for j in range(d)),
+        dim=d)
+
+
+def biased_sigmoid_sum(biases: Sequence[Fraction | int]) -> MultiHead:
+    """``Σ_j σ(q_j + b_j)``, one head per bias.
+
+    >>> biased_sigmoid_sum([Fraction(1, 2), 0]).heads[0].atoms[0].bias
+    Fraction(1, 2)
+    """
+    d = len(biases)
+    if d < 1:
+        raise InputError("biased-sigmoid needs at least one bias")
+    zero = (0,) * d
+    return MultiHead(tuple(
+        Head((Atom(_unit(d, j), (1,), bias=Fraction(b)), Atom(zero, (0,))), name=f"sigma{j + 1}")
+        for j, b in enumerate(biases)), dim=d)
+
+
+def graph_sum(G, nodes: Sequence | None = None) -> MultiHead:
+    """``W_G(q) = Σ_{(i,j) ∈ E} σ(q_i − q_j)`` (atoms: key ``e_i`` value 1, key ``e_j`` value 0).
+
+    Nodes are numbered in sorted order (or the given order); each edge ``{u, v}``
+    is oriented from the smaller to the larger index.
+
+    >>> import networkx as nx
+    >>> M = graph_sum(nx.path_graph(3))
+    >>> [(h.name, [a.key for a in h.atoms]) for h in M.heads][0]
+    ('e0-1', [(Fraction(1, 1), Fraction(0, 1), Fraction(0, 1)), (Fraction(0, 1), Fraction(1, 1), Fraction(0, 1))])
+    """
+    order = list(nodes) if nodes is not None else sorted(G.nodes())
+    index = {v: i for i, v in enumerate(order)}
+    n = len(order)
+    edges = sorted(tuple(sorted((index[u], index[v]))) for u, v in G.edges())
+    if not edges:
+        raise InputError("graph sum needs a graph with at least one edge")
+    heads = []
+    for i, j in edges:
+        if i == j:
+            raise InputError(f"graph sum: self-loop at node {order[i]!r}")
+        heads.append(Head((Atom(_unit(n, i), (1,)), Atom(_unit(n, j), (0,))),
+                          name=f"e{order[i]}-{order[j]}"))
+    return MultiHead(tuple(heads), dim=n)
+
+
+def parse_edges(text: str):
+    """A networkx graph from an edge list ``"0-1,1-2,2-0"`` (integer nodes).
+
+    >>> sorted(parse_edges("0-1, 1-2").edges())
+    [(0, 1), (1, 2)]
+    """
+    import networkx as nx
+
+    G = nx.Graph()
+    for part in text.split(","):
+        part = part.strip()
+        m = re.fullmatch(r"(\d{1,6})\s*-\s*(\d{1,6})", part)
+        if not m:
+            raise InputError(f"edge {part!r}: write edges as 'i-j' separated by commas, e.g. 0-1,1-2")
+        u, v = int(m.group(1)), int(m.group(2))
+        if u == v:
+            raise InputError(f"edge {part!r} is a self-loop")
+        if G.has_edge(u, v):
+            raise InputError(f"edge {part!r} is repeated")
+        G.add_edge(u, v)
+    return G
+
+
+def named_graph(name: str, n: int | None = None):
+    """``path``, ``cycle``, ``complete``, ``star`` (``n`` nodes) or ``petersen``.
+
+    >>> named_graph("star", 4).number_of_edges()
+    3
+    """
+    import networkx as nx
+
+    if name == "petersen":
+        return nx.petersen_graph()
+    if name not in GRAPH_NAMES:
+        raise InputError(f"unknown graph {name!r}; choose one of {', '.join(GRAPH_NAMES)} or give --edges")
+    if n is None or n < 2:
+        raise InputError(f"graph {name!r} needs --n >= 2 nodes")
+    if name == "cycle" and n < 3:
+        raise InputError("a cycle needs --n >= 3 nodes")
+    if name == "path":
+        return nx.path_graph(n)
+    if name == "cycle":
+        return nx.cycle_graph(n)
+    if name == "complete":
+        return nx.complete_graph(n)
+    return nx.star_graph(n - 1)
+
+
+def random_multihead(heads: int, atoms: int, dim: int, seed: int, *, max_key: int = 2,
+                     value_dim: int = 1, biases: bool = False, max_num: int = 5) -> MultiHead:
+    """A reproducible random multi-head with small integer keys and rational weights/values.
+
+    >>> M = random_multihead(2, 3, 2, seed=1)
+    >>> (len(M), M.head_atom_terms) == (2, 6) and M == random_multihead(2, 3, 2, seed=1)
+    True
+    """
+    if heads < 1 or atoms < 1 or dim < 0 or value_dim < 1:
+        raise InputError("random heads need heads >= 1, atoms >= 1, dim >= 0, value_dim >= 1")
+    rng = random.Random(seed)
+
+    def rat(lo: int, hi: int) -> Fraction:
+        return Fraction(rng.randint(lo, hi), rng.randint(1, max_num))
+
+    out = []
+    for h in range(heads):
+        hs = []
+        for _ in range(atoms):
+            key = tuple(rng.randint(-max_key, max_key) for _ in range(dim))
+            value = tuple(rat(-max_num, max_num) for _ in range(value_dim))
+            bias = Fraction(rng.randint(-2, 2), rng.randint(1, 2)) if biases else Fraction(0)
+            hs.append(Atom(key, value, bias=bias, weight=rat(1, max_num)))
+        out.append(Head(tuple(hs), name=f"h{h + 1}"))
+    return MultiHead(tuple(out), dim=dim)

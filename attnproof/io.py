@@ -1,0 +1,392 @@
+"""Safe exact input and output: numbers, problem files, canonical JSON, atomic writes.
+
+Number rule (applies everywhere a problem file holds a number):
+
+* JSON integers are exact integers.
+* Strings hold exact rationals: ``"3"``, ``"-2/7"``, ``"0.1"`` (= 1/10),
+  ``"1.5e-3"`` (= 3/2000).  ASCII digits only; no ``_``, no hex, no spaces.
+  At most 2000 digits and exponents of at most 2000 in absolute value.
+* **JSON floats are rejected** (``0.1`` written as a bare JSON number cannot be
+  told apart from the binary float 0.1000000000000000055...).  Write them as
+  strings.  ``true``/``false``, ``NaN``, ``Infinity`` and ``null`` are rejected.
+
+>>> parse_number("0.1")
+Fraction(1, 10)
+>>> parse_number("-22/7")
+Fraction(-22, 7)
+>>> parse_number("2.5e-2")
+Fraction(1, 40)
+>>> parse_number(0.5)
+Traceback (most recent call last):
+...
+attnproof.errors.NumberError: 0.5 is a JSON float; write exact numbers as integers or strings such as "1/2" or "0.5"
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import tempfile
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+from .errors import InputError, NumberError, ValidationError
+from .model import Atom, Head, MultiHead
+
+__all__ = [
+    "parse_number", "format_number", "load_problem", "loads_problem", "problem_to_dict",
+    "problem_from_dict", "canonical_json", "problem_sha256", "dump_problem",
+    "atomic_write_text", "read_json_file",
+]
+
+PROBLEM_FORMAT = "attnproof-problem"
+PROBLEM_VERSION = 1
+MAX_DIGITS = 2000
+MAX_EXPONENT = 2000
+MAX_FILE_BYTES = 512 * 1024 * 1024
+
+_NUM_RE = re.compile(
+    r"^(?P<sign>[+-]?)(?:(?P<int>[0-9]+)(?:\.(?P<frac>[0-9]*))?|\.(?P<frac2>[0-9]+))"
+    r"(?:[eE](?P<exp>[+-]?[0-9]+))?$")
+_RAT_RE = re.compile(r"^(?P<num>[+-]?[0-9]+)/(?P<den>[0-9]+)$")
+
+
+def parse_number(x: Any, where: str = "") -> Fraction:
+    """Parse one exact number of a problem file (see the module's number rule).
+
+    >>> parse_number(3), parse_number("1/3"), parse_number("1e3")
+    (Fraction(3, 1), Fraction(1, 3), Fraction(1000, 1))
+    >>> parse_number("1e999999999")
+    Traceback (most recent call last):
+    ...
+    attnproof.errors.NumberError: '1e999999999': exponent 999999999 is out of range (|exponent| <= 2000)
+    """
+    pre = f"{where}: " if where else ""
+    if isinstance(x, bool) or x is None:
+        raise NumberError(f"{pre}{json.dumps(x)} is not a number")
+    if isinstance(x, int):
+        if abs(x).bit_length() > MAX_DIGITS * 4:
+            raise NumberError(f"{pre}integer with more than {MAX_DIGITS} digits")
+        return Fraction(x)
+    if isinstance(x, float):
+        raise NumberError(
+            f"{pre}{x!r} is a JSON float; write exact numbers as integers or strings "
+            f"such as \"1/2\" or \"0.5\"")
+    if isinstance(x, Fraction):
+        return x
+    if not isinstance(x, str):
+        raise NumberError(f"{pre}expected a number, got {type(x).__name__}")
+    s = x
+    shown = s if len(s) <= 40 else s[:37] + "..."
+    if len(s) > MAX_DIGITS + 20:
+        raise NumberError(f"{pre}{shown!r}: more than {MAX_DIGITS} characters")
+    if not s.isascii():
+        raise NumberError(f"{pre}{shown!r}: only ASCII digits are accepted")
+    m = _RAT_RE.match(s)
+    if m:
+        den = int(m.group("den"))
+        if den == 0:
+            raise NumberError(f"{pre}{shown!r}: zero denominator")
+        return Fraction(int(m.group("num")), den)
+    m = _NUM_RE.match(s)
+    if not m:
+        raise NumberError(
+            f"{pre}{shown!r} is not an exact number (use an integer, \"p/q\" or a decimal such as \"0.25\")")
+    digits = m.group("int") or ""
+    frac = m.group("frac") if m.group("frac") is not None else (m.group("frac2") or "")
+    exp_s = m.group("exp")
+    exp = 0
+    if exp_s is not None:
+        if len(exp_s.lstrip("+-")) > 6:
+            raise NumberError(f"{pre}{shown!r}: exponent {exp_s} is out of range (|exponent| <= {MAX_EXPONENT})")
+        exp = int(exp_s)
+        if abs(exp) > MAX_EXPONENT:
+            raise NumberError(f"{pre}{shown!r}: exponent {exp} is out of range (|exponent| <= {MAX_EXPONENT})")
+    mant = int((digits + frac) or "0")
+    scale = exp - len(frac)
+    val = Fraction(mant * 10 ** scale) if scale >= 0 else Fraction(mant, 10 ** (-scale))
+    return -val if m.group("sign") == "-" else val
+
+
+def format_number(x: Fraction | int) -> int | str:
+    """Canonical JSON form of an exact number: an int when integral, else ``"p/q"``.
+
+    >>> format_number(Fraction(4, 2)), format_number(Fraction(-1, 3))
+    (2, '-1/3')
+    """
+    x = Fraction(x)
+    if x.denominator == 1:
+        return int(x.numerator)
+    return f"{x.numerator}/{x.denominator}"
+
+
+def _reject_constant(name: str) -> Any:
+    raise NumberError(f"{name} is not an exact number")
+
+
+def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict:
+    out: dict = {}
+    for k, v in pairs:
+        if k in out:
+            raise InputError(f"duplicate key {k!r} in a JSON object")
+        out[k] = v
+    return out
+
+
+def _float_hook(s: str) -> float:
+    raise NumberError(
+        f"{s} is a JSON float; write exact numbers as integers or strings such as \"1/2\" or \"0.5\"")
+
+
+def _int_hook(s: str) -> int:
+    if len(s.lstrip("-")) > MAX_DIGITS:
+        raise NumberError(f"integer with more than {MAX_DIGITS} digits")
+    return int(s)
+
+
+def loads_json(text: str) -> Any:
+    """Strict JSON: no duplicate keys, no floats, NaN or Infinity.
+
+    >>> loads_json('{"a": 1, "a": 2}')
+    Traceback (most recent call last):
+    ...
+    attnproof.errors.InputError: duplicate key 'a' in a JSON object
+    """
+    try:
+        return json.loads(text, object_pairs_hook=_no_duplicates, parse_float=_float_hook,
+                          parse_int=_int_hook, parse_constant=_reject_constant)
+    except json.JSONDecodeError as e:
+        raise InputError(f"not valid JSON: {e.msg} at line {e.lineno} column {e.colno}") from None
+    except RecursionError:
+        raise InputError("JSON nested too deeply") from None
+
+
+def _loads_yaml(text: str) -> Any:
+    try:
+        import yaml  # type: ignore
+    except ImportError:
+        raise InputError("YAML input needs PyYAML (pip install pyyaml); or use JSON") from None
+
+    class _StrictLoader(yaml.SafeLoader):  # type: ignore[misc]
+        pass
+
+    def _map(loader: Any, node: Any) -> dict:
+        pairs = loader.construct_pairs(node, deep=True)
+        return _no_duplicates(pairs)
+
+    def _reject_float(loader: Any, node: Any) -> Any:
+        raise NumberError(f"{node.value!r} is a YAML float; quote exact numbers (\"0.5\", \"1/2\")")
+
+    _StrictLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _map)
+    _StrictLoader.add_constructor("tag:yaml.org,2002:float", _reject_float)
+    def _ambiguous(loader: Any, node: Any) -> Any:
+        raise InputError(f"{node.value!r} is ambiguous in YAML 1.1; quote it")
+
+    for tag in ("bool", "timestamp", "null"):
+        _StrictLoader.add_constructor(f"tag:yaml.org,2002:{tag}", _ambiguous)
+
+    def _int(loader: Any, node: Any) -> int:
+        v = node.value
+        if not re.fullmatch(r"[+-]?(0|[1-9][0-9]*)", v):
+            raise NumberError(f"{v!r} is ambiguous in YAML 1.1 (octal, hex or sexagesimal); quote it")
+        return _int_hook(v)
+
+    _StrictLoader.add_constructor("tag:yaml.org,2002:int", _int)
+    try:
+        return yaml.load(text, Loader=_StrictLoader)  # noqa: S506 - strict SafeLoader subclass
+    except yaml.YAMLError as e:
+        raise InputError(f"not valid YAML: {str(e).splitlines()[0]}") from None
+
+
+def read_json_file(path: str | os.PathLike) -> Any:
+    """Read a JSON (or, by extension ``.yaml``/``.yml``, YAML) file strictly."""
+    p = Path(path)
+    try:
+        size = p.stat().st_size
+        if size > MAX_FILE_BYTES:
+            raise InputError(f"{p}: file is larger than {MAX_FILE_BYTES} bytes")
+        raw = p.read_bytes()
+    except FileNotFoundError:
+        raise InputError(f"{p}: no such file") from None
+    except IsADirectoryError:
+        raise InputError(f"{p}: is a directory") from None
+    except PermissionError:
+        raise InputError(f"{p}: permission denied") from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise InputError(f"{p}: not UTF-8 text") from None
+    if p.suffix.lower() in (".yaml", ".yml"):
+        return _loads_yaml(text)
+    return loads_json(text)
+
+
+def _check_keys(obj: dict, allowed: set[str], required: set[str], where: str) -> None:
+    extra = sorted(set(obj) - allowed)
+    if extra:
+        raise ValidationError(f"{where}: unknown field {extra[0]!r} (allowed: {', '.join(sorted(allowed))})")
+    missing = sorted(required - set(obj))
+    if missing:
+        raise ValidationError(f"{where}: missing field {missing[0]!r}")
+
+
+def _parse_vector(x: Any, where: str) -> tuple[Fraction, ...]:
+    if isinstance(x, list):
+        if not x:
+            raise ValidationError(f"{where}: empty list")
+        return tuple(parse_number(c, f"{where}[{i}]") for i, c in enumerate(x))
+    return (parse_number(x, where),)
+
+
+def problem_from_dict(obj: Any) -> MultiHead:
+    """Build a validated :class:`MultiHead` from a parsed problem document.
+
+    >>> M = problem_from_dict({"format": "attnproof-problem", "version": 1, "dim": 1,
+    ...     "heads": [{"atoms": [{"key": [1], "value": 1}, {"key": ["0.5"], "value": "1/2"}]}]})
+    >>> M.heads[0].atoms[1].key
+    (Fraction(1, 2),)
+    """
+    if not isinstance(obj, dict):
+        raise ValidationError("a problem file must be a JSON object")
+    _check_keys(obj, {"format", "version", "dim", "heads", "name", "description"},
+                {"format", "version", "dim", "heads"}, "problem")
+    if obj["format"] != PROBLEM_FORMAT:
+        raise ValidationError(f"problem: format must be {PROBLEM_FORMAT!r}, got {obj['format']!r}")
+    if type(obj["version"]) is not int or obj["version"] != PROBLEM_VERSION:
+        raise ValidationError(f"problem: unsupported version {obj['version']!r} (this attnproof reads version 1)")
+    d = obj["dim"]
+    if type(d) is not int or d < 0 or d > 100000:
+        raise ValidationError(f"problem: dim must be a non-negative integer, got {d!r}")
+    heads_in = obj["heads"]
+    if not isinstance(heads_in, list) or not heads_in:
+        raise ValidationError("problem: 'heads' must be a non-empty list")
+    heads = []
+    for h_i, h in enumerate(heads_in):
+        if not isinstance(h, dict):
+            raise ValidationError(f"head {h_i}: must be an object with 'atoms'")
+        _check_keys(h, {"name", "atoms"}, {"atoms"}, f"head {h_i}")
+        name = h.get("name")
+        if name is not None and not isinstance(name, str):
+            raise ValidationError(f"head {h_i}: name must be a string")
+        label = f"head {h_i}" + (f" ({name!r})" if name else "")
+        atoms_in = h["atoms"]
+        if not isinstance(atoms_in, list) or not atoms_in:
+            raise ValidationError(f"{label}: 'atoms' must be a non-empty list")
+        atoms = []
+        m0 = None
+        for a_i, a in enumerate(atoms_in):
+            where = f"{label}, atom {a_i}"
+            if not isinstance(a, dict):
+                raise ValidationError(f"{where}: must be an object")
+            _check_keys(a, {"key", "value", "bias", "weight"}, {"key", "value"}, where)
+            key = a["key"]
+            if not isinstance(key, list):
+                raise ValidationError(f"{where}: key must be a list of {d} numbers")
+            if len(key) != d:
+                raise ValidationError(f"{where}: key has dimension {len(key)}, the problem has dim {d}")
+            k = tuple(parse_number(c, f"{where}, key[{j}]") for j, c in enumerate(key))
+            v = _parse_vector(a["value"], f"{where}, value")
+            if m0 is None:
+                m0 = len(v)
+            elif len(v) != m0:
+                raise ValidationError(f"{where}: value has dimension {len(v)}, atom 0 has {m0}")
+            b = parse_number(a.get("bias", 0), f"{where}, bias")
+            w = parse_number(a.get("weight", 1), f"{where}, weight")
+            if w <= 0:
+                raise ValidationError(f"{where}: weight must be positive, got {format_number(w)}")
+            atoms.append(Atom(key=k, value=v, bias=b, weight=w))
+        heads.append(Head(tuple(atoms), name=name))
+    return MultiHead(tuple(heads), dim=d)
+
+
+def loads_problem(text: str) -> MultiHead:
+    """Parse a problem from JSON text.
+
+    >>> loads_problem('{"format": "attnproof-problem", "version": 1, "dim": 1, "heads": []}')
+    Traceback (most recent call last):
+    ...
+    attnproof.errors.ValidationError: problem: 'heads' must be a non-empty list
+    """
+    return problem_from_dict(loads_json(text))
+
+
+def load_problem(path: str | os.PathLike) -> MultiHead:
+    """Load and validate a problem file (JSON, or YAML by extension)."""
+    obj = read_json_file(path)
+    try:
+        return problem_from_dict(obj)
+    except InputError as e:
+        raise type(e)(f"{path}: {e}") from None
+
+
+def problem_to_dict(M: MultiHead) -> dict:
+    """The canonical document of a multi-head: defaults omitted, numbers canonical.
+
+    >>> from attnproof.model import Atom, Head, MultiHead
+    >>> problem_to_dict(MultiHead((Head((Atom((1,), (1,)),)),)))
+    {'format': 'attnproof-problem', 'version': 1, 'dim': 1, 'heads': [{'atoms': [{'key': [1], 'value': 1}]}]}
+    """
+    heads = []
+    for h in M.heads:
+        atoms = []
+        for a in h.atoms:
+            ad: dict[str, Any] = {"key": [format_number(c) for c in a.key]}
+            ad["value"] = (format_number(a.value[0]) if len(a.value) == 1
+                           else [format_number(c) for c in a.value])
+            if a.bias != 0:
+                ad["bias"] = format_number(a.bias)
+            if a.weight != 1:
+                ad["weight"] = format_number(a.weight)
+            atoms.append(ad)
+        hd: dict[str, Any] = {"atoms": atoms}
+        if h.name is not None:
+            hd["name"] = h.name
+        heads.append(hd)
+    return {"format": PROBLEM_FORMAT, "version": PROBLEM_VERSION, "dim": M.dim, "heads": heads}
+
+
+def canonical_json(obj: Any) -> str:
+    """Canonical JSON text: sorted keys, no spaces, ASCII, trailing newline.
+
+    >>> canonical_json({"b": 1, "a": [1, "1/2"]})
+    '{"a":[1,"1/2"],"b":1}\\n'
+    """
+    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=True,
+                      allow_nan=False) + "\n"
+
+
+def problem_sha256(M: MultiHead) -> str:
+    """SHA-256 of the canonical JSON of the problem (hex)."""
+    return hashlib.sha256(canonical_json(problem_to_dict(M)).encode("ascii")).hexdigest()
+
+
+def atomic_write_text(path: str | os.PathLike, text: str) -> None:
+    """Write a file atomically: temp file in the same folder, fsync, ``os.replace``.
+
+    A crash mid-write leaves the old file or none, never a partial one.
+    """
+    p = Path(path)
+    folder = p.parent if str(p.parent) else Path(".")
+    if not folder.is_dir():
+        raise InputError(f"{p}: folder {folder} does not exist")
+    fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=folder)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, p)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def dump_problem(M: MultiHead, path: str | os.PathLike) -> None:
+    """Write a multi-head as a canonical problem file, atomically."""
+    atomic_write_text(path, canonical_json(problem_to_dict(M)))
