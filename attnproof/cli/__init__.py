@@ -1,0 +1,75 @@
+"""The ``attnproof`` command line: a thin layer over the public API.
+
+This package is the only layer that prints or exits.  Each subcommand lives in
+its own module ``attnproof/cli/<name>.py`` exposing ``NAME``, ``HELP``,
+``add_arguments(parser)`` and ``run(args) -> int``; :data:`COMMANDS` fixes
+their order in ``--help``.
+
+Exit codes, shared by every command: 0 success (valid, consistent), 1 a
+negative verdict (invalid certificate, refuted claim), 2 inconclusive or
+undecided, 3 usage or input error, 4 internal error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import importlib.util
+import sys
+
+from .common import EXIT_INTERNAL, EXIT_USAGE, ArgumentParser, guarded
+
+COMMANDS = ("demo", "family", "fuse", "show", "bound", "prove", "check", "search",
+            "numcheck", "eval")
+
+DESCRIPTION = """\
+Exact fusion of softmax attention heads.  A multi-head adds several
+independently normalized heads; attnproof computes exact single-head fusions,
+proves how many atoms any exact fusion needs, and writes certificates that a
+small independent checker re-verifies.
+
+exit codes: 0 success/valid, 1 invalid or refuted, 2 inconclusive,
+            3 usage or input error, 4 internal error
+"""
+
+
+def _available() -> list:
+    mods = []
+    for name in COMMANDS:
+        modname = f"{__name__}.cmd_{name}"
+        if importlib.util.find_spec(modname) is not None:
+            mods.append(importlib.import_module(modname))
+    return mods
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The full argument parser (every available subcommand)."""
+    from .. import __version__
+
+    parser = ArgumentParser(prog="attnproof", description=DESCRIPTION,
+                            formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--version", action="version", version=f"attnproof {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=ArgumentParser)
+    for mod in _available():
+        p = sub.add_parser(mod.NAME, help=mod.HELP, description=getattr(mod, "DESCRIPTION", mod.HELP),
+                           formatter_class=argparse.RawDescriptionHelpFormatter)
+        mod.add_arguments(p)
+        p.set_defaults(_run=mod.run)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the console script; returns the exit code."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if getattr(args, "_run", None) is None:
+        parser.print_help(sys.stderr)
+        return EXIT_USAGE
+    return guarded(args._run, args)
+
+
+def _console() -> None:  # pragma: no cover
+    sys.exit(main())
+
+
+__all__ = ["main", "build_parser", "COMMANDS", "EXIT_USAGE", "EXIT_INTERNAL"]
