@@ -1,0 +1,78 @@
+"""``attnproof show``: the heads and the reduced form ``P/Q`` as formulas."""
+
+from __future__ import annotations
+
+import argparse
+
+from .common import EXIT_OK, add_max_atoms, positive_int
+
+NAME = "show"
+HELP = "print the heads and the reduced form P/Q as formulas"
+DESCRIPTION = """\
+Print each head as N/D over exp atoms, then the whole multi-head in lowest
+terms P/Q (THEORY §2), with Q factored.  The variables stand for exponentials
+of the query: x_j = e^(q_j/s_j) (s_j scales rational keys to integers) and,
+when biases are present, z = e^(1/L).
+
+examples:
+  attnproof show w3.json
+  attnproof show k3.json --unicode
+"""
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("problem", metavar="PROBLEM", help="problem file")
+    p.add_argument("--unicode", action="store_true", help="2-D unicode formulas (SymPy pretty printing)")
+    p.add_argument("--max-terms", type=positive_int, default=64, metavar="T",
+                   help="print polynomials with at most T terms in full (default 64)")
+    add_max_atoms(p)
+
+
+def _fmt(num, den, lattice, style: str, max_terms: int) -> str:
+    from ..algebra.display import fraction_text, poly_expr
+
+    if len(num) > max_terms or len(den) > max_terms:
+        import sympy
+
+        d = sympy.sstr(_factored_or_count(den, lattice, max_terms))
+        return f"[{len(num)}-term polynomial]/({d})"
+    return fraction_text(num, den, lattice, style)
+
+
+def _factored_or_count(p, lattice, max_terms):
+    from ..algebra.display import factored_expr
+
+    _, factors = p.factor()
+    if all(len(f) <= max_terms for f, _ in factors) and len(factors) <= max_terms:
+        return factored_expr(p, lattice)
+    import sympy
+
+    return sympy.Symbol(f"[{len(p)}-term polynomial]")
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..algebra import Lattice, head_fraction
+    from ..algebra.display import legend
+    from ..fusion import reduced_form
+    from ..io import load_problem
+
+    M = load_problem(args.problem)
+    lat = Lattice.of(M)
+    style = "unicode" if args.unicode else "plain"
+    print(f"variables: {legend(lat)}")
+    for i, h in enumerate(M.heads):
+        f = head_fraction(h, lat)
+        label = f"head {i}" + (f" ({h.name})" if h.name else "")
+        for c, n in enumerate(f.num):
+            comp = f"[{c}]" if len(f.num) > 1 else ""
+            print(f"{label}{comp}, {len(h)} atoms:")
+            print("  " + _fmt(n, f.den, lat, style, args.max_terms).replace("\n", "\n  "))
+    r = reduced_form(M, max_atoms=args.max_atoms)
+    print(f"sum of the {len(M)} heads in lowest terms, P/Q:")
+    for c, p in enumerate(r.P):
+        comp = f"[{c}]" if len(r.P) > 1 else ""
+        print(f"  P/Q{comp} = " + _fmt(p, r.Q, lat, style, args.max_terms).replace("\n", "\n  "))
+    pos = all(c > 0 for c in r.Q.coeffs())
+    print(f"Q has {len(r.support_x())} support points (distinct keys), "
+          f"{'all coefficients positive' if pos else 'some coefficients negative or zero-sum'}")
+    return EXIT_OK
