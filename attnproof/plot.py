@@ -1,0 +1,395 @@
+"""Pictures of Newton polytopes: the reduced denominator, the best fusion, the product.
+
+The geometry is exact: supports are integer exponent vectors (lattice units,
+THEORY §2), the affine hull is found by exact Gaussian elimination and the
+convex hulls in two and three dimensions by exact integer orientation tests.
+Floats appear only in the drawing coordinates.  matplotlib is imported only
+when a picture is actually drawn (:func:`draw_newton`), with the Agg canvas,
+so importing this module is cheap and needs no display.
+
+A polytope whose affine hull has dimension at most 3 (for example the
+permutohedron of a graph sum, which lies in a hyperplane) is drawn in an
+orthonormal frame of that hull, so ``K_3`` shows a regular hexagon.  Higher
+dimensional polytopes are drawn through a coordinate projection (``project``).
+
+>>> from attnproof.families import sigmoid_sum
+>>> pic = newton_picture(sigmoid_sum(3))
+>>> (pic.affine_dim, len(pic.vertices), len(pic.fusion_support), len(pic.product_support))
+(3, 8, 8, 8)
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import tempfile
+from dataclasses import dataclass
+from fractions import Fraction
+from itertools import combinations
+from typing import Sequence
+
+from .errors import InputError
+from .fusion import DEFAULT_MAX_ATOMS, fuse, product_fusion, reduced_form
+from .model import MultiHead
+
+__all__ = ["affine_frame", "hull_2d", "hull_3d", "NewtonPicture", "newton_picture",
+           "draw_newton", "parse_projection"]
+
+Point = tuple[int, ...]
+
+
+def affine_frame(points: Sequence[Point]) -> tuple[int, tuple[int, ...]]:
+    """Affine dimension of a point set and coordinates that are injective on its affine hull.
+
+    Projecting onto the returned coordinates is an affine bijection of the
+    affine hull onto its image, so it preserves faces and vertices.
+
+    >>> affine_frame([(2, 1, 0), (1, 2, 0), (0, 2, 1), (0, 1, 2), (1, 0, 2), (2, 0, 1)])
+    (2, (0, 1))
+    >>> affine_frame([(0, 0), (1, 1), (2, 2)])
+    (1, (0,))
+    """
+    if not points:
+        return 0, ()
+    p0 = points[0]
+    rows = [[Fraction(a - b) for a, b in zip(p, p0)] for p in points[1:]]
+    pivots: list[int] = []
+    basis: list[list[Fraction]] = []
+    for row in rows:
+        r = list(row)
+        for piv, b in zip(pivots, basis):
+            if r[piv]:
+                f = r[piv] / b[piv]
+                r = [x - f * y for x, y in zip(r, b)]
+        nz = [j for j, x in enumerate(r) if x]
+        if nz:
+            pivots.append(nz[0])
+            basis.append(r)
+    return len(pivots), tuple(sorted(pivots))
+
+
+def _cross(o: Point, a: Point, b: Point) -> int:
+    return (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0])
+
+
+def hull_2d(points: Sequence[Point]) -> list[Point]:
+    """Vertices of the convex hull of planar integer points, counter-clockwise (exact).
+
+    Points on an edge are not vertices (monotone chain, strict turns only).
+
+    >>> hull_2d([(0, 0), (2, 0), (1, 0), (2, 2), (0, 2), (1, 1)])
+    [(0, 0), (2, 0), (2, 2), (0, 2)]
+    >>> hull_2d([(0, 0), (3, 0), (1, 0)])
+    [(0, 0), (3, 0)]
+    """
+    pts = sorted(set(points))
+    if len(pts) <= 2:
+        return pts
+
+    def chain(seq):
+        out: list[Point] = []
+        for p in seq:
+            while len(out) >= 2 and _cross(out[-2], out[-1], p) <= 0:
+                out.pop()
+            out.append(p)
+        return out
+
+    lower, upper = chain(pts), chain(reversed(pts))
+    return lower[:-1] + upper[:-1]
+
+
+def _sub(a: Point, b: Point) -> Point:
+    return tuple(x - y for x, y in zip(a, b))
+
+
+def _cross3(u: Point, v: Point) -> Point:
+    return (u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0])
+
+
+def _dot(u: Sequence[int], v: Sequence[int]) -> int:
+    return sum(a * b for a, b in zip(u, v))
+
+
+def hull_3d(points: Sequence[Point]) -> tuple[list[Point], list[list[Point]]]:
+    """Vertices and facets (each a cyclic list of vertices) of a full-dimensional 3-D hull.
+
+    Exact: a plane through three points is a facet plane when every point lies
+    on one side; the points on it are hulled in 2-D.  Cost ``O(n^4)`` in the
+    worst case, fine for the few hundred points a picture can show.
+
+    >>> cube = [(a, b, c) for a in (0, 1) for b in (0, 1) for c in (0, 1)]
+    >>> vs, fs = hull_3d(cube + [(0, 0, 0)])
+    >>> len(vs), len(fs), sorted(len(f) for f in fs)
+    (8, 6, [4, 4, 4, 4, 4, 4])
+    """
+    pts = sorted(set(points))
+    if affine_frame(pts)[0] != 3:
+        raise InputError("hull_3d needs points that span three dimensions")
+    facets: dict[frozenset, tuple[Point, Point]] = {}
+    n = len(pts)
+    for i, j in combinations(range(n), 2):
+        a, b = pts[i], pts[j]
+        ab = _sub(b, a)
+        for k in range(j + 1, n):
+            c = pts[k]
+            nrm = _cross3(ab, _sub(c, a))
+            if nrm == (0, 0, 0):
+                continue
+            h = _dot(nrm, a)
+            side = [_dot(nrm, p) - h for p in pts]
+            if all(s <= 0 for s in side):
+                pass
+            elif all(s >= 0 for s in side):
+                nrm = tuple(-x for x in nrm)
+            else:
+                continue
+            on = frozenset(p for p, s in zip(pts, side) if s == 0)
+            if on not in facets:
+                facets[on] = (nrm, a)
+    out_facets: list[list[Point]] = []
+    verts: set[Point] = set()
+    for on, (nrm, _) in sorted(facets.items(), key=lambda kv: sorted(kv[0])):
+        drop = max(range(3), key=lambda t: abs(nrm[t]))
+        keep = [t for t in range(3) if t != drop]
+        proj = {tuple(p[t] for t in keep): p for p in on}
+        ring = [proj[q] for q in hull_2d(list(proj))]
+        out_facets.append(ring)
+        verts.update(ring)
+    return sorted(verts), out_facets
+
+
+def parse_projection(text: str | None, dim: int) -> tuple[int, ...] | None:
+    """Parse ``--project 0,1`` (two or three distinct coordinates, 0-based).
+
+    >>> parse_projection("0,2", 3)
+    (0, 2)
+    >>> parse_projection("0,5", 3)
+    Traceback (most recent call last):
+    ...
+    attnproof.errors.InputError: --project: coordinate 5 is out of range (the problem has dim 3, coordinates 0..2)
+    """
+    if text is None:
+        return None
+    parts = [p.strip() for p in text.split(",")]
+    try:
+        coords = tuple(int(p) for p in parts)
+    except ValueError:
+        raise InputError(f"--project: expected comma-separated coordinates such as 0,1, got {text!r}") from None
+    if len(coords) not in (2, 3) or len(set(coords)) != len(coords):
+        raise InputError(f"--project: give two or three distinct coordinates, got {text!r}")
+    for c in coords:
+        if not 0 <= c < dim:
+            raise InputError(f"--project: coordinate {c} is out of range "
+                             f"(the problem has dim {dim}, coordinates 0..{dim - 1})")
+    return coords
+
+
+@dataclass(frozen=True)
+class NewtonPicture:
+    """Everything a Newton polytope picture shows, computed exactly (no drawing).
+
+    ``support`` is ``supp_x(Q)`` of the reduced denominator, ``vertices`` the
+    vertices of the drawn polytope, ``facets``/``edges`` its faces (in the drawn
+    chart), ``fusion_support`` the keys of the best cheap fusion and
+    ``product_support`` those of the product fusion, all in lattice units.
+    ``coords`` are the coordinates used for the chart; ``projected`` is True
+    when a coordinate projection of a higher-dimensional polytope is drawn
+    (its vertices are then those of the shadow, not of ``Newt(Q)``).
+    """
+
+    dim: int
+    scales: tuple[int, ...]
+    support: tuple[Point, ...]
+    vertices: tuple[Point, ...]
+    edges: tuple[tuple[Point, Point], ...]
+    facets: tuple[tuple[Point, ...], ...]
+    fusion_support: tuple[Point, ...]
+    fusion_method: str
+    product_support: tuple[Point, ...]
+    affine_dim: int
+    coords: tuple[int, ...]
+    projected: bool
+
+    @property
+    def chart_dim(self) -> int:
+        """Dimension of the drawing (0 to 3)."""
+        return len(self.coords)
+
+
+def _true_support(frac) -> list[Point]:
+    d = frac.lattice.dim
+    return sorted({tuple(e[:d]) for e, _, _ in frac.terms()})
+
+
+def newton_picture(M: MultiHead, project: Sequence[int] | None = None,
+                   max_atoms: int | None = DEFAULT_MAX_ATOMS) -> NewtonPicture:
+    """Compute the data of the Newton polytope picture of ``M`` (exact, no matplotlib).
+
+    >>> import networkx as nx
+    >>> from attnproof.families import graph_sum
+    >>> pic = newton_picture(graph_sum(nx.complete_graph(3)))
+    >>> (pic.affine_dim, len(pic.vertices), len(pic.support), len(pic.edges), pic.projected)
+    (2, 6, 7, 6, False)
+    """
+    r = reduced_form(M, max_atoms)
+    support = _true_support(r.frac)
+    f = fuse(M, max_atoms)
+    prod = product_fusion(M, max_atoms)
+    fus, prs = _true_support(f.frac), _true_support(prod.frac)
+    adim, frame = affine_frame(support)
+    if project is not None:
+        coords = tuple(project)
+        projected = True
+    elif adim <= 3:
+        coords = frame
+        projected = False
+    else:
+        coords = tuple(range(3))
+        projected = True
+    proj = sorted({tuple(p[c] for c in coords) for p in support})
+    pdim = affine_frame(proj)[0]
+    lift = {}
+    for p in support:
+        lift.setdefault(tuple(p[c] for c in coords), p)
+    edges: list[tuple[Point, Point]] = []
+    facets: list[tuple[Point, ...]] = []
+    if pdim == 0:
+        vs = proj[:1]
+    elif pdim == 1:
+        vs = [proj[0], proj[-1]]
+        edges = [(proj[0], proj[-1])]
+    elif pdim == 2 and len(coords) == 2:
+        vs = hull_2d(proj)
+        facets = [tuple(vs)]
+    elif pdim == 2:
+        # a planar shadow inside a 3-D chart: hull it in two coordinates that frame it
+        _, sub = affine_frame(proj)
+        m = {tuple(p[c] for c in sub): p for p in proj}
+        vs = [m[q] for q in hull_2d(list(m))]
+        facets = [tuple(vs)]
+    else:
+        vs, fl = hull_3d(proj)
+        facets = [tuple(f_) for f_ in fl]
+    if facets:
+        es = set()
+        for ring in facets:
+            for a, b in zip(ring, ring[1:] + ring[:1]):
+                es.add((min(a, b), max(a, b)))
+        edges = sorted(es)
+    if not projected:
+        back = lambda q: lift[q]  # noqa: E731  (the chart is injective on the affine hull)
+        vs = [back(v) for v in vs]
+        edges = [(back(a), back(b)) for a, b in edges]
+        facets = [tuple(back(v) for v in ring) for ring in facets]
+    return NewtonPicture(M.dim, r.lattice.scales, tuple(support), tuple(vs), tuple(edges),
+                         tuple(facets), tuple(fus), f.method, tuple(prs), adim, coords, projected)
+
+
+def _chart(pic: NewtonPicture):
+    """A float map from lattice points to drawing coordinates (key units) and its dimension."""
+    scale = [1.0 / s for s in pic.scales]
+    axes = pic.projected or pic.affine_dim == pic.dim
+    if axes or not pic.support:
+        return (lambda p: [p[c] * scale[c] for c in pic.coords]), pic.chart_dim
+    base = [x * s for x, s in zip(pic.support[0], scale)]
+    frame: list[list[float]] = []
+    for p in pic.support[1:]:
+        v = [x * s - b for x, s, b in zip(p, scale, base)]
+        for u in frame:
+            t = sum(a * b for a, b in zip(v, u))
+            v = [a - t * b for a, b in zip(v, u)]
+        nv = math.sqrt(sum(a * a for a in v))
+        if nv > 1e-9:
+            frame.append([a / nv for a in v])
+        if len(frame) == pic.affine_dim:
+            break
+    return (lambda p: [sum((x * s) * u for x, s, u in zip(p, scale, row)) for row in frame]), len(frame)
+
+
+def draw_newton(pic: NewtonPicture, path: str | os.PathLike, title: str | None = None) -> None:
+    """Draw a :class:`NewtonPicture` to a PNG file (written atomically).
+
+    The polytope is shaded with its vertices as large dots; every point of
+    ``supp_x(Q)`` is a small dot, the best fusion's keys are rings and the
+    product fusion's keys small crosses.
+    """
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    chart, cdim = _chart(pic)
+    fig = Figure(figsize=(6.4, 5.6), dpi=100)
+    FigureCanvasAgg(fig)
+    three = cdim == 3
+    ax = fig.add_subplot(projection="3d") if three else fig.add_subplot()
+    width = 3 if three else 2
+
+    def xy(points):
+        rows = [chart(p) for p in points]
+        rows = [r + [0.0] * (width - len(r)) for r in rows]
+        return [list(c) for c in zip(*rows)] if rows else [[] for _ in range(width)]
+
+    if three:
+        from mpl_toolkits.mplot3d.art3d import Poly3DCollection
+
+        polys = [[chart(v) for v in ring] for ring in pic.facets]
+        ax.add_collection3d(Poly3DCollection(polys, facecolor="tab:blue", alpha=0.15,
+                                             edgecolor="tab:blue", linewidth=0.8))
+    else:
+        for ring in pic.facets:
+            cs = xy(list(ring) + [ring[0]])
+            ax.fill(cs[0], cs[1], color="tab:blue", alpha=0.15)
+    for a, b in pic.edges:
+        cs = xy([a, b])
+        ax.plot(*cs, color="tab:blue", linewidth=1.5)
+    prod = xy(list(pic.product_support))
+    ax.scatter(*prod, marker="x", s=18, color="gray", label=f"product fusion ({len(pic.product_support)} keys)")
+    fus = xy(list(pic.fusion_support))
+    ax.scatter(*fus, s=120, facecolors="none", edgecolors="tab:green", linewidths=1.5,
+               label=f"best fusion, {pic.fusion_method} ({len(pic.fusion_support)} keys)")
+    sup = xy(list(pic.support))
+    ax.scatter(*sup, s=12, color="black", label=f"supp Q ({len(pic.support)} points)")
+    ver = xy(list(pic.vertices))
+    what = "shadow vertices" if pic.projected else "vertices of Newt(Q)"
+    ax.scatter(*ver, s=60, color="tab:red", label=f"{what} ({len(pic.vertices)})", zorder=3)
+    if pic.projected or pic.affine_dim == pic.dim:
+        names = [f"q{c + 1}" for c in pic.coords]
+        ax.set_xlabel(names[0] if names else "")
+        if len(names) > 1:
+            ax.set_ylabel(names[1])
+        if three:
+            ax.set_zlabel(names[2])
+    else:
+        ax.set_xlabel("orthonormal chart of the affine hull")
+    every = xy(list(pic.support) + list(pic.fusion_support) + list(pic.product_support))
+    lo = [min(c) for c in every]
+    hi = [max(c) for c in every]
+    half = max(0.5, *((h - l) / 2 for l, h in zip(lo, hi))) * 1.1
+    mid = [(l + h) / 2 for l, h in zip(lo, hi)]
+    ax.set_xlim(mid[0] - half, mid[0] + half)
+    ax.set_ylim(mid[1] - half, mid[1] + half)
+    if three:
+        ax.set_zlim(mid[2] - half, mid[2] + half)
+        ax.set_box_aspect((1, 1, 1))
+    else:
+        ax.set_aspect("equal")
+        ax.grid(True, linewidth=0.3)
+    if title is None:
+        title = f"Newton polytope of the reduced denominator: {len(pic.vertices)} vertices"
+        if pic.projected:
+            title = f"Shadow of Newt(Q) on q{', q'.join(str(c + 1) for c in pic.coords)}"
+    ax.set_title(title, fontsize=10)
+    fig.legend(loc="lower center", ncol=2, fontsize=8, frameon=False)
+    fig.subplots_adjust(bottom=0.2)
+    target = os.fspath(path)
+    folder = os.path.dirname(os.path.abspath(target))
+    fd, tmp = tempfile.mkstemp(prefix=".plot-", suffix=".png", dir=folder)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fig.savefig(fh, format="png")
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, target)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
