@@ -17,12 +17,22 @@ when biases are present, z = e^(1/L).
 examples:
   attnproof show w3.json
   attnproof show k3.json --unicode
+  attnproof show k3.json --latex
+  attnproof show k3.json --plot k3.png
+  attnproof show w5.json --plot w5.png --project 0,1,2
 """
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("problem", metavar="PROBLEM", help="problem file")
     p.add_argument("--unicode", action="store_true", help="2-D unicode formulas (SymPy pretty printing)")
+    p.add_argument("--latex", action="store_true", help="LaTeX formulas (SymPy), for papers and notebooks")
+    p.add_argument("--plot", metavar="OUT.png",
+                   help="also draw the Newton polytope of Q with its vertices, the keys of the best "
+                        "cheap fusion and of the product fusion, to a PNG file")
+    p.add_argument("--project", metavar="I,J[,K]",
+                   help="with --plot: draw the shadow on these 0-based coordinates (default: the "
+                        "polytope's own affine hull when it has dimension <= 3, else 0,1,2)")
     p.add_argument("--max-terms", type=positive_int, default=64, metavar="T",
                    help="print polynomials with at most T terms in full (default 64)")
     add_max_atoms(p)
@@ -53,13 +63,23 @@ def _factored_or_count(p, lattice, max_terms):
 def run(args: argparse.Namespace) -> int:
     from ..algebra import Lattice, head_fraction
     from ..algebra.display import legend
+    from ..errors import InputError
     from ..fusion import reduced_form
     from ..io import load_problem
 
     M = load_problem(args.problem)
     lat = Lattice.of(M)
-    style = "unicode" if args.unicode else "plain"
-    print(f"variables: {legend(lat)}")
+    style = "latex" if args.latex else "unicode" if args.unicode else "plain"
+    if args.latex and args.unicode:
+        raise InputError("choose one of --unicode and --latex")
+    project = None
+    if args.plot is not None:
+        from ..plot import parse_projection
+
+        project = parse_projection(args.project, M.dim)
+    elif args.project is not None:
+        raise InputError("--project needs --plot OUT.png")
+    print(f"variables: {legend(lat, 'latex' if args.latex else 'plain')}")
     for i, h in enumerate(M.heads):
         f = head_fraction(h, lat)
         label = f"head {i}" + (f" ({h.name})" if h.name else "")
@@ -75,4 +95,12 @@ def run(args: argparse.Namespace) -> int:
     pos = all(c > 0 for c in r.Q.coeffs())
     print(f"Q has {len(r.support_x())} support points (distinct keys), "
           f"{'all coefficients positive' if pos else 'some coefficients negative or zero-sum'}")
+    if args.plot is not None:
+        from ..plot import draw_newton, newton_picture
+
+        pic = newton_picture(M, project=project, max_atoms=args.max_atoms)
+        draw_newton(pic, args.plot)
+        what = (f"shadow on coordinates {','.join(map(str, pic.coords))}, {len(pic.vertices)} vertices"
+                if pic.projected else f"Newt(Q) of dimension {pic.affine_dim}, {len(pic.vertices)} vertices")
+        print(f"picture: {args.plot} ({what})")
     return EXIT_OK
