@@ -213,14 +213,18 @@ class Fusion:
         lat = self.lattice
         d = lat.dim
         scales = lat.scales
+        unit = all(s == 1 for s in scales)
         for e, c, ns in sorted(self.frac.terms()):
-            key = [e[j] if scales[j] == 1 else Fraction(e[j], scales[j]) for j in range(d)]
-            bias = Fraction(e[d], lat.bias_scale) if lat.has_z else Fraction(0)
+            if unit:
+                key = list(e[:d])
+            else:
+                key = [e[j] if scales[j] == 1 else Fraction(e[j], scales[j]) for j in range(d)]
+            bias = Fraction(e[d], lat.bias_scale) if lat.has_z else 0
             yield key, bias, c, ns
 
     def to_head(self, name: str | None = "fused") -> Head:
         """The fused head as an exact :class:`Head`."""
-        atoms = [Atom(key=tuple(key), value=tuple(Fraction(n, c) for n in ns), bias=bias,
+        atoms = [Atom(key=tuple(key), value=tuple(Fraction(n, c) for n in ns), bias=Fraction(bias),
                       weight=Fraction(c)) for key, bias, c, ns in self._atom_rows()]
         return Head(tuple(atoms), name=name)
 
@@ -238,10 +242,11 @@ class Fusion:
         True
         """
         scalar = self.multihead.value_dim == 1
+        unit = all(s == 1 for s in self.lattice.scales)
         atoms = []
         for key, bias, c, ns in self._atom_rows():
-            ad: dict[str, Any] = {"key": [k if type(k) is int else format_number(k) for k in key]}
-            vals = [format_number(Fraction(n, c)) if n % c else n // c for n in ns]
+            ad: dict[str, Any] = {"key": key if unit else [format_number(k) for k in key]}
+            vals = [n // c if n % c == 0 else format_number(Fraction(n, c)) for n in ns]
             ad["value"] = vals[0] if scalar else vals
             if bias:
                 ad["bias"] = format_number(bias)

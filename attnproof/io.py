@@ -374,6 +374,9 @@ def atomic_write_text(path: str | os.PathLike, text: str) -> None:
         raise InputError(f"{p}: folder {folder} does not exist")
     fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=folder)
     try:
+        mask = os.umask(0)
+        os.umask(mask)
+        os.chmod(tmp, 0o666 & ~mask)
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
             f.write(text)
             f.flush()

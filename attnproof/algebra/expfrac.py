@@ -46,7 +46,7 @@ def poly_to_dict(p: "flint.fmpz_mpoly") -> dict[Exponent, int]:
     >>> poly_to_dict(ctx.from_dict({(2,): 3, (0,): -1}))
     {(2,): 3, (0,): -1}
     """
-    return {tuple(int(c) for c in e): int(c) for e, c in p.to_dict().items()}
+    return dict(zip(map(_int_tuple, p.monoms()), map(int, p.coeffs())))
 
 
 def poly_from_dict(ctx: "flint.fmpz_mpoly_ctx", d: dict[Exponent, int]) -> "flint.fmpz_mpoly":
@@ -74,6 +74,8 @@ def evaluate_poly(p: "flint.fmpz_mpoly", point: Sequence[Fraction]) -> Fraction:
         raise AlgebraError(f"evaluation point has {len(point)} coordinates, polynomial has {n} variables")
     if n == 0:
         return Fraction(int(p.to_dict().get((), 0)))
+    if all(Fraction(v).denominator == 1 for v in point):
+        return Fraction(int(p(*[int(v) for v in point])))
     qctx = flint.fmpq_mpoly_ctx.get(ctx.names(), "degrevlex")
     q = qctx.from_dict(p.to_dict())
     return to_fraction(q(*[flint.fmpq(Fraction(v).numerator, Fraction(v).denominator) for v in point]))
@@ -103,12 +105,12 @@ class ExpFraction:
 
     def support(self) -> set[Exponent]:
         """Exponents of the denominator, in all variables (``z`` included)."""
-        return {tuple(int(c) for c in e) for e in self.den.monoms()}
+        return set(map(_int_tuple, self.den.monoms()))
 
     def support_x(self) -> set[Exponent]:
         """Exponents of the denominator projected onto the ``x`` coordinates."""
         d = self.lattice.dim
-        return {tuple(int(c) for c in e[:d]) for e in self.den.monoms()}
+        return {tuple(map(int, e[:d])) for e in self.den.monoms()}
 
     def has_positive_den(self) -> bool:
         """True when every coefficient of ``D`` is positive."""
@@ -116,8 +118,15 @@ class ExpFraction:
 
     def num_support_in_den(self) -> bool:
         """True when ``supp(N_c) ⊆ supp(D)`` for every component ``c``."""
-        sup = set(self.den.monoms())
-        return all(e in sup for p in self.num for e in p.monoms())
+        # supp(K·D + N) = supp(D) ∪ supp(N) when K > max|N_e| (D_e are non-zero integers)
+        n_d = len(self.den)
+        for p in self.num:
+            if len(p) == 0:
+                continue
+            K = max(abs(int(c)) for c in p.coeffs()) + 1
+            if len(self.den * K + p) != n_d:
+                return False
+        return True
 
     def is_head(self) -> bool:
         """True when ``N/D`` can be written as a head (THEORY §3, Theorem 2)."""
@@ -132,11 +141,17 @@ class ExpFraction:
 
     def terms(self) -> Iterator[tuple[Exponent, int, tuple[int, ...]]]:
         """``(true exponent, D coefficient, N coefficients)`` for each monomial of ``D``."""
-        nd = [p.to_dict() for p in self.num]
+        nd = [dict(zip(p.monoms(), p.coeffs())) for p in self.num]
         sh = self.shift
-        for e, c in self.den.to_dict().items():
-            ee = tuple(int(a) + b for a, b in zip(e, sh))
-            yield ee, int(c), tuple(int(n.get(e, 0)) for n in nd)
+        shifted = any(sh)
+        zero = flint.fmpz(0)
+        for e, c in zip(self.den.monoms(), self.den.coeffs()):
+            ee = tuple(map(int.__add__, map(int, e), sh)) if shifted else tuple(map(int, e))
+            yield ee, int(c), tuple(int(n.get(e, zero)) for n in nd)
+
+
+def _int_tuple(e) -> Exponent:
+    return tuple(map(int, e))
 
 
 def head_fraction(head: Head, lattice: Lattice, ctx=None) -> ExpFraction:
