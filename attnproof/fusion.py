@@ -18,6 +18,7 @@ Atom counts are numbers of distinct keys (exponents projected on ``x``).
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Callable, Optional
@@ -31,7 +32,7 @@ from .io import PROBLEM_FORMAT, PROBLEM_VERSION, format_number
 from .model import Atom, Head, MultiHead
 
 __all__ = ["DEFAULT_MAX_ATOMS", "ReducedForm", "Fusion", "reduced_form", "product_fusion",
-           "lcm_fusion", "fuse", "product_size_bound", "check_size"]
+           "lcm_fusion", "fuse", "product_size_bound", "check_size", "verify_head"]
 
 DEFAULT_MAX_ATOMS = 1 << 20
 
@@ -320,3 +321,27 @@ def fuse(M: MultiHead, max_atoms: int | None = DEFAULT_MAX_ATOMS,
     if f is not None:
         return f
     return product_fusion(M, max_atoms)
+
+
+def verify_head(M: MultiHead, head: Head, points: int = 3, seed: int = 0, max_num: int = 7) -> None:
+    """Check ``head == M`` exactly at random positive rational points; raise on a mismatch.
+
+    Both sides are evaluated atom by atom with :class:`Fraction` on the common
+    lattice of ``M`` and ``head`` (``z`` is a formal variable, THEORY §2).
+
+    >>> from attnproof.families import sigmoid_sum
+    >>> verify_head(sigmoid_sum(2), fuse(sigmoid_sum(2)).to_head())
+    >>> verify_head(sigmoid_sum(2), sigmoid_sum(2).heads[0])
+    Traceback (most recent call last):
+    ...
+    attnproof.errors.AlgebraError: the head differs from the multi-head at the point (7/4, 7/4)
+    """
+    from .algebra.evaluate import evaluate_head, evaluate_multihead, random_point
+
+    lat = Lattice.of(MultiHead(tuple(M.heads) + (head,), dim=M.dim))
+    rng = random.Random(seed)
+    for _ in range(points):
+        pt = random_point(lat, rng, max_num=max_num)
+        if evaluate_head(head, lat, pt) != evaluate_multihead(M, lat, pt):
+            shown = ", ".join(str(v) for v in pt)
+            raise AlgebraError(f"the head differs from the multi-head at the point ({shown})")

@@ -195,6 +195,14 @@ def _loads_yaml(text: str) -> Any:
         return _int_hook(v)
 
     _StrictLoader.add_constructor("tag:yaml.org,2002:int", _int)
+
+    def _str(loader: Any, node: Any) -> str:
+        # YAML 1.1 reads plain 1e3 as a string: demand quotes for anything number-like
+        if node.style is None and re.fullmatch(r"[0-9+\-.eE/_:]+", node.value or ""):
+            raise NumberError(f"{node.value!r} is ambiguous in YAML 1.1; quote it")
+        return loader.construct_scalar(node)
+
+    _StrictLoader.add_constructor("tag:yaml.org,2002:str", _str)
     try:
         return yaml.load(text, Loader=_StrictLoader)  # noqa: S506 - strict SafeLoader subclass
     except yaml.YAMLError as e:
