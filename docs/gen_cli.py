@@ -1,0 +1,69 @@
+"""Generate docs/cli.md from the argument parsers of the ``attnproof`` command.
+
+Run ``python docs/gen_cli.py`` after changing a command's options; the test suite
+(``tests/test_docs.py``) fails while docs/cli.md is out of date.  Help texts are
+formatted at a fixed width of 80 columns so that the page does not depend on the
+terminal.
+
+``python docs/gen_cli.py --check`` exits 1 when docs/cli.md differs.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+WIDTH = "80"
+
+HEADER = """\
+# Command line reference
+
+This page is generated from the parsers by `python docs/gen_cli.py`; each block is
+exactly what `attnproof COMMAND --help` prints (at 80 columns).
+
+Exit codes, shared by every command: **0** success (valid, consistent), **1** a
+negative verdict (invalid certificate, refuted claim), **2** inconclusive or
+undecided, **3** usage or input error, **4** internal error.
+
+"""
+
+
+def help_texts() -> list[tuple[str, str]]:
+    """``(command, help text)`` for ``attnproof`` itself and every subcommand."""
+    os.environ["COLUMNS"] = WIDTH
+    from attnproof.cli import build_parser
+
+    parser = build_parser()
+    out = [("attnproof", parser.format_help())]
+    for action in parser._subparsers._group_actions:          # the one subparsers action
+        for name, sub in action.choices.items():
+            out.append((name, sub.format_help()))
+    return out
+
+
+def render() -> str:
+    """The full text of docs/cli.md."""
+    parts = [HEADER]
+    for name, text in help_texts():
+        title = "`attnproof`" if name == "attnproof" else f"`attnproof {name}`"
+        parts.append(f"## {title}\n\n```text\n{text.rstrip()}\n```\n\n")
+    return "".join(parts).rstrip() + "\n"
+
+
+def main(argv: list[str]) -> int:
+    target = Path(__file__).resolve().parent / "cli.md"
+    text = render()
+    if "--check" in argv:
+        current = target.read_text(encoding="utf-8") if target.exists() else ""
+        if current != text:
+            print("docs/cli.md is out of date: run python docs/gen_cli.py", file=sys.stderr)
+            return 1
+        return 0
+    target.write_text(text, encoding="utf-8")
+    print(f"wrote {target.name} ({len(text.splitlines())} lines)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
