@@ -1,0 +1,245 @@
+"""The SMT encoding of THEORY §6 as SMT-LIB2 text (this layer imports no solver).
+
+For a reduced form ``P/Q``, a window ``W`` and a target ``k``: real unknowns
+``g_i`` (one per window point), Booleans ``s_j`` (one per point ``t_j`` of
+``supp Q + W``), with ``D = Q·G`` and ``N = P·G`` linear in the ``g``:
+
+* ``s_j → D_{t_j} ≥ 1`` and ``¬s_j → D_{t_j} = 0 ∧ N_{t_j} = 0`` (every component),
+* ``N_t = 0`` where ``t`` is outside ``supp Q + W`` (a numerator term alone),
+* ``Σ s_j ≤ k`` and ``∨ s_j``.
+
+Coefficients are the integers of ``Q`` and ``P``; no float ever reaches the
+text.  Optional sound extras (see :mod:`attnproof.search.symmetry`): lex-leader
+constraints for symmetries that map the window onto itself, and the centering
+of ``G``'s bounding box (translations).
+
+>>> from attnproof.families import sigmoid_sum
+>>> from attnproof.fusion import reduced_form
+>>> from attnproof.search.lineality import full_frame
+>>> from attnproof.search.window import box_window
+>>> e = encode(reduced_form(sigmoid_sum(1)), box_window(full_frame(1), 0), 2)
+>>> print(e.smtlib.splitlines()[3])
+(declare-fun g_0 () Real)
+>>> len(e.targets), len(e.sha256)
+(2, 64)
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from typing import Sequence
+
+from ..algebra.expfrac import poly_to_dict
+from ..errors import InputError
+from .window import Window
+
+__all__ = ["Encoding", "encode", "linear_term", "CARDINALITY"]
+
+CARDINALITY = ("sum", "counter")
+
+Exponent = tuple[int, ...]
+
+
+def _num(c: int) -> str:
+    return str(c) if c >= 0 else f"(- {-c})"
+
+
+def linear_term(terms: Sequence[tuple[int, str]]) -> str:
+    """SMT-LIB2 text of ``Σ c·v`` for integer ``c`` (``0`` when empty).
+
+    >>> linear_term([(1, "g_0"), (-3, "g_2")])
+    '(+ g_0 (* (- 3) g_2))'
+    """
+    parts = [v if c == 1 else f"(* {_num(c)} {v})" for c, v in terms if c != 0]
+    if not parts:
+        return "0"
+    if len(parts) == 1:
+        return parts[0]
+    return "(+ " + " ".join(parts) + ")"
+
+
+@dataclass(frozen=True)
+class Encoding:
+    """One query: its SMT-LIB2 text, SHA-256, and the names needed to read a model."""
+
+    atoms: int
+    window: Window
+    gvars: tuple[str, ...]
+    targets: tuple[Exponent, ...]
+    smtlib: str
+    sha256: str
+    stats: dict = field(default_factory=dict)
+
+
+def _products(poly_dict: dict[Exponent, int], window: Window) -> dict[Exponent, list[tuple[int, str]]]:
+    out: dict[Exponent, list[tuple[int, str]]] = {}
+    for s, c in sorted(poly_dict.items()):
+        for i, w in enumerate(window.points):
+            t = tuple(a + b for a, b in zip(s, w))
+            out.setdefault(t, []).append((c, f"g_{i}"))
+    return out
+
+
+def _cardinality_sum(svars: list[str], k: int) -> list[str]:
+    return [f"(assert (<= (+ 0 {' '.join(f'(ite {s} 1 0)' for s in svars)}) {k}))"]
+
+
+def _cardinality_counter(svars: list[str], k: int) -> tuple[list[str], list[str]]:
+    """Sequential counter (Sinz 2005) for ``Σ s ≤ k``: declarations and clauses."""
+    n = len(svars)
+    if k >= n:
+        return [], []
+    if k == 0:
+        return [], [f"(assert (not {s}))" for s in svars]
+    decls, cl = [], []
+    r = [[f"r_{i}_{j}" for j in range(k)] for i in range(n - 1)]
+    for row in r:
+        decls += [f"(declare-fun {v} () Bool)" for v in row]
+    cl.append(f"(assert (=> {svars[0]} {r[0][0]}))")
+    cl += [f"(assert (not {r[0][j]}))" for j in range(1, k)]
+    for i in range(1, n - 1):
+        cl.append(f"(assert (=> {svars[i]} {r[i][0]}))")
+        cl.append(f"(assert (=> {r[i - 1][0]} {r[i][0]}))")
+        for j in range(1, k):
+            cl.append(f"(assert (=> (and {svars[i]} {r[i - 1][j - 1]}) {r[i][j]}))")
+            cl.append(f"(assert (=> {r[i - 1][j]} {r[i][j]}))")
+        cl.append(f"(assert (not (and {svars[i]} {r[i - 1][k - 1]})))")
+    cl.append(f"(assert (not (and {svars[n - 1]} {r[n - 2][k - 1]})))")
+    return decls, cl
+
+
+def _lex_leq(name: str, x: list[str], y: list[str]) -> tuple[list[str], list[str]]:
+    """``x ≤_lex y`` for Boolean vectors (false < true), with chain variables."""
+    pairs = [(a, b) for a, b in zip(x, y) if a != b]
+    if not pairs:
+        return [], []
+    decls, cl = [], []
+    e = [f"{name}_{i}" for i in range(len(pairs))]
+    decls += [f"(declare-fun {v} () Bool)" for v in e]
+    cl.append(f"(assert {e[0]})")
+    for i, (a, b) in enumerate(pairs):
+        cl.append(f"(assert (=> (and {e[i]} {a}) {b}))")
+        if i + 1 < len(pairs):
+            cl.append(f"(assert (=> (and {e[i]} (= {a} {b})) {e[i + 1]}))")
+    return decls, cl
+
+
+def _centering(targets: Sequence[Exponent], svars: list[str], window: Window,
+               q_support: Sequence[Exponent]) -> tuple[list[str], list[str]]:
+    """``|lo_j + hi_j| ≤ 1`` for the extent ``[lo_j, hi_j]`` of ``G`` in each free coordinate.
+
+    By Lemma 6 the extent of ``supp D`` in coordinate ``j`` is the extent of
+    ``supp Q`` plus that of ``G``, so ``lo_j ≤ a`` iff ``D`` has a term at
+    level ``≤ min_j Q + a``: a disjunction of the ``s`` variables.
+    """
+    w = window.radius
+    decls, cl = [], []
+    for j in window.coordinates:
+        qmin = min(s[j] for s in q_support)
+        qmax = max(s[j] for s in q_support)
+
+        def low(a: int) -> str:        # lo_j ≤ a
+            if a >= w:
+                return "true"
+            if a < -w:
+                return "false"
+            return f"lo_{j}_{a + w}"
+
+        def high(b: int) -> str:       # hi_j ≥ b
+            if b <= -w:
+                return "true"
+            if b > w:
+                return "false"
+            return f"hi_{j}_{b + w}"
+
+        for a in range(-w, w):
+            lits = [s for t, s in zip(targets, svars) if t[j] <= qmin + a]
+            body = "(or " + " ".join(lits) + ")" if len(lits) > 1 else (lits[0] if lits else "false")
+            decls.append(f"(define-fun {low(a)} () Bool {body})")
+        for b in range(-w + 1, w + 1):
+            lits = [s for t, s in zip(targets, svars) if t[j] >= qmax + b]
+            body = "(or " + " ".join(lits) + ")" if len(lits) > 1 else (lits[0] if lits else "false")
+            decls.append(f"(define-fun {high(b)} () Bool {body})")
+        for a in range(-w - 1, w + 2):
+            # forbid lo ≥ a ∧ hi ≥ 2 − a   (lo + hi ≥ 2)
+            cl.append(f"(assert (or {low(a - 1)} (not {high(2 - a)})))")
+            # forbid lo ≤ a ∧ hi ≤ −2 − a  (lo + hi ≤ −2)
+            cl.append(f"(assert (or (not {low(a)}) {high(-1 - a)}))")
+    cl = sorted(set(c for c in cl if "(or true" not in c and "(not false)" not in c), key=cl.index)
+    return decls, cl
+
+
+def encode(r, window: Window, k: int, *, cardinality: str = "sum",
+           symmetries: Sequence[Sequence[int]] = (), centering: bool = False) -> Encoding:
+    """The query "a fusion with at most ``k`` atoms whose ``G`` lies in ``window``".
+
+    ``symmetries`` are permutations of the target indices (``perm[j]`` is the
+    image of target ``j``) under which the whole query is invariant; each adds
+    a lex-leader constraint.  ``centering`` needs a box window on a unimodular
+    frame (the caller checks).
+    """
+    if r.lattice.has_z:
+        raise InputError("search: problems with biases have exp-rational coefficients, "
+                         "which are outside the SMT search (THEORY §6)")
+    if cardinality not in CARDINALITY:
+        raise InputError(f"unknown cardinality encoding {cardinality!r}")
+    if not isinstance(k, int) or k < 1:
+        raise InputError(f"the target atom count must be a positive integer, got {k!r}")
+    qd = poly_to_dict(r.Q)
+    pds = [poly_to_dict(p) for p in r.P]
+    D = _products(qd, window)
+    Ns = [_products(pd, window) for pd in pds]
+    targets = sorted(D)
+    svars = [f"s_{j}" for j in range(len(targets))]
+    gvars = [f"g_{i}" for i in range(len(window.points))]
+    lines = [f"(set-info :source |attnproof window search: {len(window)} window points, "
+             f"{len(targets)} targets, at most {k} atoms|)",
+             "(set-info :smt-lib-version 2.6)",
+             "(set-logic QF_LRA)"]
+    lines += [f"(declare-fun {g} () Real)" for g in gvars]
+    lines += [f"(declare-fun {s} () Bool)" for s in svars]
+    extra_decls: list[str] = []
+    body: list[str] = []
+    for t, s in zip(targets, svars):
+        d = linear_term(D[t])
+        zeros = [f"(= {d} 0)"] + [f"(= {linear_term(N[t])} 0)" for N in Ns if t in N]
+        body.append(f"(assert (=> {s} (>= {d} 1)))")
+        body.append(f"(assert (=> (not {s}) (and {' '.join(zeros)})))" if len(zeros) > 1
+                    else f"(assert (=> (not {s}) {zeros[0]}))")
+    tset = set(targets)
+    lone = 0
+    for N in Ns:
+        for t in sorted(N):
+            if t not in tset:
+                body.append(f"(assert (= {linear_term(N[t])} 0))")
+                lone += 1
+    if cardinality == "sum":
+        body += _cardinality_sum(svars, k)
+    else:
+        dcl, cl = _cardinality_counter(svars, k)
+        extra_decls += dcl
+        body += cl
+    body.append("(assert (or " + " ".join(svars) + "))" if len(svars) > 1 else f"(assert {svars[0]})")
+    nsym = 0
+    for i, perm in enumerate(symmetries):
+        inv = [0] * len(perm)
+        for j, p in enumerate(perm):
+            inv[p] = j
+        dcl, cl = _lex_leq(f"lex{i}", svars, [svars[inv[j]] for j in range(len(svars))])
+        if cl:
+            nsym += 1
+        extra_decls += dcl
+        body += cl
+    ncent = 0
+    if centering:
+        dcl, cl = _centering(targets, svars, window, list(qd))
+        extra_decls += dcl
+        body += cl
+        ncent = len(cl)
+    lines += extra_decls + body + ["(check-sat)", "(exit)"]
+    text = "\n".join(lines) + "\n"
+    stats = {"window_points": len(window), "targets": len(targets), "numerator_only_terms": lone,
+             "cardinality": cardinality, "lex_leader_constraints": nsym, "centering_clauses": ncent}
+    return Encoding(k, window, tuple(gvars), tuple(targets), text,
+                    hashlib.sha256(text.encode("ascii")).hexdigest(), stats)

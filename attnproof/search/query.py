@@ -1,0 +1,262 @@
+"""Windowed searches for small fusions: one query, and the walk down in ``k``.
+
+:func:`search_fusion` asks "is there a fusion with at most ``k`` atoms whose
+``G`` lies in the window?": z3 answers; a ``sat`` model is rebuilt and
+verified exactly before it is reported; an ``unsat`` is re-checked by cvc5
+and reported only when both agree; anything else is ``unknown``.
+:func:`minimize` walks ``k`` down from the best cheap fusion.
+
+>>> from attnproof.families import sigmoid_sum
+>>> res = search_fusion(sigmoid_sum(2), 3, 1, timeout=60)
+>>> res.result, res.solvers["z3"].result, res.solvers["cvc5"].result
+('unsat', 'unsat', 'unsat')
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable, Optional, Sequence
+
+from ..errors import InputError, SolverError
+from ..fusion import DEFAULT_MAX_ATOMS, Fusion, fuse, reduced_form
+from ..model import MultiHead
+from .encoding import Encoding, encode
+from .lineality import Frame, full_frame, lineality_frame
+from .solvers import SolverRun, run_solver
+from .symmetry import window_symmetries
+from .verify import fusion_from_g, parse_model_value, verify_fusion
+from .window import Window, box_window, points_window
+
+__all__ = ["SearchOptions", "SearchResult", "MinimizeResult", "search_fusion", "minimize",
+           "build_query", "newton_lower_bound"]
+
+Progress = Optional[Callable[[int, int], None]]
+
+
+@dataclass(frozen=True)
+class SearchOptions:
+    """Which sound reductions to use (all on by default) and how to count.
+
+    ``lineality``: restrict ``G`` to the sublattice of a homogeneous problem;
+    ``symmetry``: lex-leader constraints for symmetries that fix the window;
+    ``centering``: normalize translations of ``G`` (box windows);
+    ``cardinality``: ``"sum"`` (arithmetic) or ``"counter"`` (Boolean).
+    """
+
+    lineality: bool = True
+    symmetry: bool = True
+    centering: bool = True
+    cardinality: str = "sum"
+    cross_check: bool = True
+
+    @classmethod
+    def straightforward(cls) -> "SearchOptions":
+        """The plain encoding of THEORY §6: no reduction at all."""
+        return cls(lineality=False, symmetry=False, centering=False)
+
+
+@dataclass
+class SearchResult:
+    """The answer to one windowed query."""
+
+    result: str
+    target: int
+    window: Window
+    frame: Frame
+    encoding: Encoding
+    solvers: dict[str, SolverRun] = field(default_factory=dict)
+    fusion: Fusion | None = None
+    symmetry_group: int = 1
+    seconds: float = 0.0
+    reason: str = ""
+
+    @property
+    def atoms(self) -> int | None:
+        """Atom count of the verified witness (sat only)."""
+        return self.fusion.atoms if self.fusion is not None else None
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON summary: result, atoms, window, solvers, hash and the reductions used."""
+        d: dict[str, Any] = {
+            "result": self.result, "atoms": self.atoms, "target": self.target,
+            "window": self.window.to_dict(), "window_points": len(self.window),
+            "frame": self.frame.to_dict(),
+            "solvers": {k: v.to_dict() for k, v in self.solvers.items()},
+            "smtlib_sha256": self.encoding.sha256, "encoding": dict(self.encoding.stats),
+            "symmetry_group": self.symmetry_group, "seconds": round(self.seconds, 3)}
+        if self.reason:
+            d["reason"] = self.reason
+        if self.fusion is not None:
+            d["verified"] = True
+        return d
+
+
+def _frame_and_window(r, window: int | Sequence, options: SearchOptions) -> tuple[Frame, Window]:
+    d = r.lattice.dim
+    if isinstance(window, int) and not isinstance(window, bool):
+        frame = lineality_frame(r) if options.lineality else full_frame(d)
+        return frame, box_window(frame, window)
+    if isinstance(window, Window):
+        return full_frame(d), window
+    return full_frame(d), points_window(window, d)
+
+
+def build_query(M: MultiHead, k: int, window: int | Sequence | Window,
+                options: SearchOptions = SearchOptions(), r=None) -> tuple[Any, Frame, Encoding, int]:
+    """The reduced form, frame, encoding and symmetry-group size of one query.
+
+    >>> from attnproof.families import graph_sum, named_graph
+    >>> r, frame, enc, group = build_query(graph_sum(named_graph("cycle", 4)), 14, 1)
+    >>> frame.free, len(enc.window), enc.stats["targets"]
+    ((0, 1, 2), 27, 64)
+    """
+    if M.has_bias:
+        raise InputError("search: problems with biases have exp-rational coefficients, "
+                         "which are outside the SMT search (THEORY §6)")
+    if r is None:
+        r = reduced_form(M)
+    frame, win = _frame_and_window(r, window, options)
+    perms: list = []
+    group = 1
+    if options.symmetry:
+        perms, group = window_symmetries(r, win)
+    centering = (options.centering and win.kind == "box" and frame.unimodular
+                 and (win.radius or 0) > 0)
+    enc = encode(r, win, k, cardinality=options.cardinality, symmetries=perms, centering=centering)
+    return r, frame, enc, group
+
+
+def search_fusion(M: MultiHead, k: int, window: int | Sequence | Window, timeout: float = 600,
+                  options: SearchOptions = SearchOptions(), r=None) -> SearchResult:
+    """One windowed query: ``sat`` (verified witness), ``unsat`` (both solvers) or ``unknown``.
+
+    ``timeout`` bounds the whole query: z3 gets it, cvc5 gets what is left.
+    """
+    t0 = time.perf_counter()
+    r, frame, enc, group = build_query(M, k, window, options, r)
+    res = SearchResult("unknown", k, enc.window, frame, enc, symmetry_group=group)
+    z = run_solver("z3", enc.smtlib, timeout, enc.gvars)
+    res.solvers["z3"] = z
+    if z.result == "sat":
+        g = {enc.window.points[i]: parse_model_value(z.model.get(name, "0"))
+             for i, name in enumerate(enc.gvars)}
+        f = fusion_from_g(r, g)
+        if not verify_fusion(f, k):
+            raise SolverError(f"z3 returned a model that does not verify as a fusion with at most "
+                              f"{k} atoms (query {enc.sha256[:12]})")
+        res.result, res.fusion = "sat", f
+    elif z.result == "unsat":
+        if not options.cross_check:
+            res.result = "unsat"
+            res.reason = "not cross-checked"
+        else:
+            left = timeout - (time.perf_counter() - t0)
+            c = run_solver("cvc5", enc.smtlib, max(left, 1.0))
+            res.solvers["cvc5"] = c
+            if c.result == "unsat":
+                res.result = "unsat"
+            elif c.result == "sat":
+                res.reason = "solvers disagree: z3 unsat, cvc5 sat"
+            else:
+                res.reason = f"cvc5 did not confirm the refutation: {c.reason or c.result}"
+    else:
+        res.reason = z.reason or "z3 returned unknown"
+    res.seconds = time.perf_counter() - t0
+    return res
+
+
+def newton_lower_bound(M: MultiHead, r=None) -> tuple[int, str]:
+    """The Newton vertex bound ``V(Q)`` (THEORY Theorem 3), or 1 when it cannot be computed.
+
+    Uses :mod:`attnproof.bounds` when it is installed; otherwise the trivial bound 1.
+
+    >>> newton_lower_bound(__import__("attnproof.families", fromlist=["x"]).sigmoid_sum(2))[0] in (1, 4)
+    True
+    """
+    try:
+        from .. import bounds  # type: ignore[attr-defined]
+    except ImportError:
+        return 1, "trivial"
+    for name in ("newton_vertex_count", "newton_bound", "vertex_count"):
+        fn = getattr(bounds, name, None)
+        if fn is None:
+            continue
+        try:
+            v = fn(r if r is not None else reduced_form(M))
+        except Exception:
+            try:
+                v = fn(M)
+            except Exception:
+                continue
+        v = getattr(v, "value", v)
+        if isinstance(v, int) and v >= 1:
+            return v, "newton"
+    return 1, "trivial"
+
+
+@dataclass
+class MinimizeResult:
+    """The walk down in ``k``: the smallest verified fusion and the refutation that stopped it."""
+
+    best: Fusion
+    start: int
+    lower_bound: int
+    lower_bound_kind: str
+    steps: list[SearchResult]
+    stopped: str
+
+    @property
+    def refutation(self) -> SearchResult | None:
+        """The final ``unsat`` query (every smaller ``k`` is refuted in its window)."""
+        last = self.steps[-1] if self.steps else None
+        return last if last is not None and last.result == "unsat" else None
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON summary."""
+        ref = self.refutation
+        return {
+            "best_atoms": self.best.atoms, "best_method": self.best.method,
+            "start_atoms": self.start, "lower_bound": self.lower_bound,
+            "lower_bound_kind": self.lower_bound_kind, "stopped": self.stopped,
+            "refuted_below": (None if ref is None else
+                              {"atoms": ref.target, "window": ref.window.to_dict(),
+                               "smtlib_sha256": ref.encoding.sha256}),
+            "steps": [s.to_dict() for s in self.steps]}
+
+
+def minimize(M: MultiHead, window: int | Sequence | Window, timeout: float = 600,
+             options: SearchOptions = SearchOptions(), progress: Progress = None,
+             max_atoms: int | None = DEFAULT_MAX_ATOMS) -> MinimizeResult:
+    """Walk ``k`` down from the best cheap fusion until a refutation, an ``unknown`` or the bound.
+
+    ``stopped`` is ``"refuted"`` (every smaller ``k`` is unsat in the window),
+    ``"bound"`` (the witness meets the Newton bound: it is minimal), or
+    ``"unknown"``.
+    """
+    r = reduced_form(M, max_atoms)
+    best = fuse(M, max_atoms)
+    start = best.atoms
+    low, kind = newton_lower_bound(M, r)
+    steps: list[SearchResult] = []
+    stopped = "bound"
+    total = max(start - low, 1)
+    if progress is not None:
+        progress(0, total)
+    while best.atoms > low:
+        k = best.atoms - 1
+        res = search_fusion(M, k, window, timeout, options, r)
+        steps.append(res)
+        if res.result == "sat":
+            best = res.fusion
+        elif res.result == "unsat":
+            stopped = "refuted"
+            break
+        else:
+            stopped = "unknown"
+            break
+        if progress is not None:
+            progress(min(start - best.atoms, total), total)
+    if progress is not None:
+        progress(total, total)
+    return MinimizeResult(best, start, low, kind, steps, stopped)

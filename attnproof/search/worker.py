@@ -1,0 +1,131 @@
+"""One solver run on SMT-LIB2 text, meant to run in its own killable process.
+
+This file is executed as a script by :mod:`attnproof.search.solvers` (never
+imported by the rest of the package at run time): it reads one JSON request on
+stdin, ``{"solver": "z3"|"cvc5", "smtlib": text, "timeout_ms": int,
+"model_vars": [names]}``, runs the solver and writes one JSON answer on stdout:
+``{"result": "sat"|"unsat"|"unknown", "version": str, "reason": str,
+"seconds": float, "model": {name: "p/q"}}``.  It imports nothing from
+attnproof, so a broken producer cannot change what the solver is asked.
+
+>>> sorted(SOLVERS)
+['cvc5', 'z3']
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+
+
+def _fraction_text(num: int, den: int) -> str:
+    return str(num) if den == 1 else f"{num}/{den}"
+
+
+def run_z3(text: str, timeout_ms: int, model_vars: list[str]) -> dict:
+    """Check ``text`` with z3 (per-solver parameters only; no global settings)."""
+    import z3
+
+    solver = z3.Solver()
+    if timeout_ms > 0:
+        solver.set("timeout", int(timeout_ms))
+    solver.from_string(text)
+    res = solver.check()
+    out: dict = {"version": z3.get_version_string()}
+    if res == z3.sat:
+        out["result"] = "sat"
+        m = solver.model()
+        names = {d.name(): d for d in m.decls()}
+        model = {}
+        for v in model_vars:
+            d = names.get(v)
+            if d is None:
+                model[v] = "0"
+                continue
+            val = m[d]
+            if z3.is_rational_value(val):
+                model[v] = _fraction_text(val.numerator_as_long(), val.denominator_as_long())
+            else:
+                raise ValueError(f"z3 gave a non-rational value for {v}: {val}")
+        out["model"] = model
+    elif res == z3.unsat:
+        out["result"] = "unsat"
+    else:
+        out["result"] = "unknown"
+        out["reason"] = solver.reason_unknown()
+    return out
+
+
+def run_cvc5(text: str, timeout_ms: int, model_vars: list[str]) -> dict:
+    """Check ``text`` with cvc5 through its own SMT-LIB2 parser."""
+    import cvc5
+
+    solver = cvc5.Solver()
+    if timeout_ms > 0:
+        solver.setOption("tlimit-per", str(int(timeout_ms)))
+    solver.setOption("produce-models", "true")
+    sm = cvc5.SymbolManager(solver)
+    parser = cvc5.InputParser(solver, sm)
+    parser.setStringInput(cvc5.InputLanguage.SMT_LIB_2_6, text, "query")
+    result = None
+    while True:
+        cmd = parser.nextCommand()
+        if cmd.isNull():
+            break
+        if str(cmd).startswith("(check-sat"):
+            result = solver.checkSat()
+            continue
+        cmd.invoke(solver, sm)
+    if result is None:
+        result = solver.checkSat()
+    version = solver.getVersion()
+    if isinstance(version, bytes):
+        version = version.decode("ascii", "replace")
+    out: dict = {"version": str(version)}
+    if result.isSat():
+        out["result"] = "sat"
+        terms = {str(t): t for t in sm.getDeclaredTerms()}
+        model = {}
+        for v in model_vars:
+            t = terms.get(v)
+            if t is None:
+                model[v] = "0"
+                continue
+            val = solver.getValue(t)
+            num, den = val.getRealValue().as_integer_ratio()
+            model[v] = _fraction_text(num, den)
+        out["model"] = model
+    elif result.isUnsat():
+        out["result"] = "unsat"
+    else:
+        out["result"] = "unknown"
+        out["reason"] = str(result.getUnknownExplanation())
+    return out
+
+
+SOLVERS = {"z3": run_z3, "cvc5": run_cvc5}
+
+
+def main() -> int:
+    """Read one request on stdin, answer on stdout; exit 0 unless the request is bad."""
+    req = json.loads(sys.stdin.read())
+    fn = SOLVERS.get(req.get("solver"))
+    if fn is None:
+        print(json.dumps({"result": "error", "reason": f"unknown solver {req.get('solver')!r}"}))
+        return 2
+    t0 = time.perf_counter()
+    try:
+        out = fn(req["smtlib"], int(req.get("timeout_ms", 0)), list(req.get("model_vars", [])))
+    except ImportError as e:
+        out = {"result": "error", "reason": f"{req['solver']} is not available ({e})"}
+    except Exception as e:  # report, never crash silently
+        out = {"result": "error", "reason": f"{type(e).__name__}: {e}"}
+    out["seconds"] = round(time.perf_counter() - t0, 3)
+    sys.stdout.write(json.dumps(out))
+    sys.stdout.flush()
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
