@@ -215,7 +215,8 @@ class Fusion:
         d = lat.dim
         scales = lat.scales
         unit = all(s == 1 for s in scales)
-        for e, c, ns in sorted(self.frac.terms()):
+        # ascending graded reverse-lexicographic order (FLINT's order, reversed): deterministic
+        for e, c, ns in reversed(list(self.frac.terms())):
             if unit:
                 key = list(e[:d])
             else:

@@ -141,13 +141,35 @@ class ExpFraction:
 
     def terms(self) -> Iterator[tuple[Exponent, int, tuple[int, ...]]]:
         """``(true exponent, D coefficient, N coefficients)`` for each monomial of ``D``."""
-        nd = [dict(zip(p.monoms(), p.coeffs())) for p in self.num]
+        dm = self.den.monoms()
+        cols = [_aligned_coeffs(dm, p) for p in self.num]
         sh = self.shift
         shifted = any(sh)
-        zero = flint.fmpz(0)
-        for e, c in zip(self.den.monoms(), self.den.coeffs()):
+        for i, (e, c) in enumerate(zip(dm, self.den.coeffs())):
             ee = tuple(map(int.__add__, map(int, e), sh)) if shifted else tuple(map(int, e))
-            yield ee, int(c), tuple(int(n.get(e, zero)) for n in nd)
+            yield ee, int(c), tuple(col[i] for col in cols)
+
+
+def _aligned_coeffs(dm: list, p) -> list[int]:
+    """Coefficients of ``p`` at the monomials ``dm`` (FLINT order) of a denominator.
+
+    Both lists are in the same monomial order, so a merge walk suffices when
+    ``supp(p) ⊆ dm``; otherwise terms of ``p`` outside ``dm`` are dropped by a
+    dictionary look-up (callers check supports first).
+    """
+    pm, pc = p.monoms(), p.coeffs()
+    if len(pm) == len(dm) and pm == dm:
+        return [int(c) for c in pc]
+    out = [0] * len(dm)
+    j = 0
+    for i, e in enumerate(dm):
+        if j < len(pm) and pm[j] == e:
+            out[i] = int(pc[j])
+            j += 1
+    if j == len(pm):
+        return out
+    look = dict(zip(pm, pc))
+    return [int(look.get(e, 0)) for e in dm]
 
 
 def _int_tuple(e) -> Exponent:

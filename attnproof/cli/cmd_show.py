@@ -91,7 +91,12 @@ def run(args: argparse.Namespace) -> int:
     print(f"sum of the {len(M)} heads in lowest terms, P/Q:")
     for c, p in enumerate(r.P):
         comp = f"[{c}]" if len(r.P) > 1 else ""
-        print(f"  P/Q{comp} = " + _fmt(p, r.Q, lat, style, args.max_terms).replace("\n", "\n  "))
+        text = _fmt(p, r.Q, lat, style, args.max_terms)
+        if "\n" in text:      # 2-D output: the formula on its own lines
+            print(f"  P/Q{comp} =")
+            print("    " + text.replace("\n", "\n    "))
+        else:
+            print(f"  P/Q{comp} = {text}")
     pos = all(c > 0 for c in r.Q.coeffs())
     print(f"Q has {len(r.support_x())} support points (distinct keys), "
           f"{'all coefficients positive' if pos else 'some coefficients negative or zero-sum'}")
