@@ -1,0 +1,250 @@
+"""Rigorous comparison of a multi-head with a claimed fusion at query points (THEORY §7).
+
+At each query the difference ``M(q) - H(q)`` is enclosed in a ball, with the
+precision raised (doubling) from ``digits`` up to ``max_digits``:
+
+* a difference ball that excludes 0 is a **rigorous refutation** of ``H = M``;
+* balls that contain 0 and are narrower than ``10^-digits · (1 + |M(q)|)`` at
+  every query make the verdict **consistent**: evidence, never a proof;
+* balls that contain 0 but stay wider than that at the precision cap make the
+  verdict **undecided** for that query (reported, never guessed).
+
+Arb comparisons are False when undecided, so exclusion is tested as
+``diff > 0 or diff < 0``, never as ``not (diff == 0)``.
+
+>>> from attnproof.families import sigmoid_sum
+>>> from attnproof.fusion import fuse
+>>> M = sigmoid_sum(3)
+>>> ball_compare(M, fuse(M).to_head(), samples=4).verdict
+'consistent'
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any, Callable, Optional, Sequence, Union
+
+import flint
+
+from ..errors import InputError, NumericError
+from ..model import Head, MultiHead
+from .balls import table_of
+from .precision import arb_precision, digits_to_bits
+from .queries import Query, format_query, query_digits, random_queries
+
+__all__ = ["BallCheck", "Refutation", "ball_compare", "quick_ball_check", "ball_sign",
+           "DEFAULT_DIGITS", "DEFAULT_SAMPLES"]
+
+DEFAULT_DIGITS = 50
+DEFAULT_SAMPLES = 16
+GUARD_BITS = 20
+
+HeadLike = Union[Head, MultiHead]
+Progress = Optional[Callable[[int, int], None]]
+
+
+def ball_text(x: "flint.arb", digits: int = 25) -> str:
+    """A ball as ``[mid +/- rad]`` text with ``digits`` digits of the midpoint.
+
+    >>> with arb_precision(100):
+    ...     ball_text(flint.arb(1) / 3, 10)
+    '[0.3333333333 +/- 3.34e-11]'
+    """
+    return x.str(digits, radius=True, more=True)
+
+
+@dataclass(frozen=True)
+class Refutation:
+    """A query where the difference ball excludes 0: a rigorous proof that ``H ≠ M``."""
+
+    index: int
+    query: Query
+    component: int
+    difference: str
+    multihead_value: str
+    fused_value: str
+    bits: int
+    sign: int
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form: the query as exact rational strings and 25-digit decimals."""
+        return {"index": self.index, "query": format_query(self.query),
+                "query_decimal": query_digits(self.query, 25), "component": self.component,
+                "difference": self.difference, "multihead_value": self.multihead_value,
+                "fused_value": self.fused_value, "precision_bits": self.bits,
+                "sign": self.sign}
+
+
+@dataclass(frozen=True)
+class BallCheck:
+    """The outcome of :func:`ball_compare`.
+
+    ``verdict`` is ``"refuted"`` (rigorous), ``"consistent"`` (agreement to
+    ``digits`` digits at every query: evidence, not proof) or ``"undecided"``.
+    """
+
+    verdict: str
+    digits: int
+    max_digits: int
+    seed: int
+    queries: int
+    checked: int
+    refutation: Optional[Refutation] = None
+    undecided: tuple[int, ...] = ()
+    max_difference: str = "0"
+    max_bits: int = 0
+    notes: tuple[str, ...] = field(default=())
+
+    @property
+    def ok(self) -> bool:
+        """True for a consistent verdict."""
+        return self.verdict == "consistent"
+
+    def summary(self) -> str:
+        """One line describing the verdict and what it means."""
+        if self.verdict == "refuted":
+            r = self.refutation
+            return (f"refuted (rigorous): at query #{r.index} the difference in component "
+                    f"{r.component} is {r.difference}, a ball that excludes 0")
+        if self.verdict == "undecided":
+            return (f"undecided: at {len(self.undecided)} of {self.checked} queries the balls "
+                    f"contain 0 but are wider than 1e-{self.digits} at {self.max_digits} digits")
+        return (f"consistent at {self.checked} queries to {self.digits} digits "
+                f"(|difference| <= {self.max_difference}); numerical evidence, not a proof")
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form of the check."""
+        return {"verdict": self.verdict, "digits": self.digits, "max_digits": self.max_digits,
+                "seed": self.seed, "queries": self.queries, "checked": self.checked,
+                "refutation": self.refutation.to_dict() if self.refutation else None,
+                "undecided_queries": list(self.undecided), "max_difference": self.max_difference,
+                "max_precision_bits": self.max_bits, "rigorous": self.verdict == "refuted",
+                "notes": list(self.notes), "summary": self.summary()}
+
+
+def ball_sign(value: Callable[[], "flint.arb"], digits: int = 30,
+              max_digits: int | None = None) -> int | None:
+    """Sign of a quantity computed by ``value()`` under rising Arb precision; None if undecided.
+
+    ``value`` is called at ``digits`` (in bits, plus guard bits) and again at
+    doubled precision up to ``max_digits``; the sign is returned only when the
+    ball excludes 0.
+
+    >>> third = lambda: flint.arb(1) / 3 - flint.arb(flint.fmpq(333, 1000))
+    >>> ball_sign(third, digits=10)
+    1
+    >>> tie = lambda: flint.arb(1) / 3 - flint.arb(1) / 3     # exactly 0: never decided
+    >>> ball_sign(tie, digits=10, max_digits=40) is None
+    True
+    """
+    for bits in _precisions(digits, max_digits):
+        with arb_precision(bits):
+            x = value()
+            if x > 0:
+                return 1
+            if x < 0:
+                return -1
+    return None
+
+
+def _precisions(digits: int, max_digits: int | None) -> list[int]:
+    if digits < 1:
+        raise InputError(f"--digits must be positive, got {digits}")
+    cap = max_digits if max_digits is not None else 4 * digits
+    if cap < digits:
+        raise InputError(f"--max-digits {cap} is below --digits {digits}")
+    bits = digits_to_bits(digits) + GUARD_BITS
+    top = digits_to_bits(cap) + GUARD_BITS
+    out = [bits]
+    while out[-1] < top:
+        out.append(min(2 * out[-1], top))
+    return out
+
+
+def _check_shapes(M: MultiHead | Head, H: MultiHead | Head) -> None:
+    if M.dim != H.dim:
+        raise InputError(f"the fused head has dimension {H.dim}, the problem has dimension {M.dim}")
+    if M.value_dim != H.value_dim:
+        raise InputError(f"the fused head has {H.value_dim} value components, "
+                         f"the problem has {M.value_dim}")
+
+
+def ball_compare(M: HeadLike, fused: HeadLike, queries: Sequence[Sequence[Fraction]] | None = None,
+                 digits: int = DEFAULT_DIGITS, seed: int = 0, samples: int = DEFAULT_SAMPLES,
+                 max_digits: int | None = None, progress: Progress = None) -> BallCheck:
+    """Compare ``M`` with a claimed fusion at exact queries using balls.
+
+    Without ``queries``, ``samples`` reproducible random queries in ``[-2, 2]^d``
+    (seeded by ``seed``) are used.  The precision cap ``max_digits`` defaults to
+    ``4 * digits``.  Stops at the first refutation.
+
+    >>> from attnproof.model import Atom
+    >>> sig = MultiHead((Head((Atom((1,), (1,)), Atom((0,), (0,)))),))
+    >>> bad = Head((Atom((1,), (1,)), Atom((0,), (Fraction(1, 10**30),))))
+    >>> r = ball_compare(sig, bad, samples=3)
+    >>> r.verdict, r.refutation.sign
+    ('refuted', -1)
+    """
+    _check_shapes(M, fused)
+    tm, th = table_of(M), table_of(fused)
+    if queries is None:
+        queries = random_queries(M.dim, samples, seed)
+    qs = [tuple(Fraction(x) for x in q) for q in queries]
+    for i, q in enumerate(qs):
+        if len(q) != M.dim:
+            raise InputError(f"query #{i} has {len(q)} coordinates, the problem has dimension {M.dim}")
+    precs = _precisions(digits, max_digits)
+    cap = max_digits if max_digits is not None else 4 * digits
+    tol_exp = -digits
+    undecided: list[int] = []
+    worst = None
+    max_bits = 0
+    for i, q in enumerate(qs):
+        settled = False
+        for bits in precs:
+            max_bits = max(max_bits, bits)
+            with arb_precision(bits):
+                a = tm.balls(q)
+                b = th.balls(q)
+                diffs = [x - y for x, y in zip(a, b)]
+                for c, dlt in enumerate(diffs):
+                    if dlt > 0 or dlt < 0:
+                        ref = Refutation(i, q, c, ball_text(dlt), ball_text(a[c]), ball_text(b[c]),
+                                         bits, 1 if dlt > 0 else -1)
+                        return BallCheck("refuted", digits, cap, seed, len(qs), i + 1, ref,
+                                         tuple(undecided), _mag_text(worst), max_bits)
+                scale = flint.arb(1)
+                for x in a:
+                    scale = scale + abs(x).upper()
+                tol = flint.arb(10) ** tol_exp * scale
+                if all(dlt.rad() <= tol.lower() for dlt in diffs):
+                    bound = max(float(abs(dlt).upper()) for dlt in diffs)
+                    worst = bound if worst is None else max(worst, bound)
+                    settled = True
+                    break
+        if not settled:
+            undecided.append(i)
+        if progress is not None:
+            progress(i + 1, len(qs))
+    verdict = "undecided" if undecided else "consistent"
+    return BallCheck(verdict, digits, cap, seed, len(qs), len(qs), None, tuple(undecided),
+                     _mag_text(worst), max_bits)
+
+
+def _mag_text(x: float | None) -> str:
+    if x is None or x == 0 or not math.isfinite(x):
+        return "0" if x in (None, 0) else str(x)
+    return f"{x:.2e}"
+
+
+def quick_ball_check(M: HeadLike, head: HeadLike, seed: int = 0) -> BallCheck:
+    """A fast ball check: 4 queries at 30 digits (cap 60); same result type as :func:`ball_compare`.
+
+    >>> from attnproof.families import sigmoid_sum
+    >>> from attnproof.fusion import fuse
+    >>> quick_ball_check(sigmoid_sum(2), fuse(sigmoid_sum(2)).to_head()).verdict
+    'consistent'
+    """
+    return ball_compare(M, head, digits=30, max_digits=60, samples=4, seed=seed)
