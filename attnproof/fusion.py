@@ -95,7 +95,12 @@ class ReducedForm:
 
     ``Q`` is normalized to a positive leading coefficient and ``(P, Q)`` to
     content 1; ``P/Q`` is then unique up to a monomial.  ``lcm`` is the lcm of
-    the head denominators, ``product`` (when computed) the product fusion.
+    the head denominators.
+
+    >>> from attnproof.families import sigmoid_sum
+    >>> r = reduced_form(sigmoid_sum(2))
+    >>> str(r.P[0]), str(r.Q), sorted(r.support_x()), r.is_constant()
+    ('2*x1*x2 + x1 + x2', 'x1*x2 + x1 + x2 + 1', [(0, 0), (0, 1), (1, 0), (1, 1)], False)
     """
 
     multihead: MultiHead
@@ -187,6 +192,13 @@ class Fusion:
 
     ``atoms`` counts distinct keys; ``entries`` counts (key, bias) pairs, which
     differ only when biases make two entries share a key.
+
+    >>> from attnproof.families import sigmoid_sum
+    >>> f = fuse(sigmoid_sum(2))
+    >>> f.atoms, f.entries, f.method
+    (4, 4, 'reduced')
+    >>> [(a.key, a.value) for a in f.to_head().atoms][-1]
+    ((Fraction(1, 1), Fraction(1, 1)), (Fraction(2, 1),))
     """
 
     multihead: MultiHead
@@ -296,7 +308,14 @@ def product_fusion(M: MultiHead, max_atoms: int | None = DEFAULT_MAX_ATOMS,
 
 
 def lcm_fusion(r: ReducedForm) -> Fusion | None:
-    """The fusion with denominator ``lcm(D_h)``, or None when it is not a head."""
+    """The fusion with denominator ``lcm(D_h)``, or None when it is not a head.
+
+    >>> from attnproof.model import Atom, Head, MultiHead
+    >>> h = Head((Atom((1,), (1,)), Atom((0,), (0,))))
+    >>> g = Head((Atom((1,), (3,)), Atom((0,), (1,))))
+    >>> lcm_fusion(reduced_form(MultiHead((h, g)))).atoms
+    2
+    """
     L = r.lcm
     G = L / r.Q
     if G * r.Q != L:

@@ -210,7 +210,13 @@ def _loads_yaml(text: str) -> Any:
 
 
 def read_json_file(path: str | os.PathLike) -> Any:
-    """Read a JSON (or, by extension ``.yaml``/``.yml``, YAML) file strictly."""
+    """Read a JSON (or, by extension ``.yaml``/``.yml``, YAML) file strictly.
+
+    >>> read_json_file("no/such/file.json")
+    Traceback (most recent call last):
+    ...
+    attnproof.errors.InputError: no/such/file.json: no such file
+    """
     p = Path(path)
     try:
         size = p.stat().st_size
@@ -322,7 +328,15 @@ def loads_problem(text: str) -> MultiHead:
 
 
 def load_problem(path: str | os.PathLike) -> MultiHead:
-    """Load and validate a problem file (JSON, or YAML by extension)."""
+    """Load and validate a problem file (JSON, or YAML by extension).
+
+    >>> import tempfile, os
+    >>> from attnproof.families import sigmoid_sum
+    >>> path = os.path.join(tempfile.mkdtemp(), "w2.json")
+    >>> dump_problem(sigmoid_sum(2), path)
+    >>> load_problem(path) == sigmoid_sum(2)
+    True
+    """
     obj = read_json_file(path)
     try:
         return problem_from_dict(obj)
@@ -367,7 +381,12 @@ def canonical_json(obj: Any) -> str:
 
 
 def problem_sha256(M: MultiHead) -> str:
-    """SHA-256 of the canonical JSON of the problem (hex)."""
+    """SHA-256 of the canonical JSON of the problem (hex).
+
+    >>> from attnproof.families import sigmoid_sum
+    >>> problem_sha256(sigmoid_sum(1))[:16]
+    'f51da71fb60c16d2'
+    """
     return hashlib.sha256(canonical_json(problem_to_dict(M)).encode("ascii")).hexdigest()
 
 
@@ -375,6 +394,12 @@ def atomic_write_text(path: str | os.PathLike, text: str) -> None:
     """Write a file atomically: temp file in the same folder, fsync, ``os.replace``.
 
     A crash mid-write leaves the old file or none, never a partial one.
+
+    >>> import tempfile, os
+    >>> path = os.path.join(tempfile.mkdtemp(), "a.txt")
+    >>> atomic_write_text(path, "hello")
+    >>> open(path).read(), os.listdir(os.path.dirname(path))
+    ('hello', ['a.txt'])
     """
     p = Path(path)
     folder = p.parent if str(p.parent) else Path(".")
@@ -399,5 +424,13 @@ def atomic_write_text(path: str | os.PathLike, text: str) -> None:
 
 
 def dump_problem(M: MultiHead, path: str | os.PathLike) -> None:
-    """Write a multi-head as a canonical problem file, atomically."""
+    """Write a multi-head as a canonical problem file, atomically.
+
+    >>> import tempfile, os
+    >>> from attnproof.families import sigmoid_sum
+    >>> path = os.path.join(tempfile.mkdtemp(), "w1.json")
+    >>> dump_problem(sigmoid_sum(1), path)
+    >>> open(path).read()[:40]
+    '{"dim":1,"format":"attnproof-problem","h'
+    """
     atomic_write_text(path, canonical_json(problem_to_dict(M)))

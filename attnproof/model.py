@@ -107,7 +107,11 @@ class Head:
 
     @property
     def distinct_keys(self) -> int:
-        """Number of distinct keys: the atom count after merging equal keys."""
+        """Number of distinct keys: the atom count after merging equal keys.
+
+        >>> Head((Atom((1,), (1,)), Atom((1,), (2,), bias=1))).distinct_keys
+        1
+        """
         return len({a.key for a in self.atoms})
 
     def evaluate_at_exp(self, x: Sequence[Fraction], z: Fraction | None = None) -> tuple[Fraction, ...]:

@@ -49,26 +49,45 @@ def poly_expr(p: Any, lattice: Lattice):
 
 
 def factored_expr(p: Any, lattice: Lattice):
-    """A polynomial as a product of its irreducible factors (factored by FLINT)."""
+    """A polynomial as a product of its irreducible factors (factored by FLINT).
+
+    >>> from attnproof.algebra import poly_context
+    >>> lat = Lattice(1, (1,))
+    >>> factored_expr(poly_context(lat).from_dict({(2,): 2, (0,): -2}), lat)
+    2*(x1 - 1)*(x1 + 1)
+    """
     import sympy
 
     content, factors = p.factor()
-    out = sympy.Integer(int(content))
-    for f, m in factors:
-        out *= poly_expr(f, lattice) ** int(m)
-    return out
+    parts = [] if int(content) == 1 else [sympy.Integer(int(content))]
+    parts += [poly_expr(f, lattice) ** int(m) for f, m in factors]
+    return sympy.Mul(*parts, evaluate=False) if len(parts) > 1 else (parts[0] if parts else sympy.Integer(1))
 
 
 def fraction_expr(num: Any, den: Any, lattice: Lattice, factor_den: bool = True):
-    """``num/den`` as a SymPy expression (denominator factored unless told otherwise)."""
+    """``num/den`` as a SymPy expression (denominator factored unless told otherwise).
+
+    >>> from attnproof.algebra import poly_context
+    >>> lat = Lattice(1, (1,))
+    >>> ctx = poly_context(lat)
+    >>> fraction_expr(ctx.from_dict({(1,): 1}), ctx.from_dict({(2,): 1, (0,): -1}), lat)
+    x1/((x1 - 1)*(x1 + 1))
+    """
     import sympy
 
     d = factored_expr(den, lattice) if factor_den else poly_expr(den, lattice)
-    return sympy.Mul(poly_expr(num, lattice), sympy.Pow(d, -1), evaluate=False)
+    return poly_expr(num, lattice) / d
 
 
 def fraction_text(num: Any, den: Any, lattice: Lattice, style: str = "plain") -> str:
-    """``num/den`` as text: ``plain`` (one line), ``unicode`` (2-D) or ``latex``."""
+    """``num/den`` as text: ``plain`` (one line), ``unicode`` (2-D) or ``latex``.
+
+    >>> from attnproof.algebra import poly_context
+    >>> lat = Lattice(1, (1,))
+    >>> ctx = poly_context(lat)
+    >>> print(fraction_text(ctx.from_dict({(1,): 1}), ctx.from_dict({(1,): 1, (0,): 1}), lat, "latex"))
+    \\frac{x_{1}}{x_{1} + 1}
+    """
     import sympy
 
     n = poly_expr(num, lattice)

@@ -28,7 +28,13 @@ __all__ = ["evaluate_head", "evaluate_multihead", "random_point"]
 
 
 def evaluate_head(head: Head, lattice: Lattice, point: Sequence[Fraction]) -> tuple[Fraction, ...]:
-    """Exact ``H`` at a point of the lattice torus, computed atom by atom."""
+    """Exact ``H`` at a point of the lattice torus, computed atom by atom.
+
+    >>> from attnproof.families import biased_sigmoid_sum
+    >>> M = biased_sigmoid_sum([1])             # sigma(q + 1): x1 = e^q, z = e
+    >>> evaluate_head(M.heads[0], Lattice.of(M), (Fraction(1), Fraction(2)))
+    (Fraction(2, 3),)
+    """
     if len(point) != lattice.nvars:
         raise AlgebraError(f"point has {len(point)} coordinates, lattice has {lattice.nvars}")
     pt = [Fraction(v) for v in point]
@@ -47,7 +53,13 @@ def evaluate_head(head: Head, lattice: Lattice, point: Sequence[Fraction]) -> tu
 
 
 def evaluate_multihead(M: MultiHead, lattice: Lattice, point: Sequence[Fraction]) -> tuple[Fraction, ...]:
-    """Exact ``Σ_h H_h`` at a point of the lattice torus."""
+    """Exact ``Σ_h H_h`` at a point of the lattice torus.
+
+    >>> from attnproof.families import sigmoid_sum
+    >>> M = sigmoid_sum(2)
+    >>> evaluate_multihead(M, Lattice.of(M), (Fraction(1), Fraction(3)))
+    (Fraction(5, 4),)
+    """
     total = [Fraction(0)] * M.value_dim
     for h in M.heads:
         for c, v in enumerate(evaluate_head(h, lattice, point)):

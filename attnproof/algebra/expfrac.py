@@ -35,7 +35,11 @@ Exponent = tuple[int, ...]
 
 
 def poly_context(lattice: Lattice) -> "flint.fmpz_mpoly_ctx":
-    """The ``fmpz_mpoly`` context of a lattice (variables ``x1..xd`` and ``z``)."""
+    """The ``fmpz_mpoly`` context of a lattice (variables ``x1..xd`` and ``z``).
+
+    >>> poly_context(Lattice(2, (1, 1), 3)).names()
+    ('x1', 'x2', 'z')
+    """
     return flint.fmpz_mpoly_ctx.get(lattice.names, "degrevlex")
 
 
@@ -50,12 +54,21 @@ def poly_to_dict(p: "flint.fmpz_mpoly") -> dict[Exponent, int]:
 
 
 def poly_from_dict(ctx: "flint.fmpz_mpoly_ctx", d: dict[Exponent, int]) -> "flint.fmpz_mpoly":
-    """Inverse of :func:`poly_to_dict`."""
+    """Inverse of :func:`poly_to_dict`.
+
+    >>> ctx = flint.fmpz_mpoly_ctx.get(("x1",), "degrevlex")
+    >>> str(poly_from_dict(ctx, {(2,): 3, (0,): -1, (1,): 0}))
+    '3*x1^2 - 1'
+    """
     return ctx.from_dict({e: c for e, c in d.items() if c})
 
 
 def to_fraction(x: "flint.fmpq | flint.fmpz | int") -> Fraction:
-    """Convert a FLINT rational or integer to :class:`Fraction`."""
+    """Convert a FLINT rational or integer to :class:`Fraction`.
+
+    >>> to_fraction(flint.fmpq(-6, 4)), to_fraction(flint.fmpz(3))
+    (Fraction(-3, 2), Fraction(3, 1))
+    """
     if isinstance(x, flint.fmpq):
         return Fraction(int(x.p), int(x.q))
     return Fraction(int(x))
@@ -83,7 +96,16 @@ def evaluate_poly(p: "flint.fmpz_mpoly", point: Sequence[Fraction]) -> Fraction:
 
 @dataclass(frozen=True, eq=False)
 class ExpFraction:
-    """A fraction ``N/D`` over exp atoms; ``N`` has one polynomial per value component."""
+    """A fraction ``N/D`` over exp atoms; ``N`` has one polynomial per value component.
+
+    >>> from attnproof.model import Atom, Head, MultiHead
+    >>> h = Head((Atom((1,), (1,)), Atom((0,), (0,))))
+    >>> f = head_fraction(h, Lattice.of(MultiHead((h,))))
+    >>> f.is_head(), f.support_x(), f.evaluate((Fraction(3),))
+    (True, {(0,), (1,)}, (Fraction(3, 4),))
+    >>> list(f.terms())
+    [((1,), 1, (1,)), ((0,), 1, (0,))]
+    """
 
     lattice: Lattice
     num: tuple["flint.fmpz_mpoly", ...]
@@ -177,7 +199,15 @@ def _int_tuple(e) -> Exponent:
 
 
 def head_fraction(head: Head, lattice: Lattice, ctx=None) -> ExpFraction:
-    """``N/D`` of one head, shifted so that ``D`` has no monomial factor."""
+    """``N/D`` of one head, shifted so that ``D`` has no monomial factor.
+
+    >>> from fractions import Fraction as F
+    >>> from attnproof.model import Atom, Head, MultiHead
+    >>> h = Head((Atom((1,), (F(1, 2),), weight=F(2, 3)), Atom((0,), (0,))))
+    >>> f = head_fraction(h, Lattice.of(MultiHead((h,))))
+    >>> str(f.num[0]), str(f.den)
+    ('x1', '2*x1 + 3')
+    """
     if ctx is None:
         ctx = poly_context(lattice)
     exps = [lattice.exponent(a) for a in head.atoms]
