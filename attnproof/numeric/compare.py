@@ -211,8 +211,9 @@ def ball_compare(M: HeadLike, fused: HeadLike, queries: Sequence[Sequence[Fracti
                 diffs = [x - y for x, y in zip(a, b)]
                 for c, dlt in enumerate(diffs):
                     if dlt > 0 or dlt < 0:
-                        ref = Refutation(i, q, c, ball_text(dlt), ball_text(a[c]), ball_text(b[c]),
-                                         bits, 1 if dlt > 0 else -1)
+                        shown = digits + 5
+                        ref = Refutation(i, q, c, ball_text(dlt, shown), ball_text(a[c], shown),
+                                         ball_text(b[c], shown), bits, 1 if dlt > 0 else -1)
                         return BallCheck("refuted", digits, cap, seed, len(qs), i + 1, ref,
                                          tuple(undecided), _mag_text(worst), max_bits)
                 scale = flint.arb(1)
