@@ -1,0 +1,177 @@
+"""Factor witnesses that the reduced denominator is divisible by ``Π f^e`` (THEORY §5, C1/C2).
+
+Each head denominator is factored by FLINT (in a context over its own
+variables); every distinct irreducible factor ``f`` gets
+
+* an irreducibility witness (:func:`irreducibility_witness`): linear in a
+  variable with a single-term coefficient, a primitive binomial, or Gao's
+  simplex criterion;
+* its multiplicity ``e = max_h v_f(D_h)`` and a survival test: with
+  ``C_h = D_h / f^e`` for the heads where the maximum is reached,
+  ``f ∤ X_c = Σ_{top h} N_{h,c} Π_{top g≠h} C_g`` for some value component ``c``.
+
+Then ``f^e`` divides the reduced denominator exactly.  C2 (all head
+denominators irreducible) is the special case where every head has one factor.
+
+>>> from attnproof.families import sigmoid_sum
+>>> fs = surviving_factors(sigmoid_sum(2))
+>>> [(f.poly, f.multiplicity, f.witness, f.residue_component) for f in fs.factors]
+[({((0, 1),): 1, (): 1}, 1, {'kind': 'linear', 'var': 0}, 0), ({((1, 1),): 1, (): 1}, 1, {'kind': 'linear', 'var': 1}, 0)]
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from math import gcd
+from typing import Callable, Optional
+
+import flint
+
+from ..model import MultiHead
+from .sparse import (HeadPolys, all_variables, context, from_flint, head_polys, normal_form,
+                     to_flint, to_json_poly, variables, x_support)
+
+__all__ = ["Factor", "FactorSet", "irreducibility_witness", "surviving_factors"]
+
+Progress = Optional[Callable[[int, int], None]]
+
+
+@dataclass
+class Factor:
+    """An irreducible factor of some head denominator, in normal form."""
+
+    poly: dict
+    multiplicity: int = 0
+    witness: dict | None = None
+    residue_component: int | None = None
+    heads: dict = field(default_factory=dict)      # head -> v_f(D_h)
+
+    @property
+    def survives(self) -> bool:
+        """True when ``f^e`` is shown to divide the reduced denominator."""
+        return self.residue_component is not None
+
+    def sort_key(self) -> str:
+        """The order of factors in a certificate: canonical JSON text of the poly."""
+        import json
+        return json.dumps(to_json_poly(self.poly), separators=(",", ":")) + "\n"
+
+
+@dataclass
+class FactorSet:
+    """All factors of the head denominators and which ones are certified."""
+
+    factors: list                 # the certified factors, in certificate order
+    rejected: list                # x-involving factors without witness or not surviving
+    dim: int
+
+    @property
+    def complete(self) -> bool:
+        """True when every factor that involves x is certified (then ``R = Q`` up to z-units)."""
+        return not self.rejected
+
+
+def _rank(rows: list) -> int:
+    if not rows:
+        return 0
+    return flint.fmpz_mat(rows).rank()
+
+
+def irreducibility_witness(p: dict) -> dict | None:
+    """A C1 witness that the normal-form polynomial ``p`` is irreducible, or None.
+
+    >>> irreducibility_witness({((0, 1),): 1, (): 1})
+    {'kind': 'linear', 'var': 0}
+    >>> irreducibility_witness({((0, 2),): 1, (): -1}) is None      # x^2 - 1
+    True
+    >>> irreducibility_witness({((0, 3), (1, 7)): 2, ((0, 11),): 3, (): 1})
+    {'kind': 'simplex'}
+    """
+    vs = all_variables(p)
+    pts = sorted(tuple(dict(m).get(v, 0) for v in vs) for m in p)
+    for i, v in enumerate(vs):
+        degs = {e[i] for e in pts}
+        if degs == {0, 1}:
+            a = sum(1 for e in pts if e[i] == 0)
+            b = len(pts) - a
+            if a == 1 or b == 1:
+                return {"kind": "linear", "var": v}
+    if len(pts) >= 2:
+        diffs = [[a - b for a, b in zip(q, pts[0])] for q in pts[1:]]
+        g = 0
+        for r in diffs:
+            for x in r:
+                g = gcd(g, x)
+        if g == 1 and _rank(diffs) == len(diffs):
+            return {"kind": "binomial"} if len(pts) == 2 else {"kind": "simplex"}
+    return None
+
+
+def _key(p: dict) -> tuple:
+    return tuple(sorted(p.items()))
+
+
+def surviving_factors(M: MultiHead, progress: Progress = None,
+                      hp: list[HeadPolys] | None = None) -> FactorSet:
+    """Factor every head denominator and certify which factors survive in ``Q``."""
+    hp = hp if hp is not None else head_polys(M)
+    dim = M.dim
+    found: dict = {}
+    for h, H in enumerate(hp):
+        vs = all_variables(H.den)
+        if not vs:
+            continue
+        ctx = context(vs)
+        _, facs = to_flint(ctx, vs, H.den).factor()
+        for q, mult in facs:
+            f = normal_form(from_flint(vs, q))
+            if len(f) < 2:
+                continue
+            F = found.setdefault(_key(f), Factor(f))
+            F.heads[h] = F.heads.get(h, 0) + int(mult)
+        if progress is not None:
+            progress(h + 1, 2 * len(hp))
+    certified, rejected = [], []
+    for i, F in enumerate(sorted(found.values(), key=Factor.sort_key)):
+        if progress is not None:
+            progress(len(hp) + (i + 1) * len(hp) // max(len(found), 1), 2 * len(hp))
+        if len(x_support(F.poly, dim)) < 2:
+            continue                              # a unit once z = e^{1/L} is substituted
+        F.witness = irreducibility_witness(F.poly)
+        F.multiplicity = max(F.heads.values())
+        if F.witness is None:
+            rejected.append(F)
+            continue
+        F.residue_component = _residue_component(F, hp, M.value_dim)
+        (certified if F.survives else rejected).append(F)
+    return FactorSet(certified, rejected, dim)
+
+
+def _residue_component(F: Factor, hp: list[HeadPolys], m: int) -> int | None:
+    """Smallest ``c`` with ``f ∤ X_c`` (see the module docstring), or None."""
+    e = F.multiplicity
+    top = sorted(h for h, a in F.heads.items() if a == e)
+    vs = all_variables(F.poly, *(hp[h].den for h in top))
+    ctx = context(vs)
+    f = to_flint(ctx, vs, F.poly)
+    fe = f ** e
+    C = {}
+    for h in top:
+        q, r = divmod(to_flint(ctx, vs, hp[h].den), fe)
+        if not r.is_zero():
+            raise AssertionError("factor multiplicity inconsistent with FLINT's factorization")
+        C[h] = q
+    for c in range(m):
+        X = ctx.from_dict({})
+        for h in top:
+            t = to_flint(ctx, vs, hp[h].num[c])
+            for g in top:
+                if g != h:
+                    t = t * C[g]
+            X = X + t
+        if X.is_zero():
+            continue
+        _, r = divmod(X, f)
+        if not r.is_zero():
+            return c
+    return None

@@ -1,0 +1,159 @@
+"""Vertices of Newton polytopes with exact separating functionals (THEORY §4, Theorem 3, Lemma 6).
+
+Candidates come from exact constructions (2-D hulls, zonotope sign vectors)
+or from random integer directions; every functional is then verified with
+integers: ``c`` must have a unique maximizer on every factor's support.  A
+vertex list is sound even if incomplete, since each verified vertex is a real
+vertex; :func:`newton_vertices` says whether its list is known complete.
+
+>>> vs, complete = newton_vertices([(0, 0), (1, 0), (0, 1), (1, 1), (1, 2)])
+>>> [u for u, c in vs], complete
+([(0, 0), (0, 1), (1, 0), (1, 2)], True)
+"""
+
+from __future__ import annotations
+
+import random
+from fractions import Fraction
+from itertools import product
+from math import gcd, lcm
+from typing import Sequence
+
+Point = tuple
+
+__all__ = ["unique_maximizer", "minkowski_vertex", "newton_vertices", "hull_2d",
+           "independent_zonotope_functionals"]
+
+
+def unique_maximizer(c: Sequence[int], pts: Sequence[Point]) -> Point | None:
+    """The point of ``pts`` maximizing ``<c, ·>`` when unique, else None.
+
+    >>> unique_maximizer((1, -1), [(0, 0), (1, 0), (1, 1)])
+    (1, 0)
+    """
+    best, arg, tie = None, None, False
+    for p in pts:
+        v = sum(a * b for a, b in zip(c, p))
+        if best is None or v > best:
+            best, arg, tie = v, p, False
+        elif v == best:
+            tie = True
+    return None if tie else arg
+
+
+def minkowski_vertex(c: Sequence[int], factors: Sequence[tuple[Sequence[Point], int]]) -> Point | None:
+    """Lemma 6: the vertex ``Σ e_j u_j`` of ``Σ e_j Newt(f_j)`` selected by ``c``, or None.
+
+    >>> minkowski_vertex((1, 1), [([(0, 0), (1, 0)], 2), ([(0, 0), (0, 1)], 1)])
+    (2, 1)
+    """
+    n = len(c)
+    tot = [0] * n
+    for pts, e in factors:
+        u = unique_maximizer(c, pts)
+        if u is None:
+            return None
+        tot = [t + e * x for t, x in zip(tot, u)]
+    return tuple(tot)
+
+
+def _cross(o, a, b) -> int:
+    return (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0])
+
+
+def hull_2d(pts: Sequence[Point]) -> list[tuple[Point, Point]]:
+    """Vertices of a planar point set with integer functionals (monotone chain).
+
+    >>> hull_2d([(0, 0), (2, 0), (1, 1), (0, 2)])
+    [((0, 0), (-2, -2)), ((0, 2), (0, 2)), ((2, 0), (2, 0))]
+    """
+    P = sorted(set(pts))
+    if len(P) <= 2:
+        if len(P) == 1:
+            return [(P[0], (0, 0))]
+        d = (P[1][0] - P[0][0], P[1][1] - P[0][1])
+        return sorted([(P[0], (-d[0], -d[1])), (P[1], d)])
+    lower, upper = [], []
+    for p in P:
+        while len(lower) >= 2 and _cross(lower[-2], lower[-1], p) <= 0:
+            lower.pop()
+        lower.append(p)
+    for p in reversed(P):
+        while len(upper) >= 2 and _cross(upper[-2], upper[-1], p) <= 0:
+            upper.pop()
+        upper.append(p)
+    hull = lower[:-1] + upper[:-1]          # counter-clockwise
+    k = len(hull)
+    out = []
+    for i, v in enumerate(hull):
+        a, b = hull[i - 1], hull[(i + 1) % k]
+        # outward normals of the edges (a, v) and (v, b) for a ccw polygon
+        n1 = (v[1] - a[1], a[0] - v[0])
+        n2 = (b[1] - v[1], v[0] - b[0])
+        out.append((v, (n1[0] + n2[0], n1[1] + n2[1])))
+    return sorted(out)
+
+
+def independent_zonotope_functionals(gens: Sequence[Point]) -> list[tuple[int, ...]]:
+    """One integer functional per sign vector of linearly independent generators.
+
+    Solves ``<c, g_i> = σ_i`` with the least-norm rational solution
+    ``c = Gᵀ (G Gᵀ)^{-1} σ``, scaled to integers.
+
+    >>> independent_zonotope_functionals([(1, 0), (0, 2)])
+    [(-2, -1), (-2, 1), (2, -1), (2, 1)]
+    """
+    import flint
+
+    k = len(gens)
+    n = len(gens[0]) if gens else 0
+    G = flint.fmpq_mat(k, n, [x for g in gens for x in g])
+    GGt_inv = (G * G.transpose()).inv()
+    A = G.transpose() * GGt_inv                       # n x k
+    out = []
+    for sigma in product((-1, 1), repeat=k):
+        c = [sum(Fraction(int(A[i, j].p), int(A[i, j].q)) * sigma[j] for j in range(k))
+             for i in range(n)]
+        den = 1
+        for x in c:
+            den = lcm(den, x.denominator)
+        ci = [int(x * den) for x in c]
+        g = 0
+        for x in ci:
+            g = gcd(g, x)
+        out.append(tuple(x // g for x in ci) if g else tuple(ci))
+    return sorted(out)
+
+
+def newton_vertices(pts: Sequence[Point], seed: int = 0, tries: int | None = None
+                    ) -> tuple[list[tuple[Point, tuple]], bool]:
+    """Vertices of ``conv(pts)`` with verified integer functionals, and whether the list is complete.
+
+    Dimension <= 2 (after dropping constant coordinates) is exact; otherwise
+    random integer directions find vertices (complete=False unless every point
+    turned out to be a vertex).
+    """
+    P = sorted(set(tuple(p) for p in pts))
+    n = len(P[0])
+    live = [i for i in range(n) if len({p[i] for p in P}) > 1]
+    if len(live) <= 2:
+        sub = [tuple(p[i] for i in live) + (0,) * (2 - len(live)) for p in P]
+        res = []
+        for v, c in hull_2d(sub):
+            full = [0] * n
+            for j, i in enumerate(live):
+                full[i] = c[j]
+            u = unique_maximizer(full, P)
+            if u is not None:
+                res.append((u, tuple(full)))
+        return sorted(set(res)), True
+    rng = random.Random(seed)
+    found: dict = {}
+    tries = tries if tries is not None else 50 * len(P) + 200
+    for _ in range(tries):
+        c = tuple(rng.randint(-10 ** 6, 10 ** 6) if i in live else 0 for i in range(n))
+        u = unique_maximizer(c, P)
+        if u is not None and u not in found:
+            found[u] = c
+    res = sorted(found.items())
+    return res, len(res) == len(P)

@@ -1,0 +1,150 @@
+"""The checker's own reading of the embedded problem (THEORY §1-2), standard library only.
+
+From the canonical problem document it rebuilds the exponent lattice (key
+scale ``s_j`` = lcm of the denominators of coordinate ``j``; bias scale ``L``
+= lcm of the bias denominators, variable ``z`` = index ``dim``) and each
+head's denominator ``D_h = Σ w_i X^{e_i}`` and numerators
+``N_{h,c} = Σ w_i v_{i,c} X^{e_i}`` as sparse Laurent polynomials.
+
+>>> doc = {"format": "attnproof-problem", "version": 1, "dim": 1, "heads": [
+...     {"atoms": [{"key": ["1/2"], "value": 1}, {"key": [0], "value": 0}]}]}
+>>> pb = parse_problem(doc)
+>>> pb.scales, pb.bias_scale, sorted(pb.den[0].items())
+((2,), 0, [((), Fraction(1, 1)), (((0, 1),), Fraction(1, 1))])
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from math import lcm
+
+from .syntax import Reject, fields, integer, rational
+
+
+@dataclass
+class Problem:
+    """Parsed problem: lattice scales and per-head sparse polynomials."""
+
+    dim: int
+    value_dim: int
+    scales: tuple
+    bias_scale: int
+    den: list          # D_h
+    num: list          # [N_{h,0}, ..., N_{h,m-1}]
+    atoms: list        # per head: [(key, bias, weight, values)]
+
+    @property
+    def has_z(self) -> bool:
+        """True when some bias is non-zero (variable ``z`` has index ``dim``)."""
+        return self.bias_scale != 0
+
+    def monomial(self, key, bias, where: str) -> tuple:
+        """Sparse lattice monomial of a key and bias; Reject when off the lattice."""
+        out = []
+        for j, (k, s) in enumerate(zip(key, self.scales)):
+            e = k * s
+            if e.denominator != 1:
+                raise Reject(f"{where}: key coordinate {j} = {k} is not on the problem's lattice")
+            if e:
+                out.append((j, int(e)))
+        if bias:
+            if not self.bias_scale:
+                raise Reject(f"{where}: a biased atom, but the problem has no biases")
+            e = bias * self.bias_scale
+            if e.denominator != 1:
+                raise Reject(f"{where}: bias {bias} is not on the problem's bias lattice")
+            out.append((self.dim, int(e)))
+        return tuple(out)
+
+
+def parse_atoms(atoms_in, dim: int, value_dim, where: str) -> tuple[list, int]:
+    """Parse a canonical atom list: ``[(key, bias, weight, values)]`` and the value dimension."""
+    if not isinstance(atoms_in, list) or not atoms_in:
+        raise Reject(f"{where}: 'atoms' must be a non-empty list")
+    out = []
+    for a_i, a in enumerate(atoms_in):
+        w = f"{where}, atom {a_i}"
+        fields(a, {"key", "value"}, {"bias", "weight"}, w)
+        if not isinstance(a["key"], list) or len(a["key"]) != dim:
+            raise Reject(f"{w}: key must be a list of {dim} numbers")
+        key = tuple(rational(c, f"{w}, key[{j}]") for j, c in enumerate(a["key"]))
+        v = a["value"]
+        if isinstance(v, list):
+            if len(v) < 2:
+                raise Reject(f"{w}: a value list needs at least 2 components (scalars are written bare)")
+            vals = tuple(rational(c, f"{w}, value[{i}]") for i, c in enumerate(v))
+        else:
+            vals = (rational(v, f"{w}, value"),)
+        if value_dim is None:
+            value_dim = len(vals)
+        elif len(vals) != value_dim:
+            raise Reject(f"{w}: value has {len(vals)} components, expected {value_dim}")
+        bias = Fraction(0)
+        if "bias" in a:
+            bias = rational(a["bias"], f"{w}, bias")
+            if bias == 0:
+                raise Reject(f"{w}: a zero bias must be omitted")
+        weight = Fraction(1)
+        if "weight" in a:
+            weight = rational(a["weight"], f"{w}, weight")
+            if weight <= 0:
+                raise Reject(f"{w}: weight must be positive")
+            if weight == 1:
+                raise Reject(f"{w}: a weight of 1 must be omitted")
+        out.append((key, bias, weight, vals))
+    return out, value_dim
+
+
+def head_polys(pb: Problem, atoms: list, where: str) -> tuple[dict, list]:
+    """``(D, [N_c])`` of one atom list on the problem's lattice."""
+    D: dict = {}
+    N = [dict() for _ in range(pb.value_dim)]
+    for a_i, (key, bias, w, vals) in enumerate(atoms):
+        m = pb.monomial(key, bias, f"{where}, atom {a_i}")
+        s = D.get(m, 0) + w
+        D[m] = s                       # weights are positive: no cancellation
+        for c, v in enumerate(vals):
+            t = N[c].get(m, 0) + w * v
+            if t:
+                N[c][m] = t
+            else:
+                N[c].pop(m, None)
+    return D, N
+
+
+def parse_problem(doc) -> Problem:
+    """Parse the embedded canonical problem and build every head's ``N_h/D_h``."""
+    fields(doc, {"format", "version", "dim", "heads"}, set(), "problem")
+    if doc["format"] != "attnproof-problem":
+        raise Reject("problem: format must be 'attnproof-problem'")
+    if integer(doc["version"], "problem: version") != 1:
+        raise Reject("problem: unsupported problem version")
+    dim = integer(doc["dim"], "problem: dim", 0)
+    heads = doc["heads"]
+    if not isinstance(heads, list) or not heads:
+        raise Reject("problem: 'heads' must be a non-empty list")
+    parsed = []
+    m = None
+    for h_i, h in enumerate(heads):
+        fields(h, {"atoms"}, {"name"}, f"problem head {h_i}")
+        if "name" in h and not isinstance(h["name"], str):
+            raise Reject(f"problem head {h_i}: name must be a string")
+        atoms, m = parse_atoms(h["atoms"], dim, m, f"problem head {h_i}")
+        parsed.append(atoms)
+    scales = [1] * dim
+    L = 1
+    biased = False
+    for atoms in parsed:
+        for key, bias, _, _ in atoms:
+            for j, c in enumerate(key):
+                scales[j] = lcm(scales[j], c.denominator)
+            if bias:
+                biased = True
+                L = lcm(L, bias.denominator)
+    pb = Problem(dim, m, tuple(scales), L if biased else 0, [], [], parsed)
+    for h_i, atoms in enumerate(parsed):
+        D, N = head_polys(pb, atoms, f"problem head {h_i}")
+        pb.den.append(D)
+        pb.num.append(N)
+    return pb

@@ -1,0 +1,485 @@
+"""One function per certificate rule, looked up in :data:`RULES` (docs/certificates.md).
+
+Every rule reads its step, re-derives what the step claims from the embedded
+problem with exact arithmetic, and records its result in the :class:`State`.
+A broken rule raises :class:`~attnproof.checker.syntax.Reject` (verdict
+*invalid*) or :class:`Unsupported` (verdict *inconclusive*).
+
+The soundness argument, in short (THEORY §4-5):
+
+* ``irreducible_factor`` proves that an irreducible ``f`` divides the reduced
+  denominator ``Q`` exactly ``e`` times; distinct non-associate factors then
+  give ``R = Π f^e | Q``.  ``reduced_by_flint`` gives ``R = Q`` directly,
+  trusting FLINT for ``gcd(P, Q) = 1``.
+* Every exact fusion has denominator ``D = Q·G = R·(Q/R)·G``, so ``Newt_x(D)``
+  has at least as many vertices as ``Newt_x(R)`` (Theorem 3's argument with
+  ``R`` in place of ``Q``), and every vertex needs its own atom.
+* ``newton_blocks`` counts the vertices of ``Newt_x(R)``: a product over blocks
+  in disjoint variables (Lemma 5), each block by a verified vertex list
+  (Lemma 6) or a zonotope count (Lemma 7).
+* ``product_fusion`` / ``explicit_fusion`` exhibit an exact fusion: the upper bound.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from fractions import Fraction
+from math import gcd
+
+from . import poly as P
+from .geometry import acyclic_orientations, primitive_direction, rank
+from .problem import head_polys, parse_atoms
+from .syntax import Reject, canonical_text, count, fields, hexdigest, integer
+
+TRUST_ORDER = ("exact", "exact-modulo-flint", "window-refuted", "numeric", "unknown")
+MAX_GRAPH_NODES = 12
+
+
+class Unsupported(Exception):
+    """A step the checker cannot decide (verdict *inconclusive*)."""
+
+
+class State:
+    """What the steps established so far."""
+
+    def __init__(self, pb) -> None:
+        self.pb = pb
+        self.factors: list = []        # (poly, multiplicity)
+        self.factor_texts: list = []
+        self.flint_used = False
+        self.lower = None
+        self.upper = None
+        self.windows: list = []
+        self.trust = "exact"
+        self._index = None
+
+    def weaken(self, level: str) -> None:
+        """Lower the trust level to ``level`` if it is weaker."""
+        if TRUST_ORDER.index(level) > TRUST_ORDER.index(self.trust):
+            self.trust = level
+
+    def heads_with(self, vs: set) -> list:
+        """Heads whose denominator involves every variable of ``vs``."""
+        if self._index is None:
+            self._index = {}
+            for h, D in enumerate(self.pb.den):
+                for v in P.variables(D):
+                    self._index.setdefault(v, []).append(h)
+        if not vs:
+            return list(range(len(self.pb.den)))
+        first = min(vs, key=lambda v: len(self._index.get(v, ())))
+        return [h for h in self._index.get(first, ()) if vs <= P.variables(self.pb.den[h])]
+
+
+# -- polynomial syntax ------------------------------------------------------
+
+def read_poly(x, where: str, nvars: int) -> dict:
+    """A certificate polynomial: ``[[coef, [[var, exp], ...]], ...]`` (integers).
+
+    Terms are strictly increasing by their pair lists; pairs strictly increasing
+    by variable; exponents and coefficients non-zero.
+    """
+    if not isinstance(x, list) or not x:
+        raise Reject(f"{where}: a polynomial is a non-empty list of terms")
+    out = {}
+    prev = None
+    for t_i, t in enumerate(x):
+        w = f"{where}, term {t_i}"
+        if not isinstance(t, list) or len(t) != 2 or not isinstance(t[1], list):
+            raise Reject(f"{w}: a term is [coefficient, [[variable, exponent], ...]]")
+        c = integer(t[0], f"{w}, coefficient")
+        if c == 0:
+            raise Reject(f"{w}: zero coefficient")
+        pairs = []
+        for pr in t[1]:
+            if not isinstance(pr, list) or len(pr) != 2:
+                raise Reject(f"{w}: a monomial is a list of [variable, exponent] pairs")
+            v = integer(pr[0], f"{w}, variable", 0)
+            e = integer(pr[1], f"{w}, exponent")
+            if v >= nvars:
+                raise Reject(f"{w}: variable {v} does not exist (the lattice has {nvars})")
+            if e == 0 or (pairs and v <= pairs[-1][0]):
+                raise Reject(f"{w}: pairs must have non-zero exponents and increasing variables")
+            pairs.append((v, e))
+        if prev is not None and not pairs > prev:
+            raise Reject(f"{w}: terms must be strictly increasing by their monomials")
+        prev = pairs
+        out[tuple(pairs)] = Fraction(c)
+    return out
+
+
+def x_points(f: dict, dim: int, vs: list) -> list:
+    """Distinct projections of ``supp(f)`` on the x variables ``vs`` (dense tuples)."""
+    pts = set()
+    for m in f:
+        d = dict(m)
+        pts.add(tuple(d.get(v, 0) for v in vs))
+    return sorted(pts)
+
+
+def x_vars(f: dict, dim: int) -> set:
+    """x variables (index < dim) whose exponent varies over ``supp(f)``."""
+    return {v for v in P.variables(f) if v < dim}
+
+
+# -- irreducibility witnesses (THEORY §5, C1) ------------------------------
+
+def _irreducible(f: dict, wit, where: str) -> None:
+    kind = wit.get("kind") if isinstance(wit, dict) else None
+    vs = sorted({v for m in f for v, _ in m})
+    D = P.to_dense(f, vs)
+    if kind == "linear":
+        # f = a + b·x_i, a and b free of x_i, one of them a single term (a unit of
+        # the Laurent ring).  Degrees in x_i add under products, so a factorization
+        # has a factor free of x_i dividing a and b, hence a unit.
+        fields(wit, {"kind", "var"}, set(), where)
+        v = integer(wit["var"], f"{where}: var", 0)
+        if v not in vs:
+            raise Reject(f"{where}: the polynomial does not involve variable {v}")
+        i = vs.index(v)
+        degs = {e[i] for e in D}
+        if degs != {0, 1}:
+            raise Reject(f"{where}: not linear in variable {v}")
+        a = [e for e in D if e[i] == 0]
+        b = [e for e in D if e[i] == 1]
+        if len(a) != 1 and len(b) != 1:
+            raise Reject(f"{where}: neither coefficient of variable {v} is a single term")
+        return
+    if kind in ("binomial", "simplex"):
+        # binomial: 1 + c·X^g with g primitive is linear after a unimodular change of
+        # variables.  simplex (Gao 2001): an affinely independent support whose edge
+        # vectors have coordinate gcd 1 spans an integrally indecomposable polytope,
+        # so f is absolutely irreducible.
+        fields(wit, {"kind"}, set(), where)
+        pts = sorted(D)
+        if kind == "binomial" and len(pts) != 2:
+            raise Reject(f"{where}: a binomial has exactly 2 terms, this one has {len(pts)}")
+        if len(pts) < 2:
+            raise Reject(f"{where}: a single term is a unit, not an irreducible factor")
+        diffs = [[a - b for a, b in zip(p, pts[0])] for p in pts[1:]]
+        g = 0
+        for row in diffs:
+            for x in row:
+                g = gcd(g, x)
+        if g != 1:
+            raise Reject(f"{where}: the edge vectors of the support have gcd {g}, not 1")
+        if rank(diffs) != len(diffs):
+            raise Reject(f"{where}: the support is not affinely independent")
+        return
+    raise Reject(f"{where}: unknown irreducibility witness {kind!r}")
+
+
+def _check_identity(st: State, Nstar: list, Dstar: dict, where: str) -> None:
+    """Verify ``N*/D* = Σ_h N_h/D_h`` exactly.
+
+    Heads with ``D_h | D*`` contribute ``N_h·(D*/D_h)``; the others (set B) are
+    cleared by ``T_B = Π_{h∈B} D_h``:
+    ``N*·T_B = Σ_{h∉B} N_h·(D*/D_h)·T_B + D*·Σ_{h∈B} N_h·Π_{g∈B, g≠h} D_g``.
+    """
+    pb = st.pb
+    m = pb.value_dim
+    acc = [dict() for _ in range(m)]
+    B = []
+    for h, D in enumerate(pb.den):
+        G = P.divexact(Dstar, D)
+        if G is None:
+            B.append(h)
+            continue
+        for c in range(m):
+            P.add_into(acc[c], P.mul(pb.num[h][c], G))
+    if not B:
+        lhs, rhs = Nstar, acc
+    else:
+        T = {(): Fraction(1)}
+        for h in B:
+            T = P.mul(T, pb.den[h])
+        lhs = [P.mul(n, T) for n in Nstar]
+        rhs = [P.mul(a, T) for a in acc]
+        for h in B:
+            rest = {(): Fraction(1)}
+            for g in B:
+                if g != h:
+                    rest = P.mul(rest, pb.den[g])
+            for c in range(m):
+                P.add_into(rhs[c], P.mul(Dstar, P.mul(pb.num[h][c], rest)))
+    for c in range(m):
+        diff = dict(lhs[c])
+        P.add_into(diff, rhs[c], Fraction(-1))
+        if diff:
+            raise Reject(f"{where}: the fraction is not equal to the sum of the heads "
+                         f"(value component {c})")
+
+
+# -- the rules ---------------------------------------------------------------
+
+def rule_irreducible_factor(st: State, step: dict, where: str) -> None:
+    """An irreducible factor ``f`` of the reduced denominator, with multiplicity.
+
+    The checker computes ``a_h = v_f(D_h)`` for every head by exact division,
+    ``e = max a_h`` and ``C_h = D_h / f^e`` for the heads with ``a_h = e``.  In
+    the local ring at ``f``, ``M = X / (f^e · Π C_h) + (terms of pole order < e)``
+    with ``X_c = Σ_{top h} N_{h,c} Π_{top g≠h} C_g``; so ``f^e`` divides ``Q``
+    exactly iff ``f ∤ X``.  ``residue_component`` names the smallest ``c``
+    with ``f ∤ X_c``.
+    """
+    fields(step, {"rule", "poly", "witness", "residue_component"}, set(), where)
+    if st.flint_used:
+        raise Reject(f"{where}: irreducible_factor cannot follow reduced_by_flint")
+    pb = st.pb
+    f = read_poly(step["poly"], f"{where}: poly", pb.dim + (1 if pb.has_z else 0))
+    if len(f) < 2:
+        raise Reject(f"{where}: a single term is a unit, not a factor")
+    if P.normal_form(f) != f:
+        raise Reject(f"{where}: the factor is not in normal form (no monomial factor, "
+                     "coprime integer coefficients, positive lex-leading coefficient)")
+    text = canonical_text(step["poly"])
+    if st.factor_texts and not text > st.factor_texts[-1]:
+        raise Reject(f"{where}: factors must be strictly increasing by their canonical JSON text")
+    _irreducible(f, step["witness"], f"{where}: witness")
+    vs = P.variables(f)
+    vals = {}
+    for h in st.heads_with(vs):
+        a, C = P.valuation(f, pb.den[h])
+        if a:
+            vals[h] = (a, C)
+    if not vals:
+        raise Reject(f"{where}: the factor divides no head denominator")
+    e = max(a for a, _ in vals.values())
+    top = sorted(h for h, (a, _) in vals.items() if a == e)
+    comp = integer(step["residue_component"], f"{where}: residue_component", 0)
+    if comp >= pb.value_dim:
+        raise Reject(f"{where}: residue_component {comp} out of range")
+    for c in range(comp + 1):
+        X: dict = {}
+        for h in top:
+            t = pb.num[h][c]
+            for g in top:
+                if g != h:
+                    t = P.mul(t, vals[g][1])
+            P.add_into(X, t)
+        divides = (not X) or P.divexact(X, f) is not None
+        if c < comp and not divides:
+            raise Reject(f"{where}: residue_component must be the smallest component "
+                         f"not divisible by the factor ({c} already is not)")
+        if c == comp and divides:
+            raise Reject(f"{where}: the factor divides the residue numerator of component "
+                         f"{c}: it does not survive in the reduced denominator")
+    st.factors.append((f, e))
+    st.factor_texts.append(text)
+
+
+def rule_reduced_by_flint(st: State, step: dict, where: str) -> None:
+    """C3: ``P/Q`` equals the sum (verified) and ``gcd(P, Q) = 1`` (trusted to FLINT)."""
+    fields(step, {"rule", "numerator", "denominator"}, set(), where)
+    if st.factors:
+        raise Reject(f"{where}: reduced_by_flint cannot be combined with other factors")
+    pb = st.pb
+    nv = pb.dim + (1 if pb.has_z else 0)
+    Qd = read_poly(step["denominator"], f"{where}: denominator", nv)
+    if len(Qd) < 2 or P.normal_form(Qd) != Qd:
+        raise Reject(f"{where}: the denominator must be a non-monomial polynomial in normal form")
+    nums = step["numerator"]
+    if not isinstance(nums, list) or len(nums) != pb.value_dim:
+        raise Reject(f"{where}: numerator must list {pb.value_dim} polynomials (use [] for 0)")
+    Pn = [read_poly(p, f"{where}: numerator {c}", nv) if p != [] else {}
+          for c, p in enumerate(nums)]
+    _check_identity(st, Pn, Qd, where)
+    st.factors.append((Qd, 1))
+    st.flint_used = True
+    st.weaken("exact-modulo-flint")
+
+
+def _block_count(st: State, blk: dict, fs: list, where: str) -> int:
+    dim = st.pb.dim
+    bvars = sorted(set().union(*(x_vars(st.factors[j][0], dim) for j in fs)))
+    method = blk.get("method")
+    if method == "vertices":
+        fields(blk, {"factors", "method", "vertices"}, set(), where)
+        ents = blk["vertices"]
+        if not isinstance(ents, list) or not ents:
+            raise Reject(f"{where}: 'vertices' must be a non-empty list of [u, c]")
+        pts = [(x_points(st.factors[j][0], dim, bvars), st.factors[j][1]) for j in fs]
+        n = len(bvars)
+        prev = None
+        for k, ent in enumerate(ents):
+            w = f"{where}, vertex {k}"
+            if not isinstance(ent, list) or len(ent) != 2 or not all(
+                    isinstance(v, list) and len(v) == n for v in ent):
+                raise Reject(f"{w}: expected [u, c], two lists of {n} integers")
+            u = [integer(x, f"{w}, u") for x in ent[0]]
+            c = [integer(x, f"{w}, c") for x in ent[1]]
+            if prev is not None and not u > prev:
+                raise Reject(f"{w}: vertices must be strictly increasing")
+            prev = u
+            # Lemma 6: c must have a unique maximizer u_j on every factor; then
+            # Σ e_j·u_j is the unique maximizer of c on Newt_x(R_block), a vertex.
+            tot = [0] * n
+            for fp, e in pts:
+                vals = [sum(a * b for a, b in zip(c, p)) for p in fp]
+                best = max(vals)
+                if vals.count(best) != 1:
+                    raise Reject(f"{w}: the functional has several maximizers on a factor")
+                p = fp[vals.index(best)]
+                tot = [t + e * x for t, x in zip(tot, p)]
+            if tot != u:
+                raise Reject(f"{w}: the functional selects {tot}, not the listed vertex")
+        return len(ents)
+    fields(blk, {"factors", "method"}, set(), where)
+    if method not in ("zonotope_independent", "zonotope_graphic"):
+        raise Reject(f"{where}: unknown block method {method!r}")
+    classes = set()
+    for j in fs:
+        fp = x_points(st.factors[j][0], dim, bvars)
+        if len(fp) != 2:
+            raise Reject(f"{where}: factor {j} is not a binomial in the x variables")
+        classes.add(primitive_direction([a - b for a, b in zip(fp[1], fp[0])]))
+    gens = sorted(classes)
+    if method == "zonotope_independent":
+        if rank(gens) != len(gens):
+            raise Reject(f"{where}: the zonotope generators are not linearly independent")
+        return 2 ** len(gens)
+    # graphic: generator e_a - e_b is the edge {a, b}; e_a alone is {a, ground}
+    ground = len(bvars)
+    edges = []
+    for g in gens:
+        nz = [(i, x) for i, x in enumerate(g) if x]
+        if len(nz) == 1 and abs(nz[0][1]) == 1:
+            edges.append((nz[0][0], ground))
+        elif len(nz) == 2 and {nz[0][1], nz[1][1]} == {1, -1}:
+            edges.append((nz[0][0], nz[1][0]))
+        else:
+            raise Reject(f"{where}: generator {list(g)} is not graphic")
+    n = len(bvars) + 1
+    if n > MAX_GRAPH_NODES:
+        raise Unsupported(f"{where}: graphic block with {n} nodes (the checker counts up to "
+                          f"{MAX_GRAPH_NODES})")
+    return acyclic_orientations(n, edges)
+
+
+def rule_newton_blocks(st: State, step: dict, where: str) -> None:
+    """Lower bound: the vertices of ``Newt_x(R)``, a product over blocks (Lemma 5)."""
+    fields(step, {"rule", "blocks"}, set(), where)
+    if st.lower is not None:
+        raise Reject(f"{where}: a second newton_blocks step")
+    blocks = step["blocks"]
+    if not isinstance(blocks, list):
+        raise Reject(f"{where}: blocks must be a list")
+    seen: list = []
+    used_vars: set = set()
+    total = 1
+    prev_first = -1
+    for b_i, blk in enumerate(blocks):
+        w = f"{where}, block {b_i}"
+        if not isinstance(blk, dict) or not isinstance(blk.get("factors"), list) or not blk["factors"]:
+            raise Reject(f"{w}: a block has a non-empty 'factors' list")
+        fs = [integer(j, f"{w}, factors", 0) for j in blk["factors"]]
+        if any(b <= a for a, b in zip(fs, fs[1:])):
+            raise Reject(f"{w}: factor indices must be strictly increasing")
+        if fs[0] <= prev_first:
+            raise Reject(f"{w}: blocks must be ordered by their first factor")
+        prev_first = fs[0]
+        if fs[-1] >= len(st.factors):
+            raise Reject(f"{w}: factor {fs[-1]} does not exist")
+        bv = set().union(*(x_vars(st.factors[j][0], st.pb.dim) for j in fs))
+        if bv & used_vars:
+            raise Reject(f"{w}: shares x variables with an earlier block")
+        used_vars |= bv
+        seen.extend(fs)
+        total *= _block_count(st, blk, fs, w)
+    if sorted(seen) != list(range(len(st.factors))):
+        raise Reject(f"{where}: the blocks must partition the factors exactly once")
+    st.lower = total
+
+
+def rule_product_fusion(st: State, step: dict, where: str) -> None:
+    """Upper bound: the product fusion has at most ``Π_h |supp_x(D_h)|`` atoms (THEORY §3)."""
+    fields(step, {"rule"}, set(), where)
+    if st.upper is not None:
+        raise Reject(f"{where}: a second upper-bound step")
+    dim = st.pb.dim
+    total = 1
+    for D in st.pb.den:
+        total *= len({tuple((v, e) for v, e in m if v < dim) for m in D})
+    st.upper = total
+
+
+def rule_explicit_fusion(st: State, step: dict, where: str) -> None:
+    """Upper bound: an explicit head, verified to equal the multi-head exactly."""
+    fields(step, {"rule", "head"}, set(), where)
+    if st.upper is not None:
+        raise Reject(f"{where}: a second upper-bound step")
+    pb = st.pb
+    fields(step["head"], {"atoms"}, set(), f"{where}: head")
+    atoms, m = parse_atoms(step["head"]["atoms"], pb.dim, pb.value_dim, f"{where}: head")
+    nv = pb.dim + (1 if pb.has_z else 0)
+    prev = None
+    for a_i, (key, bias, _, _) in enumerate(atoms):
+        mono = dict(pb.monomial(key, bias, f"{where}: head, atom {a_i}"))
+        dense = [mono.get(v, 0) for v in range(nv)]
+        if prev is not None and not dense > prev:
+            raise Reject(f"{where}: head atoms must be strictly increasing by lattice exponent")
+        prev = dense
+    Dstar, Nstar = head_polys(pb, atoms, f"{where}: head")
+    _check_identity(st, Nstar, Dstar, where)
+    st.upper = len({tuple((v, e) for v, e in mono if v < pb.dim) for mono in Dstar})
+
+
+def _window(w, where: str):
+    kind = w.get("kind") if isinstance(w, dict) else None
+    if kind == "box":
+        fields(w, {"kind", "radius", "coordinates"}, set(), where)
+        integer(w["radius"], f"{where}: radius", 0)
+        if not isinstance(w["coordinates"], list):
+            raise Reject(f"{where}: coordinates must be a list of integers")
+        for x in w["coordinates"]:
+            integer(x, f"{where}: coordinates", 0)
+    elif kind == "points":
+        fields(w, {"kind", "points"}, set(), where)
+        if not isinstance(w["points"], list) or not w["points"]:
+            raise Reject(f"{where}: points must be a non-empty list")
+        for p in w["points"]:
+            if not isinstance(p, list):
+                raise Reject(f"{where}: each point is a list of integers")
+            for x in p:
+                integer(x, f"{where}: point")
+    else:
+        raise Reject(f"{where}: unknown window kind {kind!r}")
+    return w
+
+
+def rule_window_refutation(st: State, step: dict, where: str) -> None:
+    """No fusion with <= ``atoms`` atoms whose G lies in the window (SMT; trust window-refuted).
+
+    The checker verifies the SMT-LIB2 text against its hash and that two solvers
+    are named; it cannot re-prove the refutation (``--replay`` can).
+    """
+    fields(step, {"rule", "atoms", "window", "solvers", "smtlib_sha256", "smtlib"}, set(), where)
+    if st.upper is None:
+        raise Reject(f"{where}: window refutations come after the bounds")
+    k = integer(step["atoms"], f"{where}: atoms", 1)
+    win = _window(step["window"], f"{where}: window")
+    sv = step["solvers"]
+    fields(sv, {"z3", "cvc5"}, set(), f"{where}: solvers")
+    if not all(isinstance(sv[s], str) and sv[s] for s in ("z3", "cvc5")):
+        raise Reject(f"{where}: solvers must name the z3 and cvc5 versions")
+    digest = hexdigest(step["smtlib_sha256"], f"{where}: smtlib_sha256")
+    if not isinstance(step["smtlib"], str):
+        raise Reject(f"{where}: smtlib must be a string")
+    if hashlib.sha256(step["smtlib"].encode("utf-8")).hexdigest() != digest:
+        raise Reject(f"{where}: the SMT-LIB2 text does not match smtlib_sha256")
+    st.windows.append({"atoms": k, "window": win})
+    st.weaken("window-refuted")
+
+
+# rule name -> (function, phase).  Steps must come in non-decreasing phase order:
+# 0 factors, 1 lower bound, 2 upper bound, 3 windowed refutations.
+RULES = {
+    "irreducible_factor": (rule_irreducible_factor, 0),
+    "reduced_by_flint": (rule_reduced_by_flint, 0),
+    "newton_blocks": (rule_newton_blocks, 1),
+    "product_fusion": (rule_product_fusion, 2),
+    "explicit_fusion": (rule_explicit_fusion, 2),
+    "window_refutation": (rule_window_refutation, 3),
+}
+
+__all__ = ["RULES", "State", "Unsupported", "TRUST_ORDER", "read_poly", "count"]

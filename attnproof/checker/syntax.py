@@ -1,0 +1,168 @@
+"""Strict JSON and exact-number syntax for the checker (standard library only).
+
+* JSON: duplicate keys, floats, ``NaN``/``Infinity`` are rejected.
+* Integers in a certificate: JSON integers (at most 5000 digits).  *Counts*
+  (the bounds) are JSON integers below ``2^53`` and decimal strings from
+  ``2^53`` on, so that any JSON reader keeps them exact.
+* Rationals of the embedded problem are canonical: a JSON integer, or a string
+  ``"p/q"`` in lowest terms with ``q >= 2``.
+
+>>> loads('{"a": 1.0}')
+Traceback (most recent call last):
+...
+attnproof.checker.syntax.Reject: JSON float 1.0 where only exact numbers are allowed
+>>> count(2**60, "x")
+Traceback (most recent call last):
+...
+attnproof.checker.syntax.Reject: x: 1152921504606846976 is at least 2^53 and must be written as a decimal string
+>>> rational("-2/4", "w")
+Traceback (most recent call last):
+...
+attnproof.checker.syntax.Reject: w: "-2/4" is not a canonical rational (an integer, or "p/q" in lowest terms with q >= 2)
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from fractions import Fraction
+from math import gcd
+
+MAX_DIGITS = 5000
+BIG = 1 << 53
+_RAT = re.compile(r"^(-?)([1-9][0-9]*)/([1-9][0-9]*)$")
+_DEC = re.compile(r"^-?[1-9][0-9]*$")
+_HEX = re.compile(r"^[0-9a-f]{64}$")
+
+
+class Reject(Exception):
+    """A certificate breaks a syntactic or semantic rule."""
+
+
+def _pairs(pairs):
+    out = {}
+    for k, v in pairs:
+        if k in out:
+            raise Reject(f"duplicate JSON key {k!r}")
+        out[k] = v
+    return out
+
+
+def _float(s):
+    raise Reject(f"JSON float {s} where only exact numbers are allowed")
+
+
+def _const(s):
+    raise Reject(f"JSON constant {s} is not allowed")
+
+
+def _int(s):
+    if len(s.lstrip("-")) > MAX_DIGITS:
+        raise Reject(f"integer with more than {MAX_DIGITS} digits")
+    return int(s)
+
+
+def loads(text: str):
+    """Parse certificate JSON strictly.
+
+    >>> loads('{"a": [1, "x"]}')
+    {'a': [1, 'x']}
+    """
+    try:
+        return json.loads(text, object_pairs_hook=_pairs, parse_float=_float,
+                          parse_constant=_const, parse_int=_int)
+    except json.JSONDecodeError as e:
+        raise Reject(f"not valid JSON: {e.msg} at line {e.lineno} column {e.colno}") from None
+    except RecursionError:
+        raise Reject("JSON nested too deeply") from None
+
+
+def fields(obj, required: set, optional: set, where: str) -> dict:
+    """Check that ``obj`` is an object with exactly the allowed fields.
+
+    >>> fields({"a": 1, "b": 2}, {"a"}, set(), "step 0")
+    Traceback (most recent call last):
+    ...
+    attnproof.checker.syntax.Reject: step 0: unknown field 'b'
+    """
+    if not isinstance(obj, dict):
+        raise Reject(f"{where}: expected a JSON object")
+    for k in sorted(obj):
+        if k not in required and k not in optional:
+            raise Reject(f"{where}: unknown field {k!r}")
+    for k in sorted(required):
+        if k not in obj:
+            raise Reject(f"{where}: missing field {k!r}")
+    return obj
+
+
+def integer(x, where: str, lo: int | None = None) -> int:
+    """A JSON integer (``true``/``false`` and floats rejected), optionally ``>= lo``.
+
+    >>> integer(True, "k")
+    Traceback (most recent call last):
+    ...
+    attnproof.checker.syntax.Reject: k: expected an integer, got true
+    """
+    if type(x) is not int:
+        raise Reject(f"{where}: expected an integer, got {json.dumps(x)[:40]}")
+    if lo is not None and x < lo:
+        raise Reject(f"{where}: must be at least {lo}, got {x}")
+    return x
+
+
+def count(x, where: str) -> int:
+    """A non-negative count: JSON integer below 2^53, decimal string from 2^53 on.
+
+    >>> count("9007199254740992", "n"), count(7, "n")
+    (9007199254740992, 7)
+    """
+    if type(x) is int:
+        if x < 0:
+            raise Reject(f"{where}: a count must be non-negative, got {x}")
+        if x >= BIG:
+            raise Reject(f"{where}: {x} is at least 2^53 and must be written as a decimal string")
+        return x
+    if isinstance(x, str) and _DEC.match(x) and len(x) <= MAX_DIGITS:
+        v = int(x)
+        if v < BIG:
+            raise Reject(f"{where}: {x!r} is below 2^53 and must be written as a JSON integer")
+        return v
+    raise Reject(f"{where}: expected a count (integer, or decimal string from 2^53 on), got {json.dumps(x)[:40]}")
+
+
+def rational(x, where: str) -> Fraction:
+    """A canonical exact rational: JSON integer or ``"p/q"`` in lowest terms, ``q >= 2``.
+
+    >>> rational("-1/3", "v"), rational(4, "v")
+    (Fraction(-1, 3), Fraction(4, 1))
+    """
+    if type(x) is int:
+        if len(str(abs(x))) > MAX_DIGITS:
+            raise Reject(f"{where}: integer with more than {MAX_DIGITS} digits")
+        return Fraction(x)
+    if isinstance(x, str) and len(x) <= 2 * MAX_DIGITS + 2:
+        m = _RAT.match(x)
+        if m:
+            p, q = int(m.group(2)), int(m.group(3))
+            if q >= 2 and gcd(p, q) == 1:
+                return Fraction(-p if m.group(1) else p, q)
+    raise Reject(f"{where}: {json.dumps(x)[:40]} is not a canonical rational "
+                 f"(an integer, or \"p/q\" in lowest terms with q >= 2)")
+
+
+def hexdigest(x, where: str) -> str:
+    """A lowercase SHA-256 hex digest."""
+    if not isinstance(x, str) or not _HEX.match(x):
+        raise Reject(f"{where}: expected a lowercase 64-digit SHA-256 hex digest")
+    return x
+
+
+def canonical_text(obj) -> str:
+    """Canonical JSON: sorted keys, no spaces, ASCII, trailing newline.
+
+    >>> canonical_text({"b": [1], "a": "x"})
+    '{"a":"x","b":[1]}\\n'
+    """
+    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=True,
+                      allow_nan=False) + "\n"
