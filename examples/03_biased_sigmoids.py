@@ -26,6 +26,7 @@ Run:  python examples/03_biased_sigmoids.py
 from fractions import Fraction
 
 from attnproof import biased_sigmoid_sum, fuse, reduced_form
+from attnproof.bounds import lower_bound
 from attnproof.model import Atom, Head, MultiHead
 
 from _independent import vertices_by_lp
@@ -66,7 +67,7 @@ def main() -> None:
     f = fuse(M)
     assert r.lattice.has_z                        # biases live in the extra variable z = e
     assert support == [(0,), (1,), (2,)] and sorted(vertices) == [(0,), (2,)]
-    assert f.atoms == 3
+    assert f.atoms == 3 and lower_bound(M).value == len(vertices)
     # the root argument, checked by exact division for every binomial up to degree 30:
     assert binomial_multiples(r.Q, 30) == []
     print(f"sigma(q) + sigma(q+1): Q = {r.Q} (z = e); Newton bound {len(vertices)}, "
@@ -82,7 +83,7 @@ def main() -> None:
     spread = biased_sigmoid_sum([Fraction(1, 2), -1])
     rs, fs = reduced_form(spread), fuse(spread)
     vs = vertices_by_lp(rs.support_x())
-    assert len(vs) == fs.atoms == 4
+    assert len(vs) == fs.atoms == lower_bound(spread).value == 4
     print(f"sigma(q1+1/2) + sigma(q2-1): Newton bound {len(vs)} = best fusion {fs.atoms} "
           f"(different coordinates: still a square)")
 

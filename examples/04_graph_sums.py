@@ -26,6 +26,7 @@ import networkx as nx
 import sympy
 
 from attnproof import fuse, graph_sum, reduced_form
+from attnproof.bounds import lower_bound
 
 from _independent import acyclic_orientations_brute_force, tutte_value, vertices_by_lp
 
@@ -42,6 +43,8 @@ def graph_row(name: str, G) -> dict:
     r = reduced_form(M)
     support = r.support_x()
     vertices = vertices_by_lp(support)
+    proven = lower_bound(M)
+    assert proven.value == len(vertices) and proven.trust == "exact"
     fused = fuse(M)
     edges = sorted(tuple(sorted(e)) for e in G.edges())
     acyclic = acyclic_orientations_brute_force(edges)

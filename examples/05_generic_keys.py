@@ -16,6 +16,7 @@ Run:  python examples/05_generic_keys.py
 from fractions import Fraction
 
 from attnproof import fuse, loads_problem, reduced_form
+from attnproof.bounds import lower_bound
 from attnproof.plot import hull_3d
 
 from _independent import is_vertex_by_lp
@@ -58,6 +59,8 @@ def main() -> None:
     assert set(hull_vertices) == by_lemma6
     f = fuse(M)
     assert f.atoms == 9 and 0 < len(by_lemma6) < 9
+    proven = lower_bound(M)
+    assert proven.value == len(by_lemma6)
     print(f"keys scaled by {lat.scales} to integers; Newt(Q) has {len(facets)} facets")
     for s, (i, j) in sorted(sums.items(), key=lambda kv: kv[1]):
         key = tuple(Fraction(c, sc) for c, sc in zip(s, lat.scales))

@@ -18,6 +18,7 @@ import random
 from fractions import Fraction as F
 
 from attnproof import Atom, Head, MultiHead, fuse, reduced_form
+from attnproof.bounds import lower_bound
 
 from _independent import vertices_by_lp
 
@@ -69,6 +70,7 @@ def main() -> None:
         assert fused.evaluate_at_exp(x) == layer_reference(x)
     vertices = vertices_by_lp(r.support_x())
     assert len(vertices) <= f.atoms <= len(KEYS[0]) * len(KEYS[1])
+    assert lower_bound(M).value == len(vertices)
     print(f"{len(M)} heads, {M.head_atom_terms} head-atom terms, values in R^{M.value_dim} "
           f"after the output projection")
     print(f"one reduced denominator for all {len(r.P)} components: Q = {r.Q}")
