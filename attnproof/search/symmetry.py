@@ -21,8 +21,8 @@ and is rejected; reversing every edge together with ``q ↦ -q`` is kept.
 >>> from attnproof.search.window import box_window
 >>> r = reduced_form(sigmoid_sum(2))
 >>> perms, order = window_symmetries(r, box_window(full_frame(2), 1))
->>> order
-2
+>>> order           # swap x1, x2; and q ↦ -q (σ(-t) = 1 - σ(t)), alone and with the swap
+4
 """
 
 from __future__ import annotations

@@ -1,0 +1,189 @@
+"""``attnproof search``: find or refute small fusions inside a window (SMT, THEORY §6)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from .common import (EXIT_INCONCLUSIVE, EXIT_NEGATIVE, EXIT_OK, Progress, add_max_atoms,
+                     positive_int, print_json)
+
+NAME = "search"
+HELP = "search a window for a smaller single-head fusion (z3, refutations re-checked by cvc5)"
+DESCRIPTION = """\
+Ask whether PROBLEM has an exact single-head fusion with at most K atoms whose
+multiplier G (D = Q*G, N = P*G, THEORY Theorem 2) has its exponents in a
+finite window W.  z3 answers; a sat model is rebuilt as an exact head and
+verified before it is reported; an unsat answer is reported only when cvc5
+agrees on the same SMT-LIB2 text (its SHA-256 is printed).
+
+  sat      a verified fusion with at most K atoms (exit 0; -o writes it)
+  unsat    no fusion with at most K atoms whose G lies in W (exit 1).  This is
+           about the window only: it is not a lower bound.
+  unknown  timeout, solver failure or disagreement (exit 2); never a refutation
+
+The window is a box of radius R (--window R) or an explicit JSON list of
+exponent vectors of G (--window '[[0,0],[1,0]]').  For a homogeneous problem
+(graph sums are invariant under q -> q + t*1) the box lives in the free
+coordinates of the sublattice where G may be assumed to live; the output names
+them.  Symmetries that map the window onto itself and the translations of G
+are broken soundly.  Problems with logit biases are refused (exp-rational
+coefficients are outside this search).
+
+--minimize walks K down from the best cheap fusion ('attnproof fuse') towards
+the Newton lower bound until a K is refuted (every smaller K then is too, in
+that window), the bound is met, or a query is inconclusive.
+
+examples:
+  attnproof search c4.json --atoms 14 --window 1
+  attnproof search c4.json --atoms 15 --window 1 -o c4_fused.json --json
+  attnproof search k3.json --minimize --window 2 --timeout 60
+"""
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("problem", metavar="PROBLEM", help="problem file (JSON, or YAML by extension)")
+    goal = p.add_mutually_exclusive_group(required=True)
+    goal.add_argument("--atoms", "-k", type=positive_int, metavar="K",
+                      help="look for a fusion with at most K atoms")
+    goal.add_argument("--minimize", action="store_true",
+                      help="walk K down from the best cheap fusion until a refutation or the lower bound")
+    p.add_argument("--window", "-w", required=True, metavar="W",
+                   help="box radius R (an integer) or a JSON list of exponent vectors of G")
+    p.add_argument("--timeout", type=float, default=600.0, metavar="S",
+                   help="seconds per query, both solvers together; past it the query is "
+                        "'unknown' (default 600)")
+    p.add_argument("-o", "--output", metavar="FILE",
+                   help="with a sat answer, write the verified fused head as a one-head problem file")
+    p.add_argument("--certificate", metavar="CERT",
+                   help="write a certificate: proven bounds, the verified witness as upper bound, "
+                        "and any window refutation (trust window-refuted)")
+    p.add_argument("--smtlib", metavar="FILE",
+                   help="write the SMT-LIB2 text of the (last) query")
+    p.add_argument("--plain", action="store_true",
+                   help="the straightforward encoding: no lineality removal, no symmetry breaking, "
+                        "no translation bounds, arithmetic cardinality (for comparison)")
+    p.add_argument("--no-cross-check", action="store_true",
+                   help="do not re-check unsat with cvc5 (the answer is then 'unknown')")
+    p.add_argument("--json", action="store_true", help="print a JSON summary")
+    add_max_atoms(p)
+
+
+def _check_output_paths(args: argparse.Namespace) -> None:
+    import os
+
+    from ..errors import InputError
+    for flag, path in (("-o", args.output), ("--certificate", args.certificate), ("--smtlib", args.smtlib)):
+        if path:
+            folder = os.path.dirname(path) or "."
+            if not os.path.isdir(folder):
+                raise InputError(f"{flag} {path}: folder {folder} does not exist")
+
+
+def _options(args: argparse.Namespace):
+    from ..search import SearchOptions
+    opts = SearchOptions.straightforward() if args.plain else SearchOptions()
+    if args.no_cross_check:
+        from dataclasses import replace
+        opts = replace(opts, cross_check=False)
+    return opts
+
+
+def _describe_window(res) -> str:
+    w = res.window
+    if w.kind == "box":
+        where = f"box of radius {w.radius} in coordinates {list(w.coordinates)}"
+        if res.frame.homogeneous:
+            where += (f" (lineality {res.frame.to_dict()['lineality']} removed: coordinates "
+                      f"{list(res.frame.dependent)} follow)")
+    else:
+        where = "explicit window"
+    return f"{where}, {len(w)} exponents for G"
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..errors import InputError
+    from ..io import atomic_write_text, canonical_json, load_problem
+    from ..search import minimize, parse_window, search_fusion
+    from ..search.certify import search_certificate
+
+    if not (args.timeout > 0) or args.timeout > 86400:
+        raise InputError(f"--timeout {args.timeout}: give seconds between 0 and 86400")
+    _check_output_paths(args)
+    M = load_problem(args.problem)
+    if M.has_bias:
+        raise InputError("search: problems with biases have exp-rational coefficients, "
+                         "which are outside the SMT search (THEORY §6)")
+    window = parse_window(args.window)
+    opts = _options(args)
+
+    if args.minimize:
+        with Progress("searching") as bar:
+            mr = minimize(M, window, args.timeout, opts, progress=bar, max_atoms=args.max_atoms)
+        last = mr.steps[-1] if mr.steps else None
+        if args.smtlib and last is not None:
+            atomic_write_text(args.smtlib, last.encoding.smtlib)
+        if args.output and mr.best.method == "search":
+            atomic_write_text(args.output, canonical_json(mr.best.to_problem_dict()))
+        ref = mr.refutation
+        if args.certificate:
+            doc = search_certificate(M, mr.best, [ref] if ref is not None else [])
+            atomic_write_text(args.certificate, canonical_json(doc))
+        summary = mr.to_dict()
+        summary["result"] = {"refuted": "unsat", "bound": "sat", "unknown": "unknown"}[mr.stopped]
+        summary["atoms"] = mr.best.atoms
+        summary["window"] = last.window.to_dict() if last is not None else None
+        if args.json:
+            print_json(summary)
+        else:
+            print(f"smallest fusion found: {mr.best.atoms} atoms "
+                  f"({'search witness, verified' if mr.best.method == 'search' else mr.best.method + ' fusion'}); "
+                  f"started from {mr.start}; lower bound {mr.lower_bound} ({mr.lower_bound_kind})")
+            for s in mr.steps:
+                print(f"  k = {s.target}: {s.result}" + (f", {s.atoms} atoms" if s.atoms else "")
+                      + (f" ({s.reason})" if s.reason else "") + f" [{s.seconds:.1f} s]")
+            if mr.stopped == "refuted":
+                print(f"every fusion with at most {ref.target} atoms is refuted for G in the "
+                      f"{_describe_window(ref)} (z3 and cvc5; SMT-LIB2 sha256 {ref.encoding.sha256})")
+            elif mr.stopped == "bound":
+                print(f"the fusion meets the lower bound: {mr.best.atoms} atoms is the minimum")
+            else:
+                print("stopped: the last query was inconclusive")
+        sys.stdout.flush()
+        return {"refuted": EXIT_OK, "bound": EXIT_OK, "unknown": EXIT_INCONCLUSIVE}[mr.stopped]
+
+    res = search_fusion(M, args.atoms, window, args.timeout, opts)
+    if args.smtlib:
+        atomic_write_text(args.smtlib, res.encoding.smtlib)
+    if res.result == "sat" and args.output:
+        atomic_write_text(args.output, canonical_json(res.fusion.to_problem_dict()))
+    if args.certificate:
+        if res.result == "unknown":
+            raise InputError("--certificate: the query was inconclusive, there is nothing to certify")
+        doc = search_certificate(M, res.fusion, [res] if res.result == "unsat" else [])
+        atomic_write_text(args.certificate, canonical_json(doc))
+    summary = res.to_dict()
+    summary["output"] = args.output if res.result == "sat" else None
+    summary["certificate"] = args.certificate if res.result != "unknown" else None
+    if args.json:
+        print_json(summary)
+    else:
+        solvers = ", ".join(f"{n} {r.result} ({r.seconds:.2f} s)" for n, r in res.solvers.items())
+        if res.result == "sat":
+            print(f"sat: a fusion with {res.atoms} atoms (at most {res.target} asked), "
+                  f"verified exactly")
+        elif res.result == "unsat":
+            print(f"unsat: no fusion with at most {res.target} atoms whose G lies in the window "
+                  f"(a windowed refutation, not a lower bound)")
+        else:
+            print(f"unknown: {res.reason}")
+        print(f"  window: {_describe_window(res)}")
+        print(f"  solvers: {solvers}; SMT-LIB2 sha256 {res.encoding.sha256}")
+        if res.symmetry_group > 1:
+            print(f"  symmetry group of order {res.symmetry_group} broken by lex-leader constraints")
+        if res.result == "sat" and args.output:
+            print(f"  witness written to {args.output}")
+        if args.certificate and res.result != "unknown":
+            print(f"  certificate written to {args.certificate}")
+    sys.stdout.flush()
+    return {"sat": EXIT_OK, "unsat": EXIT_NEGATIVE, "unknown": EXIT_INCONCLUSIVE}[res.result]
