@@ -1,0 +1,116 @@
+"""The documentation builds, the CLI reference matches ``--help``, and the tutorial's commands exist."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+DOCS = ROOT / "docs"
+PAGES = ["index.md", "tutorial.md", "theory.md", "certificates.md", "cli.md", "faq.md"]
+
+
+def _gen_cli():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("gen_cli", DOCS / "gen_cli.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_every_page_exists_and_is_in_the_nav():
+    nav = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
+    for page in PAGES:
+        assert (DOCS / page).is_file(), f"docs/{page} is missing"
+        assert re.search(rf":\s*{re.escape(page)}\s*$", nav, re.M), f"{page} not in the mkdocs nav"
+
+
+def test_mkdocs_build_strict(tmp_path):
+    mkdocs = shutil.which("mkdocs", path=os.path.dirname(sys.executable)) or shutil.which("mkdocs")
+    if mkdocs is None:
+        pytest.skip("mkdocs is not installed (pip install -e '.[test]')")
+    proc = subprocess.run([mkdocs, "build", "--strict", "-q", "-f", str(ROOT / "mkdocs.yml"),
+                           "-d", str(tmp_path / "site")], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    for page in PAGES:
+        stem = page[:-3]
+        built = tmp_path / "site" / ("index.html" if stem == "index" else f"{stem}/index.html")
+        assert built.is_file(), f"{built} was not built"
+
+
+def test_cli_reference_is_up_to_date():
+    gen = _gen_cli()
+    current = (DOCS / "cli.md").read_text(encoding="utf-8")
+    assert current == gen.render(), "docs/cli.md is out of date: run python docs/gen_cli.py"
+
+
+def test_cli_reference_matches_help_of_every_command():
+    """Each block of docs/cli.md is what ``attnproof CMD --help`` prints at 80 columns."""
+    from attnproof.cli import COMMANDS, build_parser
+
+    text = (DOCS / "cli.md").read_text(encoding="utf-8")
+    blocks = dict(re.findall(r"^## `attnproof ?([a-z]*)`\n\n```text\n(.*?)\n```", text, re.S | re.M))
+    parser = build_parser()
+    available = set(parser._subparsers._group_actions[0].choices)
+    assert available <= set(COMMANDS)
+    assert set(blocks) == available | {""}
+    env = dict(os.environ, COLUMNS="80")
+    for name in sorted(blocks):
+        argv = [sys.executable, "-m", "attnproof"] + ([name] if name else []) + ["--help"]
+        proc = subprocess.run(argv, capture_output=True, text=True, env=env, timeout=60)
+        assert proc.returncode == 0, proc.stderr
+        assert proc.stdout.rstrip() == blocks[name], f"docs/cli.md differs from 'attnproof {name} --help'"
+
+
+def _tutorial_commands() -> list[str]:
+    text = (DOCS / "tutorial.md").read_text(encoding="utf-8")
+    cmds = []
+    for block in re.findall(r"```sh\n(.*?)```", text, re.S):
+        cmds += [line.strip() for line in block.splitlines() if line.strip()]
+    return cmds
+
+
+def test_tutorial_uses_only_existing_commands_and_options():
+    from attnproof.cli import build_parser
+
+    parser = build_parser()
+    subs = parser._subparsers._group_actions[0].choices
+    seen = set()
+    for cmd in _tutorial_commands():
+        if not cmd.startswith("attnproof "):
+            continue
+        words = cmd.split()
+        if words[1].startswith("-"):
+            continue
+        assert words[1] in subs, f"tutorial uses unknown command: {cmd}"
+        opts = {s for a in subs[words[1]]._actions for s in a.option_strings}
+        for w in words[2:]:
+            if w.startswith("-"):
+                assert w in opts, f"tutorial uses unknown option {w} in: {cmd}"
+        seen.add(words[1])
+    assert {"demo", "family", "show", "fuse", "bound", "prove", "check", "search"} <= seen
+
+
+@pytest.mark.slow
+def test_tutorial_runs_literally(tmp_path):
+    """Run every command of the tutorial after installation, in order, in an empty folder."""
+    bindir = os.path.dirname(sys.executable)
+    env = dict(os.environ, PATH=bindir + os.pathsep + os.environ.get("PATH", ""), COLUMNS="80")
+    ran = 0
+    for cmd in _tutorial_commands():
+        if cmd.startswith(("python3 -m venv", ". .venv", "pip install")):
+            continue
+        proc = subprocess.run(cmd, shell=True, cwd=tmp_path, env=env, capture_output=True,
+                              text=True, timeout=300)
+        assert proc.returncode == 0, f"{cmd}\n{proc.stdout}\n{proc.stderr}"
+        ran += 1
+    assert ran >= 15
+    assert (tmp_path / "k3.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert (tmp_path / "w6.cert.json").is_file()
