@@ -57,10 +57,13 @@ def head_arrays(head: Head) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     K = np.empty((n, d), dtype=np.float64)
     V = np.empty((n, m), dtype=np.float64)
     lb = np.empty(n, dtype=np.float64)
-    for i, a in enumerate(head.atoms):
-        K[i] = [float(x) for x in a.key]
-        V[i] = [float(x) for x in a.value]
-        lb[i] = float(a.bias) + _log_fraction(a.weight)
+    try:
+        for i, a in enumerate(head.atoms):
+            K[i] = [float(x) for x in a.key]
+            V[i] = [float(x) for x in a.value]
+            lb[i] = float(a.bias) + _log_fraction(a.weight)
+    except OverflowError:
+        raise NumericError(f"head {head.name!r} has numbers outside the float64 range") from None
     if not (np.all(np.isfinite(K)) and np.all(np.isfinite(V)) and np.all(np.isfinite(lb))):
         raise NumericError(f"head {head.name!r} has numbers outside the float64 range")
     return K, lb, V
