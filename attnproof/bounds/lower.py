@@ -95,7 +95,7 @@ def _count_block(polys: list, mults: list, fs: list, dim: int, explicit: bool) -
         gens = generator_classes([p for p, _ in pts])
         edges = graphic_edges(gens, len(vs))
         if not explicit and len(vs) + 1 <= MAX_GRAPH_NODES:
-            n = acyclic_orientations_tutte(len(vs) + 1, edges) if len(edges) <= 15 else None
+            n = acyclic_orientations_tutte(len(vs) + 1, edges) if len(edges) <= 10 else None
             from ..checker.geometry import acyclic_orientations   # same count, independent code
             m = acyclic_orientations(len(vs) + 1, edges)
             if n is not None and n != m:
@@ -139,14 +139,14 @@ def _blocks(polys: list, mults: list, dim: int, explicit: bool) -> list[Block]:
 
 
 def lower_bound(M: MultiHead, explicit: bool = False, max_atoms: int | None = DEFAULT_MAX_ATOMS,
-                progress: Progress = None) -> LowerBound:
+                progress: Progress = None, hp: list | None = None) -> LowerBound:
     """Prove ``V(Q)`` (or a verified part of it) for the multi-head ``M``.
 
     ``explicit`` lists every vertex in one block instead of counting blocks
     structurally.  The C3 fallback (FLINT) is used when some factor has no C1
     witness or does not survive, and the product fusion fits in ``max_atoms``.
     """
-    hp = head_polys(M)
+    hp = hp if hp is not None else head_polys(M)
     fs: FactorSet = surviving_factors(M, progress, hp)
     dim = M.dim
     use_c3 = not fs.complete and (max_atoms is None or product_size_bound(M) <= max_atoms)

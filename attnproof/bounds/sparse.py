@@ -42,7 +42,7 @@ def head_polys(M: MultiHead, lattice: Lattice | None = None) -> list[HeadPolys]:
     lat = lattice if lattice is not None else Lattice.of(M)
     out = []
     for h in M.heads:
-        exps = [lat.exponent(a) for a in h.atoms]
+        exps = [_exponent(a, lat) for a in h.atoms]
         shift = [min(col) for col in zip(*exps)] if lat.nvars else []
         scale = 1
         for a in h.atoms:
@@ -60,6 +60,15 @@ def head_polys(M: MultiHead, lattice: Lattice | None = None) -> list[HeadPolys]:
         nums = [{m: c for m, c in n.items() if c} for n in nums]
         out.append(HeadPolys(den, tuple(nums)))
     return out
+
+
+def _exponent(a, lat: Lattice) -> list:
+    """Lattice exponent of an atom with integer arithmetic only (fast for long keys)."""
+    e = [c.numerator * (s // c.denominator) if c else 0 for c, s in zip(a.key, lat.scales)]
+    if lat.has_z:
+        b = a.bias
+        e.append(b.numerator * (lat.bias_scale // b.denominator) if b else 0)
+    return e
 
 
 def variables(p: Sparse) -> set:

@@ -42,12 +42,15 @@ class Problem:
     def monomial(self, key, bias, where: str) -> tuple:
         """Sparse lattice monomial of a key and bias; Reject when off the lattice."""
         out = []
-        for j, (k, s) in enumerate(zip(key, self.scales)):
-            e = k * s
-            if e.denominator != 1:
-                raise Reject(f"{where}: key coordinate {j} = {k} is not on the problem's lattice")
-            if e:
-                out.append((j, int(e)))
+        for j, k in enumerate(key):
+            if not k:
+                continue
+            e = k * self.scales[j]
+            if type(e) is not int:
+                if e.denominator != 1:
+                    raise Reject(f"{where}: key coordinate {j} = {k} is not on the problem's lattice")
+                e = int(e)
+            out.append((j, e))
         if bias:
             if not self.bias_scale:
                 raise Reject(f"{where}: a biased atom, but the problem has no biases")
@@ -138,7 +141,8 @@ def parse_problem(doc) -> Problem:
     for atoms in parsed:
         for key, bias, _, _ in atoms:
             for j, c in enumerate(key):
-                scales[j] = lcm(scales[j], c.denominator)
+                if type(c) is not int:
+                    scales[j] = lcm(scales[j], c.denominator)
             if bias:
                 biased = True
                 L = lcm(L, bias.denominator)

@@ -1,0 +1,16 @@
+"""Certificates: the untrusted producer (build, canonical serialization).
+
+The trusted side is :mod:`attnproof.checker`; the format is specified in
+``docs/certificates.md``.
+
+>>> from attnproof.families import sigmoid_sum
+>>> from attnproof.checker import check_text
+>>> check_text(build_certificate(sigmoid_sum(3)).text).status
+'valid'
+"""
+
+from .build import (EXPLICIT_FUSION_LIMIT, FORMAT, VERSION, Certificate, build_certificate,
+                    encode_count)
+
+__all__ = ["build_certificate", "Certificate", "encode_count", "FORMAT", "VERSION",
+           "EXPLICIT_FUSION_LIMIT"]
