@@ -117,7 +117,8 @@ def format_number(x: Fraction | int) -> int | str:
     >>> format_number(Fraction(4, 2)), format_number(Fraction(-1, 3))
     (2, '-1/3')
     """
-    x = Fraction(x)
+    if not isinstance(x, Fraction):
+        x = Fraction(x)
     if x.denominator == 1:
         return int(x.numerator)
     return f"{x.numerator}/{x.denominator}"
