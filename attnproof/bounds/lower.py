@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Optional
 
 from ..errors import AlgebraError
-from ..fusion import DEFAULT_MAX_ATOMS, product_size_bound, reduced_form
+from ..fusion import DEFAULT_MAX_ATOMS, reduced_form
 from ..model import MultiHead
 from .factors import FactorSet, surviving_factors
 from .newton import independent_zonotope_functionals, minkowski_vertex, newton_vertices
@@ -59,6 +59,14 @@ class LowerBound:
     reduced: tuple | None = None       # c3: (numerators, denominator) as sparse dicts
     tight: bool = True                 # True when the count is V(Q) itself
     notes: list = field(default_factory=list)
+
+
+def product_entries(hp: list) -> int:
+    """``Π_h |supp D_h|``: the (key, bias) entries bound of the product fusion."""
+    n = 1
+    for H in hp:
+        n *= len(H.den)
+    return n
 
 
 def _dense(p_sparse_monos, vs: list) -> list[tuple]:
@@ -149,7 +157,7 @@ def lower_bound(M: MultiHead, explicit: bool = False, max_atoms: int | None = DE
     hp = hp if hp is not None else head_polys(M)
     fs: FactorSet = surviving_factors(M, progress, hp)
     dim = M.dim
-    use_c3 = not fs.complete and (max_atoms is None or product_size_bound(M) <= max_atoms)
+    use_c3 = not fs.complete and (max_atoms is None or product_entries(hp) <= max_atoms)
     if use_c3:
         r = reduced_form(M, max_atoms)
         if not r.is_constant():

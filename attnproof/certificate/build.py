@@ -12,10 +12,10 @@ import hashlib
 from dataclasses import dataclass
 from typing import Any, Callable, Optional
 
-from ..bounds.lower import LowerBound, lower_bound
+from ..bounds.lower import LowerBound, lower_bound, product_entries
 from ..bounds.sparse import head_polys, to_json_poly, x_support
 from ..errors import CertificateError
-from ..fusion import DEFAULT_MAX_ATOMS, Fusion, fuse, product_size_bound
+from ..fusion import DEFAULT_MAX_ATOMS, Fusion, fuse
 from ..io import canonical_json, problem_to_dict
 from ..model import MultiHead
 
@@ -103,7 +103,7 @@ def build_certificate(M: MultiHead, explicit: bool = False, max_atoms: int | Non
         prod *= len(x_support(H.den, M.dim))
     fusion = None
     upper = prod
-    if product_size_bound(M) <= explicit_fusion_limit:
+    if product_entries(hp) <= explicit_fusion_limit:
         f = fuse(M, max_atoms=max_atoms)
         if f.atoms <= prod:
             fusion, upper = f, f.atoms

@@ -1,0 +1,100 @@
+"""``attnproof check``: verify a certificate with the independent checker."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from .common import EXIT_INCONCLUSIVE, EXIT_NEGATIVE, EXIT_OK, EXIT_USAGE, print_json
+
+NAME = "check"
+HELP = "verify a certificate with the small independent checker"
+DESCRIPTION = """\
+Verify CERT with attnproof's trusted checker: standard library only, it
+re-derives every claim from the problem embedded in the certificate.
+
+exit codes: 0 valid, 1 invalid (the failing step and rule are named),
+            2 inconclusive (e.g. --strict and a step that trusts FLINT or SMT),
+            3 usage or input error (unreadable file, bad --problem)
+
+examples:
+  attnproof check w10.cert.json
+  attnproof check w10.cert.json --problem w10.json --strict
+"""
+
+MAX_BYTES = 512 * 1024 * 1024
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("certificate", metavar="CERT", help="certificate file (JSON)")
+    p.add_argument("--problem", metavar="PROBLEM",
+                   help="reject the certificate unless it is about this problem file")
+    p.add_argument("--strict", action="store_true",
+                   help="accept only fully exact certificates (trust 'exact'); others are inconclusive")
+    p.add_argument("--replay", action="store_true",
+                   help="re-run z3 and cvc5 on each windowed refutation (needs attnproof.search)")
+    p.add_argument("--json", action="store_true", help="print the verdict as JSON")
+
+
+def _read(path: str) -> str:
+    from ..errors import InputError
+
+    try:
+        with open(path, "rb") as f:
+            raw = f.read(MAX_BYTES + 1)
+    except FileNotFoundError:
+        raise InputError(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise InputError(f"{path}: is a directory") from None
+    except PermissionError:
+        raise InputError(f"{path}: permission denied") from None
+    if len(raw) > MAX_BYTES:
+        raise InputError(f"{path}: file is larger than {MAX_BYTES} bytes")
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise InputError(f"{path}: not UTF-8 text") from None
+
+
+def replay(text: str) -> list[tuple[int, bool, str]]:
+    """Replay every window_refutation step: ``[(step index, ok, message)]``."""
+    try:
+        from ..search.replay import replay_step
+    except ImportError:
+        return [(-1, False, "replay unavailable (attnproof.search.replay is not installed)")]
+    doc = json.loads(text)
+    out = []
+    for i, step in enumerate(doc.get("steps", [])):
+        if isinstance(step, dict) and step.get("rule") == "window_refutation":
+            ok, msg = replay_step(step)
+            out.append((i, ok, msg))
+    return out
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..checker import check_text
+
+    text = _read(args.certificate)
+    expected = None
+    if args.problem:
+        from ..io import load_problem, problem_sha256
+        expected = problem_sha256(load_problem(args.problem))
+    v = check_text(text, expected_sha256=expected, strict=args.strict)
+    code = v.code
+    replays = []
+    if args.replay and v.code == 0:
+        replays = replay(text)
+        if any(i < 0 for i, _, _ in replays):
+            code = EXIT_INCONCLUSIVE
+        elif not all(ok for _, ok, _ in replays):
+            code = EXIT_NEGATIVE
+    if args.json:
+        d = v.to_dict()
+        d["exit_code"] = code
+        d["replay"] = [{"step": i, "ok": ok, "message": m} for i, ok, m in replays]
+        print_json(d)
+    else:
+        print(v.message)
+        for i, ok, m in replays:
+            print(f"  replay{'' if i < 0 else f' step {i}'}: {'ok' if ok else 'FAILED'}: {m}")
+    return code if code in (EXIT_OK, EXIT_NEGATIVE, EXIT_INCONCLUSIVE) else EXIT_USAGE
