@@ -34,7 +34,7 @@ from ..algebra.expfrac import poly_to_dict
 from ..errors import InputError
 from .window import Window
 
-__all__ = ["Encoding", "encode", "linear_term", "CARDINALITY"]
+__all__ = ["Encoding", "encode", "linear_term", "clause", "CARDINALITY"]
 
 CARDINALITY = ("sum", "counter")
 
@@ -163,11 +163,33 @@ def _centering(targets: Sequence[Exponent], svars: list[str], window: Window,
             decls.append(f"(define-fun {high(b)} () Bool {body})")
         for a in range(-w - 1, w + 2):
             # forbid lo ≥ a ∧ hi ≥ 2 − a   (lo + hi ≥ 2)
-            cl.append(f"(assert (or {low(a - 1)} (not {high(2 - a)})))")
+            clause(cl, (low(a - 1), True), (high(2 - a), False))
             # forbid lo ≤ a ∧ hi ≤ −2 − a  (lo + hi ≤ −2)
-            cl.append(f"(assert (or (not {low(a)}) {high(-1 - a)}))")
-    cl = sorted(set(c for c in cl if "(or true" not in c and "(not false)" not in c), key=cl.index)
+            clause(cl, (low(a), False), (high(-1 - a), True))
     return decls, cl
+
+
+def clause(out: list[str], *lits: tuple[str, bool]) -> None:
+    """Append ``(assert (or ...))`` for literals ``(atom, positive)``, simplifying constants.
+
+    >>> out = []
+    >>> clause(out, ("true", False), ("b", True)); clause(out, ("a", True), ("false", True))
+    >>> out
+    ['(assert b)', '(assert a)']
+    """
+    parts = []
+    for atom, positive in lits:
+        if atom in ("true", "false"):
+            if (atom == "true") == positive:
+                return                      # a true literal: the clause holds
+            continue                        # a false literal: drop it
+        parts.append(atom if positive else f"(not {atom})")
+    if not parts:
+        out.append("(assert false)")
+    elif len(parts) == 1:
+        out.append(f"(assert {parts[0]})")
+    else:
+        out.append("(assert (or " + " ".join(parts) + "))")
 
 
 def encode(r, window: Window, k: int, *, cardinality: str = "sum",
