@@ -27,6 +27,7 @@ from fractions import Fraction
 
 from attnproof import Atom, Head, MultiHead, fuse, reduced_form
 from attnproof.algebra import Lattice, evaluate_multihead
+from attnproof.bounds import lower_bound
 from attnproof.fusion import lcm_fusion
 
 from _independent import vertices_by_lp
@@ -46,7 +47,8 @@ def main() -> None:
     assert [c for _, c in coeffs] == [1, -1, 1]            # x^2 - x + 1
     assert not r.frac.is_head()                             # G = 1 is not a fusion
     newton = len(vertices_by_lp(r.support_x()))
-    assert newton == 2
+    proven = lower_bound(M)          # Q is not a product of head factors: FLINT's gcd (C3)
+    assert newton == proven.value == 2
     # two atoms are impossible: M is not monotone
     lat = Lattice.of(M)
     at3 = evaluate_multihead(M, lat, (Fraction(3),))[0]
@@ -62,7 +64,7 @@ def main() -> None:
     f = fuse(M)
     assert f.method == "product" and f.atoms == 4
     print(f"P/Q = ({r.P[0]})/({r.Q}): Q has a negative coefficient")
-    print(f"Newton bound {newton}; two atoms impossible (M = {at3} at x = 3, below both limits "
+    print(f"Newton bound {newton} (proven, trust {proven.trust}); two atoms impossible (M = {at3} at x = 3, below both limits "
           f"{left} and {right});")
     print(f"lcm {r.lcm} is positive but not a head; best cheap fusion: {f.method}, {f.atoms} atoms")
     print(f"so the minimum is between {newton + 1} and {f.atoms}")
