@@ -16,6 +16,8 @@ import flint
 from attnproof import fuse, reduced_form, sigmoid_sum
 from attnproof.algebra import evaluate_poly, poly_context
 from attnproof.bounds import lower_bound
+from attnproof.certificate import build_certificate
+from attnproof.checker import check_text
 
 from _independent import vertices_by_lp
 
@@ -69,6 +71,11 @@ def main() -> None:
     assert big.value == 2 ** D and len(big.blocks) == D
     print(f"d = {D}: proven lower bound 2^{D} ({len(str(big.value))} digits) from "
           f"{len(big.blocks)} one-variable blocks, trust {big.trust}")
+    cert = build_certificate(sigmoid_sum(6))  # the proof as a certificate ...
+    verdict = check_text(cert.text)           # ... re-verified by the standalone checker
+    assert verdict.status == "valid" and verdict.minimum == 2 ** 6 and verdict.trust == "exact"
+    print(f"W_6 certificate ({len(cert.text)} bytes): checker says {verdict.status}, "
+          f"minimum {verdict.minimum}, trust {verdict.trust}")
     print("lower bound = upper bound: the minimum is 2^d, against 2d head-atom terms")
 
 
