@@ -64,6 +64,8 @@ def _cross(o, a, b) -> int:
 def hull_2d(pts: Sequence[Point]) -> list[tuple[Point, Point]]:
     """Vertices of a planar point set with integer functionals (monotone chain).
 
+    >>> hull_2d([(0, 0), (1, 0), (3, 0)])
+    [((0, 0), (-3, 0)), ((3, 0), (3, 0))]
     >>> hull_2d([(0, 0), (2, 0), (1, 1), (0, 2)])
     [((0, 0), (-2, -2)), ((0, 2), (0, 2)), ((2, 0), (2, 0))]
     """
@@ -83,6 +85,10 @@ def hull_2d(pts: Sequence[Point]) -> list[tuple[Point, Point]]:
             upper.pop()
         upper.append(p)
     hull = lower[:-1] + upper[:-1]          # counter-clockwise
+    if len(hull) == 2:                       # collinear points: a segment
+        a, b = hull
+        d = (b[0] - a[0], b[1] - a[1])
+        return sorted([(a, (-d[0], -d[1])), (b, d)])
     k = len(hull)
     out = []
     for i, v in enumerate(hull):

@@ -145,7 +145,7 @@ def divexact(a: Poly, b: Poly) -> Poly | None:
         qe = tuple(x - y for x, y in zip(e, lb))
         if any(q < l or q > h for q, l, h in zip(qe, lo, hi)):
             return None
-        qc = c / lcb
+        qc = Fraction(c) / lcb
         Qd[qe] = qc
         for eb, cb in rest:
             t = tuple(x + y for x, y in zip(qe, eb))

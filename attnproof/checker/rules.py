@@ -29,7 +29,7 @@ from math import gcd
 from . import poly as P
 from .geometry import acyclic_orientations, primitive_direction, rank
 from .problem import head_polys, parse_atoms
-from .syntax import Reject, canonical_text, count, fields, hexdigest, integer
+from .syntax import Reject, canonical_text, count, fields, hexdigest, integer, rational
 
 TRUST_ORDER = ("exact", "exact-modulo-flint", "window-refuted", "numeric", "unknown")
 MAX_GRAPH_NODES = 12
@@ -73,8 +73,10 @@ class State:
 
 # -- polynomial syntax ------------------------------------------------------
 
-def read_poly(x, where: str, nvars: int) -> dict:
-    """A certificate polynomial: ``[[coef, [[var, exp], ...]], ...]`` (integers).
+def read_poly(x, where: str, nvars: int, rational_coefficients: bool = False) -> dict:
+    """A certificate polynomial: ``[[coef, [[var, exp], ...]], ...]``.
+
+    Coefficients are JSON integers (canonical rationals when ``rational_coefficients``).
 
     Terms are strictly increasing by their pair lists; pairs strictly increasing
     by variable; exponents and coefficients non-zero.
@@ -87,7 +89,8 @@ def read_poly(x, where: str, nvars: int) -> dict:
         w = f"{where}, term {t_i}"
         if not isinstance(t, list) or len(t) != 2 or not isinstance(t[1], list):
             raise Reject(f"{w}: a term is [coefficient, [[variable, exponent], ...]]")
-        c = integer(t[0], f"{w}, coefficient")
+        c = (rational(t[0], f"{w}, coefficient") if rational_coefficients
+             else integer(t[0], f"{w}, coefficient"))
         if c == 0:
             raise Reject(f"{w}: zero coefficient")
         pairs = []
@@ -281,7 +284,7 @@ def rule_reduced_by_flint(st: State, step: dict, where: str) -> None:
     nums = step["numerator"]
     if not isinstance(nums, list) or len(nums) != pb.value_dim:
         raise Reject(f"{where}: numerator must list {pb.value_dim} polynomials (use [] for 0)")
-    Pn = [read_poly(p, f"{where}: numerator {c}", nv) if p != [] else {}
+    Pn = [read_poly(p, f"{where}: numerator {c}", nv, True) if p != [] else {}
           for c, p in enumerate(nums)]
     _check_identity(st, Pn, Qd, where)
     st.factors.append((Qd, 1))
