@@ -25,7 +25,6 @@ import os
 import tempfile
 from dataclasses import dataclass
 from fractions import Fraction
-from itertools import combinations
 from typing import Sequence
 
 from .errors import InputError
@@ -110,51 +109,74 @@ def _dot(u: Sequence[int], v: Sequence[int]) -> int:
     return sum(a * b for a, b in zip(u, v))
 
 
+def _orient(a: Point, b: Point, c: Point, p: Point) -> int:
+    """Sign-carrying volume ``det(b − a, c − a, p − a)``: > 0 when ``p`` sees the face ``abc``."""
+    return _dot(_cross3(_sub(b, a), _sub(c, a)), _sub(p, a))
+
+
+def _initial_simplex(pts: Sequence[Point]) -> tuple[Point, Point, Point, Point] | None:
+    a = pts[0]
+    b = next((p for p in pts if p != a), None)
+    if b is None:
+        return None
+    c = next((p for p in pts if _cross3(_sub(b, a), _sub(p, a)) != (0, 0, 0)), None)
+    if c is None:
+        return None
+    d = next((p for p in pts if _orient(a, b, c, p) != 0), None)
+    return None if d is None else (a, b, c, d)
+
+
+def _primitive(v: Sequence[int]) -> tuple[int, ...]:
+    g = 0
+    for x in v:
+        g = math.gcd(g, x)
+    return tuple(x // g for x in v) if g else tuple(v)
+
+
 def hull_3d(points: Sequence[Point]) -> tuple[list[Point], list[list[Point]]]:
     """Vertices and facets (each a cyclic list of vertices) of a full-dimensional 3-D hull.
 
-    Exact: a plane through three points is a facet plane when every point lies
-    on one side; the points on it are hulled in 2-D.  Cost ``O(n^4)`` in the
-    worst case, fine for the few hundred points a picture can show.
+    Exact incremental construction over integer points: a triangulated
+    boundary with outward orientation; a new point removes the faces it sees
+    strictly and is joined to their horizon.  Coplanar triangles are then
+    merged into polygon facets by a 2-D hull (which also drops points in the
+    middle of an edge or a facet).
 
     >>> cube = [(a, b, c) for a in (0, 1) for b in (0, 1) for c in (0, 1)]
-    >>> vs, fs = hull_3d(cube + [(0, 0, 0)])
+    >>> vs, fs = hull_3d(cube + [(0, 0, 0), (1, 1, 0)])
     >>> len(vs), len(fs), sorted(len(f) for f in fs)
     (8, 6, [4, 4, 4, 4, 4, 4])
     """
     pts = sorted(set(points))
-    if affine_frame(pts)[0] != 3:
+    simplex = _initial_simplex(pts)
+    if simplex is None:
         raise InputError("hull_3d needs points that span three dimensions")
-    facets: dict[frozenset, tuple[Point, Point]] = {}
-    n = len(pts)
-    for i, j in combinations(range(n), 2):
-        a, b = pts[i], pts[j]
-        ab = _sub(b, a)
-        for k in range(j + 1, n):
-            c = pts[k]
-            nrm = _cross3(ab, _sub(c, a))
-            if nrm == (0, 0, 0):
-                continue
-            h = _dot(nrm, a)
-            side = [_dot(nrm, p) - h for p in pts]
-            if all(s <= 0 for s in side):
-                pass
-            elif all(s >= 0 for s in side):
-                nrm = tuple(-x for x in nrm)
-            else:
-                continue
-            on = frozenset(p for p, s in zip(pts, side) if s == 0)
-            if on not in facets:
-                facets[on] = (nrm, a)
+    a, b, c, d = simplex
+    faces: set[tuple[Point, Point, Point]] = set()
+    for f, other in (((a, b, c), d), ((a, b, d), c), ((a, c, d), b), ((b, c, d), a)):
+        faces.add(f if _orient(*f, other) < 0 else (f[0], f[2], f[1]))
+    for p in pts:
+        visible = [f for f in faces if _orient(*f, p) > 0]
+        if not visible:
+            continue
+        edges = {(f[i], f[(i + 1) % 3]) for f in visible for i in range(3)}
+        horizon = [(u, v) for u, v in edges if (v, u) not in edges]
+        faces.difference_update(visible)
+        faces.update((u, v, p) for u, v in horizon)
+    planes: dict[tuple, set[Point]] = {}
+    for f in faces:
+        nrm = _primitive(_cross3(_sub(f[1], f[0]), _sub(f[2], f[0])))
+        planes.setdefault((nrm, _dot(nrm, f[0])), set()).update(f)
     out_facets: list[list[Point]] = []
     verts: set[Point] = set()
-    for on, (nrm, _) in sorted(facets.items(), key=lambda kv: sorted(kv[0])):
+    for (nrm, _), on in planes.items():
         drop = max(range(3), key=lambda t: abs(nrm[t]))
         keep = [t for t in range(3) if t != drop]
-        proj = {tuple(p[t] for t in keep): p for p in on}
+        proj = {tuple(q[t] for t in keep): q for q in on}
         ring = [proj[q] for q in hull_2d(list(proj))]
         out_facets.append(ring)
         verts.update(ring)
+    out_facets.sort()
     return sorted(verts), out_facets
 
 
@@ -276,11 +298,11 @@ def newton_picture(M: MultiHead, project: Sequence[int] | None = None,
             for a, b in zip(ring, ring[1:] + ring[:1]):
                 es.add((min(a, b), max(a, b)))
         edges = sorted(es)
-    if not projected:
-        back = lambda q: lift[q]  # noqa: E731  (the chart is injective on the affine hull)
-        vs = [back(v) for v in vs]
-        edges = [(back(a), back(b)) for a, b in edges]
-        facets = [tuple(back(v) for v in ring) for ring in facets]
+    # back to lattice points: exact when the chart is injective on the affine hull; for
+    # a shadow, any point over the projected one (the drawing only uses the projection)
+    vs = [lift[v] for v in vs]
+    edges = [(lift[a], lift[b]) for a, b in edges]
+    facets = [tuple(lift[v] for v in ring) for ring in facets]
     return NewtonPicture(M.dim, r.lattice.scales, tuple(support), tuple(vs), tuple(edges),
                          tuple(facets), tuple(fus), f.method, tuple(prs), adim, coords, projected)
 

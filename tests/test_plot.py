@@ -130,3 +130,19 @@ def test_show_plot_errors(run_cli, tmp_path):
     assert rc == 3 and "choose one" in err
     rc, out, _ = run_cli("show", str(w), "--plot", str(tmp_path / "p.png"), "--project", "0,1,2")
     assert rc == 0 and "shadow on coordinates 0,1,2, 8 vertices" in out
+
+
+def test_two_coordinate_shadow_of_a_hexagon(tmp_path):
+    pic = newton_picture(graph_sum(nx.complete_graph(3)), project=(0, 2))
+    assert pic.projected and len(pic.vertices) == 6
+    assert all(len(v) == 3 for v in pic.vertices)          # lattice points, not projections
+    out = tmp_path / "shadow.png"
+    draw_newton(pic, out)
+    assert out.read_bytes()[:8] == PNG_MAGIC
+
+
+def test_k5_default_shadow():
+    pic = newton_picture(graph_sum(nx.complete_graph(5)))
+    assert (pic.affine_dim, pic.coords, pic.projected, len(pic.support)) == (4, (0, 1, 2), True, 291)
+    edges = {frozenset(e) for e in pic.edges}
+    assert len(pic.vertices) - len(edges) + len(pic.facets) == 2
