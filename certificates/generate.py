@@ -1,0 +1,187 @@
+"""Regenerate the golden certificates and their index (run from the repository root).
+
+    python certificates/generate.py
+
+valid/*.json are produced by attnproof's prover; every invalid/*.json is a
+valid certificate with exactly one rule broken (named in index.json with the
+exit code that ``attnproof check`` must return, and any extra arguments).
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import json
+import sys
+from fractions import Fraction
+from pathlib import Path
+
+from attnproof.certificate import build_certificate
+from attnproof.families import biased_sigmoid_sum, graph_sum, named_graph, sigmoid_sum
+from attnproof.io import canonical_json
+from attnproof.model import Atom, Head, MultiHead
+
+HERE = Path(__file__).resolve().parent
+
+
+def _cancel() -> MultiHead:
+    s = Head((Atom((1,), (1,)), Atom((0,), (0,))), name="sigma")
+    t = Head((Atom((1,), (0,)), Atom((0,), (1,))), name="one-minus-sigma")
+    return MultiHead((s, t))
+
+
+def _flint() -> MultiHead:
+    # sigma(3q) + sigma(q)/3: the factor 1 - x + x^2 of 1 + x^3 has no C1 witness
+    a = Head((Atom((3,), (1,)), Atom((0,), (0,))), name="sigma3")
+    b = Head((Atom((1,), (Fraction(1, 3),)), Atom((0,), (0,))), name="sigma-third")
+    return MultiHead((a, b))
+
+
+def _decimal() -> MultiHead:
+    F = Fraction
+    h1 = Head((Atom((F(3, 10), F(7, 10)), (1,)), Atom((F(11, 10), F(-1, 5)), (2,)),
+               Atom((0, 0), (0,))), name="g1")
+    h2 = Head((Atom((F(1, 2), F(1, 5)), (1,)), Atom((F(-13, 10), F(9, 10)), (F(1, 3),)),
+               Atom((0, 0), (0,))), name="g2")
+    return MultiHead((h1, h2))
+
+
+def _window_k3() -> dict | None:
+    try:
+        from attnproof.search.certify import search_certificate
+        from attnproof.search.query import search_fusion
+    except ImportError:
+        return None
+    M = graph_sum(named_graph("complete", 3))
+    res = search_fusion(M, 6, 1, timeout=120)
+    if res.result != "unsat":
+        return None
+    return search_certificate(M, refutations=[res])
+
+
+def valid() -> dict[str, dict]:
+    """name -> certificate document."""
+    docs = {
+        "w1": build_certificate(sigmoid_sum(1)).doc,
+        "w3": build_certificate(sigmoid_sum(3)).doc,
+        "w3-explicit": build_certificate(sigmoid_sum(3), explicit=True).doc,
+        "w54-structural": build_certificate(sigmoid_sum(54), explicit_fusion_limit=1).doc,
+        "path3": build_certificate(graph_sum(named_graph("path", 3))).doc,
+        "k3": build_certificate(graph_sum(named_graph("complete", 3))).doc,
+        "k3-explicit": build_certificate(graph_sum(named_graph("complete", 3)), explicit=True).doc,
+        "c4": build_certificate(graph_sum(named_graph("cycle", 4))).doc,
+        "k4": build_certificate(graph_sum(named_graph("complete", 4))).doc,
+        "biased": build_certificate(biased_sigmoid_sum([Fraction(1, 2), 0])).doc,
+        "decimal": build_certificate(_decimal()).doc,
+        "cancel": build_certificate(_cancel()).doc,
+        "flint": build_certificate(_flint()).doc,
+    }
+    w = _window_k3()
+    if w is not None:
+        docs["k3-window"] = w
+    return docs
+
+
+def _rehash(doc: dict) -> dict:
+    doc["problem_sha256"] = hashlib.sha256(canonical_json(doc["problem"]).encode("ascii")).hexdigest()
+    return doc
+
+
+def _step(doc: dict, rule: str, k: int = 0) -> dict:
+    return [s for s in doc["steps"] if s["rule"] == rule][k]
+
+
+def invalid(v: dict[str, dict]) -> list[tuple[str, str, object, int, list]]:
+    """(name, what it breaks, document or raw text, expected exit code, extra args)."""
+    out = []
+
+    def mut(name, src, what, fn, code=1, args=None):
+        d = copy.deepcopy(v[src])
+        r = fn(d)
+        out.append((name, what, d if r is None else r, code, args or []))
+
+    mut("lower-claim", "w3", "claims.lower_bound differs from the proven count",
+        lambda d: d["claims"].__setitem__("lower_bound", 9))
+    mut("minimum-when-gap", "k3", "claims.minimum given although the bounds differ",
+        lambda d: d["claims"].__setitem__("minimum", 6))
+    mut("sha-digit", "w3", "problem_sha256 does not match the embedded problem",
+        lambda d: d.__setitem__("problem_sha256", ("0" if d["problem_sha256"][0] != "0" else "1")
+                                + d["problem_sha256"][1:]))
+    mut("problem-value", "w3", "embedded problem changed (hash updated): explicit fusion no longer equal",
+        lambda d: (d["problem"]["heads"][0]["atoms"][0].__setitem__("value", 2), _rehash(d)) and None)
+    mut("linear-witness", "w3", "irreducible_factor: linear witness names the wrong variable",
+        lambda d: _step(d, "irreducible_factor")["witness"].__setitem__("var", 1))
+    mut("not-surviving", "cancel", "irreducible_factor: 1 + x cancels in the sum (Q = 1)",
+        lambda d: d["steps"].insert(0, {"rule": "irreducible_factor", "poly": [[1, []], [1, [[0, 1]]]],
+                                        "witness": {"kind": "linear", "var": 0},
+                                        "residue_component": 0}))
+    mut("simplex-witness", "decimal", "irreducible_factor: a binomial witness for a trinomial",
+        lambda d: _step(d, "irreducible_factor")["witness"].__setitem__("kind", "binomial"))
+    mut("vertex-tie", "w3-explicit", "newton_blocks: a functional with several maximizers",
+        lambda d: _step(d, "newton_blocks")["blocks"][0]["vertices"][0][1].__setitem__(0, 0))
+    mut("vertex-wrong", "w3-explicit", "newton_blocks: a listed vertex the functional does not select",
+        lambda d: _step(d, "newton_blocks")["blocks"][0]["vertices"][0].__setitem__(0, [0, 0, -1]))
+    mut("zonotope-independent", "k3", "newton_blocks: K_3's generators are dependent",
+        lambda d: _step(d, "newton_blocks")["blocks"][0].__setitem__("method", "zonotope_independent"))
+    mut("blocks-share-vars", "k3", "newton_blocks: K_3 split into two blocks that share variables",
+        lambda d: _step(d, "newton_blocks").__setitem__("blocks", [
+            {"factors": [0, 1], "method": "zonotope_independent"},
+            {"factors": [2], "method": "zonotope_independent"}]))
+    mut("fusion-weight", "w3", "explicit_fusion: a weight changed, the head is not a fusion",
+        lambda d: _step(d, "explicit_fusion")["head"]["atoms"][1].__setitem__("weight", 2))
+    mut("fusion-order", "w3", "explicit_fusion: atoms not in lattice order",
+        lambda d: _step(d, "explicit_fusion")["head"]["atoms"].reverse())
+    mut("flint-identity", "flint", "reduced_by_flint: P/Q is not the sum",
+        lambda d: _step(d, "reduced_by_flint")["numerator"][0][0].__setitem__(0, 7))
+    mut("trust-exact", "flint", "trust says exact but reduced_by_flint trusts FLINT",
+        lambda d: d.__setitem__("trust", "exact"))
+    mut("version-2", "w1", "unknown certificate version",
+        lambda d: d.__setitem__("version", 2))
+    mut("extra-field", "w1", "an unknown top-level field",
+        lambda d: d.__setitem__("comment", "hello"))
+    mut("big-count-int", "w54-structural", "a count >= 2^53 written as a JSON integer",
+        lambda d: d["claims"].__setitem__("lower_bound", 2 ** 54))
+    mut("missing-upper", "w1", "no upper-bound step",
+        lambda d: d.__setitem__("steps", [s for s in d["steps"] if s["rule"] != "explicit_fusion"]))
+    mut("float-int", "w1", "1.0 where an integer is required (raw text)",
+        lambda d: canonical_json(d).replace('"version":1', '"version":1.0'))
+    mut("nan", "w1", "NaN in the JSON text",
+        lambda d: canonical_json(d).replace('"lower_bound":2', '"lower_bound":NaN'))
+    mut("duplicate-key", "w1", "a duplicated JSON key",
+        lambda d: canonical_json(d).replace('{"claims":', '{"trust":"exact","claims":', 1))
+    mut("strict-flint", "flint", "--strict refuses a step that trusts FLINT (inconclusive)",
+        lambda d: None, code=2, args=["--strict"])
+    if "k3-window" in v:
+        mut("window-hash", "k3-window", "window_refutation: SMT-LIB2 text edited, hash unchanged",
+            lambda d: _step(d, "window_refutation").__setitem__(
+                "smtlib", _step(d, "window_refutation")["smtlib"] + " "))
+    # graphic block over the checker's node limit: cycle C_12 claimed as zonotope_graphic
+    c12 = build_certificate(graph_sum(named_graph("cycle", 12)), explicit_fusion_limit=1).doc
+    nb = _step(c12, "newton_blocks")
+    nb["blocks"] = [{"factors": nb["blocks"][0]["factors"], "method": "zonotope_graphic"}]
+    c12["claims"]["lower_bound"] = 2 ** 12 - 2
+    c12["claims"]["minimum"] = None
+    out.append(("graphic-too-large", "a graphic block with more nodes than the checker counts "
+                "(inconclusive)", c12, 2, []))
+    return out
+
+
+def main() -> int:
+    v = valid()
+    index = {}
+    for name, doc in sorted(v.items()):
+        path = f"valid/{name}.json"
+        (HERE / path).write_text(canonical_json(doc))
+        index[path] = {"exit": 0, "args": [], "what": "valid"}
+    for name, what, doc, code, args in invalid(v):
+        path = f"invalid/{name}.json"
+        text = doc if isinstance(doc, str) else canonical_json(doc)
+        (HERE / path).write_text(text)
+        index[path] = {"exit": code, "args": args, "what": what}
+    (HERE / "index.json").write_text(json.dumps(index, indent=1, sort_keys=True) + "\n")
+    print(f"{len(v)} valid, {len(index) - len(v)} invalid certificates written")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
