@@ -127,10 +127,24 @@ def x_vars(f: dict, dim: int) -> set:
 
 # -- irreducibility witnesses (THEORY §5, C1) ------------------------------
 
+def _linear_var(D: dict, vs: list):
+    """Smallest variable in which ``f`` is linear with a single-term coefficient, or None."""
+    for i, v in enumerate(vs):
+        if {e[i] for e in D} == {0, 1}:
+            a = sum(1 for e in D if e[i] == 0)
+            if a == 1 or len(D) - a == 1:
+                return v
+    return None
+
+
 def _irreducible(f: dict, wit, where: str) -> None:
+    """Check an irreducibility witness.  Witnesses are canonical: ``linear`` with
+    the smallest possible variable when one exists, else ``binomial`` (2 terms),
+    else ``simplex`` (3 or more terms)."""
     kind = wit.get("kind") if isinstance(wit, dict) else None
     vs = sorted({v for m in f for v, _ in m})
     D = P.to_dense(f, vs)
+    lin = _linear_var(D, vs)
     if kind == "linear":
         # f = a + b·x_i, a and b free of x_i, one of them a single term (a unit of
         # the Laurent ring).  Degrees in x_i add under products, so a factorization
@@ -139,14 +153,10 @@ def _irreducible(f: dict, wit, where: str) -> None:
         v = integer(wit["var"], f"{where}: var", 0)
         if v not in vs:
             raise Reject(f"{where}: the polynomial does not involve variable {v}")
-        i = vs.index(v)
-        degs = {e[i] for e in D}
-        if degs != {0, 1}:
-            raise Reject(f"{where}: not linear in variable {v}")
-        a = [e for e in D if e[i] == 0]
-        b = [e for e in D if e[i] == 1]
-        if len(a) != 1 and len(b) != 1:
-            raise Reject(f"{where}: neither coefficient of variable {v} is a single term")
+        if lin is None:
+            raise Reject(f"{where}: not linear with a single-term coefficient in any variable")
+        if v != lin:
+            raise Reject(f"{where}: the canonical linear witness is variable {lin}, not {v}")
         return
     if kind in ("binomial", "simplex"):
         # binomial: 1 + c·X^g with g primitive is linear after a unimodular change of
@@ -154,11 +164,13 @@ def _irreducible(f: dict, wit, where: str) -> None:
         # vectors have coordinate gcd 1 spans an integrally indecomposable polytope,
         # so f is absolutely irreducible.
         fields(wit, {"kind"}, set(), where)
+        if lin is not None:
+            raise Reject(f"{where}: the canonical witness is 'linear' (variable {lin})")
         pts = sorted(D)
         if kind == "binomial" and len(pts) != 2:
             raise Reject(f"{where}: a binomial has exactly 2 terms, this one has {len(pts)}")
-        if len(pts) < 2:
-            raise Reject(f"{where}: a single term is a unit, not an irreducible factor")
+        if kind == "simplex" and len(pts) < 3:
+            raise Reject(f"{where}: a simplex witness needs at least 3 terms (use 'binomial')")
         diffs = [[a - b for a, b in zip(p, pts[0])] for p in pts[1:]]
         g = 0
         for row in diffs:

@@ -1,0 +1,152 @@
+"""Mutation sweep over golden certificates (TESTING.md 1).
+
+Every single-field mutation of a valid golden certificate -- each numeric leaf
++1 or negated, p/q swapped, a key dropped, renamed or duplicated, an array item
+dropped or two neighbours swapped, a hash digit flipped -- must be rejected.
+The only mutants allowed through are changes of a vertex functional ``c`` in
+an explicit vertex list (a hint: another valid functional for the same vertex
+proves the same thing); each of those is re-verified to prove exactly the
+same claims.  The mutant counts are asserted so the sweep cannot shrink.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from attnproof.checker import check_text
+from attnproof.io import canonical_json
+
+GOLDEN = Path(__file__).resolve().parent.parent / "certificates" / "valid"
+RAT = re.compile(r"^(-?)([0-9]+)/([0-9]+)$")
+HEX = re.compile(r"^[0-9a-f]{64}$")
+DEC = re.compile(r"^-?[0-9]+$")
+
+# certificate -> (mutants, rejected), asserted so the sweep cannot silently shrink.
+# The difference is made only of vertex functionals (hints) and the key of a
+# one-atom fused head, each re-verified above to prove the same claims.
+EXPECTED = {"w3.json": (519, 519), "w3-explicit.json": (692, 680), "k3.json": (525, 525),
+            "flint.json": (313, 312), "decimal.json": (623, 610), "biased.json": (346, 346),
+            "cancel.json": (155, 154)}
+
+
+def _dump(obj, dup: tuple | None, path: tuple = ()) -> str:
+    """Canonical JSON, except that the object at ``dup[0]`` repeats key ``dup[1]``."""
+    if isinstance(obj, dict):
+        parts = []
+        for k in sorted(obj):
+            item = json.dumps(k) + ":" + _dump(obj[k], dup, path + (k,))
+            parts.append(item)
+            if dup is not None and dup[0] == path and dup[1] == k:
+                parts.append(item)
+        return "{" + ",".join(parts) + "}"
+    if isinstance(obj, list):
+        return "[" + ",".join(_dump(x, dup, path + (i,)) for i, x in enumerate(obj)) + "]"
+    return json.dumps(obj)
+
+
+def _get(doc, path):
+    for p in path:
+        doc = doc[p]
+    return doc
+
+
+def _set(doc, path, value):
+    _get(doc, path[:-1])[path[-1]] = value
+
+
+def _leaf_variants(x):
+    if type(x) is int:
+        out = [x + 1]
+        if x:
+            out.append(-x)
+        return out
+    if isinstance(x, str):
+        m = RAT.match(x)
+        if m:
+            return [f"{m.group(1)}{m.group(3)}/{m.group(2)}"]
+        if HEX.match(x):
+            return [("1" if x[0] == "0" else "0") + x[1:]]
+        if DEC.match(x):
+            return [str(int(x) + 1)]
+        return [x + "x"]
+    if x is None:
+        return [0]
+    return []
+
+
+def mutants(doc):
+    """Yield ``(description, path, text)`` for every single-field mutation."""
+    stack = [((), doc)]
+    while stack:
+        path, node = stack.pop()
+        if isinstance(node, dict):
+            for k in sorted(node):
+                d = copy.deepcopy(doc)
+                del _get(d, path)[k]
+                yield f"drop key {k}", path + (k,), canonical_json(d)
+                d = copy.deepcopy(doc)
+                t = _get(d, path)
+                t[k + "_x"] = t.pop(k)
+                yield f"rename key {k}", path + (k,), canonical_json(d)
+                yield f"duplicate key {k}", path + (k,), _dump(doc, (path, k))
+                stack.append((path + (k,), node[k]))
+        elif isinstance(node, list):
+            for i in range(len(node)):
+                d = copy.deepcopy(doc)
+                del _get(d, path)[i]
+                yield f"drop item {i}", path + (i,), canonical_json(d)
+                if i + 1 < len(node) and node[i] != node[i + 1]:
+                    d = copy.deepcopy(doc)
+                    t = _get(d, path)
+                    t[i], t[i + 1] = t[i + 1], t[i]
+                    yield f"swap items {i},{i + 1}", path + (i,), canonical_json(d)
+                stack.append((path + (i,), node[i]))
+        else:
+            for v in _leaf_variants(node):
+                d = copy.deepcopy(doc)
+                _set(d, path, v)
+                yield f"leaf {node!r} -> {v!r}", path, canonical_json(d)
+
+
+def _is_functional(doc, path) -> bool:
+    # steps/i/blocks/j/vertices/k/1/...: the functional c of an explicit vertex
+    return (len(path) >= 7 and path[0] == "steps" and path[2] == "blocks"
+            and path[4] == "vertices" and path[6] == 1)
+
+
+def _is_common_shift(doc, path) -> bool:
+    # the key of a one-atom fused head: moving all keys by one vector multiplies
+    # N and D by the same monomial, so the head computes the same function
+    if len(path) >= 6 and path[0] == "steps" and path[2] == "head" and path[5] == "key":
+        return len(_get(doc, path[:4])) == 1
+    return False
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_mutation_sweep(name):
+    text = (GOLDEN / name).read_text()
+    base = check_text(text)
+    assert base.code == 0, base.message
+    doc = json.loads(text)
+    total = rejected = 0
+    for what, path, mtext in mutants(doc):
+        total += 1
+        v = check_text(mtext)
+        if v.code != 0:
+            rejected += 1
+            continue
+        assert _is_functional(doc, path) or _is_common_shift(doc, path), \
+            f"{name}: accepted mutant {what} at {path}"
+        assert (v.lower_bound, v.upper_bound, v.minimum, v.trust) == (
+            base.lower_bound, base.upper_bound, base.minimum, base.trust)
+    assert (total, rejected) == EXPECTED[name], f"{name}: {total} mutants, {rejected} rejected"
+
+
+def test_mutant_total():
+    """The sweep covers thousands of mutants in all."""
+    assert sum(t for t, _ in EXPECTED.values()) == 3173
