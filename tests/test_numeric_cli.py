@@ -144,3 +144,82 @@ def test_eval_input_errors_exit_3(run_cli, w3, tmp_path):
     assert rc == 3
     rc, _, err = run_cli("eval", p, "--random", "2", "-o", str(tmp_path))
     assert rc == 3 and "directory" in err
+
+
+# ---- numcheck CERT -----------------------------------------------------------------------
+
+def _cert(tmp_path, M, name="c.json", edit=None):
+    from attnproof.certificate import build_certificate
+
+    doc = json.loads(build_certificate(M).text)
+    if edit is not None:
+        edit(doc)
+    path = tmp_path / name
+    path.write_text(json.dumps(doc))
+    return str(path)
+
+
+def test_numcheck_certificate_with_explicit_fusion(run_cli, tmp_path):
+    p = _cert(tmp_path, sigmoid_sum(3))
+    rc, out, _ = run_cli("numcheck", p, "--samples", "3", "--json")
+    assert rc == 0
+    doc = json.loads(out)
+    assert doc["verdict"] == "consistent" and doc["failed_checks"] == 0
+    assert any("explicit_fusion" in c["check"] and c["ok"] for c in doc["checks"])
+    assert doc["ball_check"]["checked"] == 3
+
+
+def test_numcheck_certificate_with_a_wrong_fusion_value_is_refuted(run_cli, tmp_path):
+    def edit(doc):
+        step = [s for s in doc["steps"] if s["rule"] == "explicit_fusion"][0]
+        step["head"]["atoms"][2]["value"] = "1000000000000000000000000000001/1000000000000000000000000000000"
+
+    p = _cert(tmp_path, sigmoid_sum(3), edit=edit)
+    rc, out, _ = run_cli("numcheck", p, "--samples", "4")
+    assert rc == 1 and "refuted (rigorous" in out and "query (exact)" in out
+
+
+def test_numcheck_certificate_binding_and_upper_claim(run_cli, tmp_path):
+    def bad_hash(doc):
+        doc["problem_sha256"] = ("0" if doc["problem_sha256"][0] != "0" else "1") + doc["problem_sha256"][1:]
+
+    rc, out, _ = run_cli("numcheck", _cert(tmp_path, sigmoid_sum(2), "h.json", bad_hash), "--samples", "2")
+    assert rc == 1 and "[BAD] problem_sha256" in out
+
+    def bad_claim(doc):
+        doc["claims"]["upper_bound"] = 3
+
+    rc, out, _ = run_cli("numcheck", _cert(tmp_path, sigmoid_sum(2), "u.json", bad_claim), "--samples", "2")
+    assert rc == 1 and "claimed upper bound 3" in out
+
+
+def test_numcheck_certificate_without_explicit_fusion(run_cli, tmp_path):
+    rc, out, _ = run_cli("numcheck", _cert(tmp_path, sigmoid_sum(13)), "--samples", "2", "--digits", "30")
+    assert rc == 0
+    assert "two independent evaluators" in out and "product_fusion" in out and "not built" in out
+
+    def to_product(doc):
+        doc["steps"] = [s for s in doc["steps"] if s["rule"] != "explicit_fusion"] + [{"rule": "product_fusion"}]
+
+    rc, out, _ = run_cli("numcheck", _cert(tmp_path, sigmoid_sum(3), "p.json", to_product), "--samples", "2",
+                         "--json")
+    doc = json.loads(out)
+    assert rc == 0 and any("product_fusion rule (instantiated)" in c["check"] for c in doc["checks"])
+
+
+def test_numcheck_certificate_against_a_given_fused_file(run_cli, tmp_path, w3):
+    cert = _cert(tmp_path, sigmoid_sum(3))
+    rc, _, _ = run_cli("numcheck", cert, w3["bad"], "--samples", "4")
+    assert rc == 1
+    rc, _, _ = run_cli("numcheck", cert, w3["fused"], "--samples", "2")
+    assert rc == 0
+    rc, _, err = run_cli("numcheck", w3["problem"], cert)
+    assert rc == 3 and "not a certificate" in err
+
+
+def test_numcheck_certificate_input_errors(run_cli, tmp_path):
+    def broken(doc):
+        doc["problem"]["heads"][0]["atoms"][0]["value"] = "NaN"
+
+    rc, _, err = run_cli("numcheck", _cert(tmp_path, sigmoid_sum(2), "n.json", broken))
+    assert rc == 3 and "embedded problem" in err

@@ -60,6 +60,132 @@ def _load(path: str):
     return "problem", load_problem(path)
 
 
+PRODUCT_CHECK_LIMIT = 4096
+
+
+def _certificate_parts(doc: dict):
+    """``(problem, explicit head or None, claims)`` of a certificate document."""
+    from ..errors import InputError
+    from ..io import PROBLEM_FORMAT, PROBLEM_VERSION, problem_from_dict
+
+    try:
+        M = problem_from_dict(doc.get("problem"))
+    except InputError as e:
+        raise InputError(f"certificate: embedded problem: {e}") from None
+    steps = doc.get("steps")
+    if not isinstance(steps, list):
+        raise InputError("certificate: 'steps' must be a list")
+    heads = [s.get("head") for s in steps if isinstance(s, dict) and s.get("rule") == "explicit_fusion"]
+    if len(heads) > 1:
+        raise InputError("certificate: more than one explicit_fusion step")
+    head = None
+    if heads:
+        try:
+            head = problem_from_dict({"format": PROBLEM_FORMAT, "version": PROBLEM_VERSION,
+                                      "dim": M.dim, "heads": [heads[0]]}).heads[0]
+        except InputError as e:
+            raise InputError(f"certificate: explicit_fusion head: {e}") from None
+    rules = [s.get("rule") for s in steps if isinstance(s, dict)]
+    claims = doc.get("claims") if isinstance(doc.get("claims"), dict) else {}
+    return M, head, claims, rules
+
+
+def _evaluators_agree(M, samples: int, digits: int, seed: int) -> int:
+    """Arb balls and mpmath agree on ``M`` at random queries; returns the number of queries."""
+    from ..errors import NumericError
+    from ..numeric import arb_precision, evaluate_balls, evaluate_mpmath, random_queries
+    from ..numeric.balls import arb_of
+    from fractions import Fraction
+
+    qs = random_queries(M.dim, samples, seed)
+    balls = evaluate_balls(M, qs, digits)
+    mps = evaluate_mpmath(M, qs, digits + 10)
+    with arb_precision(4 * digits + 64):
+        for i, (brow, mrow) in enumerate(zip(balls, mps)):
+            for b, m in zip(brow, mrow):
+                man, exp = m.man_exp
+                x = arb_of((-1 if m < 0 else 1) * Fraction(abs(man)) * Fraction(2) ** exp)
+                tol = arb_of(Fraction(1, 10 ** (digits - 5))) * (1 + abs(b).upper())
+                if not abs(b - x) < tol:
+                    raise NumericError(f"Arb and mpmath disagree on the problem at query #{i} "
+                                       f"(internal error)")
+    return len(qs)
+
+
+def check_certificate(doc: dict, args: argparse.Namespace) -> int:
+    """``numcheck CERT [FUSED]``: the numerical checks a certificate admits; returns the exit code."""
+    from ..fusion import product_fusion, product_size_bound
+    from ..io import problem_sha256
+    from ..numeric import ball_compare
+
+    M, head, claims, rules = _certificate_parts(doc)
+    checks: list[dict[str, Any]] = []
+    binding = doc.get("problem_sha256") == problem_sha256(M)
+    checks.append({"check": "problem_sha256 matches the embedded problem", "ok": binding})
+    source = None
+    if args.fused is not None:
+        kind2, fused = _load(args.fused)
+        if kind2 != "problem" or len(fused.heads) != 1:
+            from ..errors import InputError
+
+            raise InputError(f"{args.fused}: FUSED must be a problem file with exactly one head")
+        head, source = fused.heads[0], args.fused
+    elif head is not None:
+        source = "explicit_fusion step"
+    elif "product_fusion" in rules and product_size_bound(M) <= PRODUCT_CHECK_LIMIT:
+        head, source = product_fusion(M).to_head(), "product_fusion rule (instantiated)"
+    res = None
+    if head is not None:
+        with Progress("ball check") as bar:
+            res = ball_compare(M, head, digits=args.digits, seed=args.seed, samples=args.samples,
+                               max_digits=args.max_digits, progress=bar)
+        checks.append({"check": f"{source} equals the problem at {res.checked} queries (Arb balls)",
+                       "ok": res.verdict == "consistent", "verdict": res.verdict})
+        if source == "explicit_fusion step":
+            keys = head.distinct_keys
+            up = claims.get("upper_bound")
+            checks.append({"check": f"explicit head has {keys} distinct keys; claimed upper bound {up}",
+                           "ok": str(up) == str(keys)})
+        verdict = res.verdict
+    else:
+        n = _evaluators_agree(M, args.samples, args.digits, args.seed)
+        checks.append({"check": f"the embedded problem evaluates consistently with two independent "
+                                f"evaluators (Arb balls, mpmath) at {n} queries", "ok": True})
+        if "product_fusion" in rules:
+            what = (f"the upper bound rests on the named rule product_fusion (up to "
+                    f"{product_size_bound(M)} atoms, over {PRODUCT_CHECK_LIMIT}: not built here)")
+        else:
+            what = "the certificate has no upper-bound step"
+        checks.append({"check": f"no explicit fusion to compare: {what}", "ok": None})
+        verdict = "consistent"
+    if claims.get("window_refutations"):
+        checks.append({"check": "window refutations are SMT results: not checked numerically", "ok": None})
+    doc_out: dict[str, Any] = {"certificate": args.problem, "claims": claims, "checks": checks,
+                               "verdict": verdict, "rigorous": verdict == "refuted",
+                               "failed_checks": sum(1 for c in checks if c["ok"] is False),
+                               "note": "numerical checks only; the certificate's proof is checked by "
+                                       "'attnproof check'"}
+    if res is not None:
+        doc_out["ball_check"] = res.to_dict()
+    if args.json:
+        print_json(doc_out)
+    else:
+        failed = sum(1 for c in checks if c["ok"] is False)
+        print(f"numcheck certificate: {verdict}"
+              + (" (rigorous refutation)" if verdict == "refuted" else " (numerical evidence, not a proof)")
+              + (f"; {failed} check(s) failed" if failed else ""))
+        for c in checks:
+            mark = {True: "ok ", False: "BAD", None: "-- "}[c["ok"]]
+            print(f"  [{mark}] {c['check']}")
+        if res is not None:
+            _print_check(res, "  balls")
+        print(f"  {doc_out['note']}")
+    sys.stdout.flush()
+    if verdict == "consistent" and any(c["ok"] is False for c in checks):
+        return EXIT_NEGATIVE
+    return EXIT_OF[verdict]
+
+
 EXIT_OF = {"consistent": EXIT_OK, "refuted": EXIT_NEGATIVE, "undecided": EXIT_INCONCLUSIVE}
 
 
@@ -82,8 +208,6 @@ def run(args: argparse.Namespace) -> int:
 
     kind, first = _load(args.problem)
     if kind == "certificate":
-        from .numcheck_cert import check_certificate
-
         return check_certificate(first, args)
     if args.fused is None:
         raise InputError("numcheck needs PROBLEM and FUSED, or a single certificate file")
