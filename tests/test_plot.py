@@ -31,7 +31,7 @@ def _independent():
 points2 = st.lists(st.tuples(st.integers(-4, 4), st.integers(-4, 4)), min_size=1, max_size=12)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=25, deadline=None)
 @given(points2)
 def test_hull_2d_matches_lp_vertices(pts):
     lp = _independent().vertices_by_lp(pts)
