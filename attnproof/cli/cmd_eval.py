@@ -50,7 +50,18 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def load_queries(path: str, dim: int):
-    """Read a query array from a ``.npy`` file (no pickles), validated against ``dim``."""
+    """Read a query array from a ``.npy`` file (no pickles), validated against ``dim``.
+
+    >>> import numpy as np, tempfile, os
+    >>> path = os.path.join(tempfile.mkdtemp(), "q.npy")
+    >>> save_array(path, np.array([[1.0, 2.0]]))
+    >>> load_queries(path, 2).tolist()
+    [[1.0, 2.0]]
+    >>> load_queries(path, 3)
+    Traceback (most recent call last):
+    ...
+    attnproof.errors.InputError: ...q.npy: queries must have shape (m, 3), got (1, 2)
+    """
     import numpy as np
 
     from ..errors import InputError
@@ -71,7 +82,14 @@ def load_queries(path: str, dim: int):
 
 
 def save_array(path: str, a) -> None:
-    """Write a ``.npy`` file atomically (temp file in the same folder, fsync, replace)."""
+    """Write a ``.npy`` file atomically (temp file in the same folder, fsync, replace).
+
+    >>> import numpy as np, tempfile, os
+    >>> folder = tempfile.mkdtemp()
+    >>> save_array(os.path.join(folder, "v.npy"), np.zeros(2))
+    >>> sorted(os.listdir(folder))
+    ['v.npy']
+    """
     import numpy as np
 
     target = Path(path)

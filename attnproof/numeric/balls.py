@@ -101,7 +101,14 @@ class HeadTable:
         return [int(prod[i, 0]) for i in range(prod.nrows())], den
 
     def balls(self, q: Sequence[Fraction]) -> tuple["flint.arb", ...]:
-        """Ball enclosure of ``H(q)`` at the current Arb precision (one per value component)."""
+        """Ball enclosure of ``H(q)`` at the current Arb precision (one per value component).
+
+        >>> from attnproof.model import Atom
+        >>> t = HeadTable.of(Head((Atom((1,), (1, 0)), Atom((0,), (0, 1)))))
+        >>> with arb_precision(60):
+        ...     [b.str(6) for b in t.balls((Fraction(0),))]
+        ['0.500000', '0.500000']
+        """
         t, den = self.logits(q)
         tmax = max(t)
         dball = flint.arb(flint.fmpz(den))
@@ -130,7 +137,13 @@ class MultiHeadTable:
     value_dim: int
 
     def balls(self, q: Sequence[Fraction]) -> tuple["flint.arb", ...]:
-        """Ball enclosure of ``Σ_h H_h(q)`` at the current Arb precision."""
+        """Ball enclosure of ``Σ_h H_h(q)`` at the current Arb precision.
+
+        >>> from attnproof.families import sigmoid_sum
+        >>> with arb_precision(60):
+        ...     table_of(sigmoid_sum(3)).balls((Fraction(0),) * 3)[0].str(5)
+        '1.5000'
+        """
         total = [flint.arb(0)] * self.value_dim
         for t in self.tables:
             total = [a + b for a, b in zip(total, t.balls(q))]

@@ -69,7 +69,12 @@ class Refutation:
     sign: int
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON form: the query as exact rational strings and 25-digit decimals."""
+        """JSON form: the query as exact rational strings and 25-digit decimals.
+
+        >>> r = Refutation(0, (Fraction(1, 3),), 0, "[1e-30 +/- 1e-60]", "[1 +/- 0]", "[1 +/- 0]", 187, 1)
+        >>> r.to_dict()["query"], r.to_dict()["query_decimal"]
+        (['1/3'], ['0.3333333333333333333333333'])
+        """
         return {"index": self.index, "query": format_query(self.query),
                 "query_decimal": query_digits(self.query, 25), "component": self.component,
                 "difference": self.difference, "multihead_value": self.multihead_value,
@@ -99,11 +104,19 @@ class BallCheck:
 
     @property
     def ok(self) -> bool:
-        """True for a consistent verdict."""
+        """True for a consistent verdict.
+
+        >>> BallCheck("undecided", 50, 200, 0, 4, 4, undecided=(2,)).ok
+        False
+        """
         return self.verdict == "consistent"
 
     def summary(self) -> str:
-        """One line describing the verdict and what it means."""
+        """One line describing the verdict and what it means.
+
+        >>> BallCheck("consistent", 50, 200, 0, 4, 4, max_difference="1.00e-55").summary()
+        'consistent at 4 queries to 50 digits (|difference| <= 1.00e-55); numerical evidence, not a proof'
+        """
         if self.verdict == "refuted":
             r = self.refutation
             return (f"refuted (rigorous): at query #{r.index} the difference in component "
@@ -115,7 +128,12 @@ class BallCheck:
                 f"(|difference| <= {self.max_difference}); numerical evidence, not a proof")
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON form of the check."""
+        """JSON form of the check.
+
+        >>> d = BallCheck("undecided", 50, 200, 0, 4, 4, undecided=(2,)).to_dict()
+        >>> d["verdict"], d["rigorous"], d["undecided_queries"]
+        ('undecided', False, [2])
+        """
         return {"verdict": self.verdict, "digits": self.digits, "max_digits": self.max_digits,
                 "seed": self.seed, "queries": self.queries, "checked": self.checked,
                 "refutation": self.refutation.to_dict() if self.refutation else None,

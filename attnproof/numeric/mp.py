@@ -65,6 +65,11 @@ def evaluate_mpmath(obj: Union[Head, MultiHead], queries: Iterable[Sequence[Frac
 
     The returned numbers are ``mpf`` of that private context; ``str()`` or
     ``ctx.nstr`` them, or compare with balls.
+
+    >>> from attnproof.families import biased_sigmoid_sum
+    >>> (v,), = evaluate_mpmath(biased_sigmoid_sum([1]), [(Fraction(-1),)], digits=25)
+    >>> str(v)
+    '0.5'
     """
     heads = obj.heads if isinstance(obj, MultiHead) else (obj,)
     if not isinstance(obj, (Head, MultiHead)):
