@@ -76,8 +76,7 @@ def acyclic_orientations_tutte(n: int, edges) -> int:
     G.add_nodes_from(range(n))
     G.add_edges_from(edges)
     T = nx.tutte_polynomial(G)
-    x, y = sorted(T.free_symbols, key=str) if T.free_symbols else (sympy.Symbol("x"), sympy.Symbol("y"))
-    return int(T.subs({x: 2, y: 0}))
+    return int(sympy.sympify(T).subs({sympy.Symbol("x"): 2, sympy.Symbol("y"): 0}))
 
 
 def acyclic_orientations_brute(n: int, edges) -> int:
