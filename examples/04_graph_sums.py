@@ -29,7 +29,7 @@ import sympy
 from attnproof import fuse, graph_sum, reduced_form
 from attnproof.bounds import lower_bound
 
-from _independent import acyclic_orientations_brute_force, tutte_value, vertices_by_lp
+from _independent import acyclic_orientations_brute_force, tutte_values, vertices_by_lp
 
 
 def chromatic_at_minus_one(G) -> int:
@@ -50,15 +50,16 @@ def graph_row(name: str, G) -> dict:
     fused = fuse(M)
     edges = sorted(tuple(sorted(e)) for e in G.edges())
     acyclic = acyclic_orientations_brute_force(edges)
-    assert proven.value == acyclic == tutte_value(G, 2, 0) == chromatic_at_minus_one(G)
-    assert fused.atoms == len(support) == tutte_value(G, 2, 1)
+    t20, t21 = tutte_values(G, [(2, 0), (2, 1)])
+    assert proven.value == acyclic == t20 == chromatic_at_minus_one(G)
+    assert fused.atoms == len(support) == t21
     return {"name": name, "edges": len(edges), "lower": proven.value, "upper": fused.atoms}
 
 
 def main() -> None:
     graphs = [("path P4 (tree)", nx.path_graph(4)), ("star S4 (tree)", nx.star_graph(3)),
               ("cycle C4", nx.cycle_graph(4)), ("cycle C5", nx.cycle_graph(5)),
-              ("K3", nx.complete_graph(3)), ("K4", nx.complete_graph(4))]
+              ("K3", nx.complete_graph(3)), ("K4", nx.complete_graph(4)), ("K5", nx.complete_graph(5))]
     print(f"{'graph':16s} {'|E|':>3s}  {'acyclic orientations (lower)':>28s}  {'forests (upper)':>15s}")
     for name, G in graphs:
         row = graph_row(name, G)

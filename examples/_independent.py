@@ -64,11 +64,17 @@ def acyclic_orientations_brute_force(edges: Sequence[tuple[int, int]]) -> int:
     return count
 
 
-def tutte_value(G, x: int, y: int) -> int:
-    """The Tutte polynomial of a networkx graph at ``(x, y)``: ``T(2,0)`` counts acyclic
-    orientations, ``T(2,1)`` forests."""
+def tutte_values(G, points: Sequence[tuple[int, int]]) -> list[int]:
+    """The Tutte polynomial of a networkx graph at several points: ``T(2,0)`` counts
+    acyclic orientations, ``T(2,1)`` forests.
+
+    >>> import networkx as nx
+    >>> tutte_values(nx.cycle_graph(4), [(2, 0), (2, 1)])
+    [14, 15]
+    """
     import networkx as nx
     import sympy
 
     T = nx.tutte_polynomial(G)
-    return int(T.subs({sympy.Symbol("x"): x, sympy.Symbol("y"): y}))
+    x, y = sympy.Symbol("x"), sympy.Symbol("y")
+    return [int(T.subs({x: a, y: b})) for a, b in points]
