@@ -217,6 +217,8 @@ class NewtonPicture:
     ``coords`` are the coordinates used for the chart; ``projected`` is True
     when a coordinate projection of a higher-dimensional polytope is drawn
     (its vertices are then those of the shadow, not of ``Newt(Q)``).
+    ``negative`` lists the support points where ``Q`` has a negative
+    coefficient (only without biases, where coefficients are integers).
     """
 
     dim: int
@@ -231,6 +233,7 @@ class NewtonPicture:
     affine_dim: int
     coords: tuple[int, ...]
     projected: bool
+    negative: tuple[Point, ...] = ()
 
     @property
     def chart_dim(self) -> int:
@@ -255,6 +258,7 @@ def newton_picture(M: MultiHead, project: Sequence[int] | None = None,
     """
     r = reduced_form(M, max_atoms)
     support = _true_support(r.frac)
+    negative = () if r.lattice.has_z else tuple(sorted(e for e, c, _ in r.frac.terms() if c < 0))
     f = fuse(M, max_atoms)
     prod = product_fusion(M, max_atoms)
     fus, prs = _true_support(f.frac), _true_support(prod.frac)
@@ -304,7 +308,8 @@ def newton_picture(M: MultiHead, project: Sequence[int] | None = None,
     edges = [(lift[a], lift[b]) for a, b in edges]
     facets = [tuple(lift[v] for v in ring) for ring in facets]
     return NewtonPicture(M.dim, r.lattice.scales, tuple(support), tuple(vs), tuple(edges),
-                         tuple(facets), tuple(fus), f.method, tuple(prs), adim, coords, projected)
+                         tuple(facets), tuple(fus), f.method, tuple(prs), adim, coords, projected,
+                         negative)
 
 
 def _chart(pic: NewtonPicture):
@@ -333,7 +338,15 @@ def draw_newton(pic: NewtonPicture, path: str | os.PathLike, title: str | None =
 
     The polytope is shaded with its vertices as large dots; every point of
     ``supp_x(Q)`` is a small dot, the best fusion's keys are rings and the
-    product fusion's keys small crosses.
+    product fusion's keys small crosses; hollow squares mark negative
+    coefficients of ``Q`` (which rule out the fusion ``G = 1``).
+
+    >>> import tempfile, os
+    >>> from attnproof.families import sigmoid_sum
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     draw_newton(newton_picture(sigmoid_sum(2)), os.path.join(tmp, "w2.png"))
+    ...     open(os.path.join(tmp, "w2.png"), "rb").read(4)
+    b'\x89PNG'
     """
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
@@ -370,6 +383,10 @@ def draw_newton(pic: NewtonPicture, path: str | os.PathLike, title: str | None =
                label=f"best fusion, {pic.fusion_method} ({len(pic.fusion_support)} keys)")
     sup = xy(list(pic.support))
     ax.scatter(*sup, s=12, color="black", label=f"supp Q ({len(pic.support)} points)")
+    if pic.negative:
+        neg = xy(list(pic.negative))
+        ax.scatter(*neg, marker="s", s=70, facecolors="none", edgecolors="black",
+                   label=f"negative coefficient in Q ({len(pic.negative)})")
     ver = xy(list(pic.vertices))
     what = "shadow vertices" if pic.projected else "vertices of Newt(Q)"
     ax.scatter(*ver, s=60, color="tab:red", label=f"{what} ({len(pic.vertices)})", zorder=3)

@@ -146,3 +146,14 @@ def test_k5_default_shadow():
     assert (pic.affine_dim, pic.coords, pic.projected, len(pic.support)) == (4, (0, 1, 2), True, 291)
     edges = {frozenset(e) for e in pic.edges}
     assert len(pic.vertices) - len(edges) + len(pic.facets) == 2
+
+
+def test_negative_coefficients_are_marked(tmp_path):
+    h1 = Head((Atom((0,), (3,)), Atom((3,), (0,))))
+    h2 = Head((Atom((1,), (1,)), Atom((0,), (0,))))
+    pic = newton_picture(MultiHead((h1, h2)))            # Q = x^2 - x + 1
+    assert pic.negative == ((1,),) and len(pic.vertices) == 2
+    assert pic.fusion_method == "product" and len(pic.fusion_support) == 4
+    assert newton_picture(sigmoid_sum(2)).negative == ()
+    draw_newton(pic, tmp_path / "neg.png")
+    assert (tmp_path / "neg.png").read_bytes()[:8] == PNG_MAGIC
