@@ -192,14 +192,88 @@ def clause(out: list[str], *lits: tuple[str, bool]) -> None:
         out.append("(assert (or " + " ".join(parts) + "))")
 
 
+def term_orders(d: int, support: Sequence[Exponent], max_orders: int) -> list[tuple[int, ...]]:
+    """Signed coordinate orders (``±t_π1, ±t_π2, ...`` compared lexicographically) with distinct
+    leading terms on ``support``; each is a pair ``(perm, signs)`` flattened as ``perm + signs``.
+
+    Enumerated for small ``d``, sampled with a fixed seed otherwise (same input, same orders).
+
+    >>> len(term_orders(2, [(0, 0), (1, 0), (0, 1), (1, 1)], 10))
+    4
+    """
+    import itertools
+    import random
+
+    def candidates():
+        if d <= 5:
+            for perm in itertools.permutations(range(d)):
+                for signs in itertools.product((1, -1), repeat=d):
+                    yield perm, signs
+        else:
+            rng = random.Random(0)
+            for _ in range(50 * max_orders):
+                perm = list(range(d))
+                rng.shuffle(perm)
+                yield tuple(perm), tuple(rng.choice((1, -1)) for _ in range(d))
+
+    seen, out = set(), []
+    for perm, signs in candidates():
+        lt = max(support, key=lambda t: tuple(e * t[p] for p, e in zip(perm, signs)))
+        if lt in seen:
+            continue
+        seen.add(lt)
+        out.append(tuple(perm) + tuple(signs))
+        if len(out) >= max_orders:
+            break
+    return out
+
+
+def _leading_terms(targets: Sequence[Exponent], svars: list[str], window: Window,
+                   q_support: Sequence[Exponent], max_orders: int) -> tuple[list[str], list[str], int]:
+    """For additive total orders ``≺``: ``LT(D) = LT(Q) + LT(G)`` (Lemma 6 / Theorem 3's argument).
+
+    Booleans ``h_i`` mark the window points where ``g_i`` may be non-zero
+    (``¬h_i → g_i = 0``); for each order, if ``w`` is the ``≺``-largest marked
+    point then the target ``LT(Q) + w`` is in ``supp D``.  Every solution
+    satisfies these with ``h_i := (g_i ≠ 0)``, so nothing satisfiable is lost.
+    """
+    d = len(q_support[0])
+    index = {t: j for j, t in enumerate(targets)}
+    decls = [f"(declare-fun h_{i} () Bool)" for i in range(len(window.points))]
+    cl = [f"(assert (=> (not h_{i}) (= g_{i} 0)))" for i in range(len(window.points))]
+    orders = term_orders(d, q_support, max_orders)
+    for o, spec in enumerate(orders):
+        perm, signs = spec[:d], spec[d:]
+
+        def key(t):
+            return tuple(e * t[p] for p, e in zip(perm, signs))
+
+        lt = max(q_support, key=key)
+        seq = sorted(range(len(window.points)), key=lambda i: key(window.points[i]), reverse=True)
+        for j, i in enumerate(seq):
+            t = tuple(a + b for a, b in zip(lt, window.points[i]))
+            sv = svars[index[t]]
+            if j == 0:
+                cl.append(f"(assert (=> h_{i} {sv}))")
+            else:
+                cl.append(f"(assert (=> (and n_{o}_{j} h_{i}) {sv}))")
+            if j + 1 < len(seq):
+                decls.append(f"(declare-fun n_{o}_{j + 1} () Bool)")
+                prev = f"(not h_{i})" if j == 0 else f"(and n_{o}_{j} (not h_{i}))"
+                cl.append(f"(assert (=> {prev} n_{o}_{j + 1}))")
+    return decls, cl, len(orders)
+
+
 def encode(r, window: Window, k: int, *, cardinality: str = "sum",
-           symmetries: Sequence[Sequence[int]] = (), centering: bool = False) -> Encoding:
+           symmetries: Sequence[Sequence[int]] = (), centering: bool = False,
+           leading_terms: int = 0) -> Encoding:
     """The query "a fusion with at most ``k`` atoms whose ``G`` lies in ``window``".
 
     ``symmetries`` are permutations of the target indices (``perm[j]`` is the
     image of target ``j``) under which the whole query is invariant; each adds
     a lex-leader constraint.  ``centering`` needs a box window on a unimodular
-    frame (the caller checks).
+    frame (the caller checks).  ``leading_terms`` is the number of term orders
+    whose leading-term constraints are added (0: none).
     """
     if r.lattice.has_z:
         raise InputError("search: problems with biases have exp-rational coefficients, "
@@ -259,9 +333,15 @@ def encode(r, window: Window, k: int, *, cardinality: str = "sum",
         extra_decls += dcl
         body += cl
         ncent = len(cl)
+    norders = 0
+    if leading_terms > 0:
+        dcl, cl, norders = _leading_terms(targets, svars, window, list(qd), leading_terms)
+        extra_decls += dcl
+        body += cl
     lines += extra_decls + body + ["(check-sat)", "(exit)"]
     text = "\n".join(lines) + "\n"
     stats = {"window_points": len(window), "targets": len(targets), "numerator_only_terms": lone,
-             "cardinality": cardinality, "lex_leader_constraints": nsym, "centering_clauses": ncent}
+             "cardinality": cardinality, "lex_leader_constraints": nsym, "centering_clauses": ncent,
+             "term_orders": norders}
     return Encoding(k, window, tuple(gvars), tuple(targets), text,
                     hashlib.sha256(text.encode("ascii")).hexdigest(), stats)

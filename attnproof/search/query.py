@@ -49,11 +49,13 @@ class SearchOptions:
     centering: bool = True
     cardinality: str = "counter"
     cross_check: bool = True
+    leading_terms: int = 0
 
     @classmethod
     def straightforward(cls) -> "SearchOptions":
         """The plain encoding of THEORY §6: no reduction at all."""
-        return cls(lineality=False, symmetry=False, centering=False, cardinality="sum")
+        return cls(lineality=False, symmetry=False, centering=False, cardinality="sum",
+                   leading_terms=0)
 
 
 @dataclass
@@ -123,7 +125,8 @@ def build_query(M: MultiHead, k: int, window: int | Sequence | Window,
         perms, group = window_symmetries(r, win)
     centering = (options.centering and win.kind == "box" and frame.unimodular
                  and (win.radius or 0) > 0)
-    enc = encode(r, win, k, cardinality=options.cardinality, symmetries=perms, centering=centering)
+    enc = encode(r, win, k, cardinality=options.cardinality, symmetries=perms, centering=centering,
+                 leading_terms=options.leading_terms)
     return r, frame, enc, group
 
 
