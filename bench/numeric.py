@@ -21,13 +21,12 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from fractions import Fraction
 
-import numba
 import numpy as np
 
 from attnproof.model import Atom, Head
 from attnproof.numeric import evaluate_balls, softmax_kernel, softmax_reference
 from attnproof.numeric import _jit
-from attnproof.numeric.kernels import warm_up
+from attnproof.numeric.kernels import default_threads, warm_up
 
 
 def best_of(fn, repeat: int) -> float:
@@ -82,7 +81,7 @@ def main() -> None:
     ap.add_argument("--sample", type=int, default=6, help="queries checked against balls (default 6)")
     args = ap.parse_args()
     n, m, d = (1 << 13, 500, 16) if args.quick else (1 << 16, 2000, 16)
-    threads = numba.get_num_threads()
+    threads = default_threads()
     rng = np.random.default_rng(2026)
     K = rng.standard_normal((n, d)) / np.sqrt(d)
     lb = 0.5 * rng.standard_normal(n)

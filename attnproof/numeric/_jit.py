@@ -1,6 +1,9 @@
 """Numba kernels behind :mod:`attnproof.numeric.kernels` (imported on first use).
 
 Compiled lazily by Numba on the first call and cached on disk (``cache=True``).
+The kernels release the GIL (``nogil=True``); :mod:`attnproof.numeric.kernels`
+runs tiles of queries in a thread pool, which compiles much faster than a
+``parallel=True`` region.
 Only ``fastmath={"contract"}`` is enabled: it allows fused multiply-adds but
 keeps the order of additions, so the Kahan compensations are not optimized away.
 """
@@ -12,7 +15,7 @@ import math
 import numba as nb
 import numpy as np
 
-__all__ = ["attention", "fast_exp_into", "fma_throughput", "exp_throughput", "TW", "EXP_FLOOR"]
+__all__ = ["tiles", "fast_exp_into", "fma_stream", "exp_stream", "TW", "EXP_FLOOR"]
 
 FLAGS = {"contract"}
 TW = 64          # queries per tile (the vectorized dimension)
@@ -26,7 +29,7 @@ SHBITS = np.int64(0x4338000000000000)     # bit pattern of SHIFTER
 C2, C3, C4, C5, C6, C7, C8, C9, C10, C11, C12, C13 = (1.0 / math.factorial(k) for k in range(2, 14))
 
 
-@nb.njit(fastmath=FLAGS, cache=True, inline="always")
+@nb.njit(fastmath=FLAGS, cache=True)
 def _reduce(x):
     """``e^x = p · 2^k`` for ``x <= 0``; ``k`` sits in the low bits of the returned ``t``."""
     if x < EXP_FLOOR:
@@ -178,16 +181,11 @@ def _tile(K, lb, V, Qt, out, j0):
                 out[jj, c] = (num[c, j] - cnum[c, j]) / dd
 
 
-@nb.njit(parallel=True, fastmath=FLAGS, cache=True)
-def attention(K, lb, V, Qt, out):
-    """Online-softmax attention; ``Qt`` is ``d × m_padded`` (a multiple of ``TW`` columns).
-
-    Tiles of queries run in parallel; each tile is a separately compiled
-    function (loops inside a parallel region vectorize less well).
-    """
-    ntiles = Qt.shape[1] // TW
-    for tile in nb.prange(ntiles):
-        _tile(K, lb, V, Qt, out, tile * TW)
+@nb.njit(fastmath=FLAGS, cache=True, nogil=True)
+def tiles(K, lb, V, Qt, out, t0, t1):
+    """Tiles ``t0 .. t1-1`` of ``TW`` queries each (the GIL is released: threads run in parallel)."""
+    for t in range(t0, t1):
+        _tile(K, lb, V, Qt, out, t * TW)
 
 
 @nb.njit(fastmath=FLAGS, cache=True, nogil=True)

@@ -8,7 +8,7 @@ it grows, so every exponential is ``<= 1`` (the log-sum-exp shift).
 
 * :func:`softmax_reference` — NumPy: per atom block one matrix product and one
   ``np.exp`` over a ``block × m`` slab.
-* :func:`softmax_kernel` — Numba, parallel over tiles of queries: logits by
+* :func:`softmax_kernel` — Numba, tiles of queries in parallel threads: logits by
   register-blocked FMAs, a vectorizable ``exp`` (Cody–Waite reduction, degree-13
   polynomial, exponent bits assembled with integer ops), Kahan-compensated sums.
 
@@ -25,6 +25,8 @@ a refutation (use :mod:`attnproof.numeric.compare` for that).
 from __future__ import annotations
 
 import math
+import os
+from concurrent.futures import ThreadPoolExecutor
 from fractions import Fraction
 from typing import Union
 
@@ -35,10 +37,9 @@ from ..model import Head, MultiHead
 from .queries import check_query_array
 
 __all__ = ["head_arrays", "softmax_reference", "softmax_kernel", "evaluate_kernel",
-           "evaluate_reference", "fast_exp", "warm_up", "TILE_QUERIES", "BLOCK_ATOMS"]
+           "evaluate_reference", "fast_exp", "warm_up", "default_threads", "TILE_QUERIES"]
 
-TILE_QUERIES = 64
-BLOCK_ATOMS = 64
+TILE_QUERIES = 64   # must equal _jit.TW (queries per tile)
 EXP_FLOOR = -700.0   # e^-700 ~ 1e-304: below it a term is < 1e-300 of the largest one
 
 
@@ -131,8 +132,20 @@ def fast_exp(x: np.ndarray) -> np.ndarray:
     return out
 
 
-def softmax_kernel(K, lb, V, Q) -> np.ndarray:
-    """Numba kernel (parallel over query tiles): same contract as :func:`softmax_reference`.
+def default_threads() -> int:
+    """Threads used by :func:`softmax_kernel`: the CPUs this process may run on.
+
+    >>> default_threads() >= 1
+    True
+    """
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # pragma: no cover - not on Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def softmax_kernel(K, lb, V, Q, threads: int | None = None) -> np.ndarray:
+    """Numba kernel, tiles of queries in parallel threads: same contract as :func:`softmax_reference`.
 
     >>> K = np.array([[2.0], [-1.0]]); lb = np.array([0.0, np.log(3.0)]); V = np.eye(2)
     >>> softmax_kernel(K, lb, V, np.array([[0.0]])).round(15).tolist()
@@ -144,8 +157,18 @@ def softmax_kernel(K, lb, V, Q) -> np.ndarray:
     Qt = np.zeros((d, padded))
     Qt[:, :m] = Q.T
     out = np.empty((m, V.shape[1]))
-    if m:
-        _jit().attention(K, lb, V, Qt, out)
+    if not m:
+        return out
+    jit = _jit()
+    ntiles = padded // TILE_QUERIES
+    threads = min(threads or default_threads(), ntiles)
+    if threads == 1:
+        jit.tiles(K, lb, V, Qt, out, 0, ntiles)
+        return out
+    step = max(1, ntiles // (4 * threads))
+    chunks = [(t, min(t + step, ntiles)) for t in range(0, ntiles, step)]
+    with ThreadPoolExecutor(threads) as pool:
+        list(pool.map(lambda c: jit.tiles(K, lb, V, Qt, out, c[0], c[1]), chunks))
     return out
 
 
