@@ -59,8 +59,8 @@ def _window_k3() -> dict | None:
     return search_certificate(M, refutations=[res])
 
 
-def valid() -> dict[str, dict]:
-    """name -> certificate document."""
+def valid(window: bool = True) -> dict[str, dict]:
+    """name -> certificate document (``window``: include the SMT window refutation)."""
     docs = {
         "w1": build_certificate(sigmoid_sum(1)).doc,
         "w3": build_certificate(sigmoid_sum(3)).doc,
@@ -76,7 +76,7 @@ def valid() -> dict[str, dict]:
         "cancel": build_certificate(_cancel()).doc,
         "flint": build_certificate(_flint()).doc,
     }
-    w = _window_k3()
+    w = _window_k3() if window else None
     if w is not None:
         docs["k3-window"] = w
     return docs
