@@ -55,6 +55,20 @@ def test_kernel_matches_reference(n, m, d, mv):
     assert np.max(np.abs(b - c)) <= 1e-13
 
 
+def test_threads_give_identical_results_and_bad_arrays_are_refused():
+    rng = np.random.default_rng(3)
+    K, lb, V, Q = random_arrays(rng, 500, 300, 3, 2)
+    one = softmax_kernel(K, lb, V, Q, threads=1)
+    assert np.array_equal(one, softmax_kernel(K, lb, V, Q, threads=2))
+    assert np.array_equal(one, softmax_kernel(K, lb, V, Q, threads=7))
+    K[3, 1] = np.inf
+    for fn in (softmax_kernel, softmax_reference):
+        with pytest.raises(InputError, match="K contains"):
+            fn(K, lb, V, Q)
+    with pytest.raises(InputError, match="shape"):
+        softmax_kernel(K[:, :2], lb, V, Q)
+
+
 def test_kernel_against_balls_relative_error():
     rng = np.random.default_rng(7)
     K, lb, V, Q = random_arrays(rng, 2000, 70, 6, 1, positive=True)

@@ -80,6 +80,9 @@ def _check_arrays(K, lb, V, Q) -> tuple[np.ndarray, ...]:
     n, d = K.shape
     if n == 0 or lb.shape[0] != n or V.shape[0] != n or Q.shape[1] != d:
         raise InputError(f"shape mismatch: K {K.shape}, lb {lb.shape}, V {V.shape}, Q {Q.shape}")
+    for name, a in (("K", K), ("lb", lb), ("V", V), ("Q", Q)):
+        if not np.all(np.isfinite(a)):
+            raise InputError(f"{name} contains NaN or infinite values")
     return K, lb, V, Q
 
 
