@@ -42,12 +42,12 @@ def test_w2_three_atoms_refuted_four_found(radius):
     assert found.result == "sat" and found.atoms == 4 and "cvc5" not in found.solvers
 
 
-@pytest.mark.parametrize("H, vertices", [
-    (head((0,), (1,), (2,)), 2),                         # 1-D: the segment [0, 2]
-    (head((0, 0), (1, 0), (0, 1)), 3),                   # a triangle
-    (head((0, 0), (1, 0), (0, 1), (1, 1), values=[0, 1, 5, 2]), 4),   # a square
+@pytest.mark.parametrize("H, vertices, radius", [
+    (head((0,), (1,), (2,)), 2, 0),                      # 1-D: the segment [0, 2]
+    (head((0,), (1,), (2,)), 2, 3),
+    (head((0, 0), (1, 0), (0, 1)), 3, 1),                # a triangle
+    (head((0, 0), (1, 0), (0, 1), (1, 1), values=[0, 1, 5, 2]), 4, 1),   # a square
 ])
-@pytest.mark.parametrize("radius", [0, 1])
 def test_single_head_below_its_vertex_count_is_unsat(H, vertices, radius):
     M = MultiHead((H,))
     assert search_fusion(M, vertices - 1, radius, timeout=60).result == "unsat"
@@ -70,12 +70,6 @@ def test_triangle_six_refuted(radius):
     res = search_fusion(K3, 6, radius, timeout=120)
     assert res.result == "unsat"
     assert res.window.coordinates == (0, 1) and len(res.window) == (2 * radius + 1) ** 2
-
-
-def test_triangle_seven_found_and_minimize_stops_at_refutation():
-    mr = minimize(K3, 1, timeout=60)
-    assert mr.best.atoms == 7 and mr.stopped == "refuted"
-    assert mr.refutation.target == 6 and mr.lower_bound in (1, 6)
 
 
 def test_minimize_reaches_bound_when_fusion_is_minimal():
@@ -255,7 +249,7 @@ def test_timeout_is_unknown_never_unsat():
 
 
 def test_solver_process_is_killed_at_the_limit():
-    _, _, enc, _ = build_query(HARD, 37, 2, PLAIN)
+    _, _, enc, _ = build_query(HARD, 37, 1, PLAIN)
     t0 = time.monotonic()
     run = run_solver("cvc5", enc.smtlib, 1.0)
     assert run.result == "unknown" and time.monotonic() - t0 < 6

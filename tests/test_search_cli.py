@@ -18,7 +18,7 @@ from attnproof.errors import CertificateError
 @pytest.fixture
 def problems(tmp_path):
     paths = {}
-    for name, M in (("c4", graph_sum(named_graph("cycle", 4))), ("w2", sigmoid_sum(2)),
+    for name, M in (("k3", graph_sum(named_graph("complete", 3))), ("w2", sigmoid_sum(2)),
                     ("k4", graph_sum(named_graph("complete", 4))),
                     ("b2", biased_sigmoid_sum([1, 0]))):
         p = tmp_path / f"{name}.json"
@@ -43,13 +43,13 @@ def test_sat_writes_a_verified_witness(run_cli, problems, tmp_path):
 
 def test_unsat_names_window_and_both_solvers(run_cli, problems, tmp_path):
     out = tmp_path / "none.json"
-    rc, stdout, _ = run_cli("search", problems["c4"], "--atoms", "14", "--window", "1",
+    rc, stdout, _ = run_cli("search", problems["k3"], "--atoms", "6", "--window", "1",
                             "-o", str(out), "--json")
     assert rc == 1
     doc = json.loads(stdout)
     assert doc["result"] == "unsat" and doc["atoms"] is None
-    assert doc["window"] == {"kind": "box", "radius": 1, "coordinates": [0, 1, 2]}
-    assert doc["frame"]["lineality"] == [[1, 1, 1, 1]]
+    assert doc["window"] == {"kind": "box", "radius": 1, "coordinates": [0, 1]}
+    assert doc["frame"]["lineality"] == [[1, 1, 1]] and doc["frame"]["dependent"] == [2]
     assert {k: v["result"] for k, v in doc["solvers"].items()} == {"z3": "unsat", "cvc5": "unsat"}
     assert len(doc["smtlib_sha256"]) == 64
     assert not out.exists()
@@ -67,7 +67,7 @@ def test_timeout_is_unknown_and_leaves_no_files(run_cli, problems, tmp_path):
                               "--plain", "--timeout", "1", "-o", str(out), "--json")
     assert rc == 2, err
     assert json.loads(stdout)["result"] == "unknown"
-    assert sorted(os.listdir(tmp_path)) == ["b2.json", "c4.json", "k4.json", "w2.json"]
+    assert sorted(os.listdir(tmp_path)) == ["b2.json", "k3.json", "k4.json", "w2.json"]
     assert not cert.exists()
 
 
@@ -95,12 +95,13 @@ def test_explicit_points_window(run_cli, problems):
     assert rc == 0 and doc["window"] == {"kind": "points", "points": [[0, 0], [1, 0]]}
 
 
-def test_minimize_reports_smallest_and_refuted_window(run_cli, tmp_path):
-    p = tmp_path / "k3.json"
-    dump_problem(graph_sum(named_graph("complete", 3)), p)
-    rc, stdout, _ = run_cli("search", str(p), "--minimize", "--window", "1", "--json")
+def test_minimize_reports_smallest_and_refuted_window(run_cli, problems, tmp_path):
+    p = problems["k3"]
+    out = tmp_path / "best.json"
+    rc, stdout, _ = run_cli("search", p, "--minimize", "--window", "1", "--json", "-o", str(out))
     doc = json.loads(stdout)
     assert rc == 0 and doc["best_atoms"] == 7 and doc["stopped"] == "refuted"
+    assert load_problem(out).heads[0].distinct_keys == 7
     assert doc["refuted_below"]["atoms"] == 6
     assert doc["refuted_below"]["window"]["radius"] == 1
 
@@ -113,19 +114,21 @@ def _check(doc):
 
 
 def test_refutation_certificate_is_accepted_and_replays(tmp_path, run_cli, problems):
-    cert = tmp_path / "c4.cert"
-    rc, _, err = run_cli("search", problems["c4"], "--atoms", "14", "--window", "1",
+    cert = tmp_path / "k3.cert"
+    rc, _, err = run_cli("search", problems["k3"], "--atoms", "6", "--window", "1",
                          "--certificate", str(cert))
     assert rc == 1, err
     doc = json.loads(cert.read_text())
     v = _check(doc)
     assert v.status == "valid" and v.trust == "window-refuted"
-    assert v.window_refutations == [{"atoms": 14, "window": {"kind": "box", "radius": 1,
-                                                              "coordinates": [0, 1, 2]}}]
+    assert (v.lower_bound, v.upper_bound) == (6, 7)
+    assert v.window_refutations == [{"atoms": 6, "window": {"kind": "box", "radius": 1,
+                                                             "coordinates": [0, 1]}}]
     step = [s for s in doc["steps"] if s["rule"] == "window_refutation"][0]
     assert set(step["solvers"]) == {"z3", "cvc5"}
     ok, msg = replay_step(step, timeout=60)
     assert ok and "z3" in msg and "cvc5" in msg
+    assert replay_step(dict(step, smtlib=step["smtlib"].replace("(>= ", "(> ")))[0] is False
 
 
 def test_upper_bound_certificate_from_a_witness(tmp_path, run_cli, problems):

@@ -54,7 +54,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="seconds per query, both solvers together; past it the query is "
                         "'unknown' (default 600)")
     p.add_argument("-o", "--output", metavar="FILE",
-                   help="with a sat answer, write the verified fused head as a one-head problem file")
+                   help="write the verified fused head as a one-head problem file (a sat answer; "
+                        "with --minimize, the smallest fusion found)")
     p.add_argument("--certificate", metavar="CERT",
                    help="write a certificate: proven bounds, the verified witness as upper bound, "
                         "and any window refutation (trust window-refuted)")
@@ -123,7 +124,7 @@ def run(args: argparse.Namespace) -> int:
         last = mr.steps[-1] if mr.steps else None
         if args.smtlib and last is not None:
             atomic_write_text(args.smtlib, last.encoding.smtlib)
-        if args.output and mr.best.method == "search":
+        if args.output:
             atomic_write_text(args.output, canonical_json(mr.best.to_problem_dict()))
         ref = mr.refutation
         if args.certificate:

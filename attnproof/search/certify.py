@@ -31,7 +31,15 @@ TRUST_ORDER = ("exact", "exact-modulo-flint", "window-refuted", "numeric", "unkn
 
 
 def refutation_step(res) -> dict[str, Any]:
-    """The ``window_refutation`` step of an ``unsat`` search result (both solvers agreed)."""
+    """The ``window_refutation`` step of an ``unsat`` search result (both solvers agreed).
+
+    >>> from attnproof.families import sigmoid_sum
+    >>> from attnproof.search.query import search_fusion
+    >>> refutation_step(search_fusion(sigmoid_sum(1), 2, 0, timeout=60))
+    Traceback (most recent call last):
+    ...
+    attnproof.errors.CertificateError: only a refutation can be certified, this query answered sat
+    """
     if res.result != "unsat":
         raise CertificateError(f"only a refutation can be certified, this query answered {res.result}")
     runs = res.solvers

@@ -269,6 +269,14 @@ def encode(r, window: Window, k: int, *, cardinality: str = "sum",
            leading_terms: int = 0) -> Encoding:
     """The query "a fusion with at most ``k`` atoms whose ``G`` lies in ``window``".
 
+    >>> from attnproof.families import sigmoid_sum
+    >>> from attnproof.fusion import reduced_form
+    >>> from attnproof.search.lineality import full_frame
+    >>> from attnproof.search.window import box_window
+    >>> e = encode(reduced_form(sigmoid_sum(2)), box_window(full_frame(2), 1), 3, cardinality="counter")
+    >>> e.stats["window_points"], e.stats["targets"], e.smtlib.count("(declare-fun r_")
+    (9, 16, 45)
+
     ``symmetries`` are permutations of the target indices (``perm[j]`` is the
     image of target ``j``) under which the whole query is invariant; each adds
     a lex-leader constraint.  ``centering`` needs a box window on a unimodular

@@ -99,12 +99,20 @@ class Frame:
 
     @property
     def homogeneous(self) -> bool:
-        """True when a lineality was found and removed."""
+        """True when a lineality was found and removed.
+
+        >>> full_frame(2).homogeneous
+        False
+        """
         return bool(self.directions)
 
     @property
     def unimodular(self) -> bool:
-        """True when every integer choice of the free coordinates lifts to ``Λ``."""
+        """True when every integer choice of the free coordinates lifts to ``Λ``.
+
+        >>> full_frame(2).unimodular
+        True
+        """
         return all(x.denominator == 1 for r in self.rows for x in r)
 
     def lift(self, a: Sequence[int]) -> tuple[int, ...] | None:

@@ -53,7 +53,11 @@ class SearchOptions:
 
     @classmethod
     def straightforward(cls) -> "SearchOptions":
-        """The plain encoding of THEORY §6: no reduction at all."""
+        """The plain encoding of THEORY §6: no reduction at all.
+
+        >>> SearchOptions.straightforward().cardinality, SearchOptions().cardinality
+        ('sum', 'counter')
+        """
         return cls(lineality=False, symmetry=False, centering=False, cardinality="sum",
                    leading_terms=0)
 
@@ -75,7 +79,7 @@ class SearchResult:
 
     @property
     def atoms(self) -> int | None:
-        """Atom count of the verified witness (sat only)."""
+        """Atom count of the verified witness (sat only; None otherwise)."""
         return self.fusion.atoms if self.fusion is not None else None
 
     def to_dict(self) -> dict[str, Any]:
@@ -135,6 +139,11 @@ def search_fusion(M: MultiHead, k: int, window: int | Sequence | Window, timeout
     """One windowed query: ``sat`` (verified witness), ``unsat`` (both solvers) or ``unknown``.
 
     ``timeout`` bounds the whole query: z3 gets it, cvc5 gets what is left.
+
+    >>> from attnproof.families import graph_sum, named_graph
+    >>> res = search_fusion(graph_sum(named_graph("path", 3)), 4, 1, timeout=60)
+    >>> res.result, res.atoms, sorted(res.to_dict())[:4]
+    ('sat', 4, ['atoms', 'encoding', 'frame', 'result'])
     """
     t0 = time.perf_counter()
     r, frame, enc, group = build_query(M, k, window, options, r)
@@ -228,6 +237,11 @@ def minimize(M: MultiHead, window: int | Sequence | Window, timeout: float = 600
     ``stopped`` is ``"refuted"`` (every smaller ``k`` is unsat in the window),
     ``"bound"`` (the witness meets the Newton bound: it is minimal), or
     ``"unknown"``.
+
+    >>> from attnproof.families import graph_sum, named_graph
+    >>> mr = minimize(graph_sum(named_graph("complete", 3)), 1, timeout=60)
+    >>> mr.best.atoms, mr.stopped, mr.refutation.target, mr.to_dict()["refuted_below"]["window"]
+    (7, 'refuted', 6, {'kind': 'box', 'radius': 1, 'coordinates': [0, 1]})
     """
     r = reduced_form(M, max_atoms)
     best = fuse(M, max_atoms)

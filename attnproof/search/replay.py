@@ -26,7 +26,11 @@ DEFAULT_REPLAY_TIMEOUT = 600.0
 
 
 def replay_step(step: dict, timeout: float = DEFAULT_REPLAY_TIMEOUT) -> tuple[bool, str]:
-    """``(True, message)`` when z3 and cvc5 both find the step's SMT-LIB2 query unsat."""
+    """``(True, message)`` when z3 and cvc5 both find the step's SMT-LIB2 query unsat.
+
+    >>> replay_step({"rule": "window_refutation", "smtlib": "x", "smtlib_sha256": "0" * 64})
+    (False, 'the SMT-LIB2 text does not match smtlib_sha256')
+    """
     if not isinstance(step, dict) or step.get("rule") != "window_refutation":
         return False, "not a window_refutation step"
     text, digest = step.get("smtlib"), step.get("smtlib_sha256")

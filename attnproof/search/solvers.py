@@ -98,6 +98,11 @@ def run_solver(name: str, smtlib: str, timeout: float, model_vars: tuple[str, ..
 
     The solver's own time limit is ``timeout``; the child is killed at
     ``timeout`` plus a small slack.  Any failure to answer is ``unknown``.
+
+    >>> run = run_solver("cvc5", "(set-logic QF_LRA)(declare-fun a () Real)(assert (> a 1))(check-sat)",
+    ...                  30, ("a",))
+    >>> run.result, run.model["a"] != ""
+    ('sat', True)
     """
     if name not in SOLVER_NAMES:
         raise SolverError(f"unknown solver {name!r}; choose one of {', '.join(SOLVER_NAMES)}")

@@ -48,6 +48,12 @@ def fusion_from_g(r, g: Mapping[tuple[int, ...], Fraction]) -> Fusion:
 
     ``G`` is cleared of denominators and shifted to non-negative exponents; the
     shift is added to the fraction's, so the keys are the true ones.
+
+    >>> from attnproof.families import sigmoid_sum
+    >>> from attnproof.fusion import reduced_form
+    >>> f = fusion_from_g(reduced_form(sigmoid_sum(1)), {(-1,): Fraction(1, 2), (0,): Fraction(1, 3)})
+    >>> sorted(a.key for a in f.to_head().atoms)
+    [(Fraction(-1, 1),), (Fraction(0, 1),), (Fraction(1, 1),)]
     """
     terms = {e: Fraction(c) for e, c in g.items() if c != 0}
     if not terms:
@@ -68,6 +74,11 @@ def verify_fusion(f: Fusion, max_atoms: int, points: int = 4, seed: int = 0) -> 
     Checks the head conditions (positive ``D``, ``supp N ⊆ supp D``), the
     identity ``N·Q = P·D`` against the reduced form, and exact equality of the
     head and the multi-head at ``points`` random rational points.
+
+    >>> from attnproof.families import sigmoid_sum
+    >>> from attnproof.fusion import reduced_form
+    >>> verify_fusion(fusion_from_g(reduced_form(sigmoid_sum(1)), {(0,): 1, (1,): -1}), 10)
+    False
     """
     from ..fusion import reduced_form
 

@@ -46,7 +46,12 @@ class Window:
         return {"kind": "points", "points": [list(p) for p in self.points]}
 
     def free_part(self, p: Sequence[int]) -> tuple[int, ...]:
-        """A point's free coordinates (all coordinates for a points window)."""
+        """A point's free coordinates (all coordinates for a points window).
+
+        >>> from attnproof.search.lineality import full_frame
+        >>> box_window(full_frame(2), 1).free_part((1, -1))
+        (1, -1)
+        """
         if self.kind == "box":
             return tuple(p[j] for j in self.coordinates)
         return tuple(p)

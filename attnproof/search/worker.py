@@ -24,7 +24,11 @@ def _fraction_text(num: int, den: int) -> str:
 
 
 def run_z3(text: str, timeout_ms: int, model_vars: list[str]) -> dict:
-    """Check ``text`` with z3 (per-solver parameters only; no global settings)."""
+    """Check ``text`` with z3 (per-solver parameters only; no global settings).
+
+    >>> run_z3("(declare-fun a () Real)(assert (= (* 3 a) 1))(check-sat)", 1000, ["a"])["model"]
+    {'a': '1/3'}
+    """
     import z3
 
     solver = z3.Solver()
@@ -58,7 +62,12 @@ def run_z3(text: str, timeout_ms: int, model_vars: list[str]) -> dict:
 
 
 def run_cvc5(text: str, timeout_ms: int, model_vars: list[str]) -> dict:
-    """Check ``text`` with cvc5 through its own SMT-LIB2 parser."""
+    """Check ``text`` with cvc5 through its own SMT-LIB2 parser.
+
+    >>> run_cvc5("(set-logic QF_LRA)(declare-fun a () Real)(assert (= (* 3 a) 1))(check-sat)",
+    ...          1000, ["a"])["model"]
+    {'a': '1/3'}
+    """
     import cvc5
 
     solver = cvc5.Solver()
@@ -108,7 +117,16 @@ SOLVERS = {"z3": run_z3, "cvc5": run_cvc5}
 
 
 def main() -> int:
-    """Read one request on stdin, answer on stdout; exit 0 unless the request is bad."""
+    """Read one request on stdin, answer on stdout; exit 0 unless the request is bad.
+
+    >>> import io, sys, contextlib
+    >>> sys_stdin, sys.stdin = sys.stdin, io.StringIO('{"solver": "none", "smtlib": ""}')
+    >>> with contextlib.redirect_stdout(io.StringIO()) as out:
+    ...     code = main()
+    >>> sys.stdin = sys_stdin
+    >>> code, json.loads(out.getvalue())["result"]
+    (2, 'error')
+    """
     req = json.loads(sys.stdin.read())
     fn = SOLVERS.get(req.get("solver"))
     if fn is None:
