@@ -114,16 +114,15 @@ def independent_zonotope_functionals(gens: Sequence[Point]) -> list[tuple[int, .
     k = len(gens)
     n = len(gens[0]) if gens else 0
     G = flint.fmpq_mat(k, n, [x for g in gens for x in g])
-    GGt_inv = (G * G.transpose()).inv()
-    A = G.transpose() * GGt_inv                       # n x k
+    A = G.transpose() * (G * G.transpose()).inv()          # n x k, rational
+    den = 1
+    for i in range(n):
+        for j in range(k):
+            den = lcm(den, int(A[i, j].q))
+    Ai = [[int(A[i, j].p) * (den // int(A[i, j].q)) for j in range(k)] for i in range(n)]
     out = []
     for sigma in product((-1, 1), repeat=k):
-        c = [sum(Fraction(int(A[i, j].p), int(A[i, j].q)) * sigma[j] for j in range(k))
-             for i in range(n)]
-        den = 1
-        for x in c:
-            den = lcm(den, x.denominator)
-        ci = [int(x * den) for x in c]
+        ci = [sum(a * s for a, s in zip(row, sigma)) for row in Ai]
         g = 0
         for x in ci:
             g = gcd(g, x)
