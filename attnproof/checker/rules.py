@@ -33,6 +33,7 @@ from .syntax import Reject, canonical_text, count, fields, hexdigest, integer, r
 
 TRUST_ORDER = ("exact", "exact-modulo-flint", "window-refuted", "numeric", "unknown")
 MAX_GRAPH_NODES = 12
+MAX_EXPANSION = 2_000_000      # terms a product may reach before a step is inconclusive
 
 
 class Unsupported(Exception):
@@ -205,6 +206,12 @@ def _check_identity(st: State, Nstar: list, Dstar: dict, where: str) -> None:
     if not B:
         lhs, rhs = Nstar, acc
     else:
+        size = len(Dstar) + max((len(n) for n in Nstar), default=0)
+        for h in B:
+            size *= len(pb.den[h])
+        if size > MAX_EXPANSION:
+            raise Unsupported(f"{where}: verifying this fusion would expand a product of "
+                              f"{len(B)} head denominators (about {size} terms)")
         T = {(): Fraction(1)}
         for h in B:
             T = P.mul(T, pb.den[h])
@@ -264,6 +271,12 @@ def rule_irreducible_factor(st: State, step: dict, where: str) -> None:
     comp = integer(step["residue_component"], f"{where}: residue_component", 0)
     if comp >= pb.value_dim:
         raise Reject(f"{where}: residue_component {comp} out of range")
+    size = 1
+    for h in top:
+        size *= max(len(vals[h][1]), max((len(n) for n in pb.num[h]), default=1))
+    if size > MAX_EXPANSION:
+        raise Unsupported(f"{where}: the residue of {len(top)} heads would expand to about "
+                          f"{size} terms")
     for c in range(comp + 1):
         X: dict = {}
         for h in top:
