@@ -14,14 +14,15 @@ HELP = "compare a problem with a claimed fusion (or a certificate) using Arb bal
 DESCRIPTION = """\
 Compare the multi-head of PROBLEM with the claimed single-head fusion FUSED (a
 problem file with one head) at random queries, with Arb ball arithmetic.  At
-each query the precision starts at --digits and is doubled up to --max-digits
-until the difference ball either excludes 0 or is narrower than 10^-D.
+each query the precision starts at --digits and is doubled up to --max-digits,
+unless a difference ball excludes 0 first.
 
   refuted     a difference ball excludes 0: a rigorous proof that FUSED is not
               an exact fusion; the query is printed exactly      (exit 1)
-  consistent  the values agree to D digits at every query: numerical evidence,
-              never a proof                                       (exit 0)
-  undecided   some balls contain 0 but stay too wide at the cap   (exit 2)
+  consistent  at the cap every ball contains 0 and the values agree to D
+              digits: numerical evidence, never a proof           (exit 0)
+  undecided   some balls contain 0 but are wider than 10^-D at the cap
+                                                                  (exit 2)
 
 With a single argument CERT (a file whose "format" is "attnproof-certificate"),
 the problem embedded in the certificate is compared with the certificate's
@@ -45,7 +46,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--digits", type=positive_int, default=50, metavar="D",
                    help="agreement required, in decimal digits; also the starting precision (default 50)")
     p.add_argument("--max-digits", type=positive_int, metavar="D2",
-                   help="precision cap in digits (default 4 x --digits)")
+                   help="precision cap in digits (default 2 x --digits)")
     p.add_argument("--seed", type=nonneg_int, default=0, help="seed of the random queries (default 0)")
     p.add_argument("--json", action="store_true", help="print a JSON report")
 

@@ -1,13 +1,15 @@
 """Rigorous comparison of a multi-head with a claimed fusion at query points (THEORY §7).
 
 At each query the difference ``M(q) - H(q)`` is enclosed in a ball, with the
-precision raised (doubling) from ``digits`` up to ``max_digits``:
+precision raised (doubling) from ``digits`` up to the cap ``max_digits``:
 
-* a difference ball that excludes 0 is a **rigorous refutation** of ``H = M``;
-* balls that contain 0 and are narrower than ``10^-digits · (1 + |M(q)|)`` at
-  every query make the verdict **consistent**: evidence, never a proof;
-* balls that contain 0 but stay wider than that at the precision cap make the
-  verdict **undecided** for that query (reported, never guessed).
+* a difference ball that excludes 0, at any precision, is a **rigorous
+  refutation** of ``H = M``;
+* balls that still contain 0 at the cap and are narrower than
+  ``10^-digits · (1 + |M(q)|)`` at every query make the verdict **consistent**:
+  evidence, never a proof;
+* balls that contain 0 but are wider than that at the cap make the verdict
+  **undecided** for that query (reported, never guessed).
 
 Arb comparisons are False when undecided, so exclusion is tested as
 ``diff > 0 or diff < 0``, never as ``not (diff == 0)``.
@@ -115,7 +117,7 @@ class BallCheck:
         """One line describing the verdict and what it means.
 
         >>> BallCheck("consistent", 50, 200, 0, 4, 4, max_difference="1.00e-55").summary()
-        'consistent at 4 queries to 50 digits (|difference| <= 1.00e-55); numerical evidence, not a proof'
+        'consistent at 4 queries: |difference| <= 1.00e-55 with balls at up to 200 digits (agreement to 50 digits required); numerical evidence, not a proof'
         """
         if self.verdict == "refuted":
             r = self.refutation
@@ -124,8 +126,9 @@ class BallCheck:
         if self.verdict == "undecided":
             return (f"undecided: at {len(self.undecided)} of {self.checked} queries the balls "
                     f"contain 0 but are wider than 1e-{self.digits} at {self.max_digits} digits")
-        return (f"consistent at {self.checked} queries to {self.digits} digits "
-                f"(|difference| <= {self.max_difference}); numerical evidence, not a proof")
+        return (f"consistent at {self.checked} queries: |difference| <= {self.max_difference} "
+                f"with balls at up to {self.max_digits} digits (agreement to {self.digits} digits "
+                f"required); numerical evidence, not a proof")
 
     def to_dict(self) -> dict[str, Any]:
         """JSON form of the check.
@@ -170,7 +173,7 @@ def ball_sign(value: Callable[[], "flint.arb"], digits: int = 30,
 def _precisions(digits: int, max_digits: int | None) -> list[int]:
     if digits < 1:
         raise InputError(f"--digits must be positive, got {digits}")
-    cap = max_digits if max_digits is not None else 4 * digits
+    cap = max_digits if max_digits is not None else 2 * digits
     if cap < digits:
         raise InputError(f"--max-digits {cap} is below --digits {digits}")
     bits = digits_to_bits(digits) + GUARD_BITS
@@ -195,8 +198,10 @@ def ball_compare(M: HeadLike, fused: HeadLike, queries: Sequence[Sequence[Fracti
     """Compare ``M`` with a claimed fusion at exact queries using balls.
 
     Without ``queries``, ``samples`` reproducible random queries in ``[-2, 2]^d``
-    (seeded by ``seed``) are used.  The precision cap ``max_digits`` defaults to
-    ``4 * digits``.  Stops at the first refutation.
+    (seeded by ``seed``) are used.  Each query is evaluated at ``digits`` and at
+    doubled precisions up to the cap ``max_digits`` (default ``2 * digits``), so a
+    difference is found down to the cap's resolution.  Stops at the first
+    refutation.
 
     >>> from attnproof.model import Atom
     >>> sig = MultiHead((Head((Atom((1,), (1,)), Atom((0,), (0,)))),))
@@ -214,13 +219,12 @@ def ball_compare(M: HeadLike, fused: HeadLike, queries: Sequence[Sequence[Fracti
         if len(q) != M.dim:
             raise InputError(f"query #{i} has {len(q)} coordinates, the problem has dimension {M.dim}")
     precs = _precisions(digits, max_digits)
-    cap = max_digits if max_digits is not None else 4 * digits
+    cap = max_digits if max_digits is not None else 2 * digits
     tol_exp = -digits
     undecided: list[int] = []
     worst = None
     max_bits = 0
     for i, q in enumerate(qs):
-        settled = False
         for bits in precs:
             max_bits = max(max_bits, bits)
             with arb_precision(bits):
@@ -234,17 +238,17 @@ def ball_compare(M: HeadLike, fused: HeadLike, queries: Sequence[Sequence[Fracti
                                          ball_text(b[c], shown), bits, 1 if dlt > 0 else -1)
                         return BallCheck("refuted", digits, cap, seed, len(qs), i + 1, ref,
                                          tuple(undecided), _mag_text(worst), max_bits)
-                scale = flint.arb(1)
-                for x in a:
-                    scale = scale + abs(x).upper()
-                tol = flint.arb(10) ** tol_exp * scale
-                if all(dlt.rad() <= tol.lower() for dlt in diffs):
-                    bound = max(float(abs(dlt).upper()) for dlt in diffs)
-                    worst = bound if worst is None else max(worst, bound)
-                    settled = True
-                    break
-        if not settled:
-            undecided.append(i)
+                if bits == precs[-1]:
+                    # at the cap: the balls contain 0; are they narrow enough to agree to `digits`?
+                    scale = flint.arb(1)
+                    for x in a:
+                        scale = scale + abs(x).upper()
+                    tol = flint.arb(10) ** tol_exp * scale
+                    if all(dlt.rad() <= tol.lower() for dlt in diffs):
+                        bound = max(float(abs(dlt).upper()) for dlt in diffs)
+                        worst = bound if worst is None else max(worst, bound)
+                    else:
+                        undecided.append(i)
         if progress is not None:
             progress(i + 1, len(qs))
     verdict = "undecided" if undecided else "consistent"
