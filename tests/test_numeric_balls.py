@@ -49,6 +49,16 @@ def test_value_perturbed_by_1e30_is_refuted_with_its_query(d, index):
     assert [F(s) for s in doc["refutation"]["query"]] == list(r.query)
 
 
+def test_raising_precision_to_the_cap_finds_a_difference_below_the_start():
+    M = sigmoid_sum(2)
+    bad = perturb(fuse(M).to_head(), 3, F(1, 10**70))
+    found = ball_compare(M, bad, digits=50, samples=2)            # cap 100 digits
+    assert found.verdict == "refuted" and found.refutation.bits > 200
+    capped = ball_compare(M, bad, digits=50, max_digits=50, samples=2)
+    assert capped.verdict == "consistent"                          # agreement to 50 digits only
+    assert "not a proof" in capped.summary()
+
+
 def test_perturbed_key_and_bias_are_refuted():
     M = biased_sigmoid_sum([F(1, 2), F(-1, 3)])
     h = fuse(M).to_head()
