@@ -144,3 +144,16 @@ def test_checker_imports_only_the_standard_library():
             elif isinstance(node, ast.ImportFrom):
                 assert node.level == 1 or node.module.split(".")[0] in allowed, (f, node.module)
     assert total < 1500
+
+
+def test_window_refutation_trust_strict_and_replay(capsys):
+    cert = CERTS / "valid/k3-window.json"
+    if not cert.exists():
+        pytest.skip("no window refutation golden file")
+    v = check_text(cert.read_text())
+    assert v.code == 0 and v.trust == "window-refuted"
+    assert v.window_refutations and v.window_refutations[0]["atoms"] == 6
+    assert check_text(cert.read_text(), strict=True).code == 2
+    pytest.importorskip("attnproof.search.replay")
+    assert main(["check", str(cert), "--replay"]) == 0
+    assert "replay step" in capsys.readouterr().out

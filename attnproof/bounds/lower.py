@@ -104,7 +104,9 @@ def _count_block(polys: list, mults: list, fs: list, dim: int, explicit: bool) -
         edges = graphic_edges(gens, len(vs))
         if not explicit and len(vs) + 1 <= MAX_GRAPH_NODES:
             n = acyclic_orientations_tutte(len(vs) + 1, edges) if len(edges) <= 10 else None
-            from ..checker.geometry import acyclic_orientations   # same count, independent code
+            # the checker's recurrence (3^n over vertex sets), cross-checked against
+            # networkx's Tutte polynomial T(2, 0) on graphs with at most 10 edges
+            from ..checker.geometry import acyclic_orientations
             m = acyclic_orientations(len(vs) + 1, edges)
             if n is not None and n != m:
                 raise AlgebraError(f"acyclic orientation counts disagree: Tutte {n}, recurrence {m}")

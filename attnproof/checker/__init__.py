@@ -26,7 +26,7 @@ from .syntax import Reject, canonical_text, count, fields, hexdigest, integer, l
 FORMAT = "attnproof-certificate"
 VERSION = 1
 
-__all__ = ["Verdict", "check_text", "check_document", "FORMAT", "VERSION", "RULES"]
+__all__ = ["Verdict", "check_text", "check_document", "show_count", "FORMAT", "VERSION", "RULES"]
 
 
 @dataclass
@@ -54,6 +54,20 @@ class Verdict:
                 "upper_bound": big(self.upper_bound), "minimum": big(self.minimum),
                 "trust": self.trust, "window_refutations": self.window_refutations,
                 "problem_sha256": self.problem_sha256}
+
+
+def show_count(n: int | None) -> str:
+    """Short text for a count: ``2^k`` for large powers of two, digits count for other huge ones.
+
+    >>> show_count(2 ** 1000), show_count(38)
+    ('2^1000', '38')
+    """
+    if n is None:
+        return "none"
+    if n >= (1 << 53) and n & (n - 1) == 0:
+        return f"2^{n.bit_length() - 1}"
+    s = str(n)
+    return s if len(s) <= 30 else f"{s[:12]}...({len(s)} digits)"
 
 
 def _claims(doc: dict) -> dict:
@@ -123,8 +137,8 @@ def check_document(doc, expected_sha256: str | None = None, strict: bool = False
             raise Reject("claims: window_refutations do not match the window_refutation steps")
         if doc["trust"] != st.trust:
             raise Reject(f"certificate: trust is {doc['trust']!r}, the steps need {st.trust!r}")
-        v = Verdict("valid", 0, f"valid: lower bound {st.lower}, upper bound {st.upper}, "
-                    f"trust {st.trust}", lower_bound=st.lower, upper_bound=st.upper,
+        v = Verdict("valid", 0, f"valid: lower bound {show_count(st.lower)}, upper bound "
+                    f"{show_count(st.upper)}, trust {st.trust}", lower_bound=st.lower, upper_bound=st.upper,
                     minimum=minimum, trust=st.trust, window_refutations=st.windows,
                     problem_sha256=sha)
         if strict and st.trust != "exact":

@@ -57,7 +57,9 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print_json(s)
         return EXIT_OK
-    print(f"every exact single-head fusion needs at least {lb.value} atoms "
+    from ..checker import show_count
+
+    print(f"every exact single-head fusion needs at least {show_count(lb.value)} atoms "
           f"(trust {lb.trust}, path {lb.path}{'' if lb.tight else ', not known to be V(Q)'})")
     methods: dict = {}
     for b in lb.blocks:

@@ -71,8 +71,11 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print_json(s)
         return EXIT_OK
-    mn = s["minimum"]
-    print(f"lower bound {s['lower_bound']}, upper bound {s['upper_bound']}, "
-          f"minimum {mn if mn is not None else 'unknown (the bounds differ)'}, trust {s['trust']}")
+    from ..checker import show_count
+
+    mn = verdict.minimum
+    print(f"lower bound {show_count(verdict.lower_bound)}, upper bound "
+          f"{show_count(verdict.upper_bound)}, minimum "
+          f"{show_count(mn) if mn is not None else 'unknown (the bounds differ)'}, trust {s['trust']}")
     print(f"  certificate written to {args.output} ({len(text)} bytes, checked)")
     return EXIT_OK
