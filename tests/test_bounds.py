@@ -136,4 +136,5 @@ def test_lower_bound_never_exceeds_an_exact_fusion(heads, atoms, dim, seed, bias
     f = fuse(M)                                 # an exact fusion, verified exactly by the checker
     one = build_certificate(M).doc
     assert v.lower_bound <= f.atoms and v.lower_bound <= v.upper_bound
+    assert (v.lower_bound, v.upper_bound) == (c.lower.value, c.upper)   # producer and checker agree
     assert one == c.doc

@@ -109,3 +109,20 @@ def test_bad_problem_is_one_line_usage_error(tmp_path, capsys, cmd):
     err = capsys.readouterr().err
     assert len(err.strip().splitlines()) == 1 and "float" in err
     assert not (tmp_path / "c.json").exists()
+
+
+@pytest.mark.parametrize("name", ["w3.json", "k4.json", "decimal.json", "biased.json"])
+def test_explicit_fusions_agree_with_ball_evaluation(name):
+    """The embedded fused head matches the multi-head in Arb balls; a changed weight is refuted."""
+    numeric = pytest.importorskip("attnproof.numeric")
+    from attnproof.io import problem_from_dict
+
+    doc = json.loads((ROOT / "certificates" / "valid" / name).read_text())
+    M = problem_from_dict(doc["problem"])
+    step = [s for s in doc["steps"] if s["rule"] == "explicit_fusion"][0]
+    fused = {"format": "attnproof-problem", "version": 1, "dim": M.dim, "heads": [step["head"]]}
+    head = problem_from_dict(fused).heads[0]
+    assert numeric.quick_ball_check(M, head).verdict == "consistent"
+    step["head"]["atoms"][0]["weight"] = 7
+    bad = problem_from_dict(fused).heads[0]
+    assert numeric.quick_ball_check(M, bad).verdict == "refuted"
