@@ -46,6 +46,13 @@ def _decimal() -> MultiHead:
     return MultiHead((h1, h2))
 
 
+def _zonotope_2d() -> MultiHead:
+    # sigma(q1) + sigma(q2) + sigma(q1 + 2 q2) + sigma(2 q1 - q2): 4 generators in general position
+    def sig(k, name):
+        return Head((Atom(k, (1,)), Atom((0, 0), (0,))), name=name)
+    return MultiHead((sig((1, 0), "a"), sig((0, 1), "b"), sig((1, 2), "c"), sig((2, -1), "d")))
+
+
 def _window_k3() -> dict | None:
     try:
         from attnproof.search.certify import search_certificate
@@ -75,6 +82,7 @@ def valid(window: bool = True) -> dict[str, dict]:
         "decimal": build_certificate(_decimal()).doc,
         "cancel": build_certificate(_cancel()).doc,
         "flint": build_certificate(_flint()).doc,
+        "zonotope-2d": build_certificate(_zonotope_2d()).doc,
     }
     w = _window_k3() if window else None
     if w is not None:
@@ -123,6 +131,8 @@ def invalid(v: dict[str, dict]) -> list[tuple[str, str, object, int, list]]:
         lambda d: _step(d, "newton_blocks")["blocks"][0]["vertices"][0].__setitem__(0, [0, 0, -1]))
     mut("zonotope-independent", "k3", "newton_blocks: K_3's generators are dependent",
         lambda d: _step(d, "newton_blocks")["blocks"][0].__setitem__("method", "zonotope_independent"))
+    mut("general-position-k4", "k4", "newton_blocks: K_4's generators are not in general position",
+        lambda d: _step(d, "newton_blocks")["blocks"][0].__setitem__("method", "zonotope_general_position"))
     mut("blocks-share-vars", "k3", "newton_blocks: K_3 split into two blocks that share variables",
         lambda d: _step(d, "newton_blocks").__setitem__("blocks", [
             {"factors": [0, 1], "method": "zonotope_independent"},

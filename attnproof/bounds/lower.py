@@ -26,7 +26,7 @@ from .factors import FactorSet, surviving_factors
 from .newton import independent_zonotope_functionals, minkowski_vertex, newton_vertices
 from .sparse import from_flint, head_polys, normal_form, x_support
 from .zonotope import (acyclic_orientations_tutte, classify, generator_classes,
-                       graphic_edges, graphic_functionals)
+                       graphic_edges, graphic_functionals, regions_general_position)
 
 __all__ = ["Block", "LowerBound", "lower_bound", "MAX_GRAPH_NODES", "MAX_EXPLICIT_VERTICES"]
 
@@ -98,6 +98,12 @@ def _count_block(polys: list, mults: list, fs: list, dim: int, explicit: bool) -
     kind = classify(generator_classes([p for p, _ in pts])) if two else None
     if kind == "independent" and not explicit:
         return Block(fs, vs, "zonotope_independent", 2 ** len(generator_classes([p for p, _ in pts])))
+    if kind == "general_position" and not explicit:
+        gens = generator_classes([p for p, _ in pts])
+        import flint
+        r = flint.fmpz_mat([list(g) for g in gens]).rank()
+        return Block(fs, vs, "zonotope_general_position", regions_general_position(len(gens), r),
+                     complete=True)
     edges = None
     if kind == "graphic":
         gens = generator_classes([p for p, _ in pts])

@@ -45,17 +45,26 @@ def generator_classes(two_point_sets: Sequence[Sequence[tuple]]) -> list[tuple]:
     return sorted({primitive([a - b for a, b in zip(max(s), min(s))]) for s in two_point_sets})
 
 
-def classify(gens: Sequence[tuple]) -> str | None:
-    """``'independent'``, ``'graphic'`` (``±e_a`` or ``±(e_a - e_b)``) or None."""
+def classify(gens: Sequence[tuple], max_subsets: int = 20000) -> str | None:
+    """``'independent'``, ``'graphic'`` (``±e_a`` or ``±(e_a - e_b)``),
+    ``'general_position'`` (every ``rank`` of them independent) or None.
+
+    >>> classify([(1, 0), (0, 1), (1, 1)]), classify([(1, 0), (0, 1), (1, 2)])
+    ('graphic', 'general_position')
+    """
     if not gens:
         return "independent"
-    if flint.fmpz_mat([list(g) for g in gens]).rank() == len(gens):
+    r = flint.fmpz_mat([list(g) for g in gens]).rank()
+    if r == len(gens):
         return "independent"
-    for g in gens:
-        nz = sorted(x for x in g if x)
-        if nz not in ([1], [-1], [-1, 1]):
-            return None
-    return "graphic"
+    if all(sorted(x for x in g if x) in ([1], [-1], [-1, 1]) for g in gens):
+        return "graphic"
+    from itertools import combinations
+    from math import comb
+    if comb(len(gens), r) <= max_subsets and all(
+            flint.fmpz_mat([list(g) for g in sub]).rank() == r for sub in combinations(gens, r)):
+        return "general_position"
+    return None
 
 
 def graphic_edges(gens: Sequence[tuple], nvars: int) -> list[tuple[int, int]]:

@@ -24,7 +24,8 @@ from __future__ import annotations
 
 import hashlib
 from fractions import Fraction
-from math import gcd
+from itertools import combinations
+from math import comb, gcd
 
 from . import poly as P
 from .geometry import acyclic_orientations, primitive_direction, rank
@@ -33,6 +34,7 @@ from .syntax import Reject, canonical_text, count, fields, hexdigest, integer, r
 
 TRUST_ORDER = ("exact", "exact-modulo-flint", "window-refuted", "numeric", "unknown")
 MAX_GRAPH_NODES = 12
+MAX_SUBSETS = 20_000
 MAX_EXPANSION = 2_000_000      # terms a product may reach before a step is inconclusive
 
 
@@ -353,7 +355,7 @@ def _block_count(st: State, blk: dict, fs: list, where: str) -> int:
                 raise Reject(f"{w}: the functional selects {tot}, not the listed vertex")
         return len(ents)
     fields(blk, {"factors", "method"}, set(), where)
-    if method not in ("zonotope_independent", "zonotope_graphic"):
+    if method not in ("zonotope_independent", "zonotope_graphic", "zonotope_general_position"):
         raise Reject(f"{where}: unknown block method {method!r}")
     classes = set()
     for j in fs:
@@ -366,6 +368,19 @@ def _block_count(st: State, blk: dict, fs: list, where: str) -> int:
         if rank(gens) != len(gens):
             raise Reject(f"{where}: the zonotope generators are not linearly independent")
         return 2 ** len(gens)
+    if method == "zonotope_general_position":
+        # n central hyperplanes in general position in rank r (every r of the
+        # normals independent) cut space into 2·Σ_{i<r} C(n-1, i) regions
+        r, n = rank(gens), len(gens)
+        if r == n:
+            raise Reject(f"{where}: independent generators: use zonotope_independent")
+        if comb(n, r) > MAX_SUBSETS:
+            raise Unsupported(f"{where}: general position of {n} generators needs {comb(n, r)} "
+                              f"rank computations (the checker does up to {MAX_SUBSETS})")
+        for sub in combinations(gens, r):
+            if rank(list(sub)) != r:
+                raise Reject(f"{where}: the generators are not in general position")
+        return 2 * sum(comb(n - 1, i) for i in range(r))
     # graphic: generator e_a - e_b is the edge {a, b}; e_a alone is {a, ground}
     ground = len(bvars)
     edges = []
