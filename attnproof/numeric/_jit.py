@@ -84,17 +84,24 @@ def fast_exp_into(x, out):
 
 @nb.njit(fastmath=FLAGS, cache=True, nogil=True)
 def _tile(K, lb, V, Qt, out, j0):
-    """One tile of ``TW`` queries starting at column ``j0`` of ``Qt``, streaming over all atoms."""
+    """One tile of ``TW`` queries starting at column ``j0`` of ``Qt``, streaming over all atoms.
+
+    Per block of ``BA`` atoms: logits (FMAs unrolled by four key coordinates)
+    and their maximum; rescaling of the running sums where the maximum grows;
+    the shifted exponentials (all ``<= 1``); plain sums within the block, added
+    to the running sums with Kahan compensation.
+    """
     n, d = K.shape
     mv = V.shape[1]
     Qtile = np.empty((d, TW))
     for c in range(d):
         Qtile[c, :] = Qt[c, j0:j0 + TW]
     S = np.empty((BA, TW))
-    X = np.empty(BA * TW)
-    P = np.empty(BA * TW)
-    tb = np.empty(BA * TW)
-    eb = np.empty(BA * TW, dtype=np.int64)
+    P = np.empty((BA, TW))
+    tb = np.empty((BA, TW))
+    eb = np.empty((BA, TW), dtype=np.int64)
+    tbits = tb.view(np.int64)
+    scale = eb.view(np.float64)
     mx = np.full(TW, -np.inf)
     bm = np.empty(TW)
     den = np.zeros(TW)
@@ -105,26 +112,38 @@ def _tile(K, lb, V, Qt, out, j0):
     bnum = np.empty((mv, TW))
     for i0 in range(0, n, BA):
         bw = min(BA, n - i0)
-        # logits S[ii, :] = lb_i + <k_i, q>
+        # logits S[ii, :] = lb_i + <k_i, q> and their block maximum
+        for j in range(TW):
+            bm[j] = -np.inf
         for ii in range(bw):
             i = i0 + ii
             s = S[ii]
             li = lb[i]
             for j in range(TW):
                 s[j] = li
-            for c in range(d):
+            c = 0
+            while c + 4 <= d:
+                k0 = K[i, c]
+                k1 = K[i, c + 1]
+                k2 = K[i, c + 2]
+                k3 = K[i, c + 3]
+                q0 = Qtile[c]
+                q1 = Qtile[c + 1]
+                q2 = Qtile[c + 2]
+                q3 = Qtile[c + 3]
+                for j in range(TW):
+                    s[j] = s[j] + k0 * q0[j] + k1 * q1[j] + k2 * q2[j] + k3 * q3[j]
+                c += 4
+            while c < d:
                 kc = K[i, c]
                 q = Qtile[c]
                 for j in range(TW):
                     s[j] += kc * q[j]
-        # block maximum; rescale running sums where the maximum grows
-        s = S[0]
-        for j in range(TW):
-            bm[j] = s[j]
-        for ii in range(1, bw):
-            s = S[ii]
+                c += 1
             for j in range(TW):
-                bm[j] = max(bm[j], s[j])
+                x = s[j]
+                bm[j] = x if x > bm[j] else bm[j]
+        # online softmax: rescale the running sums where the maximum grows
         for j in range(TW):
             if bm[j] > mx[j]:
                 f = math.exp(mx[j] - bm[j])
@@ -134,13 +153,19 @@ def _tile(K, lb, V, Qt, out, j0):
                     num[c, j] *= f
                     cnum[c, j] *= f
                 mx[j] = bm[j]
-        # shifted exponentials, all <= 1
+        # e^{S - max} = p * 2^k: polynomial part, then the exponent bits as integers
         for ii in range(bw):
             s = S[ii]
-            x = X[ii * TW:(ii + 1) * TW]
+            pr = P[ii]
+            tr = tb[ii]
             for j in range(TW):
-                x[j] = s[j] - mx[j]
-        _exp_block(X, tb, eb, P, bw * TW)
+                t, p = _reduce(s[j] - mx[j])
+                tr[j] = t
+                pr[j] = p
+            er = eb[ii]
+            tbr = tbits[ii]
+            for j in range(TW):
+                er[j] = (tbr[j] - SHBITS + 1023) << 52
         # plain sums within the block (at most BA terms, each <= 1) ...
         for j in range(TW):
             bden[j] = 0.0
@@ -149,16 +174,19 @@ def _tile(K, lb, V, Qt, out, j0):
                 bnum[c, j] = 0.0
         for ii in range(bw):
             i = i0 + ii
-            p = P[ii * TW:(ii + 1) * TW]
+            pr = P[ii]
+            sc = scale[ii]
             for j in range(TW):
-                bden[j] += p[j]
+                e = pr[j] * sc[j]
+                pr[j] = e
+                bden[j] += e
             for c in range(mv):
                 vc = V[i, c]
                 if vc != 0.0:
                     bn = bnum[c]
                     for j in range(TW):
-                        bn[j] += vc * p[j]
-        # ... and Kahan-compensated sums of the block sums
+                        bn[j] += vc * pr[j]
+        # ... added to the running sums with Kahan compensation
         for j in range(TW):
             y = bden[j] - cden[j]
             t = den[j] + y
