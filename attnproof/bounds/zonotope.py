@@ -49,7 +49,7 @@ def classify(gens: Sequence[tuple], max_subsets: int = 20000) -> str | None:
     """``'independent'``, ``'graphic'`` (``±e_a`` or ``±(e_a - e_b)``),
     ``'general_position'`` (every ``rank`` of them independent) or None.
 
-    >>> classify([(1, 0), (0, 1), (1, 1)]), classify([(1, 0), (0, 1), (1, 2)])
+    >>> classify([(1, 0), (0, 1), (1, -1)]), classify([(1, 0), (0, 1), (1, 2)])
     ('graphic', 'general_position')
     """
     if not gens:
