@@ -62,7 +62,12 @@ class LowerBound:
 
 
 def product_entries(hp: list) -> int:
-    """``Π_h |supp D_h|``: the (key, bias) entries bound of the product fusion."""
+    """``Π_h |supp D_h|``: the (key, bias) entries bound of the product fusion.
+
+    >>> from attnproof.families import sigmoid_sum
+    >>> product_entries(head_polys(sigmoid_sum(30)))
+    1073741824
+    """
     n = 1
     for H in hp:
         n *= len(H.den)

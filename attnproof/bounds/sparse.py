@@ -72,13 +72,21 @@ def _exponent(a, lat: Lattice) -> list:
 
 
 def variables(p: Sparse) -> set:
-    """Variables whose exponent varies over the terms of ``p``."""
+    """Variables whose exponent varies over the terms of ``p``.
+
+    >>> sorted(variables({((0, 1), (1, 1)): 1, ((1, 1),): 1}))
+    [0]
+    """
     allv = {v for m in p for v, _ in m}
     return {v for v in allv if len({dict(m).get(v, 0) for m in p}) > 1}
 
 
 def all_variables(*ps: Sparse) -> list:
-    """Sorted list of every variable that occurs in the polynomials."""
+    """Sorted list of every variable that occurs in the polynomials.
+
+    >>> all_variables({((4, 1),): 1}, {((2, -1),): 3})
+    [2, 4]
+    """
     return sorted({v for p in ps for m in p for v, _ in m})
 
 
@@ -104,7 +112,13 @@ def to_flint(ctx, vs: list, p: Sparse) -> "flint.fmpz_mpoly":
 
 
 def from_flint(vs: list, q: "flint.fmpz_mpoly") -> Sparse:
-    """Inverse of :func:`to_flint`."""
+    """Inverse of :func:`to_flint`.
+
+    >>> vs = [3, 7]
+    >>> p = {((3, 2),): 1, ((7, 1),): -4}
+    >>> from_flint(vs, to_flint(context(vs), vs, p)) == p
+    True
+    """
     out = {}
     for e, c in q.to_dict().items():
         out[tuple((v, int(k)) for v, k in zip(vs, e) if int(k))] = int(c)
@@ -133,7 +147,11 @@ def normal_form(p: Sparse) -> Sparse:
 
 
 def x_support(p: Sparse, dim: int) -> set:
-    """Monomials of ``p`` projected on the x variables (index < dim), as sparse tuples."""
+    """Monomials of ``p`` projected on the x variables (index < dim), as sparse tuples.
+
+    >>> sorted(x_support({((0, 1), (2, 1)): 1, ((0, 1),): 2}, 2))
+    [((0, 1),)]
+    """
     return {tuple((v, k) for v, k in m if v < dim) for m in p}
 
 

@@ -83,6 +83,13 @@ def read_poly(x, where: str, nvars: int, rational_coefficients: bool = False) ->
 
     Terms are strictly increasing by their pair lists; pairs strictly increasing
     by variable; exponents and coefficients non-zero.
+
+    >>> read_poly([[1, []], [2, [[0, 1]]]], "p", 1)
+    {(): Fraction(1, 1), ((0, 1),): Fraction(2, 1)}
+    >>> read_poly([[2, [[0, 1]]], [1, []]], "p", 1)
+    Traceback (most recent call last):
+    ...
+    attnproof.checker.syntax.Reject: p, term 1: terms must be strictly increasing by their monomials
     """
     if not isinstance(x, list) or not x:
         raise Reject(f"{where}: a polynomial is a non-empty list of terms")
@@ -115,7 +122,11 @@ def read_poly(x, where: str, nvars: int, rational_coefficients: bool = False) ->
 
 
 def x_points(f: dict, dim: int, vs: list) -> list:
-    """Distinct projections of ``supp(f)`` on the x variables ``vs`` (dense tuples)."""
+    """Distinct projections of ``supp(f)`` on the x variables ``vs`` (dense tuples).
+
+    >>> x_points({((0, 1), (2, 1)): 1, ((2, 3),): 1}, 2, [0])       # z (index 2) dropped
+    [(0,), (1,)]
+    """
     pts = set()
     for m in f:
         d = dict(m)
@@ -124,14 +135,22 @@ def x_points(f: dict, dim: int, vs: list) -> list:
 
 
 def x_vars(f: dict, dim: int) -> set:
-    """x variables (index < dim) whose exponent varies over ``supp(f)``."""
+    """x variables (index < dim) whose exponent varies over ``supp(f)``.
+
+    >>> sorted(x_vars({((0, 1), (2, 1)): 1, ((2, 3),): 1}, 2))
+    [0]
+    """
     return {v for v in P.variables(f) if v < dim}
 
 
 # -- irreducibility witnesses (THEORY §5, C1) ------------------------------
 
 def _linear_var(D: dict, vs: list):
-    """Smallest variable in which ``f`` is linear with a single-term coefficient, or None."""
+    """Smallest variable in which ``f`` is linear with a single-term coefficient, or None.
+
+    >>> _linear_var({(0, 1): 1, (1, 0): 1}, [3, 5])      # x3 + x5: linear in x3
+    3
+    """
     for i, v in enumerate(vs):
         if {e[i] for e in D} == {0, 1}:
             a = sum(1 for e in D if e[i] == 0)
