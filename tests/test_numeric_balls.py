@@ -88,10 +88,19 @@ def test_sigmoid_sum_fusion_consistent_large(d):
     assert ball_compare(M, fuse(M).to_head(), digits=50, samples=4).verdict == "consistent"
 
 
-@pytest.mark.parametrize("graph", [nx.path_graph(4), nx.cycle_graph(4), nx.complete_graph(4), nx.star_graph(3)])
+@pytest.mark.parametrize("graph", [nx.path_graph(4), nx.cycle_graph(4), nx.complete_graph(4), nx.star_graph(3),
+                                   nx.complete_graph(5)])
 def test_graph_sum_fusion_consistent(graph):
     M = graph_sum(graph)
     assert ball_compare(M, fuse(M).to_head(), digits=50, samples=6).verdict == "consistent"
+
+
+@pytest.mark.slow
+def test_petersen_graph_sum_fusion_consistent():
+    M = graph_sum(nx.petersen_graph())
+    h = fuse(M).to_head()
+    assert len(h) > 20000
+    assert ball_compare(M, h, digits=50, samples=2).verdict == "consistent"
 
 
 def test_biased_and_vector_valued_fusions_consistent():
@@ -191,6 +200,23 @@ def test_global_mpmath_precision_changes_no_output():
             assert mpmath.mp.dps == dps
     finally:
         mpmath.mp.dps = old
+    assert outs[0] == outs[1] == outs[2]
+
+
+def test_global_arb_precision_changes_no_output():
+    M = biased_sigmoid_sum([F(1, 3), -1])
+    bad = perturb(fuse(M).to_head(), 1, F(1, 10**40))
+    qs = random_queries(2, 2, seed=4)
+    before = flint.ctx.prec
+    outs = []
+    try:
+        for prec in (10, 53, 3000):
+            flint.ctx.prec = prec
+            outs.append((ball_compare(M, bad, samples=3).to_dict(),
+                         [v.str(40) for row in evaluate_balls(M, qs, 40) for v in row]))
+            assert flint.ctx.prec == prec
+    finally:
+        flint.ctx.prec = before
     assert outs[0] == outs[1] == outs[2]
 
 
