@@ -4,14 +4,13 @@ from __future__ import annotations
 
 from fractions import Fraction as F
 
-import flint
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from attnproof.errors import InputError, NumericError
-from attnproof.families import random_multihead, sigmoid_sum
+from attnproof.families import random_multihead
 from attnproof.model import Atom, Head
 from attnproof.numeric import (arb_precision, evaluate_balls, evaluate_kernel, evaluate_mpmath,
                                evaluate_reference, head_arrays, softmax_kernel, softmax_reference)

@@ -30,7 +30,7 @@ from typing import Any, Callable, Optional, Sequence, Union
 
 import flint
 
-from ..errors import InputError, NumericError
+from ..errors import InputError
 from ..model import Head, MultiHead
 from .balls import table_of
 from .precision import arb_precision, digits_to_bits

@@ -50,6 +50,7 @@ def _log_fraction(w: Fraction) -> float:
 def head_arrays(head: Head) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``(K, lb, V)`` in float64: keys ``n × d``, log-factors ``b + log w`` and values ``n × m``.
 
+    >>> from attnproof.model import Atom
     >>> K, lb, V = head_arrays(Head((Atom((1,), (2,), bias=1, weight=1),)))
     >>> K.tolist(), lb.tolist(), V.tolist()
     ([[1.0]], [1.0], [[2.0]])
@@ -213,5 +214,3 @@ def evaluate_reference(obj: Union[Head, MultiHead], queries: np.ndarray) -> np.n
     """
     return evaluate_kernel(obj, queries, method="numpy")
 
-
-from ..model import Atom  # noqa: E402  (doctest namespace)
