@@ -13,7 +13,7 @@ from attnproof.errors import InputError, NumericError
 from attnproof.families import biased_sigmoid_sum, graph_sum, random_multihead, sigmoid_sum
 from attnproof.fusion import fuse
 from attnproof.model import Atom, Head, MultiHead
-from attnproof.numeric import (arb_precision, ball_compare, ball_sign, evaluate_balls,
+from attnproof.numeric import (mpf_to_fraction, arb_precision, ball_compare, ball_sign, evaluate_balls,
                                evaluate_mpmath, quick_ball_check, random_queries)
 from attnproof.numeric.balls import HeadTable, arb_of
 
@@ -253,7 +253,23 @@ def test_mpmath_values_lie_in_the_balls():
     qs = random_queries(3, 4, seed=2)
     for brow, mrow in zip(evaluate_balls(M, qs, 60), evaluate_mpmath(M, qs, 80)):
         for b, m in zip(brow, mrow):
-            man, exp = m.man_exp                           # no round trip through mpmath.mp
             with arb_precision(400):
-                x = arb_of((-1 if m < 0 else 1) * F(abs(man)) * F(2) ** exp)   # mpmath's value, exactly
+                x = arb_of(mpf_to_fraction(m))             # mpmath's value, exactly
                 assert abs(b - x) < arb_of(F(1, 10**55))
+
+
+def test_cross_check_catches_a_disagreement(monkeypatch):
+    from attnproof.numeric import compare, cross_check
+
+    M = random_multihead(2, 3, 2, seed=1, value_dim=2, biases=True)
+    qs = random_queries(2, 3, seed=0)
+    assert cross_check(M, qs, digits=40) == 3
+    real = compare.evaluate_mpmath
+
+    def skewed(obj, queries, digits):
+        rows = real(obj, queries, digits)
+        return [tuple(v + v / 10**20 for v in row) for row in rows]     # 20 digits only
+
+    monkeypatch.setattr(compare, "evaluate_mpmath", skewed)
+    with pytest.raises(NumericError, match="disagree"):
+        cross_check(M, qs, digits=40)

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from attnproof.errors import InputError, NumericError
 from attnproof.families import random_multihead
 from attnproof.model import Atom, Head
-from attnproof.numeric import (arb_precision, evaluate_balls, evaluate_kernel, evaluate_mpmath,
+from attnproof.numeric import (mpf_to_fraction, arb_precision, evaluate_balls, evaluate_kernel, evaluate_mpmath,
                                evaluate_reference, head_arrays, softmax_kernel, softmax_reference)
 from attnproof.numeric.balls import arb_of
 from attnproof.numeric.kernels import fast_exp, warm_up
@@ -172,8 +172,7 @@ def test_differential_balls_mpmath_kernels(case):
         for i, (brow, mrow) in enumerate(zip(balls, mps)):
             for c, (b, m) in enumerate(zip(brow, mrow)):
                 assert b.rad() < tol
-                man, exp = m.man_exp
-                x = arb_of((-1 if m < 0 else 1) * F(abs(man)) * F(2) ** exp)
+                x = arb_of(mpf_to_fraction(m))
                 assert abs(b - x) < tol                       # mpmath agrees with the ball
                 mid = float(b.mid())
                 # float kernels: screening accuracy (inputs rounded to float64)

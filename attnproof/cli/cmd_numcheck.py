@@ -91,33 +91,11 @@ def _certificate_parts(doc: dict):
     return M, head, claims, rules
 
 
-def _evaluators_agree(M, samples: int, digits: int, seed: int) -> int:
-    """Arb balls and mpmath agree on ``M`` at random queries; returns the number of queries."""
-    from ..errors import NumericError
-    from ..numeric import arb_precision, evaluate_balls, evaluate_mpmath, random_queries
-    from ..numeric.balls import arb_of
-    from fractions import Fraction
-
-    qs = random_queries(M.dim, samples, seed)
-    balls = evaluate_balls(M, qs, digits)
-    mps = evaluate_mpmath(M, qs, digits + 10)
-    with arb_precision(4 * digits + 64):
-        for i, (brow, mrow) in enumerate(zip(balls, mps)):
-            for b, m in zip(brow, mrow):
-                man, exp = m.man_exp
-                x = arb_of((-1 if m < 0 else 1) * Fraction(abs(man)) * Fraction(2) ** exp)
-                tol = arb_of(Fraction(1, 10 ** (digits - 5))) * (1 + abs(b).upper())
-                if not abs(b - x) < tol:
-                    raise NumericError(f"Arb and mpmath disagree on the problem at query #{i} "
-                                       f"(internal error)")
-    return len(qs)
-
-
 def check_certificate(doc: dict, args: argparse.Namespace) -> int:
     """``numcheck CERT [FUSED]``: the numerical checks a certificate admits; returns the exit code."""
     from ..fusion import product_fusion, product_size_bound
     from ..io import problem_sha256
-    from ..numeric import ball_compare
+    from ..numeric import ball_compare, cross_check, random_queries
 
     M, head, claims, rules = _certificate_parts(doc)
     checks: list[dict[str, Any]] = []
@@ -149,7 +127,7 @@ def check_certificate(doc: dict, args: argparse.Namespace) -> int:
                            "ok": str(up) == str(keys)})
         verdict = res.verdict
     else:
-        n = _evaluators_agree(M, args.samples, args.digits, args.seed)
+        n = cross_check(M, random_queries(M.dim, args.samples, args.seed), args.digits)
         checks.append({"check": f"the embedded problem evaluates consistently with two independent "
                                 f"evaluators (Arb balls, mpmath) at {n} queries", "ok": True})
         if "product_fusion" in rules:

@@ -30,13 +30,14 @@ from typing import Any, Callable, Optional, Sequence, Union
 
 import flint
 
-from ..errors import InputError
+from ..errors import InputError, NumericError
 from ..model import Head, MultiHead
-from .balls import table_of
+from .balls import arb_of, evaluate_balls, table_of
+from .mp import evaluate_mpmath, mpf_to_fraction
 from .precision import arb_precision, digits_to_bits
 from .queries import Query, format_query, query_digits, random_queries
 
-__all__ = ["BallCheck", "Refutation", "ball_compare", "quick_ball_check", "ball_sign",
+__all__ = ["BallCheck", "Refutation", "ball_compare", "quick_ball_check", "ball_sign", "cross_check",
            "DEFAULT_DIGITS", "DEFAULT_SAMPLES"]
 
 DEFAULT_DIGITS = 50
@@ -271,3 +272,26 @@ def quick_ball_check(M: HeadLike, head: HeadLike, seed: int = 0) -> BallCheck:
     'consistent'
     """
     return ball_compare(M, head, digits=30, max_digits=60, samples=4, seed=seed)
+
+
+def cross_check(obj: HeadLike, queries: Sequence[Sequence[Fraction]], digits: int = 30) -> int:
+    """Check that mpmath's values lie within ``10^-(digits-5)`` of the Arb balls; returns the count.
+
+    Two independent evaluators (different code, different libraries) must agree;
+    a disagreement is an internal error (:class:`~attnproof.errors.NumericError`).
+
+    >>> from attnproof.families import biased_sigmoid_sum
+    >>> cross_check(biased_sigmoid_sum([Fraction(1, 2), 3]), random_queries(2, 3), digits=30)
+    3
+    """
+    qs = [tuple(Fraction(x) for x in q) for q in queries]
+    balls = evaluate_balls(obj, qs, digits)
+    mps = evaluate_mpmath(obj, qs, digits + 10)
+    with arb_precision(digits_to_bits(2 * digits) + 64):
+        tol = arb_of(Fraction(1, 10 ** max(digits - 5, 1)))
+        for i, (brow, mrow) in enumerate(zip(balls, mps)):
+            for c, (b, m) in enumerate(zip(brow, mrow)):
+                if not abs(b - arb_of(mpf_to_fraction(m))) < tol * (1 + abs(b).upper()):
+                    raise NumericError(f"Arb and mpmath disagree at query #{i}, component {c} "
+                                       f"(internal error)")
+    return len(qs)

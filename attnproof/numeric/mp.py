@@ -21,7 +21,20 @@ from ..errors import InputError
 from ..model import Head, MultiHead
 from .precision import mp_context
 
-__all__ = ["evaluate_mpmath", "mp_head_value"]
+__all__ = ["evaluate_mpmath", "mp_head_value", "mpf_to_fraction"]
+
+
+def mpf_to_fraction(x) -> Fraction:
+    """The exact binary value of an mpmath number (no rounding through ``mpmath.mp``).
+
+    >>> from attnproof.numeric.precision import mp_context
+    >>> ctx = mp_context(30)
+    >>> mpf_to_fraction(ctx.mpf(-3) / 8)
+    Fraction(-3, 8)
+    """
+    man, exp = x.man_exp
+    val = Fraction(abs(int(man))) * Fraction(2) ** int(exp)
+    return -val if x < 0 else val
 
 
 def _mpq(ctx, x: Fraction):
