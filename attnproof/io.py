@@ -31,7 +31,7 @@ import re
 import tempfile
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO, Callable
 
 from .errors import InputError, NumberError, ValidationError
 from .model import Atom, Head, MultiHead
@@ -39,7 +39,7 @@ from .model import Atom, Head, MultiHead
 __all__ = [
     "parse_number", "format_number", "load_problem", "loads_problem", "problem_to_dict",
     "problem_from_dict", "canonical_json", "problem_sha256", "dump_problem",
-    "atomic_write_text", "read_json_file",
+    "atomic_write", "atomic_write_text", "read_json_file",
 ]
 
 PROBLEM_FORMAT = "attnproof-problem"
@@ -391,16 +391,16 @@ def problem_sha256(M: MultiHead) -> str:
     return hashlib.sha256(canonical_json(problem_to_dict(M)).encode("ascii")).hexdigest()
 
 
-def atomic_write_text(path: str | os.PathLike, text: str) -> None:
-    """Write a file atomically: temp file in the same folder, fsync, ``os.replace``.
-
-    A crash mid-write leaves the old file or none, never a partial one.
+def atomic_write(path: str | os.PathLike, write: Callable[[BinaryIO], None]) -> None:
+    """Write a file atomically: ``write(f)`` fills a temp file in the same folder,
+    then fsync and ``os.replace``.  A crash mid-write leaves the old file or none,
+    never a partial one; the new file gets the usual permissions (umask).
 
     >>> import tempfile, os
-    >>> path = os.path.join(tempfile.mkdtemp(), "a.txt")
-    >>> atomic_write_text(path, "hello")
-    >>> open(path).read(), os.listdir(os.path.dirname(path))
-    ('hello', ['a.txt'])
+    >>> path = os.path.join(tempfile.mkdtemp(), "a.bin")
+    >>> atomic_write(path, lambda f: f.write(b"abc"))
+    >>> open(path, "rb").read(), os.listdir(os.path.dirname(path))
+    (b'abc', ['a.bin'])
     """
     p = Path(path)
     folder = p.parent if str(p.parent) else Path(".")
@@ -411,8 +411,8 @@ def atomic_write_text(path: str | os.PathLike, text: str) -> None:
         mask = os.umask(0)
         os.umask(mask)
         os.chmod(tmp, 0o666 & ~mask)
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
-            f.write(text)
+        with os.fdopen(fd, "wb") as f:
+            write(f)
             f.flush()
             os.fsync(f.fileno())
         os.replace(tmp, p)
@@ -422,6 +422,19 @@ def atomic_write_text(path: str | os.PathLike, text: str) -> None:
         except OSError:
             pass
         raise
+
+
+def atomic_write_text(path: str | os.PathLike, text: str) -> None:
+    """Write UTF-8 text atomically (see :func:`atomic_write`).
+
+    >>> import tempfile, os
+    >>> path = os.path.join(tempfile.mkdtemp(), "a.txt")
+    >>> atomic_write_text(path, "hello")
+    >>> open(path).read(), os.listdir(os.path.dirname(path))
+    ('hello', ['a.txt'])
+    """
+    data = text.encode("utf-8")
+    atomic_write(path, lambda f: f.write(data))
 
 
 def dump_problem(M: MultiHead, path: str | os.PathLike) -> None:

@@ -5,8 +5,6 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-import tempfile
-from pathlib import Path
 
 from .common import EXIT_OK, Progress, nonneg_int, positive_int, print_json
 
@@ -92,21 +90,9 @@ def save_array(path: str, a) -> None:
     """
     import numpy as np
 
-    target = Path(path)
-    folder = target.parent if str(target.parent) else Path(".")
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            np.save(fh, a, allow_pickle=False)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, target)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+    from ..io import atomic_write
+
+    atomic_write(path, lambda fh: np.save(fh, a, allow_pickle=False))
 
 
 def _float_text(x: float) -> str:
