@@ -32,7 +32,8 @@ coefficients are outside this search).
 
 --minimize walks K down from the best cheap fusion ('attnproof fuse') towards
 the Newton lower bound until a K is refuted (every smaller K then is too, in
-that window), the bound is met, or a query is inconclusive.
+that window), the bound is met, or a query is inconclusive (exit 0 for the
+first two, 2 for the last); --timeout then applies to each query.
 
 examples:
   attnproof search c4.json --atoms 14 --window 1
@@ -153,7 +154,8 @@ def run(args: argparse.Namespace) -> int:
         sys.stdout.flush()
         return {"refuted": EXIT_OK, "bound": EXIT_OK, "unknown": EXIT_INCONCLUSIVE}[mr.stopped]
 
-    res = search_fusion(M, args.atoms, window, args.timeout, opts)
+    from ..fusion import reduced_form
+    res = search_fusion(M, args.atoms, window, args.timeout, opts, r=reduced_form(M, args.max_atoms))
     if args.smtlib:
         atomic_write_text(args.smtlib, res.encoding.smtlib)
     if res.result == "sat" and args.output:

@@ -109,9 +109,17 @@ def _cardinality_counter(svars: list[str], k: int) -> tuple[list[str], list[str]
     return decls, cl
 
 
+MAX_LEX_CONSTRAINTS = 32
+MAX_LEX_POSITIONS = 256
+
+
 def _lex_leq(name: str, x: list[str], y: list[str]) -> tuple[list[str], list[str]]:
-    """``x ≤_lex y`` for Boolean vectors (false < true), with chain variables."""
-    pairs = [(a, b) for a, b in zip(x, y) if a != b]
+    """``x ≤_lex y`` for Boolean vectors (false < true), with chain variables.
+
+    Only the first :data:`MAX_LEX_POSITIONS` differing positions are compared
+    (a prefix of a lex-leader constraint is implied by it, so still sound).
+    """
+    pairs = [(a, b) for a, b in zip(x, y) if a != b][:MAX_LEX_POSITIONS]
     if not pairs:
         return [], []
     decls, cl = [], []
@@ -279,7 +287,8 @@ def encode(r, window: Window, k: int, *, cardinality: str = "sum",
 
     ``symmetries`` are permutations of the target indices (``perm[j]`` is the
     image of target ``j``) under which the whole query is invariant; each adds
-    a lex-leader constraint.  ``centering`` needs a box window on a unimodular
+    a lex-leader constraint (at most :data:`MAX_LEX_CONSTRAINTS`: any subset of
+    the group is sound).  ``centering`` needs a box window on a unimodular
     frame (the caller checks).  ``leading_terms`` is the number of term orders
     whose leading-term constraints are added (0: none).
     """
@@ -326,7 +335,7 @@ def encode(r, window: Window, k: int, *, cardinality: str = "sum",
         body += cl
     body.append("(assert (or " + " ".join(svars) + "))" if len(svars) > 1 else f"(assert {svars[0]})")
     nsym = 0
-    for i, perm in enumerate(symmetries):
+    for i, perm in enumerate(list(symmetries)[:MAX_LEX_CONSTRAINTS]):
         inv = [0] * len(perm)
         for j, p in enumerate(perm):
             inv[p] = j

@@ -8,8 +8,8 @@ coordinates onto themselves).  Then ``G ↦ c·A·G`` maps fusions to fusions wi
 the same atom count and ``supp D ↦ g(supp D)``: the set of solutions of the
 query is invariant, so requiring the support vector to be lexicographically
 no larger than its image under each symmetry keeps every satisfiable query
-satisfiable.  Candidate permutations are the automorphisms of the
-support graph of ``Q`` (networkx).
+satisfiable.  Candidate permutations come from a backtracking search over
+coordinates pruned by projected supports.
 
 For a graph sum ``W_G`` the edge orientations matter: a graph automorphism
 that reverses some but not all edges changes ``P`` by terms outside the span,
@@ -42,41 +42,50 @@ MAX_CANDIDATES = 5000
 Exponent = tuple[int, ...]
 
 
-def _graph(support: Sequence[Exponent], d: int):
-    import networkx as nx
-
-    G = nx.Graph()
-    for j in range(d):
-        G.add_node(("c", j), kind="c")
-    for i, s in enumerate(support):
-        G.add_node(("s", i), kind="s")
-        for j, e in enumerate(s):
-            if e:
-                G.add_edge(("c", j), ("s", i), e=e)
-    return G
-
-
 def coordinate_automorphisms(support: Sequence[Exponent], d: int, target: Sequence[Exponent] | None = None,
                              limit: int = MAX_CANDIDATES) -> list[tuple[int, ...]]:
     """Coordinate permutations ``π`` (``π[j]`` = image of ``j``) mapping one support onto another.
 
+    Backtracking over coordinates: coordinate ``j`` may go to ``π[j]`` only if
+    the projections of both supports on the coordinates assigned so far agree
+    as multisets; a complete assignment is checked as a set equality.
+
     >>> coordinate_automorphisms([(1, 0), (0, 1)], 2)
     [(0, 1), (1, 0)]
+    >>> len(coordinate_automorphisms([(1, 1, 0), (0, 1, 1), (1, 0, 1)], 3))
+    6
     """
-    from networkx.algorithms.isomorphism import GraphMatcher
+    from collections import Counter
 
     if target is None:
         target = support
     if len(support) != len(target):
         return []
-    G1, G2 = _graph(support, d), _graph(target, d)
-    gm = GraphMatcher(G1, G2, node_match=lambda a, b: a["kind"] == b["kind"],
-                      edge_match=lambda a, b: a["e"] == b["e"])
-    out = set()
-    for i, m in enumerate(gm.isomorphisms_iter()):
-        if i >= limit:
-            break
-        out.add(tuple(m[("c", j)][1] for j in range(d)))
+    tset = set(map(tuple, target))
+    out: list[tuple[int, ...]] = []
+    perm = [-1] * d
+    used = [False] * d
+
+    def grow(j: int) -> None:
+        if len(out) >= limit:
+            return
+        if j == d:
+            if {tuple(s[perm.index(i)] for i in range(d)) for s in support} == tset:
+                out.append(tuple(perm))
+            return
+        for i in range(d):
+            if used[i]:
+                continue
+            perm[j] = i
+            left = Counter(tuple(s[c] for c in range(j + 1)) for s in support)
+            right = Counter(tuple(t[perm[c]] for c in range(j + 1)) for t in target)
+            if left == right:
+                used[i] = True
+                grow(j + 1)
+                used[i] = False
+            perm[j] = -1
+
+    grow(0)
     return sorted(out)
 
 
