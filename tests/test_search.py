@@ -255,6 +255,18 @@ def test_solver_process_is_killed_at_the_limit():
     assert run.result == "unknown" and time.monotonic() - t0 < 6
 
 
+@pytest.mark.parametrize("solver", ["z3", "cvc5"])
+def test_solver_seed_does_not_change_the_answer(solver):
+    _, _, enc, _ = build_query(W2, 3, 1)
+    assert {run_solver(solver, enc.smtlib, 30, seed=s).result for s in (0, 7)} == {"unsat"}
+
+
+@pytest.mark.slow
+def test_triangle_six_refuted_in_larger_windows():
+    for radius in (3, 4):
+        assert search_fusion(K3, 6, radius, timeout=300).result == "unsat"
+
+
 def test_unknown_solver_is_a_clear_error():
     with pytest.raises(SolverError, match="unknown solver"):
         run_solver("nosuch", "(check-sat)", 1)

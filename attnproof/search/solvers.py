@@ -93,11 +93,12 @@ def _limits(memory_mb: int, cpu_s: int):
 
 
 def run_solver(name: str, smtlib: str, timeout: float, model_vars: tuple[str, ...] = (),
-               memory_mb: int = DEFAULT_MEMORY_MB) -> SolverRun:
+               memory_mb: int = DEFAULT_MEMORY_MB, seed: int = 0) -> SolverRun:
     """Run one solver on SMT-LIB2 text in a killable child process.
 
     The solver's own time limit is ``timeout``; the child is killed at
     ``timeout`` plus a small slack.  Any failure to answer is ``unknown``.
+    ``seed`` (non-zero) sets the solver's random seed, a per-run parameter.
 
     >>> run = run_solver("cvc5", "(set-logic QF_LRA)(declare-fun a () Real)(assert (> a 1))(check-sat)",
     ...                  30, ("a",))
@@ -110,7 +111,7 @@ def run_solver(name: str, smtlib: str, timeout: float, model_vars: tuple[str, ..
         raise SolverError(f"solver {name} is not available (install the '{name}' Python package)")
     timeout = max(float(timeout), 0.1)
     req = json.dumps({"solver": name, "smtlib": smtlib, "timeout_ms": int(timeout * 1000),
-                      "model_vars": list(model_vars)})
+                      "model_vars": list(model_vars), "seed": int(seed)})
     t0 = time.perf_counter()
     proc = subprocess.Popen([sys.executable, "-I", str(_WORKER)], stdin=subprocess.PIPE,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,

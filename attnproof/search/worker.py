@@ -3,7 +3,7 @@
 This file is executed as a script by :mod:`attnproof.search.solvers` (never
 imported by the rest of the package at run time): it reads one JSON request on
 stdin, ``{"solver": "z3"|"cvc5", "smtlib": text, "timeout_ms": int,
-"model_vars": [names]}``, runs the solver and writes one JSON answer on stdout:
+"model_vars": [names], "seed": int}`` (seed 0: the solver's default), runs the solver and writes one JSON answer on stdout:
 ``{"result": "sat"|"unsat"|"unknown", "version": str, "reason": str,
 "seconds": float, "model": {name: "p/q"}}``.  It imports nothing from
 attnproof, so a broken producer cannot change what the solver is asked.
@@ -23,7 +23,7 @@ def _fraction_text(num: int, den: int) -> str:
     return str(num) if den == 1 else f"{num}/{den}"
 
 
-def run_z3(text: str, timeout_ms: int, model_vars: list[str]) -> dict:
+def run_z3(text: str, timeout_ms: int, model_vars: list[str], seed: int = 0) -> dict:
     """Check ``text`` with z3 (per-solver parameters only; no global settings).
 
     >>> run_z3("(declare-fun a () Real)(assert (= (* 3 a) 1))(check-sat)", 1000, ["a"])["model"]
@@ -34,6 +34,8 @@ def run_z3(text: str, timeout_ms: int, model_vars: list[str]) -> dict:
     solver = z3.Solver()
     if timeout_ms > 0:
         solver.set("timeout", int(timeout_ms))
+    if seed:
+        solver.set("random_seed", int(seed))
     solver.from_string(text)
     res = solver.check()
     out: dict = {"version": z3.get_version_string()}
@@ -61,7 +63,7 @@ def run_z3(text: str, timeout_ms: int, model_vars: list[str]) -> dict:
     return out
 
 
-def run_cvc5(text: str, timeout_ms: int, model_vars: list[str]) -> dict:
+def run_cvc5(text: str, timeout_ms: int, model_vars: list[str], seed: int = 0) -> dict:
     """Check ``text`` with cvc5 through its own SMT-LIB2 parser.
 
     >>> run_cvc5("(set-logic QF_LRA)(declare-fun a () Real)(assert (= (* 3 a) 1))(check-sat)",
@@ -74,6 +76,8 @@ def run_cvc5(text: str, timeout_ms: int, model_vars: list[str]) -> dict:
     if timeout_ms > 0:
         solver.setOption("tlimit-per", str(int(timeout_ms)))
     solver.setOption("produce-models", "true")
+    if seed:
+        solver.setOption("seed", str(int(seed)))
     sm = cvc5.SymbolManager(solver)
     parser = cvc5.InputParser(solver, sm)
     parser.setStringInput(cvc5.InputLanguage.SMT_LIB_2_6, text, "query")
@@ -134,7 +138,8 @@ def main() -> int:
         return 2
     t0 = time.perf_counter()
     try:
-        out = fn(req["smtlib"], int(req.get("timeout_ms", 0)), list(req.get("model_vars", [])))
+        out = fn(req["smtlib"], int(req.get("timeout_ms", 0)), list(req.get("model_vars", [])),
+                 int(req.get("seed", 0)))
     except ImportError as e:
         out = {"result": "error", "reason": f"{req['solver']} is not available ({e})"}
     except Exception as e:  # report, never crash silently
