@@ -171,3 +171,14 @@ def test_only_refutations_can_be_certified():
         refutation_step(sat)
     unsat = search_fusion(sigmoid_sum(2), 3, 0, timeout=60)
     assert refutation_claim(unsat)["atoms"] == 3
+
+
+def test_smtlib_export_matches_the_printed_hash(run_cli, problems, tmp_path):
+    import hashlib
+    text_file = tmp_path / "q.smt2"
+    rc, stdout, _ = run_cli("search", problems["w2"], "--atoms", "4", "--window", "0",
+                            "--smtlib", str(text_file), "--json")
+    doc = json.loads(stdout)
+    text = text_file.read_text()
+    assert rc == 0 and hashlib.sha256(text.encode()).hexdigest() == doc["smtlib_sha256"]
+    assert text.startswith("(set-info") and "(check-sat)" in text and "QF_LRA" in text
