@@ -296,3 +296,17 @@ def test_property_witnesses_verify_and_answers_agree(seed, heads, atoms):
         assert a == b != "unknown"
         if k == f.atoms and f.method == "reduced":
             assert a == "sat"
+
+
+def test_window_objects_are_rechecked_before_centering():
+    from attnproof.search.window import Window
+    M = MultiHead((head((0, 0), (2, -1), (4, -2), values=[0, 1, 3]),))
+    r = reduced_form(M)
+    f = lineality_frame(r)
+    box = box_window(f, 2)
+    res = search_fusion(M, 3, box, timeout=60)
+    assert res.window.kind == "box" and res.frame == f and res.result == "sat"
+    # a "box" whose points are not the box of any frame is treated as a plain point set
+    fake = Window("box", ((0, 0), (2, -1)), 1, (0,))
+    res2 = search_fusion(M, 3, fake, timeout=60)
+    assert res2.window.kind == "points" and res2.encoding.stats["centering_clauses"] == 0

@@ -104,7 +104,13 @@ def _frame_and_window(r, window: int | Sequence, options: SearchOptions) -> tupl
         frame = lineality_frame(r) if options.lineality else full_frame(d)
         return frame, box_window(frame, window)
     if isinstance(window, Window):
-        return full_frame(d), window
+        # a box is trusted only if it is the box of a frame we can rebuild (centering relies on it)
+        if window.kind == "box" and window.radius is not None:
+            for frame in (lineality_frame(r), full_frame(d)):
+                if (frame.free == window.coordinates
+                        and box_window(frame, window.radius).points == window.points):
+                    return frame, window
+        return full_frame(d), Window("points", window.points)
     return full_frame(d), points_window(window, d)
 
 
