@@ -150,3 +150,32 @@ def test_mutation_sweep(name):
 def test_mutant_total():
     """The sweep covers thousands of mutants in all."""
     assert sum(t for t, _ in EXPECTED.values()) == 3879
+
+
+@pytest.mark.parametrize("name", ["w3-explicit.json", "k3.json", "flint.json"])
+def test_wrong_types_never_crash_the_checker(name):
+    """Every field replaced by a value of another JSON type: a verdict, never an exception."""
+    from attnproof.checker import check_document
+
+    doc = json.loads((GOLDEN / name).read_text())
+    paths = []
+
+    def walk(node, path):
+        paths.append(path)
+        if isinstance(node, dict):
+            for k in node:
+                walk(node[k], path + (k,))
+        elif isinstance(node, list):
+            for i, x in enumerate(node):
+                walk(x, path + (i,))
+
+    walk(doc, ())
+    n = 0
+    for path in paths[1:]:
+        for value in (None, "x", [], {}, [[1, []]], -1, True):
+            d = copy.deepcopy(doc)
+            _set(d, path, value)
+            v = check_document(d)
+            assert v.code in (0, 1, 2)
+            n += 1
+    assert n > 1000

@@ -113,7 +113,7 @@ def check_document(doc, expected_sha256: str | None = None, strict: bool = False
         phase = 0
         for step_i, step in enumerate(steps):
             rule = step.get("rule") if isinstance(step, dict) else None
-            if rule not in RULES:
+            if not isinstance(rule, str) or rule not in RULES:
                 raise Reject(f"unknown rule {rule!r}")
             fn, ph = RULES[rule]
             if ph < phase:
