@@ -178,4 +178,4 @@ def test_wrong_types_never_crash_the_checker(name):
             v = check_document(d)
             assert v.code in (0, 1, 2)
             n += 1
-    assert n > 1000
+    assert n > 500
