@@ -15,6 +15,7 @@ head's denominator ``D_h = Σ w_i X^{e_i}`` and numerators
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from fractions import Fraction
 from math import lcm
@@ -40,11 +41,9 @@ class Problem:
         return self.bias_scale != 0
 
     def monomial(self, key, bias, where: str) -> tuple:
-        """Sparse lattice monomial of a key and bias; Reject when off the lattice."""
+        """Sparse lattice monomial of a (sparse) key and bias; Reject when off the lattice."""
         out = []
-        for j, k in enumerate(key):
-            if not k:
-                continue
+        for j, k in key:
             e = k * self.scales[j]
             if type(e) is not int:
                 if e.denominator != 1:
@@ -61,6 +60,37 @@ class Problem:
         return tuple(out)
 
 
+SPARSE_KEY_DIM = 16
+_INDEX = re.compile(r"^(0|[1-9][0-9]{0,8})$")
+
+
+def parse_key(x, dim: int, where: str) -> tuple:
+    """A canonical key as sparse ``((j, value), ...)`` pairs with non-zero values.
+
+    Canonical keys are dense lists of ``dim`` numbers when ``dim <= 16`` and
+    sparse objects ``{"j": value}`` (decimal index, non-zero value) above.
+
+    >>> parse_key([0, "1/2"], 2, "k"), parse_key({"17": 3}, 20, "k")
+    (((1, Fraction(1, 2)),), ((17, 3),))
+    """
+    if dim <= SPARSE_KEY_DIM:
+        if not isinstance(x, list) or len(x) != dim:
+            raise Reject(f"{where}: key must be a list of {dim} numbers")
+        vals = [(j, rational(c, f"{where}[{j}]")) for j, c in enumerate(x)]
+        return tuple((j, v) for j, v in vals if v)
+    if not isinstance(x, dict):
+        raise Reject(f"{where}: with dim > {SPARSE_KEY_DIM} a key is a sparse object {{\"j\": value}}")
+    out = []
+    for j_s, c in x.items():
+        if not isinstance(j_s, str) or not _INDEX.match(j_s) or int(j_s) >= dim:
+            raise Reject(f"{where}: sparse key index {j_s!r} is not a coordinate 0..{dim - 1}")
+        v = rational(c, f"{where}[{j_s}]")
+        if not v:
+            raise Reject(f"{where}: a sparse key omits zero coordinates")
+        out.append((int(j_s), v))
+    return tuple(sorted(out))
+
+
 def parse_atoms(atoms_in, dim: int, value_dim, where: str) -> tuple[list, int]:
     """Parse a canonical atom list: ``[(key, bias, weight, values)]`` and the value dimension."""
     if not isinstance(atoms_in, list) or not atoms_in:
@@ -69,9 +99,7 @@ def parse_atoms(atoms_in, dim: int, value_dim, where: str) -> tuple[list, int]:
     for a_i, a in enumerate(atoms_in):
         w = f"{where}, atom {a_i}"
         fields(a, {"key", "value"}, {"bias", "weight"}, w)
-        if not isinstance(a["key"], list) or len(a["key"]) != dim:
-            raise Reject(f"{w}: key must be a list of {dim} numbers")
-        key = tuple(rational(c, f"{w}, key[{j}]") for j, c in enumerate(a["key"]))
+        key = parse_key(a["key"], dim, f"{w}, key")
         v = a["value"]
         if isinstance(v, list):
             if len(v) < 2:
@@ -140,7 +168,7 @@ def parse_problem(doc) -> Problem:
     biased = False
     for atoms in parsed:
         for key, bias, _, _ in atoms:
-            for j, c in enumerate(key):
+            for j, c in key:
                 if type(c) is not int:
                     scales[j] = lcm(scales[j], c.denominator)
             if bias:
