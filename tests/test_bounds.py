@@ -138,3 +138,17 @@ def test_lower_bound_never_exceeds_an_exact_fusion(heads, atoms, dim, seed, bias
     assert v.lower_bound <= f.atoms and v.lower_bound <= v.upper_bound
     assert (v.lower_bound, v.upper_bound) == (c.lower.value, c.upper)   # producer and checker agree
     assert one == c.doc
+
+
+@pytest.mark.slow
+def test_petersen_acyclic_orientations_against_chromatic_polynomial():
+    import sympy
+    G = nx.petersen_graph()
+    lo, up, _, trust, _ = proved(graph_sum(G))
+    assert lo == abs(int(nx.chromatic_polynomial(G).subs(sympy.Symbol("x"), -1))) == 16680
+    assert up >= lo and trust == "exact"
+
+
+def test_k5_lower_bound():
+    lo, up, mn, trust, _ = proved(graph_sum(named_graph("complete", 5)))
+    assert (lo, up, mn, trust) == (120, 291, None, "exact")
