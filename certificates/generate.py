@@ -133,6 +133,10 @@ def invalid(v: dict[str, dict]) -> list[tuple[str, str, object, int, list]]:
         lambda d: _step(d, "newton_blocks")["blocks"][0].__setitem__("method", "zonotope_independent"))
     mut("general-position-k4", "k4", "newton_blocks: K_4's generators are not in general position",
         lambda d: _step(d, "newton_blocks")["blocks"][0].__setitem__("method", "zonotope_general_position"))
+    mut("graphic-not-graphic", "zonotope-2d", "newton_blocks: generator (1, 2) is not graphic",
+        lambda d: _step(d, "newton_blocks")["blocks"][0].__setitem__("method", "zonotope_graphic"))
+    mut("product-fusion-field", "w54-structural", "product_fusion: an unknown field",
+        lambda d: _step(d, "product_fusion").__setitem__("atoms", 5))
     mut("blocks-share-vars", "k3", "newton_blocks: K_3 split into two blocks that share variables",
         lambda d: _step(d, "newton_blocks").__setitem__("blocks", [
             {"factors": [0, 1], "method": "zonotope_independent"},
