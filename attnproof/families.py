@@ -24,8 +24,13 @@ __all__ = ["sigmoid_sum", "biased_sigmoid_sum", "graph_sum", "named_graph", "par
 GRAPH_NAMES = ("path", "cycle", "complete", "star", "petersen")
 
 
-def _unit(d: int, j: int) -> tuple[int, ...]:
-    return tuple(1 if i == j else 0 for i in range(d))
+_ZERO, _ONE = Fraction(0), Fraction(1)
+
+
+def _unit(d: int, j: int) -> tuple[Fraction, ...]:
+    key = [_ZERO] * d
+    key[j] = _ONE
+    return tuple(key)
 
 
 def sigmoid_sum(d: int) -> MultiHead:
@@ -36,10 +41,10 @@ def sigmoid_sum(d: int) -> MultiHead:
     """
     if not isinstance(d, int) or d < 1:
         raise InputError(f"sigmoid-sum needs d >= 1, got {d!r}")
-    zero = (0,) * d
+    zero = (_ZERO,) * d
     return MultiHead(tuple(
-        Head((Atom(_unit(d, j), (1,)), Atom(zero, (0,))), name=f"sigma{j + 1}") for j in range(d)),
-        dim=d)
+        Head((Atom(_unit(d, j), (_ONE,)), Atom(zero, (_ZERO,))), name=f"sigma{j + 1}")
+        for j in range(d)), dim=d)
 
 
 def biased_sigmoid_sum(biases: Sequence[Fraction | int]) -> MultiHead:

@@ -28,7 +28,7 @@ import flint
 from .algebra.expfrac import ExpFraction, head_fraction, poly_context
 from .algebra.lattice import Lattice
 from .errors import AlgebraError, LimitError
-from .io import PROBLEM_FORMAT, PROBLEM_VERSION, format_number
+from .io import PROBLEM_FORMAT, PROBLEM_VERSION, SPARSE_KEY_DIM, format_number, key_to_json
 from .model import Atom, Head, MultiHead
 
 __all__ = ["DEFAULT_MAX_ATOMS", "ReducedForm", "Fusion", "reduced_form", "product_fusion",
@@ -256,10 +256,11 @@ class Fusion:
         True
         """
         scalar = self.multihead.value_dim == 1
-        unit = all(s == 1 for s in self.lattice.scales)
+        d = self.multihead.dim
+        dense_int = all(s == 1 for s in self.lattice.scales) and d <= SPARSE_KEY_DIM
         atoms = []
         for key, bias, c, ns in self._atom_rows():
-            ad: dict[str, Any] = {"key": key if unit else [format_number(k) for k in key]}
+            ad: dict[str, Any] = {"key": key if dense_int else key_to_json(key, d)}
             vals = [n // c if n % c == 0 else format_number(Fraction(n, c)) for n in ns]
             ad["value"] = vals[0] if scalar else vals
             if bias:

@@ -10,6 +10,10 @@ Number rule (applies everywhere a problem file holds a number):
   told apart from the binary float 0.1000000000000000055...).  Write them as
   strings.  ``true``/``false``, ``NaN``, ``Infinity`` and ``null`` are rejected.
 
+Keys are dense lists of ``dim`` numbers, or sparse objects ``{"j": value}`` with
+0-based coordinate indices as strings (missing coordinates are 0).  The
+canonical form is dense up to ``dim`` 16 and sparse above.
+
 >>> parse_number("0.1")
 Fraction(1, 10)
 >>> parse_number("-22/7")
@@ -31,7 +35,7 @@ import re
 import tempfile
 from fractions import Fraction
 from pathlib import Path
-from typing import Any, BinaryIO, Callable
+from typing import Any, BinaryIO, Callable, Sequence
 
 from .errors import InputError, NumberError, ValidationError
 from .model import Atom, Head, MultiHead
@@ -39,7 +43,7 @@ from .model import Atom, Head, MultiHead
 __all__ = [
     "parse_number", "format_number", "load_problem", "loads_problem", "problem_to_dict",
     "problem_from_dict", "canonical_json", "problem_sha256", "dump_problem",
-    "atomic_write", "atomic_write_text", "read_json_file",
+    "atomic_write", "atomic_write_text", "read_json_file", "key_to_json",
 ]
 
 PROBLEM_FORMAT = "attnproof-problem"
@@ -256,6 +260,45 @@ def _parse_vector(x: Any, where: str) -> tuple[Fraction, ...]:
     return (parse_number(x, where),)
 
 
+_ZERO = Fraction(0)
+_INDEX_RE = re.compile(r"0|[1-9][0-9]{0,8}")
+
+
+def _parse_key(key: Any, d: int, where: str) -> tuple[Fraction, ...]:
+    """A key: a dense list of ``d`` numbers, or a sparse object ``{"j": value}``
+    (0-based coordinate index as a decimal string; missing coordinates are 0)."""
+    if isinstance(key, list):
+        if len(key) != d:
+            raise ValidationError(f"{where}: key has dimension {len(key)}, the problem has dim {d}")
+        return tuple(parse_number(c, f"{where}, key[{j}]") for j, c in enumerate(key))
+    if isinstance(key, dict):
+        out = [_ZERO] * d
+        for j_s, c in key.items():
+            if not _INDEX_RE.fullmatch(j_s) or int(j_s) >= d:
+                raise ValidationError(
+                    f"{where}: sparse key index {j_s!r} is not a coordinate 0..{d - 1}")
+            out[int(j_s)] = parse_number(c, f"{where}, key[{j_s}]")
+        return tuple(out)
+    raise ValidationError(
+        f"{where}: key must be a list of {d} numbers or a sparse object such as {{\"0\": 1}}")
+
+
+SPARSE_KEY_DIM = 16
+
+
+def key_to_json(key: Sequence[Fraction | int], dim: int) -> list | dict:
+    """Canonical JSON form of a key: a dense list when ``dim <= 16``, else sparse.
+
+    >>> key_to_json((1, 0, Fraction(1, 2)), 3)
+    [1, 0, '1/2']
+    >>> key_to_json((0,) * 19 + (2,), 20)
+    {'19': 2}
+    """
+    if dim <= SPARSE_KEY_DIM:
+        return [format_number(c) for c in key]
+    return {str(j): format_number(c) for j, c in enumerate(key) if c}
+
+
 def problem_from_dict(obj: Any) -> MultiHead:
     """Build a validated :class:`MultiHead` from a parsed problem document.
 
@@ -297,12 +340,7 @@ def problem_from_dict(obj: Any) -> MultiHead:
             if not isinstance(a, dict):
                 raise ValidationError(f"{where}: must be an object")
             _check_keys(a, {"key", "value", "bias", "weight"}, {"key", "value"}, where)
-            key = a["key"]
-            if not isinstance(key, list):
-                raise ValidationError(f"{where}: key must be a list of {d} numbers")
-            if len(key) != d:
-                raise ValidationError(f"{where}: key has dimension {len(key)}, the problem has dim {d}")
-            k = tuple(parse_number(c, f"{where}, key[{j}]") for j, c in enumerate(key))
+            k = _parse_key(a["key"], d, where)
             v = _parse_vector(a["value"], f"{where}, value")
             if m0 is None:
                 m0 = len(v)
@@ -356,7 +394,7 @@ def problem_to_dict(M: MultiHead) -> dict:
     for h in M.heads:
         atoms = []
         for a in h.atoms:
-            ad: dict[str, Any] = {"key": [format_number(c) for c in a.key]}
+            ad: dict[str, Any] = {"key": key_to_json(a.key, M.dim)}
             ad["value"] = (format_number(a.value[0]) if len(a.value) == 1
                            else [format_number(c) for c in a.value])
             if a.bias != 0:

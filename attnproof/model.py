@@ -26,9 +26,11 @@ __all__ = ["Atom", "Head", "MultiHead"]
 def _frac_tuple(xs: Iterable, what: str) -> tuple[Fraction, ...]:
     out = []
     for x in xs:
-        if isinstance(x, bool) or not isinstance(x, (int, Fraction)):
-            raise ValidationError(f"{what}: expected exact rationals, got {x!r}")
-        out.append(Fraction(x))
+        if type(x) is not Fraction:        # Fractions are immutable: keep them as they are
+            if isinstance(x, bool) or not isinstance(x, (int, Fraction)):
+                raise ValidationError(f"{what}: expected exact rationals, got {x!r}")
+            x = Fraction(x)
+        out.append(x)
     return tuple(out)
 
 
