@@ -43,7 +43,7 @@ from .model import Atom, Head, MultiHead
 __all__ = [
     "parse_number", "format_number", "load_problem", "loads_problem", "problem_to_dict",
     "problem_from_dict", "canonical_json", "problem_sha256", "dump_problem",
-    "atomic_write", "atomic_write_text", "read_json_file", "key_to_json",
+    "atomic_write", "atomic_write_text", "read_json_file", "read_text_file", "key_to_json",
 ]
 
 PROBLEM_FORMAT = "attnproof-problem"
@@ -214,6 +214,34 @@ def _loads_yaml(text: str) -> Any:
         raise InputError(f"not valid YAML: {str(e).splitlines()[0]}") from None
 
 
+def read_text_file(path: str | os.PathLike, max_bytes: int = MAX_FILE_BYTES) -> str:
+    """The UTF-8 text of a file, with one-line errors for every way reading can fail.
+
+    >>> read_text_file("no/such/file.txt")
+    Traceback (most recent call last):
+    ...
+    attnproof.errors.InputError: no/such/file.txt: no such file
+    """
+    p = Path(path)
+    try:
+        with open(p, "rb") as f:
+            raw = f.read(max_bytes + 1)
+    except FileNotFoundError:
+        raise InputError(f"{p}: no such file") from None
+    except IsADirectoryError:
+        raise InputError(f"{p}: is a directory") from None
+    except PermissionError:
+        raise InputError(f"{p}: permission denied") from None
+    except OSError as e:
+        raise InputError(f"{p}: cannot be read ({e.strerror})") from None
+    if len(raw) > max_bytes:
+        raise InputError(f"{p}: file is larger than {max_bytes} bytes")
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise InputError(f"{p}: not UTF-8 text") from None
+
+
 def read_json_file(path: str | os.PathLike) -> Any:
     """Read a JSON (or, by extension ``.yaml``/``.yml``, YAML) file strictly.
 
@@ -223,21 +251,7 @@ def read_json_file(path: str | os.PathLike) -> Any:
     attnproof.errors.InputError: no/such/file.json: no such file
     """
     p = Path(path)
-    try:
-        size = p.stat().st_size
-        if size > MAX_FILE_BYTES:
-            raise InputError(f"{p}: file is larger than {MAX_FILE_BYTES} bytes")
-        raw = p.read_bytes()
-    except FileNotFoundError:
-        raise InputError(f"{p}: no such file") from None
-    except IsADirectoryError:
-        raise InputError(f"{p}: is a directory") from None
-    except PermissionError:
-        raise InputError(f"{p}: permission denied") from None
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError:
-        raise InputError(f"{p}: not UTF-8 text") from None
+    text = read_text_file(p)
     if p.suffix.lower() in (".yaml", ".yml"):
         return _loads_yaml(text)
     return loads_json(text)

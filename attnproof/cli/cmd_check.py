@@ -22,8 +22,6 @@ examples:
   attnproof check w10.cert.json --problem w10.json --strict
 """
 
-MAX_BYTES = 512 * 1024 * 1024
-
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("certificate", metavar="CERT", help="certificate file (JSON)")
@@ -34,26 +32,6 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--replay", action="store_true",
                    help="re-run z3 and cvc5 on each windowed refutation (needs attnproof.search)")
     p.add_argument("--json", action="store_true", help="print the verdict as JSON")
-
-
-def _read(path: str) -> str:
-    from ..errors import InputError
-
-    try:
-        with open(path, "rb") as f:
-            raw = f.read(MAX_BYTES + 1)
-    except FileNotFoundError:
-        raise InputError(f"{path}: no such file") from None
-    except IsADirectoryError:
-        raise InputError(f"{path}: is a directory") from None
-    except PermissionError:
-        raise InputError(f"{path}: permission denied") from None
-    if len(raw) > MAX_BYTES:
-        raise InputError(f"{path}: file is larger than {MAX_BYTES} bytes")
-    try:
-        return raw.decode("utf-8")
-    except UnicodeDecodeError:
-        raise InputError(f"{path}: not UTF-8 text") from None
 
 
 def replay(text: str) -> list[tuple[int, bool, str]]:
@@ -73,8 +51,9 @@ def replay(text: str) -> list[tuple[int, bool, str]]:
 
 def run(args: argparse.Namespace) -> int:
     from ..checker import check_text
+    from ..io import read_text_file
 
-    text = _read(args.certificate)
+    text = read_text_file(args.certificate)
     expected = None
     if args.problem:
         from ..io import load_problem, problem_sha256

@@ -116,23 +116,21 @@ def add_max_atoms(p: argparse.ArgumentParser) -> None:
                         f"(default {DEFAULT_MAX_ATOMS})")
 
 
-def positive_int(s: str) -> int:
-    """argparse type: a positive integer."""
+def _int_at_least(s: str, low: int, word: str) -> int:
     try:
         v = int(s)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{s!r} is not an integer") from None
-    if v < 1:
-        raise argparse.ArgumentTypeError(f"{s!r} must be positive")
+    if v < low:
+        raise argparse.ArgumentTypeError(f"{s!r} must be {word}")
     return v
+
+
+def positive_int(s: str) -> int:
+    """argparse type: a positive integer."""
+    return _int_at_least(s, 1, "positive")
 
 
 def nonneg_int(s: str) -> int:
     """argparse type: a non-negative integer."""
-    try:
-        v = int(s)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{s!r} is not an integer") from None
-    if v < 0:
-        raise argparse.ArgumentTypeError(f"{s!r} must be non-negative")
-    return v
+    return _int_at_least(s, 0, "non-negative")
