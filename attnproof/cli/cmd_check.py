@@ -40,11 +40,14 @@ def replay(text: str) -> list[tuple[int, bool, str]]:
         from ..search.replay import replay_step
     except ImportError:
         return [(-1, False, "replay unavailable (attnproof.search.replay is not installed)")]
+    from ..io import problem_from_dict
+
     doc = json.loads(text)
+    problem = problem_from_dict(doc["problem"])     # the checker has already validated it
     out = []
     for i, step in enumerate(doc.get("steps", [])):
         if isinstance(step, dict) and step.get("rule") == "window_refutation":
-            ok, msg = replay_step(step)
+            ok, msg = replay_step(step, problem=problem)
             out.append((i, ok, msg))
     return out
 

@@ -1,15 +1,20 @@
 """Re-run both solvers on the SMT-LIB2 text of a ``window_refutation`` step.
 
 Called by ``attnproof check CERT --replay``.  The text is checked against its
-SHA-256 first; then z3 and cvc5 run on exactly that text, each in its own
-killable process, and the step is confirmed only when both answer ``unsat``.
+SHA-256 first; given the certificate's problem, the query is then encoded again
+from that problem, ``k`` and the window, and the hash must match one of the
+encodings the search produces (this ties the SMT-LIB2 text to the problem it
+claims to be about); finally z3 and cvc5 run on exactly that text, each in its
+own killable process, and the step is confirmed only when both answer ``unsat``.
 
 >>> from attnproof.families import sigmoid_sum
 >>> from attnproof.search.query import search_fusion
 >>> from attnproof.search.certify import refutation_step
 >>> step = refutation_step(search_fusion(sigmoid_sum(2), 3, 0, timeout=60))
->>> replay_step(step)[0]
+>>> replay_step(step, problem=sigmoid_sum(2))[0]
 True
+>>> replay_step(step, problem=sigmoid_sum(3))
+(False, "the SMT-LIB2 text is not an encoding of the certificate's problem with at most 3 atoms in this window")
 >>> replay_step(dict(step, smtlib=step["smtlib"].replace("(>= ", "(<= ")))
 (False, 'the SMT-LIB2 text does not match smtlib_sha256')
 """
@@ -17,16 +22,70 @@ True
 from __future__ import annotations
 
 import hashlib
+import itertools
 
 from .solvers import run_solver, solver_available
 
-__all__ = ["replay_step", "DEFAULT_REPLAY_TIMEOUT"]
+__all__ = ["replay_step", "encoding_options_of", "DEFAULT_REPLAY_TIMEOUT"]
 
 DEFAULT_REPLAY_TIMEOUT = 600.0
 
 
-def replay_step(step: dict, timeout: float = DEFAULT_REPLAY_TIMEOUT) -> tuple[bool, str]:
+def encoding_options_of(step: dict, M) -> dict | None:
+    """The search options whose encoding of ``(M, k, window)`` has the step's hash, or None.
+
+    Every combination of the reductions (lineality, symmetry, centering,
+    cardinality) is tried, the default first, so a step written by any
+    ``attnproof search`` run is recognized.
+
+    >>> from attnproof.families import sigmoid_sum
+    >>> from attnproof.search.query import search_fusion
+    >>> from attnproof.search.certify import refutation_step
+    >>> step = refutation_step(search_fusion(sigmoid_sum(2), 3, 1, timeout=60))
+    >>> encoding_options_of(step, sigmoid_sum(2))["cardinality"]
+    'counter'
+    """
+    from ..errors import AttnproofError
+    from ..fusion import reduced_form
+    from .query import SearchOptions, build_query
+
+    window, k, digest = step.get("window"), step.get("atoms"), step.get("smtlib_sha256")
+    if not isinstance(window, dict) or not isinstance(k, int) or isinstance(k, bool):
+        return None
+    if window.get("kind") == "box":
+        spec = window.get("radius")
+    elif window.get("kind") == "points":
+        spec = window.get("points")
+    else:
+        return None
+    try:
+        r = reduced_form(M)
+    except AttnproofError:
+        return None
+    default = SearchOptions()
+    combos = [default, SearchOptions.straightforward()]
+    for lin, sym, cen, card in itertools.product((True, False), (True, False), (True, False),
+                                                 ("counter", "sum")):
+        o = SearchOptions(lineality=lin, symmetry=sym, centering=cen, cardinality=card)
+        if o not in combos:
+            combos.append(o)
+    for o in combos:
+        try:
+            _, _, enc, _ = build_query(M, k, spec, o, r=r)
+        except AttnproofError:
+            continue
+        if enc.window.to_dict() == window and enc.sha256 == digest:
+            return {"lineality": o.lineality, "symmetry": o.symmetry, "centering": o.centering,
+                    "cardinality": o.cardinality}
+    return None
+
+
+def replay_step(step: dict, timeout: float = DEFAULT_REPLAY_TIMEOUT,
+                problem=None) -> tuple[bool, str]:
     """``(True, message)`` when z3 and cvc5 both find the step's SMT-LIB2 query unsat.
+
+    With ``problem`` (the certificate's multi-head) the text must also be an
+    encoding of that problem, ``k`` and the window (:func:`encoding_options_of`).
 
     >>> replay_step({"rule": "window_refutation", "smtlib": "x", "smtlib_sha256": "0" * 64})
     (False, 'the SMT-LIB2 text does not match smtlib_sha256')
@@ -38,6 +97,9 @@ def replay_step(step: dict, timeout: float = DEFAULT_REPLAY_TIMEOUT) -> tuple[bo
         return False, "the step has no SMT-LIB2 text or hash"
     if hashlib.sha256(text.encode("utf-8")).hexdigest() != digest:
         return False, "the SMT-LIB2 text does not match smtlib_sha256"
+    if problem is not None and encoding_options_of(step, problem) is None:
+        return False, (f"the SMT-LIB2 text is not an encoding of the certificate's problem with "
+                       f"at most {step.get('atoms')} atoms in this window")
     parts = []
     for name in ("z3", "cvc5"):
         if not solver_available(name):
@@ -47,4 +109,5 @@ def replay_step(step: dict, timeout: float = DEFAULT_REPLAY_TIMEOUT) -> tuple[bo
             why = f" ({run.reason})" if run.reason else ""
             return False, f"{name} {run.version} answered {run.result}{why}, not unsat"
         parts.append(f"{name} {run.version} unsat in {run.seconds:.2f} s")
-    return True, "replayed: " + ", ".join(parts)
+    tied = "re-encoded from the problem, " if problem is not None else ""
+    return True, "replayed: " + tied + ", ".join(parts)
