@@ -22,12 +22,12 @@ from __future__ import annotations
 
 import math
 import os
-import tempfile
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Sequence
 
 from .errors import InputError
+from .io import atomic_write
 from .fusion import DEFAULT_MAX_ATOMS, fuse, product_fusion, reduced_form
 from .model import MultiHead
 
@@ -419,16 +419,4 @@ def draw_newton(pic: NewtonPicture, path: str | os.PathLike, title: str | None =
     ax.set_title(title, fontsize=10)
     fig.legend(loc="lower center", ncol=2, fontsize=8, frameon=False)
     fig.subplots_adjust(bottom=0.2)
-    target = os.fspath(path)
-    folder = os.path.dirname(os.path.abspath(target))
-    fd, tmp = tempfile.mkstemp(prefix=".plot-", suffix=".png", dir=folder)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fig.savefig(fh, format="png")
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, target)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+    atomic_write(path, lambda fh: fig.savefig(fh, format="png"))
