@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import argparse
-import random
 import sys
-from fractions import Fraction
 
 from .common import EXIT_OK, Progress, add_max_atoms, nonneg_int, print_json
 
@@ -36,20 +34,6 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     add_max_atoms(p)
 
 
-def verify_fusion(fusion, points: int, seed: int) -> None:
-    """Compare the fused ``N/D`` with the multi-head exactly at random points."""
-    from ..algebra import evaluate_multihead
-    from ..errors import AlgebraError
-
-    rng = random.Random(seed)
-    M = fusion.multihead
-    for _ in range(points):
-        # positive integer points: exact and fast in FLINT (the tests also use rational points)
-        pt = tuple(Fraction(rng.randint(1, 1 << 20)) for _ in range(fusion.lattice.nvars))
-        if fusion.frac.evaluate(pt) != evaluate_multihead(M, fusion.lattice, pt):
-            raise AlgebraError(f"fusion differs from the multi-head at {pt} (internal error)")
-
-
 def run(args: argparse.Namespace) -> int:
     from ..fusion import fuse
     from ..io import atomic_write_text, canonical_json, load_problem
@@ -57,7 +41,7 @@ def run(args: argparse.Namespace) -> int:
     M = load_problem(args.problem)
     with Progress("fusing heads") as bar:
         f = fuse(M, max_atoms=args.max_atoms, progress=bar)
-    verify_fusion(f, args.verify, args.seed)
+    f.verify(args.verify, args.seed)
     if args.output:
         atomic_write_text(args.output, canonical_json(f.to_problem_dict()))
     summary = {"atoms": f.atoms, "entries": f.entries, "heads": len(M),

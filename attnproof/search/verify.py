@@ -16,15 +16,13 @@ atoms, and agree exactly with the multi-head at random rational points.
 
 from __future__ import annotations
 
-import random
 from fractions import Fraction
 from math import lcm
 from typing import Mapping
 
-from ..algebra import evaluate_head, evaluate_multihead, random_point
 from ..algebra.expfrac import ExpFraction, poly_context
-from ..errors import SolverError
-from ..fusion import Fusion
+from ..errors import AlgebraError, SolverError
+from ..fusion import Fusion, verify_head
 
 __all__ = ["fusion_from_g", "verify_fusion", "parse_model_value"]
 
@@ -88,11 +86,8 @@ def verify_fusion(f: Fusion, max_atoms: int, points: int = 4, seed: int = 0) -> 
     r = reduced_form(f.multihead)
     if any(n * r.Q != p * frac.den for n, p in zip(frac.num, r.P)):
         return False
-    head = f.to_head()
-    lat = r.lattice
-    rng = random.Random(seed)
-    for _ in range(points):
-        pt = random_point(lat, rng)
-        if evaluate_head(head, lat, pt) != evaluate_multihead(f.multihead, lat, pt):
-            return False
+    try:
+        verify_head(f.multihead, f.to_head(), points=points, seed=seed)
+    except AlgebraError:
+        return False
     return True
