@@ -19,8 +19,9 @@ import sys
 
 from .common import EXIT_INTERNAL, EXIT_USAGE, ArgumentParser, guarded
 
+# module names (cmd_<name>.py); a command's NAME may differ (merge_report -> merge-report)
 COMMANDS = ("demo", "family", "fuse", "show", "bound", "prove", "check", "search",
-            "numcheck", "eval")
+            "numcheck", "eval", "import", "capture", "merge_report", "export_checker")
 
 DESCRIPTION = """\
 Exact fusion of softmax attention heads.  A multi-head adds several
