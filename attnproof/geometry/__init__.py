@@ -26,11 +26,11 @@ API (what the certificate producers and the bounds build on):
   certificate for a list of integer difference vectors.
 
 >>> from attnproof.geometry import minkowski_vertices
->>> T1 = [(0, 0, 0), (10, 0, 0), (0, 10, 0)]
->>> T2 = [(0, 0, 0), (0, 10, 3), (7, 0, 10)]
+>>> T1 = [(-2, 9, -6), (1, -9, -9), (-9, 8, -9)]        # two triangles in R^3
+>>> T2 = [(3, -3, 4), (-9, 7, -2), (5, 6, 8)]
 >>> mv = minkowski_vertices([T1, T2])
 >>> mv.count, mv.complete, len(mv.non_vertices)
-(9, True, 0)
+(8, True, 1)
 """
 
 from __future__ import annotations

@@ -1,18 +1,28 @@
 """Direct sums of heads (THEORY Lemma 9.5): linearly independent difference spaces.
 
-``U_h = span{a - a_0 : a ∈ K_h}``.  The certificate names, per head, base
-point 0 and a list of basis points ``B_h`` (the differences ``p_i - p_0``,
-``i ∈ B_h``), an integer relation ``δ (p_j - p_0) = Σ_{i∈B_h} λ_i (p_i - p_0)``,
-``δ > 0``, for every other point ``j``, and a prime ``p`` modulo which the union
-of all the basis differences has full rank (so it has full rank over Q: a
-non-zero minor modulo ``p`` is a non-zero integer).  Checking is one modular
-elimination plus the relations, no rational elimination.
+``U_h = span{p - p_0 : p ∈ K_h}``.  The certificate names, per head, basis
+points ``B_h`` (the differences ``p_i - p_0``, ``i ∈ B_h``, base point 0), an
+integer relation ``δ (p_j - p_0) = Σ_{i∈B_h} λ_i (p_i - p_0)``, ``δ > 0``, for
+every other point ``j``, and a prime ``p`` modulo which the union of all basis
+differences has full rank (so it has full rank over Q: a non-zero minor modulo
+``p`` is a non-zero integer).  Then ``dim Σ U_h = Σ |B_h| = Σ dim U_h``.
+Checking is one modular elimination plus the relations, no rational elimination.
+
+>>> ds = direct_sum_certificate([[(0, 0, 0), (1, 0, 0)], [(0, 0, 0), (0, 1, 0), (0, 0, 1), (0, 1, 1)]])
+>>> ds.bases, ds.relations, ds.dims
+([[1], [1, 2]], [[], [(3, 1, (1, 1))]], [1, 2])
+>>> direct_sum_certificate([[(0, 0), (1, 0)], [(0, 0), (1, 1)], [(0, 0), (0, 1)]]) is None
+True
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from math import gcd
 from typing import Sequence
+
+from .modular import PRIMES, rank_mod_p
+from .vertices import check_distinct
 
 __all__ = ["DirectSum", "direct_sum_certificate"]
 
@@ -32,6 +42,75 @@ class DirectSum:
         return [len(b) for b in self.bases]
 
 
+def _relation(basis_vecs, g):
+    """``(δ, λ)`` with ``δ g = Σ λ_i b_i``, ``δ > 0`` (FLINT integer kernel), or None."""
+    import flint
+
+    d = len(g)
+    cols = list(basis_vecs) + [g]
+    M = flint.fmpz_mat([[v[j] for v in cols] for j in range(d)])
+    X, nullity = M.nullspace()
+    if nullity != 1:
+        return None
+    v = [int(X[k, 0]) for k in range(len(cols))]
+    delta = -v[-1]
+    if delta == 0:
+        return None
+    if delta < 0:
+        v = [-x for x in v]
+        delta = -delta
+    lam = v[:-1]
+    q = delta
+    for x in lam:
+        q = gcd(q, x)
+    return delta // q, tuple(x // q for x in lam)
+
+
 def direct_sum_certificate(heads_points: Sequence[Sequence[Sequence[int]]]) -> DirectSum | None:
     """A :class:`DirectSum` when the heads' difference spaces are linearly independent, else None."""
-    raise NotImplementedError
+    import flint
+
+    heads = [check_distinct(pts) for pts in heads_points]
+    for prime in PRIMES:
+        bases, rels, allrows = [], [], []
+        ok = True
+        for pts in heads:
+            diffs = [tuple(x - y for x, y in zip(p, pts[0])) for p in pts[1:]]
+            if not diffs:
+                bases.append([])
+                rels.append([])
+                continue
+            r_q = flint.fmpz_mat([list(v) for v in diffs]).rank()
+            basis, bvecs = [], []
+            for i, v in enumerate(diffs, start=1):
+                if rank_mod_p(bvecs + [v], prime) == len(bvecs) + 1:
+                    basis.append(i)
+                    bvecs.append(v)
+                    if len(bvecs) == r_q:
+                        break
+            if len(bvecs) != r_q:
+                ok = False
+                break
+            hr = []
+            for j, v in enumerate(diffs, start=1):
+                if j in basis:
+                    continue
+                rel = _relation(bvecs, v)
+                if rel is None:
+                    ok = False
+                    break
+                hr.append((j, rel[0], rel[1]))
+            if not ok:
+                break
+            bases.append(basis)
+            rels.append(hr)
+            allrows.extend(bvecs)
+        if not ok:
+            continue
+        if not allrows:
+            return DirectSum(bases, rels, prime)
+        if rank_mod_p(allrows, prime) == len(allrows):
+            return DirectSum(bases, rels, prime)
+        if flint.fmpz_mat([list(v) for v in allrows]).rank() < len(allrows):
+            return None
+    return None

@@ -12,13 +12,13 @@ exact Gordan certificate ``μ`` on the prefix heads.
 
 Candidates are decided in chunks through :func:`attnproof.executor.map_tasks`.
 
->>> T1 = [(0, 0, 0), (100, 0, 0), (0, 100, 0)]
->>> T2 = [(0, 0, 0), (10, 100, 30), (70, 10, 100)]
+>>> T1 = [(-2, 9, -6), (1, -9, -9), (-9, 8, -9)]
+>>> T2 = [(3, -3, 4), (-9, 7, -2), (5, 6, 8)]
 >>> mv = minkowski_vertices([T1, T2])
 >>> mv.count, mv.complete
 (8, True)
 >>> mv.non_vertices
-[((0, 0), {(0, 1): 10, (0, 2): 13, (1, 1): 1, (1, 2): 1})]
+[((0, 0), {(0, 1): 155, (0, 2): 9, (1, 1): 72, (1, 2): 231})]
 """
 
 from __future__ import annotations

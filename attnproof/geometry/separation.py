@@ -51,7 +51,7 @@ def dot(a: Sequence[int], b: Sequence[int]) -> int:
     """Exact integer inner product.
 
     >>> dot((2, -3), (10 ** 40, 1))
-    20000000000000000000000000000000000000997
+    19999999999999999999999999999999999999997
     """
     return sum(x * y for x, y in zip(a, b))
 

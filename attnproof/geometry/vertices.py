@@ -7,7 +7,7 @@ i.e. ``p_i`` is the convex combination ``Σ μ_j p_j / Σ μ_j`` of the others.
 
 >>> hv = classify_points([(0, 0), (2, 0), (0, 2), (1, 1), (2, 2)])
 >>> [i for i, _ in hv.vertices], hv.non_vertices
-([0, 1, 2, 4], [(3, {0: 1, 4: 1})])
+([0, 1, 2, 4], [(3, {1: 1, 2: 1})])
 >>> head_vertices([(0,), (5,)])
 [(0, (-1,)), (1, (1,))]
 """
