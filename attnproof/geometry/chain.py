@@ -17,7 +17,7 @@ irreducible over ``K = Q(z)`` (biases only change coefficients).
 >>> ch = indecomposable_chain([(0, 0, 0), (2, 0, 0), (0, 2, 0), (0, 0, 2), (1, 1, 1), (1, 0, 0)])
 >>> ch.kind, [t for t, _ in ch.triangles], ch.non_vertices, ch.content
 ('chain', [(0, 2, 3), (1, 2, 4), (2, 3, 4)], [(5, {0: 1, 1: 1})], 1)
->>> indecomposable_chain([(0, 0), (2, 0), (0, 2)]) is None          # content 2
+>>> indecomposable_chain([(0, 0), (2, 0), (0, 2)], box=(1, 1)) is None    # content 2
 True
 """
 
@@ -31,7 +31,7 @@ from .modular import independent_prime
 from .separation import Functional, dot, separate
 from .vertices import check_distinct, classify_points
 
-__all__ = ["Chain", "indecomposable_chain", "triangle_face", "content"]
+__all__ = ["Chain", "indecomposable_chain", "triangle_face", "content", "difference_box"]
 
 
 @dataclass
@@ -52,17 +52,36 @@ class Chain:
     content: int = 1
 
 
-def content(vectors) -> int:
-    """gcd of all coordinates of the vectors.
+def content(vectors, box=None) -> int:
+    """gcd of all coordinates of the vectors, coordinate ``j`` divided by ``box[j]``.
 
-    >>> content([(4, 6), (0, 10)])
-    2
+    >>> content([(4, 6), (0, 10)]), content([(4, 6), (0, 10)], box=(4, 2))
+    (2, 1)
     """
     g = 0
     for v in vectors:
-        for x in v:
-            g = gcd(g, x)
+        for j, x in enumerate(v):
+            if x:
+                g = gcd(g, x // box[j] if box else x)
     return g
+
+
+def difference_box(point_sets) -> tuple:
+    """Per coordinate, the gcd of the differences within each point set (all heads).
+
+    Every head is a monomial times a polynomial on ``Π_j c_j Z``, so contents may
+    be measured on that lattice (THEORY S1, S2).  Coordinates that never vary get 1.
+
+    >>> difference_box([[(1, 0), (3, 0)], [(0, 5), (4, 15)]])
+    (2, 10)
+    """
+    d = len(point_sets[0][0])
+    box = [0] * d
+    for pts in point_sets:
+        for p in pts[1:]:
+            for j in range(d):
+                box[j] = gcd(box[j], p[j] - pts[0][j])
+    return tuple(b or 1 for b in box)
 
 
 def _kernel_basis(u, v):
@@ -127,31 +146,35 @@ def triangle_face(points: Sequence[tuple], tri: tuple[int, int, int]) -> tuple |
     return cvec
 
 
-def _simplex(pts) -> Chain | None:
+def _simplex(pts, box) -> Chain | None:
     diffs = [tuple(x - y for x, y in zip(p, pts[0])) for p in pts[1:]]
     if len(diffs) > len(pts[0]):
         return None
     p = independent_prime(diffs)
     if p is None:
         return None
-    g = content(diffs)
+    g = content(diffs, box)
     if g != 1:
         return Chain("simplex", prime=p, content=g)
     return Chain("simplex", prime=p)
 
 
-def indecomposable_chain(points: Sequence[Sequence[int]], *, max_lp: int = 20000) -> Chain | None:
+def indecomposable_chain(points: Sequence[Sequence[int]], *, max_lp: int = 20000,
+                         box: Sequence[int] | None = None) -> Chain | None:
     """A :class:`Chain` certificate for ``conv(points)``, or None when none is found.
 
     ``points``: distinct integer points (the x-exponents of one head), at least 2.
     None means "not certified" (e.g. a polygon with four vertices, a content
     above 1, or no triangular faces found within ``max_lp`` linear programs),
-    never "reducible".
+    never "reducible".  ``box``: per-coordinate divisors of the contents
+    (:func:`difference_box` of all heads); default: this head's own.
     """
     pts = check_distinct(points)
     if len(pts) < 2:
         return None
-    s = _simplex(pts)
+    if box is None:
+        box = difference_box([pts])
+    s = _simplex(pts, box)
     if s is not None:
         return s if s.content == 1 else None
     hv = classify_points(pts)
@@ -171,7 +194,7 @@ def indecomposable_chain(points: Sequence[Sequence[int]], *, max_lp: int = 20000
         for e in ((tri[0], tri[1]), (tri[0], tri[2]), (tri[1], tri[2])):
             if e not in edges:
                 edges.append(e)
-                g = gcd(g, content([tuple(x - y for x, y in zip(pts[e[1]], pts[e[0]]))]))
+                g = gcd(g, content([tuple(x - y for x, y in zip(pts[e[1]], pts[e[0]]))], box))
         covered.update(tri)
 
     def test(tri) -> bool:
