@@ -61,11 +61,13 @@ class Certificate:
         """The claims plus trust, for the command line."""
         c = self.doc["claims"]
         return {"lower_bound": c["lower_bound"], "upper_bound": c["upper_bound"],
-                "minimum": c["minimum"], "trust": self.doc["trust"],
+                "minimum": c["minimum"], "complete": self.lower.complete, "trust": self.doc["trust"],
                 "tight_lower_bound": self.lower.tight, "path": self.lower.path}
 
 
 def _lower_steps(lb: LowerBound) -> list:
+    if lb.path == "geometry":                  # THEORY §9: chains, generic heads, vertices
+        return [dict(s) for s in lb.geometry.steps]
     steps: list[dict[str, Any]] = []
     if lb.path == "c3":
         P, Q = lb.reduced
@@ -94,6 +96,9 @@ def build_certificate(M: MultiHead, explicit: bool = False, max_atoms: int | Non
     The upper bound is an explicit fusion (the cheapest of :func:`attnproof.fusion.fuse`)
     when the product fusion has at most ``explicit_fusion_limit`` atoms and it
     beats the product count; otherwise the named rule ``product_fusion``.
+    Long keys (THEORY §9) take the geometry steps of
+    :mod:`attnproof.certificate.geometry_steps`; with a direct sum of heads
+    whose keys are all vertices, lower and upper bound meet at ``Π_h n_h``.
     """
     hp = head_polys(M)
     lb = lower_bound(M, explicit=explicit, max_atoms=max_atoms, progress=progress, hp=hp)
@@ -105,10 +110,11 @@ def build_certificate(M: MultiHead, explicit: bool = False, max_atoms: int | Non
     upper = prod
     if product_entries(hp) <= explicit_fusion_limit:
         f = fuse(M, max_atoms=max_atoms)
-        if f.atoms <= prod:
+        # the class product of long keys is embedded only when it beats the counted product
+        if f.atoms < prod or (f.atoms == prod and isinstance(f, Fusion)):
             fusion, upper = f, f.atoms
     if fusion is not None:
-        head = fusion.to_problem_dict(name=None)["heads"][0]
+        head = problem_to_dict(fusion.to_multihead(name=None))["heads"][0]
         lat = fusion.lattice
         exps = [lat.exponent(a) for a in fusion.to_head().atoms]
         head["atoms"] = [a for _, a in sorted(zip(exps, head["atoms"]), key=lambda t: t[0])]

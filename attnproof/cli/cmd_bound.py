@@ -17,8 +17,12 @@ Path c1 factors the head denominators and certifies each factor (irreducible,
 and surviving in Q); blocks of factors in disjoint variables multiply, and
 products of binomials are counted as zonotopes (regions of a hyperplane
 arrangement; acyclic orientations for graph sums).  Path c3 takes Q from
-FLINT's gcd (trust exact-modulo-flint).  'tight' says whether the count is
-V(Q) itself or only a verified part of it.  To get a certificate that a
+FLINT's gcd (trust exact-modulo-flint).  Path geometry (keys with long
+decimals or binary floats, and heads that C1 cannot factor) proves every head
+denominator irreducible from its Newton polytope and counts exact vertices of
+the Minkowski sum, with no polynomial algebra (THEORY §9).  'complete' (also
+'tight') says whether every candidate vertex was decided, so that the count
+is V(Q) itself, or whether it is only a verified part of it.  To get a certificate that a
 small independent checker verifies, use 'attnproof prove'.
 
 examples:
@@ -39,7 +43,8 @@ def summarize(lb) -> dict:
     """JSON-ready summary of a :class:`~attnproof.bounds.LowerBound`."""
     def big(n):
         return n if n < (1 << 53) else str(n)
-    return {"lower_bound": big(lb.value), "trust": lb.trust, "path": lb.path, "tight": lb.tight,
+    return {"lower_bound": big(lb.value), "complete": lb.complete, "trust": lb.trust,
+            "path": lb.path, "tight": lb.tight,
             "factors": len(lb.factors) if lb.path == "c1" else None,
             "blocks": [{"factors": len(b.factors), "variables": len(b.variables),
                         "method": b.method, "count": big(b.count)} for b in lb.blocks],
