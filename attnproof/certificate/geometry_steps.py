@@ -124,8 +124,9 @@ def geometry_proof(M: MultiHead, *, complete: bool = True, progress: Progress = 
     steps.append(generic_heads_step(classes))
     reps = [cl[0] for cl, const in zip(classes, constant) if not const]
     if not reps:
-        steps.append({"rule": "newton_blocks", "blocks": []})
-        return GeometryProof(steps, 1, True, "newton_blocks", classes, reps)
+        # Q = 1: the trivial bound needs no factor at all
+        return GeometryProof([{"rule": "newton_blocks", "blocks": []}], 1, True,
+                             "newton_blocks", classes, reps)
     coords = varying_coordinates(*[pts_all[h] for h in reps])
     fpts = [project(pts_all[h], coords) for h in reps]
     ds = direct_sum_certificate(fpts)
