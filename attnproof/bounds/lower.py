@@ -206,7 +206,7 @@ def lower_bound(M: MultiHead, explicit: bool = False, max_atoms: int | None = DE
     hp = hp if hp is not None else head_polys(M)
     fs: FactorSet = surviving_factors(M, progress, hp)
     dim = M.dim
-    if not fs.complete:
+    if not fs.complete and dim >= 3:       # in the plane an indecomposable polygon is a triangle (C1)
         lb = _geometric(M, progress)
         if lb is not None:
             return lb
