@@ -14,37 +14,56 @@ from math import gcd
 from .syntax import UNLIMITED, Budget
 
 
-def rank(rows, budget: Budget = UNLIMITED) -> int:
-    """Rank over Q of integer rows, dense lists or sparse ``{column: value}`` dicts.
+_P = (1 << 61) - 1
 
-    Sparse Gaussian elimination with exact rationals: each row is reduced by the
-    pivots of its smallest columns; every entry touched charges ``budget``, so a
-    sparse matrix (unit vectors, graph incidences) costs about its number of
-    non-zero entries and a dense ``n x n`` one about ``n^3``.
 
-    >>> rank([{0: 1, 5: 2}, {5: 1}, {0: 2, 5: 4}])
-    2
-    """
+def _eliminate(rows, budget: Budget, modular: bool) -> int:
     pivots: dict = {}
+    unit = 1 if modular else 4          # a rational entry operation costs about 4 units
     for row in rows:
-        r = {c: Fraction(x) for c, x in (row.items() if isinstance(row, dict) else enumerate(row)) if x}
+        items = row.items() if isinstance(row, dict) else enumerate(row)
+        if modular:
+            r = {c: x % _P for c, x in items if x % _P}
+        else:
+            r = {c: Fraction(x) for c, x in items if x}
         budget.charge(1 + len(r), "an exact rank")
         while r:
             c = min(r)
             p = pivots.get(c)
             if p is None:
-                inv = 1 / r[c]
-                pivots[c] = {k: v * inv for k, v in r.items()}
+                inv = pow(r[c], -1, _P) if modular else 1 / r[c]
+                pivots[c] = {k: (v * inv % _P if modular else v * inv) for k, v in r.items()}
                 break
             f = r[c]
-            budget.charge(len(p), "an exact rank")
+            budget.charge(unit * len(p), "an exact rank")
             for k, v in p.items():
-                t = r.get(k, 0) - f * v
+                t = (r.get(k, 0) - f * v) % _P if modular else r.get(k, 0) - f * v
                 if t:
                     r[k] = t
                 else:
                     r.pop(k, None)
     return len(pivots)
+
+
+def rank(rows, budget: Budget = UNLIMITED) -> int:
+    """Rank over Q of integer rows, dense lists or sparse ``{column: value}`` dicts.
+
+    Sparse Gaussian elimination: each row is reduced by the pivots of its
+    smallest columns, first modulo a prime ``p`` (integers, fast); the rank
+    over Q is at least the rank mod ``p``, so a full rank mod ``p`` is the rank.
+    Otherwise the elimination is redone with exact rationals.  Every entry
+    touched charges ``budget``: a sparse matrix (unit vectors, graph
+    incidences) costs about its number of non-zero entries, a dense ``n x n``
+    one about ``n^3``.
+
+    >>> rank([{0: 1, 5: 2}, {5: 1}, {0: 2, 5: 4}])
+    2
+    """
+    rows = list(rows)
+    r = _eliminate(rows, budget, True)
+    if r == len(rows):
+        return r
+    return _eliminate(rows, budget, False)
 
 
 def primitive_direction(g) -> tuple:
