@@ -174,7 +174,11 @@ def check_document(doc, expected_sha256: str | None = None, strict: bool = False
         if integer(doc["version"], "certificate: version") != VERSION:
             raise Reject("certificate: unsupported version (this checker reads 1)")
         sha = hexdigest(doc["problem_sha256"], "certificate: problem_sha256")
-        real = hashlib.sha256(canonical_text(doc["problem"]).encode("ascii")).hexdigest()
+        try:
+            real = hashlib.sha256(canonical_text(doc["problem"]).encode("ascii")).hexdigest()
+        except ValueError:          # a document built in Python, not read from JSON text
+            raise Reject("certificate: the problem holds a number that is not exact JSON "
+                         "or has too many digits") from None
         if real != sha:
             raise Reject("certificate: problem_sha256 is not the SHA-256 of the embedded problem")
         if expected_sha256 is not None and expected_sha256 != sha:

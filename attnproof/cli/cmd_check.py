@@ -105,6 +105,10 @@ def replay(text: str, budget_s: float | None = None) -> list[tuple[int, bool | N
                         done[key] = (None, f"replay time budget of {budget_s:g} s spent")
                     except AttnproofError as e:
                         done[key] = (None, f"replay failed to run: {e}")
+                    except MemoryError:
+                        done[key] = (None, "replay ran out of memory")
+                    except Exception as e:  # the replay is outside the trusted checker
+                        done[key] = (None, f"replay failed to run ({type(e).__name__})")
                     finally:
                         if use_alarm:
                             signal.setitimer(signal.ITIMER_REAL, 0)
