@@ -465,6 +465,10 @@ def _block_count(st: State, blk: dict, fs: list, where: str) -> int:
         if r == n:
             raise Reject(f"{where}: independent generators: use zonotope_independent")
         subsets = comb(n, r)
+        if r <= 2:
+            # the classes are distinct primitive directions up to sign: any two are
+            # independent, and rank <= 2 needs nothing more
+            return 2 * sum(comb(n - 1, i) for i in range(r))
         if subsets > MAX_SUBSETS:
             raise Unsupported(f"{where}: general position of {n} generators needs {subsets} "
                               f"rank computations (the checker does up to {MAX_SUBSETS})")
