@@ -60,6 +60,8 @@ def rank(rows, budget: Budget = UNLIMITED) -> int:
     2
     """
     rows = list(rows)
+    if not all(type(x) is int for row in rows for x in (row.values() if isinstance(row, dict) else row)):
+        return _eliminate(rows, budget, False)
     r = _eliminate(rows, budget, True)
     if r == len(rows):
         return r

@@ -38,6 +38,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--replay-timeout", metavar="SECONDS", type=float, default=None,
                    help="time budget for the whole replay (default 600); past it the verdict "
                         "is inconclusive")
+    p.add_argument("--max-work", metavar="OPS", type=int, default=None,
+                   help="the checker's work budget in elementary operations (default: "
+                        "linear in the certificate's size); past it the verdict is inconclusive")
     p.add_argument("--json", action="store_true", help="print the verdict as JSON")
 
 
@@ -132,7 +135,11 @@ def run(args: argparse.Namespace) -> int:
     if args.problem:
         from ..io import load_problem, problem_sha256
         expected = problem_sha256(load_problem(args.problem))
-    v = check_text(text, expected_sha256=expected, strict=args.strict)
+    work = getattr(args, "max_work", None)
+    if work is not None and work < 1:
+        from ..errors import InputError
+        raise InputError("--max-work must be a positive number of operations")
+    v = check_text(text, expected_sha256=expected, strict=args.strict, work=work)
     if args.replay and v.bounds_verified and v.window_steps:
         v = v.after_replay(replay(text, getattr(args, "replay_timeout", None)))
     code = v.code
