@@ -27,10 +27,14 @@ GRAPH_NAMES = ("path", "cycle", "complete", "star", "petersen")
 _ZERO, _ONE = Fraction(0), Fraction(1)
 
 
-def _unit(d: int, j: int) -> tuple[Fraction, ...]:
-    key = [_ZERO] * d
-    key[j] = _ONE
-    return tuple(key)
+def _unit(d: int, j: int, value: tuple = (_ONE,), bias: Fraction = _ZERO) -> Atom:
+    """The atom with key ``e_j`` (stored sparsely: one non-zero coordinate)."""
+    return Atom._trusted(d, ((j, _ONE),), value, bias, _ONE)
+
+
+def _origin(d: int, value: tuple) -> Atom:
+    """The atom with key 0 (no non-zero coordinate)."""
+    return Atom._trusted(d, (), value, _ZERO, _ONE)
 
 
 def sigmoid_sum(d: int) -> MultiHead:
@@ -41,9 +45,9 @@ def sigmoid_sum(d: int) -> MultiHead:
     """
     if not isinstance(d, int) or d < 1:
         raise InputError(f"sigmoid-sum needs d >= 1, got {d!r}")
-    zero = (_ZERO,) * d
+    one, zero = (_ONE,), (_ZERO,)
     return MultiHead(tuple(
-        Head((Atom(_unit(d, j), (_ONE,)), Atom(zero, (_ZERO,))), name=f"sigma{j + 1}")
+        Head((_unit(d, j, one), _origin(d, zero)), name=f"sigma{j + 1}")
         for j in range(d)), dim=d)
 
 
@@ -56,10 +60,10 @@ def biased_sigmoid_sum(biases: Sequence[Fraction | int]) -> MultiHead:
     d = len(biases)
     if d < 1:
         raise InputError("biased-sigmoid needs at least one bias")
-    zero = (0,) * d
+    bs = [Fraction(b) for b in biases]
     return MultiHead(tuple(
-        Head((Atom(_unit(d, j), (1,), bias=Fraction(b)), Atom(zero, (0,))), name=f"sigma{j + 1}")
-        for j, b in enumerate(biases)), dim=d)
+        Head((_unit(d, j, (_ONE,), b), _origin(d, (_ZERO,))), name=f"sigma{j + 1}")
+        for j, b in enumerate(bs)), dim=d)
 
 
 def graph_sum(G, nodes: Sequence | None = None) -> MultiHead:
@@ -83,7 +87,7 @@ def graph_sum(G, nodes: Sequence | None = None) -> MultiHead:
     for i, j in edges:
         if i == j:
             raise InputError(f"graph sum: self-loop at node {order[i]!r}")
-        heads.append(Head((Atom(_unit(n, i), (1,)), Atom(_unit(n, j), (0,))),
+        heads.append(Head((_unit(n, i, (_ONE,)), _unit(n, j, (_ZERO,))),
                           name=f"e{order[i]}-{order[j]}"))
     return MultiHead(tuple(heads), dim=n)
 
