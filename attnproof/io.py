@@ -44,7 +44,7 @@ __all__ = [
     "parse_number", "format_number", "load_problem", "loads_problem", "problem_to_dict",
     "problem_from_dict", "canonical_json", "problem_sha256", "dump_problem",
     "atomic_write", "atomic_write_text", "read_json_file", "read_text_file", "key_to_json",
-    "sparse_key_to_json",
+    "sparse_key_to_json", "decimal_string",
 ]
 
 PROBLEM_FORMAT = "attnproof-problem"
@@ -127,6 +127,24 @@ def format_number(x: Fraction | int) -> int | str:
     if x.denominator == 1:
         return int(x.numerator)
     return f"{x.numerator}/{x.denominator}"
+
+
+def decimal_string(n: int) -> str:
+    """Decimal digits of an integer of any size (Python's ``str`` refuses more than
+    4300 digits by default; this splits the number instead of lifting the limit).
+
+    >>> s = decimal_string(2 ** 100000)
+    >>> len(s), s[:6], s[-4:]
+    (30103, '998002', '9376')
+    """
+    if n < 0:
+        return "-" + decimal_string(-n)
+    if n.bit_length() < 13000:                    # < 3914 digits: within the default limit
+        return str(n)
+    k = int(n.bit_length() * 0.30103) // 2        # split near the middle of the digits
+    hi, lo = divmod(n, 10 ** k)
+    low = decimal_string(lo)
+    return decimal_string(hi) + "0" * (k - len(low)) + low
 
 
 def _reject_constant(name: str) -> Any:

@@ -62,10 +62,12 @@ def head_polys(M: MultiHead, lattice: Lattice | None = None) -> list[HeadPolys]:
         nums = [dict() for _ in range(h.value_dim)]
         for a, e in zip(h.atoms, exps):
             mono = _shifted(e, shift) if shift else e
-            w = a.weight * scale
-            den[mono] = den.get(mono, 0) + int(w)
+            w = a.weight.numerator * (scale // a.weight.denominator)      # integer arithmetic only
+            den[mono] = den.get(mono, 0) + w
             for c, val in enumerate(a.value):
-                nums[c][mono] = nums[c].get(mono, 0) + int(w * val)
+                # scale makes w·val integral: the division is exact
+                t = w * val.numerator if val.denominator == 1 else w * val.numerator // val.denominator
+                nums[c][mono] = nums[c].get(mono, 0) + t
         nums = [{m: c for m, c in n.items() if c} for n in nums]
         out.append(HeadPolys(den, tuple(nums)))
     return out
@@ -176,15 +178,15 @@ def normal_form(p: Sparse) -> Sparse:
     n = len(p)
     den = 1
     for c in p.values():
-        q = Fraction(c).denominator
-        if den % q:
-            den = lcm(den, q)
+        if type(c) is not int:
+            q = Fraction(c).denominator
+            if den % q:
+                den = lcm(den, q)
     shift = _shift(p, n)
     terms = []
     g = 0
     for m, c in p.items():
-        c = Fraction(c) * den
-        ci = int(c)
+        ci = c * den if type(c) is int else int(Fraction(c) * den)
         g = gcd(g, ci)
         terms.append((_shifted(m, shift) if shift else m, ci))
     # dense lex order of non-negative exponents over sorted variables = tuple order of (-v, e)
@@ -203,7 +205,8 @@ def x_support(p: Sparse, dim: int) -> set:
     >>> sorted(x_support({((0, 1), (2, 1)): 1, ((0, 1),): 2}, 2))
     [((0, 1),)]
     """
-    return {tuple((v, k) for v, k in m if v < dim) for m in p}
+    # monomials are sorted by variable: only the last pair can be z (index dim)
+    return {m if not m or m[-1][0] < dim else tuple((v, k) for v, k in m if v < dim) for m in p}
 
 
 def to_json_poly(p: Sparse) -> list:

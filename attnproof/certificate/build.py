@@ -16,7 +16,7 @@ from ..bounds.lower import LowerBound, lower_bound, product_entries
 from ..bounds.sparse import head_polys, to_json_poly, x_support
 from ..errors import CertificateError
 from ..fusion import DEFAULT_MAX_ATOMS, Fusion, fuse
-from ..io import canonical_json, problem_to_dict
+from ..io import canonical_json, decimal_string, problem_to_dict
 from ..model import MultiHead
 
 __all__ = ["Certificate", "build_certificate", "encode_count", "EXPLICIT_FUSION_LIMIT",
@@ -34,7 +34,7 @@ def encode_count(n: int) -> int | str:
     >>> encode_count(8), encode_count(2 ** 60)
     (8, '1152921504606846976')
     """
-    return n if n < (1 << 53) else str(n)
+    return n if n < (1 << 53) else decimal_string(n)
 
 
 def _rational_poly(p: dict) -> list:
