@@ -19,7 +19,7 @@ from .errors import InputError
 from .model import Atom, Head, MultiHead
 
 __all__ = ["sigmoid_sum", "biased_sigmoid_sum", "graph_sum", "named_graph", "parse_edges",
-           "random_multihead", "GRAPH_NAMES"]
+           "random_multihead", "one_hot_head", "GRAPH_NAMES"]
 
 GRAPH_NAMES = ("path", "cycle", "complete", "star", "petersen")
 
@@ -165,3 +165,25 @@ def random_multihead(heads: int, atoms: int, dim: int, seed: int, *, max_key: in
             hs.append(Atom(key, value, bias=bias, weight=rat(1, max_num)))
         out.append(Head(tuple(hs), name=f"h{h + 1}"))
     return MultiHead(tuple(out), dim=dim)
+
+
+def one_hot_head(dim: int, atoms: int, seed: int = 0, max_value: int = 3) -> MultiHead:
+    """One head of ``atoms`` one-coordinate keys ``e_j`` at distinct random coordinates
+    of ``R^dim`` (values random integers in ``0..max_value``): a large, very sparse problem.
+
+    Its denominator ``Σ_i x_{j_i}`` is linear, so the head is reduced unless every
+    value is equal; the Newton polytope is a simplex with ``atoms`` vertices.
+
+    >>> M = one_hot_head(100000, 3, seed=1)
+    >>> [a.nnz for a in M.heads[0].atoms], M.dim
+    ([1, 1, 1], 100000)
+    """
+    if not isinstance(dim, int) or not isinstance(atoms, int) or not 1 <= atoms <= dim:
+        raise InputError(f"one-hot head needs 1 <= atoms <= dim, got atoms={atoms!r}, dim={dim!r}")
+    rng = random.Random(seed)
+    coords = sorted(rng.sample(range(dim), atoms))
+    values = [Fraction(rng.randint(0, max_value)) for _ in coords]
+    if len(set(values)) == 1 and atoms > 1:
+        values[0] += 1                       # keep the head non-constant
+    return MultiHead((Head(tuple(_unit(dim, j, (v,)) for j, v in zip(coords, values)),
+                           name="one-hot"),), dim=dim)

@@ -135,7 +135,7 @@ def decimal_string(n: int) -> str:
 
     >>> s = decimal_string(2 ** 100000)
     >>> len(s), s[:6], s[-4:]
-    (30103, '998002', '9376')
+    (30103, '999002', '9376')
     """
     if n < 0:
         return "-" + decimal_string(-n)

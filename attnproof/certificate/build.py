@@ -109,8 +109,7 @@ def build_certificate(M: MultiHead, explicit: bool = False, max_atoms: int | Non
             fusion, upper = f, f.atoms
     if fusion is not None:
         head = fusion.to_problem_dict(name=None)["heads"][0]
-        lat = fusion.lattice
-        exps = [lat.exponent(a) for a in fusion.to_head().atoms]
+        exps = fusion.order_keys()
         head["atoms"] = [a for _, a in sorted(zip(exps, head["atoms"]), key=lambda t: t[0])]
         steps.append({"rule": "explicit_fusion", "head": head})
     else:
