@@ -178,6 +178,42 @@ def _sparse_kind(gens: list) -> str | None:
     return "independent"
 
 
+def simplex_pivots(pts: list) -> list | None:
+    """A proof that distinct sparse points are affinely independent, or None.
+
+    With base ``p_0`` the point with fewest non-zeros (first in ``pts`` order among
+    those), every other ``p_i`` must have a *private* variable: one in which
+    ``p_i - p_0`` is non-zero and no other ``p_k - p_0`` is.  The difference matrix
+    then has a non-zero entry alone in its column for each row, so its rows are
+    independent and ``conv(pts)`` is a simplex whose vertices are all the points.
+    Returns the private variable of each ``p_i`` (``i >= 1``, in ``pts`` order
+    after the base is removed).  Linear in the points' sizes plus ``|pts|·|p_0|``.
+
+    >>> simplex_pivots([(), ((0, 1),), ((5, 2),)]), simplex_pivots([((0, 1),), ((1, 1),), ((0, 1), (1, 1))])
+    ([0, 5], None)
+    """
+    base = min(range(len(pts)), key=lambda i: len(pts[i]))
+    b = dict(pts[base])
+    rest = [p for i, p in enumerate(pts) if i != base]
+    diffs = []
+    count: dict = {}
+    for p in rest:
+        d = {v: -x for v, x in b.items()}
+        for v, x in p:
+            d[v] = x - b.get(v, 0)
+        nz = [v for v, x in d.items() if x]
+        diffs.append(nz)
+        for v in nz:
+            count[v] = count.get(v, 0) + 1
+    out = []
+    for nz in diffs:
+        piv = [v for v in nz if count[v] == 1]
+        if not piv:
+            return None
+        out.append(min(piv))
+    return out
+
+
 def _count_block(polys: list, mults: list, fs: list, dim: int, explicit: bool) -> Block:
     vs = sorted(set().union(*(_x_vars(polys[j], dim) for j in fs)))
     if not explicit:
@@ -185,6 +221,10 @@ def _count_block(polys: list, mults: list, fs: list, dim: int, explicit: bool) -
         skind = _sparse_kind(sgens) if sgens is not None else None
         if skind == "independent":
             return Block(fs, vs, "zonotope_independent", 2 ** len(sgens))
+        if len(fs) == 1 and len(x_support(polys[fs[0]], dim)) > 2:
+            pts = sorted(x_support(polys[fs[0]], dim))
+            if simplex_pivots(pts) is not None:
+                return Block(fs, vs, "simplex", len(pts))
     pts = [(_dense(x_support(polys[j], dim), vs), mults[j]) for j in fs]
     two = all(len(p) == 2 for p, _ in pts)
     kind = classify(generator_classes([p for p, _ in pts])) if two else None

@@ -25,6 +25,7 @@ __all__ = ["Certificate", "build_certificate", "encode_count", "EXPLICIT_FUSION_
 FORMAT = "attnproof-certificate"
 VERSION = 1
 EXPLICIT_FUSION_LIMIT = 4096
+EXPLICIT_FUSION_CELLS = 1 << 22       # atoms × (dim + 1) of an explicit head that only ties the product
 Progress = Optional[Callable[[int, int], None]]
 
 
@@ -105,7 +106,9 @@ def build_certificate(M: MultiHead, explicit: bool = False, max_atoms: int | Non
     upper = prod
     if product_entries(hp) <= explicit_fusion_limit:
         f = fuse(M, max_atoms=max_atoms)
-        if f.atoms <= prod:
+        # an explicit head that is no smaller than the counted product is embedded only
+        # while it is cheap to re-check (the checker orders its atoms by dense exponents)
+        if f.atoms < prod or (f.atoms == prod and f.entries * (M.dim + 1) <= EXPLICIT_FUSION_CELLS):
             fusion, upper = f, f.atoms
     if fusion is not None:
         head = fusion.to_problem_dict(name=None)["heads"][0]
