@@ -56,19 +56,25 @@ def product_size_bound(M: MultiHead) -> int:
 def check_size(M: MultiHead, max_atoms: int | None) -> None:
     """Refuse, before allocating anything, a fusion larger than ``max_atoms``.
 
+    The size is :func:`attnproof.algebra.sizes.fusion_size_bound`: a bound on
+    every polynomial the fusion code builds, estimated from the head supports.
+
     >>> from attnproof.families import sigmoid_sum
     >>> check_size(sigmoid_sum(30), 1 << 20)
     Traceback (most recent call last):
     ...
-    attnproof.errors.LimitError: the product fusion of these 30 heads may have up to 1073741824 atoms (the product of the head sizes), over --max-atoms 1048576; raise --max-atoms, or use 'attnproof prove', whose structural certificates need no fusion
+    attnproof.errors.LimitError: a fusion of these 30 heads may have up to 1073741824 atoms (estimated from the head supports before building it), over --max-atoms 1048576; raise --max-atoms, or use 'attnproof prove', whose structural certificates need no fusion
     """
+    # -- size guard (iface): estimate of what is built, not the product of head sizes --
     if max_atoms is None:
         return
-    bound = product_size_bound(M)
+    from .algebra.sizes import fusion_size_bound
+
+    bound = fusion_size_bound(M)
     if bound > max_atoms:
         raise LimitError(
-            f"the product fusion of these {len(M)} heads may have up to {bound} atoms "
-            f"(the product of the head sizes), over --max-atoms {max_atoms}; raise --max-atoms, "
+            f"a fusion of these {len(M)} heads may have up to {bound} atoms (estimated from the "
+            f"head supports before building it), over --max-atoms {max_atoms}; raise --max-atoms, "
             f"or use 'attnproof prove', whose structural certificates need no fusion")
 
 

@@ -12,9 +12,10 @@ import hashlib
 from dataclasses import dataclass
 from typing import Any, Callable, Optional
 
-from ..bounds.lower import LowerBound, lower_bound, product_entries
+from ..bounds.lower import LowerBound, lower_bound
 from ..bounds.sparse import head_polys, to_json_poly, x_support
 from ..errors import CertificateError
+from ..algebra.sizes import fusion_size_bound
 from ..fusion import DEFAULT_MAX_ATOMS, Fusion, fuse
 from ..io import canonical_json, problem_to_dict
 from ..model import MultiHead
@@ -24,7 +25,7 @@ __all__ = ["Certificate", "build_certificate", "encode_count", "EXPLICIT_FUSION_
 
 FORMAT = "attnproof-certificate"
 VERSION = 1
-EXPLICIT_FUSION_LIMIT = 4096
+EXPLICIT_FUSION_LIMIT = 65536
 Progress = Optional[Callable[[int, int], None]]
 
 
@@ -91,9 +92,10 @@ def build_certificate(M: MultiHead, explicit: bool = False, max_atoms: int | Non
                       progress: Progress = None) -> Certificate:
     """Prove lower and upper bounds for ``M`` and assemble the certificate.
 
-    The upper bound is an explicit fusion (the cheapest of :func:`attnproof.fusion.fuse`)
-    when the product fusion has at most ``explicit_fusion_limit`` atoms and it
-    beats the product count; otherwise the named rule ``product_fusion``.
+    The upper bound is the best verified fusion of :func:`attnproof.fusion.fuse`,
+    embedded when it has at most ``explicit_fusion_limit`` atoms (and is built only
+    when its estimated size is within ``max_atoms``); otherwise the named rule
+    ``product_fusion``, which the checker counts without building it.
     """
     hp = head_polys(M)
     lb = lower_bound(M, explicit=explicit, max_atoms=max_atoms, progress=progress, hp=hp)
@@ -103,9 +105,12 @@ def build_certificate(M: MultiHead, explicit: bool = False, max_atoms: int | Non
         prod *= len(x_support(H.den, M.dim))
     fusion = None
     upper = prod
-    if product_entries(hp) <= explicit_fusion_limit:
+    # the best verified fusion is embedded when it fits: built only when the estimate of
+    # its size is within max_atoms and the lower bound leaves room under the embedding limit
+    if lb.value <= explicit_fusion_limit and (max_atoms is None or fusion_size_bound(M) <= max_atoms):
         f = fuse(M, max_atoms=max_atoms)
-        if f.atoms <= prod:
+        f.verify()
+        if f.atoms <= prod and f.atoms <= explicit_fusion_limit:
             fusion, upper = f, f.atoms
     if fusion is not None:
         head = fusion.to_problem_dict(name=None)["heads"][0]

@@ -28,12 +28,11 @@ from itertools import combinations
 from math import comb, gcd
 
 from . import poly as P
-from .geometry import acyclic_orientations, primitive_direction, rank
+from .geometry import GraphTooLarge, acyclic_orientations, primitive_direction, rank
 from .problem import head_polys, parse_atoms
 from .syntax import Reject, canonical_text, count, fields, hexdigest, integer, rational
 
 TRUST_ORDER = ("exact", "exact-modulo-flint", "window-refuted", "numeric", "unknown")
-MAX_GRAPH_NODES = 12
 MAX_SUBSETS = 20_000
 MAX_EXPANSION = 2_000_000      # terms a product may reach before a step is inconclusive
 
@@ -411,11 +410,10 @@ def _block_count(st: State, blk: dict, fs: list, where: str) -> int:
             edges.append((nz[0][0], nz[1][0]))
         else:
             raise Reject(f"{where}: generator {list(g)} is not graphic")
-    n = len(bvars) + 1
-    if n > MAX_GRAPH_NODES:
-        raise Unsupported(f"{where}: graphic block with {n} nodes (the checker counts up to "
-                          f"{MAX_GRAPH_NODES})")
-    return acyclic_orientations(n, edges)
+    try:
+        return acyclic_orientations(len(bvars) + 1, edges)
+    except GraphTooLarge as e:
+        raise Unsupported(f"{where}: {e}") from None
 
 
 def rule_newton_blocks(st: State, step: dict, where: str) -> None:
