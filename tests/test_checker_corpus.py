@@ -143,7 +143,7 @@ def test_checker_imports_only_the_standard_library():
                 assert all(a.name.split(".")[0] in allowed for a in node.names), f
             elif isinstance(node, ast.ImportFrom):
                 assert node.level == 1 or node.module.split(".")[0] in allowed, (f, node.module)
-    assert total < 1500
+    assert total < 1700      # graph counting past 12 nodes and the __main__ entry point
 
 
 def test_window_refutation_trust_strict_and_replay(capsys):

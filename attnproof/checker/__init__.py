@@ -49,7 +49,7 @@ class Verdict:
         """JSON-ready form (big counts as decimal strings)."""
         def big(n):
             return n if n is None or n < (1 << 53) else str(n)
-        return {"status": self.status, "exit_code": self.code, "message": self.message,
+        return {"verdict": self.status, "exit_code": self.code, "message": self.message,
                 "step": self.step, "rule": self.rule, "lower_bound": big(self.lower_bound),
                 "upper_bound": big(self.upper_bound), "minimum": big(self.minimum),
                 "trust": self.trust, "window_refutations": self.window_refutations,
