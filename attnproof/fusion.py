@@ -73,7 +73,8 @@ def check_size(M: MultiHead, max_atoms: int | None) -> None:
     bound = fusion_size_bound(M)
     if bound > max_atoms:
         raise LimitError(
-            f"a fusion of these {len(M)} heads may have up to {bound} atoms (estimated from the "
+            f"a fusion of {'this head' if len(M) == 1 else f'these {len(M)} heads'} may have up to "
+            f"{bound} atoms (estimated from the "
             f"head supports before building it), over --max-atoms {max_atoms}; raise --max-atoms, "
             f"or use 'attnproof prove', whose structural certificates need no fusion")
 

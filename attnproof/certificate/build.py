@@ -63,7 +63,7 @@ class Certificate:
         c = self.doc["claims"]
         return {"lower_bound": c["lower_bound"], "upper_bound": c["upper_bound"],
                 "minimum": c["minimum"], "trust": self.doc["trust"],
-                "tight_lower_bound": self.lower.tight, "path": self.lower.path}
+                "complete": self.lower.tight, "path": self.lower.path}
 
 
 def _lower_steps(lb: LowerBound) -> list:

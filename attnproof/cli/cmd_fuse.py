@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from .common import EXIT_OK, Progress, add_common, add_max_atoms, nonneg_int, print_json
+from .common import EXIT_OK, Progress, add_common, add_max_atoms, nonneg_int, plural, print_json
 
 NAME = "fuse"
 HELP = "fuse a multi-head into one exact head (reduced form, lcm or product fusion)"
@@ -54,8 +54,9 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print_json(summary)
     else:
-        print(f"{len(M)} heads with {M.head_atom_terms} head-atom terms fuse exactly into one head "
-              f"with {f.atoms} atoms ({f.method} fusion)")
+        print(f"{plural(len(M), 'head')} with {M.head_atom_terms} head-atom terms "
+              f"{'fuses' if len(M) == 1 else 'fuse'} exactly into one head "
+              f"with {plural(f.atoms, 'atom')} ({f.method} fusion)")
         if f.entries != f.atoms:
             print(f"  {f.entries} (key, bias) entries: atoms sharing a key differ in bias")
         if args.output:

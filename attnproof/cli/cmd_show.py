@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from .common import EXIT_OK, add_common, add_max_atoms, positive_int, print_json
+from .common import EXIT_OK, add_common, add_max_atoms, plural, positive_int, print_json
 
 NAME = "show"
 HELP = "print the heads and the reduced form P/Q as formulas"
@@ -98,7 +98,7 @@ def run(args: argparse.Namespace) -> int:
             out(f"{label}{comp}, {len(h)} atoms:")
             out("  " + text.replace("\n", "\n  "))
     r = reduced_form(M, max_atoms=args.max_atoms)
-    out(f"sum of the {len(M)} heads in lowest terms, P/Q:")
+    out(f"sum of the {plural(len(M), 'head')} in lowest terms, P/Q:")
     doc["reduced"] = []
     for c, p in enumerate(r.P):
         comp = f"[{c}]" if len(r.P) > 1 else ""

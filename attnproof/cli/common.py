@@ -189,6 +189,15 @@ def _isatty(stream: Any) -> bool:
         return False
 
 
+def plural(n: int, word: str, words: str | None = None) -> str:
+    """``"1 head"``, ``"3 heads"``.
+
+    >>> plural(1, "head"), plural(2, "head"), plural(1, "query", "queries")
+    ('1 head', '2 heads', '1 query')
+    """
+    return f"{n} {word if n == 1 else (words or word + 's')}"
+
+
 def json_ready(obj: Any) -> Any:
     """The one number rule of every ``--json``: integers >= 2^53 become decimal strings.
 
