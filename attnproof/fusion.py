@@ -229,6 +229,19 @@ class Fusion:
         """Number of (key, bias) entries written to a problem file."""
         return len(self.frac.den)
 
+    def __repr__(self) -> str:
+        """Short: ``Fusion(8 atoms, method='reduced', heads=3)``."""
+        return f"Fusion({self.atoms} atoms, method={self.method!r}, heads={len(self.multihead)})"
+
+    def _repr_latex_(self) -> str:
+        """Notebooks: the fused head ``N/D`` (when small) and its atom count."""
+        text = rf"\text{{{self.method} fusion of {len(self.multihead)} heads: {self.atoms} atoms}}"
+        if len(self.frac.den) <= 12 and len(self.frac.num) == 1:
+            from .algebra.display import fraction_text
+
+            text += r"\quad " + fraction_text(self.frac.num[0], self.frac.den, self.lattice, "latex")
+        return f"${text}$"
+
     def _atom_rows(self):
         lat = self.lattice
         d = lat.dim

@@ -61,6 +61,17 @@ class LowerBound:
     tight: bool = True                 # True when the count is V(Q) itself
     notes: list = field(default_factory=list)
 
+    def __repr__(self) -> str:
+        """Short: ``LowerBound(16, trust='exact', path='c1', complete=True)``."""
+        return (f"LowerBound({self.value}, trust={self.trust!r}, path={self.path!r}, "
+                f"complete={self.tight})")
+
+    def _repr_latex_(self) -> str:
+        """Notebooks: the bound as a formula."""
+        rel = "=" if self.tight else r"\ge"
+        return (rf"$\text{{atoms}} \ge V(Q) {rel} {self.value}"
+                rf"\quad\text{{(trust {self.trust}, path {self.path})}}$")
+
 
 def product_entries(hp: list) -> int:
     """``Π_h |supp D_h|``: the (key, bias) entries bound of the product fusion.

@@ -54,6 +54,45 @@ class Certificate:
     upper: int
 
     @property
+    def lower_bound(self) -> int:
+        """The proven lower bound."""
+        return self.lower.value
+
+    @property
+    def upper_bound(self) -> int:
+        """The upper bound: atoms of the embedded fusion, or of the counted product fusion."""
+        return self.upper
+
+    @property
+    def minimum(self) -> int | None:
+        """The minimum atom count when the bounds meet, else None."""
+        return self.upper if self.lower.value == self.upper else None
+
+    @property
+    def trust(self) -> str:
+        """The trust level (THEORY §8)."""
+        return self.doc["trust"]
+
+    def write(self, path) -> None:
+        """Write the canonical text atomically."""
+        from ..io import atomic_write_text
+
+        atomic_write_text(path, self.text)
+
+    def __repr__(self) -> str:
+        """Short: ``Certificate(lower_bound=8, upper_bound=8, minimum=8, trust='exact')``."""
+        return (f"Certificate(lower_bound={self.lower_bound}, upper_bound={self.upper_bound}, "
+                f"minimum={self.minimum}, trust={self.trust!r})")
+
+    def _repr_latex_(self) -> str:
+        """Notebooks: the proven interval."""
+        if self.minimum is not None:
+            body = rf"\text{{minimum}} = {self.minimum}"
+        else:
+            body = rf"{self.lower_bound} \le \text{{minimum}} \le {self.upper_bound}"
+        return rf"${body}\quad\text{{(certificate, trust {self.trust})}}$"
+
+    @property
     def text(self) -> str:
         """Canonical JSON text (byte-identical for identical inputs)."""
         return canonical_json(self.doc)
