@@ -56,7 +56,7 @@ def run(args: argparse.Namespace) -> int:
     from ..io import load_problem
 
     M = load_problem(args.problem)
-    with Progress("factoring head denominators") as bar:
+    with Progress("bound: factors, then vertices", heartbeat=True) as bar:
         lb = lower_bound(M, explicit=args.explicit, max_atoms=args.max_atoms, progress=bar)
     s = summarize(lb)
     if args.json:
