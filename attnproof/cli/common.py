@@ -174,6 +174,8 @@ class Progress:
 
     def __enter__(self) -> "Progress":
         if self.enabled and self.heartbeat:
+            if self.delay == 0:
+                self._ensure(None).refresh()
             self._thread = threading.Thread(target=self._beat, daemon=True)
             self._thread.start()
         return self
