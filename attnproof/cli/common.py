@@ -127,17 +127,17 @@ class Progress:
             from tqdm import tqdm
 
             tty = _isatty(self.stream)
-            if total:
-                fmt = "{desc}: {percentage:3.0f}%|{bar}| {n_fmt}/{total_fmt} [{elapsed}<{remaining}]"
-            elif self.heartbeat:
-                fmt = "{desc} [{elapsed} elapsed]"
-            else:
-                fmt = "{desc}: {n_fmt} [{elapsed}]"
+            fmt = self._format(total)
             self._bar = tqdm(total=total or None, desc=self.label, file=self.stream, leave=False,
                              dynamic_ncols=tty, ncols=None if tty else 80, delay=self.delay,
                              mininterval=0.1 if tty else 0.5, bar_format=fmt, ascii=not tty,
                              initial=0)
         return self._bar
+
+    def _format(self, total: int | None) -> str:
+        if total:
+            return "{desc}: {percentage:3.0f}%|{bar}| {n_fmt}/{total_fmt} [{elapsed}<{remaining}]"
+        return "{desc} [{elapsed} elapsed]" if self.heartbeat else "{desc}: {n_fmt} [{elapsed}]"
 
     def __call__(self, done: int, total: int | None = None) -> None:
         if not self.enabled:
@@ -146,6 +146,7 @@ class Progress:
             bar = self._ensure(total)
             if total and bar.total != total:
                 bar.total = total
+                bar.bar_format = self._format(total)
             bar.n = done
             bar.refresh() if self.delay == 0 else bar.update(0)
 
