@@ -29,7 +29,7 @@ from math import comb, gcd
 
 from . import poly as P
 from .flint_gcd import coprime
-from .geometry import acyclic_orientations, rank
+from .geometry import GraphTooLarge, acyclic_orientations, primitive_direction, rank
 from .limits import MAX_EXPANSION, MAX_GRAPH_NODES, MAX_SUBSETS
 from .problem import head_polys, parse_atoms
 from .syntax import (UNLIMITED, Budget, Reject, Unsupported, canonical_text, count, fields,
@@ -480,9 +480,6 @@ def _block_count(st: State, blk: dict, fs: list, where: str) -> int:
         return 2 * sum(comb(n - 1, i) for i in range(r))
     # graphic: generator e_a - e_b is the edge {a, b}; e_a alone is {a, ground}
     n = len(bvars) + 1
-    if n > MAX_GRAPH_NODES:
-        raise Unsupported(f"{where}: graphic block with {n} nodes (the checker counts up to "
-                          f"{MAX_GRAPH_NODES})")
     ground = len(bvars)
     edges = []
     for g in rows:
@@ -494,7 +491,10 @@ def _block_count(st: State, blk: dict, fs: list, where: str) -> int:
         else:
             raise Reject(f"{where}: a generator is not graphic (entries other than one +1 "
                          "and one -1, or a single ±1)")
-    return acyclic_orientations(n, edges)
+    try:
+        return acyclic_orientations(n, edges)
+    except GraphTooLarge as e:
+        raise Unsupported(f"{where}: {e}") from None
 
 
 def _simplex_count(st: State, blk: dict, fs: list, where: str) -> int:
