@@ -47,6 +47,7 @@ __all__ = [
     "parse_number", "format_number", "load_problem", "loads_problem", "problem_to_dict",
     "problem_from_dict", "canonical_json", "problem_sha256", "dump_problem",
     "atomic_write", "atomic_write_text", "read_json_file", "read_text_file", "key_to_json",
+    "sparse_key_to_json", "decimal_string",
 ]
 
 PROBLEM_FORMAT = "attnproof-problem"
@@ -132,6 +133,24 @@ def format_number(x: Fraction | int) -> int | str:
     if x.denominator == 1:
         return int(x.numerator)
     return f"{x.numerator}/{x.denominator}"
+
+
+def decimal_string(n: int) -> str:
+    """Decimal digits of an integer of any size (Python's ``str`` refuses more than
+    4300 digits by default; this splits the number instead of lifting the limit).
+
+    >>> s = decimal_string(2 ** 100000)
+    >>> len(s), s[:6], s[-4:]
+    (30103, '999002', '9376')
+    """
+    if n < 0:
+        return "-" + decimal_string(-n)
+    if n.bit_length() < 13000:                    # < 3914 digits: within the default limit
+        return str(n)
+    k = int(n.bit_length() * 0.30103) // 2        # split near the middle of the digits
+    hi, lo = divmod(n, 10 ** k)
+    low = decimal_string(lo)
+    return decimal_string(hi) + "0" * (k - len(low)) + low
 
 
 def _reject_constant(name: str) -> Any:
@@ -258,9 +277,12 @@ def read_json_file(path: str | os.PathLike) -> Any:
     """
     p = Path(path)
     text = read_text_file(p)
-    if p.suffix.lower() in (".yaml", ".yml"):
-        return _loads_yaml(text)
-    return loads_json(text)
+    try:
+        if p.suffix.lower() in (".yaml", ".yml"):
+            return _loads_yaml(text)
+        return loads_json(text)
+    except InputError as e:            # syntax and float errors name the file
+        raise type(e)(f"{p}: {e}") from None
 
 
 def _check_keys(obj: dict, allowed: set[str], required: set[str], where: str) -> None:
@@ -284,23 +306,42 @@ _ZERO = Fraction(0)
 _INDEX_RE = re.compile(r"0|[1-9][0-9]{0,8}")
 
 
-def _parse_key(key: Any, d: int, where: str) -> tuple[Fraction, ...]:
-    """A key: a dense list of ``d`` numbers, or a sparse object ``{"j": value}``
-    (0-based coordinate index as a decimal string; missing coordinates are 0)."""
+def _parse_key(key: Any, d: int, where: str) -> tuple[tuple[int, Fraction], ...]:
+    """A key as sorted ``(j, value)`` pairs of its non-zero coordinates.
+
+    Written as a dense list of ``d`` numbers, or a sparse object ``{"j": value}``
+    (0-based coordinate index as a decimal string; missing coordinates are 0).
+    Work is proportional to what is written, never to ``d`` for sparse keys.
+
+    >>> _parse_key({"7": "1/2", "2": 0}, 10, "k"), _parse_key([0, 3], 2, "k")
+    (((7, Fraction(1, 2)),), ((1, Fraction(3, 1)),))
+    """
     if isinstance(key, list):
         if len(key) != d:
             raise ValidationError(f"{where}: key has dimension {len(key)}, the problem has dim {d}")
-        return tuple(parse_number(c, f"{where}, key[{j}]") for j, c in enumerate(key))
+        out = []
+        for j, c in enumerate(key):
+            v = parse_number(c, f"{where}, key[{j}]")
+            if v:
+                out.append((j, v))
+        return tuple(out)
     if isinstance(key, dict):
-        out = [_ZERO] * d
+        out = []
         for j_s, c in key.items():
-            if not _INDEX_RE.fullmatch(j_s) or int(j_s) >= d:
+            if not isinstance(j_s, str) or not _INDEX_RE.fullmatch(j_s) or int(j_s) >= d:
                 raise ValidationError(
                     f"{where}: sparse key index {j_s!r} is not a coordinate 0..{d - 1}")
-            out[int(j_s)] = parse_number(c, f"{where}, key[{j_s}]")
+            v = parse_number(c, f"{where}, key[{j_s}]")
+            if v:
+                out.append((int(j_s), v))
+        out.sort(key=_first)
         return tuple(out)
     raise ValidationError(
         f"{where}: key must be a list of {d} numbers or a sparse object such as {{\"0\": 1}}")
+
+
+def _first(t: tuple) -> Any:
+    return t[0]
 
 
 SPARSE_KEY_DIM = 16
@@ -317,6 +358,22 @@ def key_to_json(key: Sequence[Fraction | int], dim: int) -> list | dict:
     if dim <= SPARSE_KEY_DIM:
         return [format_number(c) for c in key]
     return {str(j): format_number(c) for j, c in enumerate(key) if c}
+
+
+def sparse_key_to_json(sparse_key: Sequence[tuple[int, Fraction | int]], dim: int) -> list | dict:
+    """Canonical JSON form of a key given by its sorted non-zero ``(j, value)`` pairs.
+
+    Same output as :func:`key_to_json` on the dense key; linear in the pairs above dim 16.
+
+    >>> sparse_key_to_json(((2, Fraction(1, 2)),), 3), sparse_key_to_json(((19, 2),), 20)
+    ([0, 0, '1/2'], {'19': 2})
+    """
+    if dim <= SPARSE_KEY_DIM:
+        out: list = [0] * dim
+        for j, c in sparse_key:
+            out[j] = format_number(c)
+        return out
+    return {str(j): format_number(c) for j, c in sparse_key if c}
 
 
 def problem_from_dict(obj: Any) -> MultiHead:
@@ -371,7 +428,7 @@ def problem_from_dict(obj: Any) -> MultiHead:
             w = parse_number(a.get("weight", 1), f"{where}, weight")
             if w <= 0:
                 raise ValidationError(f"{where}: weight must be positive, got {format_number(w)}")
-            atoms.append(Atom(key=k, value=v, bias=b, weight=w))
+            atoms.append(Atom._trusted(d, k, v, b, w))
         heads.append(Head(tuple(atoms), name=name))
     return MultiHead(tuple(heads), dim=d)
 
@@ -415,7 +472,7 @@ def problem_to_dict(M: MultiHead) -> dict:
     for h in M.heads:
         atoms = []
         for a in h.atoms:
-            ad: dict[str, Any] = {"key": key_to_json(a.key, M.dim)}
+            ad: dict[str, Any] = {"key": sparse_key_to_json(a.sparse_key, M.dim)}
             ad["value"] = (format_number(a.value[0]) if len(a.value) == 1
                            else [format_number(c) for c in a.value])
             if a.bias != 0:

@@ -29,7 +29,7 @@ from math import comb, gcd
 
 from . import poly as P
 from .flint_gcd import coprime
-from .geometry import acyclic_orientations, rank
+from .geometry import GraphTooLarge, acyclic_orientations, primitive_direction, rank
 from .limits import MAX_EXPANSION, MAX_GRAPH_NODES, MAX_SUBSETS
 from .problem import head_polys, parse_atoms
 from .syntax import (UNLIMITED, Budget, Reject, Unsupported, canonical_text, count, fields,
@@ -462,6 +462,8 @@ def _block_count(st: State, blk: dict, fs: list, where: str) -> int:
             if any(tot.get(v, 0) != u[i] for i, v in enumerate(bvars)):
                 raise Reject(f"{w}: the functional selects another point than the listed vertex")
         return len(ents)
+    if method == "simplex":
+        return _simplex_count(st, blk, fs, where)
     fields(blk, {"factors", "method"}, set(), where)
     if method not in ("zonotope_independent", "zonotope_graphic", "zonotope_general_position"):
         raise Reject(f"{where}: unknown block method {method!r}")
@@ -498,9 +500,6 @@ def _block_count(st: State, blk: dict, fs: list, where: str) -> int:
         return 2 * sum(comb(n - 1, i) for i in range(r))
     # graphic: generator e_a - e_b is the edge {a, b}; e_a alone is {a, ground}
     n = len(bvars) + 1
-    if n > MAX_GRAPH_NODES:
-        raise Unsupported(f"{where}: graphic block with {n} nodes (the checker counts up to "
-                          f"{MAX_GRAPH_NODES})")
     ground = len(bvars)
     edges = []
     for g in rows:
@@ -512,7 +511,50 @@ def _block_count(st: State, blk: dict, fs: list, where: str) -> int:
         else:
             raise Reject(f"{where}: a generator is not graphic (entries other than one +1 "
                          "and one -1, or a single ±1)")
-    return acyclic_orientations(n, edges)
+    try:
+        return acyclic_orientations(n, edges)
+    except GraphTooLarge as e:
+        raise Unsupported(f"{where}: {e}") from None
+
+
+def _simplex_count(st: State, blk: dict, fs: list, where: str) -> int:
+    """A block of one factor whose x-support is affinely independent: every point is
+    a vertex of its (multiple of a) simplex.  Affine independence by private
+    variables: with base ``p_0`` the point with fewest non-zeros (the first such in
+    sorted order), each other ``p_i - p_0`` has a non-zero coordinate that no other
+    difference has, so the difference rows are independent.  Sparse, linear.
+
+    >>> st = State(None); st.factors = [({(): 1, ((0, 1),): 1, ((4, 2),): 1}, 1)]
+    >>> st.pb = type("Pb", (), {"dim": 5})()
+    >>> _simplex_count(st, {"factors": [0], "method": "simplex"}, [0], "b")
+    3
+    """
+    fields(blk, {"factors", "method"}, set(), where)
+    if len(fs) != 1:
+        raise Reject(f"{where}: a simplex block has exactly one factor")
+    dim = st.pb.dim
+    pts = sorted({tuple((v, e) for v, e in m if v < dim) for m in st.factors[fs[0]][0]})
+    if len(pts) < 3:
+        raise Reject(f"{where}: a simplex block needs at least 3 points (a binomial is a zonotope)")
+    base = min(range(len(pts)), key=lambda i: len(pts[i]))
+    b = dict(pts[base])
+    diffs = []
+    seen: dict = {}
+    for i, p in enumerate(pts):
+        if i == base:
+            continue
+        d = {v: -x for v, x in b.items()}
+        for v, x in p:
+            d[v] = x - b.get(v, 0)
+        nz = [v for v, x in d.items() if x]
+        diffs.append(nz)
+        for v in nz:
+            seen[v] = seen.get(v, 0) + 1
+    for k, nz in enumerate(diffs):
+        if not any(seen[v] == 1 for v in nz):
+            raise Reject(f"{where}: point {k + 1} of the support has no private variable "
+                         "(affine independence not shown)")
+    return len(pts)
 
 
 def rule_newton_blocks(st: State, step: dict, where: str) -> None:
