@@ -367,6 +367,13 @@ def entries() -> list[tuple[str, str, object, int, list, list]]:
         "(above MAX_SUBSETS): inconclusive",
         _zonotope_cert(gp2, 20, "zonotope_general_position",
                        2 * sum(comb(39, i) for i in range(20))), 2)
+    grid = [[1 if i == a else (-1 if i == b else 0) for i in range(15)]
+            for a, b in [(r * 4 + c, r * 4 + c + 1) for r in range(4) for c in range(3)]
+            + [(v, v + 4) for v in range(12)] if b != 15] + \
+        [[1 if i == a else 0 for i in range(15)] for a in (11, 14)]
+    add("bomb-graphic-grid", "zonotope_graphic on the 4x4 grid (16 nodes, not chordal): "
+        "3^16 subset terms exceed the budget: inconclusive",
+        _zonotope_cert(grid, 15, "zonotope_graphic", 5015972), 2)
     h = 200
     add("bomb-quadratic-200", "sum of sigma(q1 + k q2), k = 1..200: every factor against every "
         "head was quadratic; indexed by direction it is linear (genuine)",
