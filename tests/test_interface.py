@@ -290,3 +290,11 @@ def test_library_defaults_match_the_parser_defaults():
 
     assert common.DEFAULT_MAX_ATOMS == DEFAULT_MAX_ATOMS
     assert common.EXPLICIT_FUSION_LIMIT == EXPLICIT_FUSION_LIMIT
+
+
+def test_every_command_has_json_and_progress():
+    from attnproof.cli import build_parser
+
+    for name, sub in build_parser()._subparsers._group_actions[0].choices.items():   # noqa: SLF001
+        opts = {s for a in sub._actions for s in a.option_strings}
+        assert {"--json", "--progress"} <= opts, name
