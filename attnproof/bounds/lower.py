@@ -35,6 +35,7 @@ __all__ = ["Block", "LowerBound", "lower_bound", "MAX_EXPLICIT_VERTICES"]
 
 Progress = Optional[Callable[[int, int], None]]
 MAX_EXPLICIT_VERTICES = 1 << 16
+MAX_DENSE_CELLS = 1 << 22     # factors × variables of a block handled with dense exponent vectors
 
 
 @dataclass
@@ -237,6 +238,12 @@ def _count_block(polys: list, mults: list, fs: list, dim: int, explicit: bool) -
             pts = sorted(x_support(polys[fs[0]], dim))
             if simplex_pivots(pts) is not None:
                 return Block(fs, vs, "simplex", len(pts))
+        if skind == "graphic" and len(vs) + 1 > MAX_GRAPH_NODES and len(vs) * len(fs) > MAX_DENSE_CELLS:
+            raise AlgebraError(f"graphic block with {len(vs) + 1} nodes and {len(sgens)} edges: "
+                               f"acyclic orientations are counted up to {MAX_GRAPH_NODES} nodes")
+    if len(vs) * len(fs) > MAX_DENSE_CELLS:
+        raise AlgebraError(f"block with {len(fs)} factors in {len(vs)} variables is too large "
+                           "for an explicit vertex list")
     pts = [(_dense(x_support(polys[j], dim), vs), mults[j]) for j in fs]
     two = all(len(p) == 2 for p, _ in pts)
     kind = classify(generator_classes([p for p, _ in pts])) if two else None
