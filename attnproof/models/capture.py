@@ -58,7 +58,7 @@ import numpy as np
 
 from ..errors import InputError, ValidationError
 
-__all__ = ["Capture", "load_capture", "save_capture", "random_capture", "CAPTURE_FORMAT",
+__all__ = ["Capture", "load_capture", "save_capture", "random_capture", "float_head_outputs", "CAPTURE_FORMAT",
            "CAPTURE_VERSION"]
 
 CAPTURE_FORMAT = "attnproof-capture"
@@ -376,3 +376,27 @@ def random_capture(n_ctx: int, d_model: int, n_heads: int, d_head: int, seed: in
                    b_V=w(n_heads, d_head), W_O=w(n_heads, d_head, d_model),
                    b_O=w(d_model), scale=1.0 / np.sqrt(d_head), heads=tuple(range(n_heads)),
                    meta=meta, ln_gamma=gamma, ln_beta=beta)
+
+
+def float_head_outputs(cap: Capture, query: Optional[np.ndarray] = None) -> np.ndarray:
+    """Each stored head's output at the query, ``z_h W_O^h`` (H, D), recomputed in float64.
+
+    This is the layer's own formula (``q = x W_Q + b_Q``, scaled dot products,
+    softmax over the context rows); a capture whose ``head_out`` disagrees with
+    it was taken from a model this format does not describe.
+
+    >>> c = random_capture(3, 4, 2, 2)
+    >>> float_head_outputs(c).shape
+    (2, 4)
+    """
+    xq = cap.query if query is None else np.asarray(query, dtype=np.float64)
+    out = np.zeros((cap.n_heads, cap.d_model))
+    for p in range(cap.n_heads):
+        q = xq @ cap.W_Q[p] + cap.b_Q[p]
+        k = cap.x @ cap.W_K[p] + cap.b_K[p]
+        t = (k @ q) * cap.scale
+        w = np.exp(t - t.max())
+        w /= w.sum()
+        z = w @ (cap.x @ cap.W_V[p] + cap.b_V[p])
+        out[p] = z @ cap.W_O[p]
+    return out
