@@ -249,3 +249,43 @@ def problem_document(cap: Capture, M: MultiHead, heads: Sequence[int], domain: s
         + f"; keys, biases and values computed with {arithmetic} arithmetic from the exact "
           f"binary values of the captured floats (THEORY section 10)")
     return doc
+
+
+def float_problem_outputs(M: MultiHead, query: Sequence[float]) -> np.ndarray:
+    """Each head of ``M`` at a float query, in float64 (screening, not proof): (r, m).
+
+    >>> from attnproof.families import sigmoid_sum
+    >>> float_problem_outputs(sigmoid_sum(2), [0.0, 0.0]).tolist()
+    [[0.5], [0.5]]
+    """
+    q = np.asarray(query, dtype=np.float64)
+    out = []
+    for h in M.heads:
+        K = np.array([[float(c) for c in a.key] for a in h.atoms])
+        b = np.array([float(a.bias) for a in h.atoms])
+        V = np.array([[float(c) for c in a.value] for a in h.atoms])
+        w = np.array([float(a.weight) for a in h.atoms])
+        t = K @ q + b
+        e = w * np.exp(t - t.max())
+        out.append((e / e.sum()) @ V)
+    return np.array(out)
+
+
+def domain_query(cap: Capture, domain: str) -> np.ndarray:
+    """The captured query in the problem's variable: ``x`` (raw) or ``u`` (layernorm)."""
+    if domain == "raw":
+        return cap.query
+    if cap.query_u is not None:
+        return cap.query_u
+    u = (cap.query - cap.ln_beta) / cap.ln_gamma
+    return u - u.mean()
+
+
+def model_deviation(cap: Capture, M: MultiHead, heads: Sequence[int], domain: str) -> Optional[float]:
+    """Largest relative deviation between the problem's heads at the captured query and
+    the model's own per-head outputs (``head_out``), in float64; ``None`` without them."""
+    if cap.head_out is None:
+        return None
+    mine = float_problem_outputs(M, domain_query(cap, domain))
+    ref = cap.head_out[[cap.head_position(h) for h in heads]]
+    return float(np.abs(mine - ref).max() / max(float(np.abs(ref).max()), 1e-300))
