@@ -277,6 +277,8 @@ def _read_safetensors(p: Path) -> dict[str, np.ndarray]:
     if "attnproof" not in md:
         raise InputError(f"{p}: no attnproof metadata in the safetensors header")
     out["meta"] = np.array(md["attnproof"])
+    if "scale" in out and out["scale"].shape == (1,):      # safetensors stores scalars as (1,)
+        out["scale"] = out["scale"].reshape(())
     return out
 
 
@@ -346,8 +348,8 @@ def random_capture(n_ctx: int, d_model: int, n_heads: int, d_head: int, seed: in
                    layernorm: bool = True, dtype: Any = np.float32) -> Capture:
     """A capture with random weights (GPT-2-like initialisation) and LayerNorm-like rows.
 
-    The rows ``x`` are genuine LayerNorm outputs of random residuals, so the
-    layernorm domain applies.  Used by the benchmarks and tests.
+    The rows ``x`` are genuine LayerNorm outputs (in float64) of random residuals,
+    so the layernorm domain applies; the weights are ``dtype`` values.  Used by the benchmarks and tests.
 
     >>> c = random_capture(4, 8, 2, 4, seed=0)
     >>> (c.x.shape, c.W_O.shape, c.scale)
@@ -363,8 +365,7 @@ def random_capture(n_ctx: int, d_model: int, n_heads: int, d_head: int, seed: in
     u = u / np.sqrt((u ** 2).mean(axis=1, keepdims=True) + 1e-5)
     gamma = (1 + w(d_model, s=0.1)) if layernorm else None
     beta = w(d_model, s=0.1) if layernorm else None
-    x = (u * gamma + beta) if layernorm else u
-    x = x.astype(dtype).astype(np.float64)
+    x = (u * gamma + beta) if layernorm else u      # the LayerNorm output, computed in float64
     meta = {"model": f"random(seed={seed})", "layer": 0, "position": n_ctx - 1,
             "tokens": list(range(n_ctx)), "dtype": np.dtype(dtype).name, "source": "random_capture"}
     if layernorm:
