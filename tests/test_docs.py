@@ -56,10 +56,10 @@ def test_cli_reference_matches_help_of_every_command():
     from attnproof.cli import COMMANDS, build_parser
 
     text = (DOCS / "cli.md").read_text(encoding="utf-8")
-    blocks = dict(re.findall(r"^## `attnproof ?([a-z]*)`\n\n```text\n(.*?)\n```", text, re.S | re.M))
+    blocks = dict(re.findall(r"^## `attnproof ?([a-z-]*)`\n\n```text\n(.*?)\n```", text, re.S | re.M))
     parser = build_parser()
     available = set(parser._subparsers._group_actions[0].choices)
-    assert available <= set(COMMANDS)
+    assert available <= set(COMMANDS) | {c.replace("_", "-") for c in COMMANDS}
     assert set(blocks) == available | {""}
     env = dict(os.environ, COLUMNS="80")
     for name in sorted(blocks):
