@@ -14,8 +14,9 @@ Read a capture (one layer of a transformer at one query position, written by
 'attnproof capture' or attnproof.models.save_capture; format: docs/models.md)
 and write the chosen heads as a problem file (THEORY section 10): keys
 W_Q k_i / sqrt(d_head), biases b_Q.k_i / sqrt(d_head), values (x_i W_V + b_V) W_O.
-Every number is the exact binary value of the captured floats, carried through
-exact arithmetic (--arithmetic exact, the default) or through float64.
+Every number is the exact binary value of a float: of the float64 results of
+computing keys, biases and values (--arithmetic float64, the default), or of
+the captured floats carried through exact arithmetic (--arithmetic exact).
 
 --domain layernorm (the default when the capture has LayerNorm parameters)
 states the problem on the inputs the model can see, x = gamma*u + beta with
@@ -37,8 +38,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--heads", metavar="LIST", help="head numbers, e.g. 3,7 (default: every stored head)")
     p.add_argument("--domain", choices=("layernorm", "raw"),
                    help="query domain (default: layernorm when the capture has LayerNorm parameters)")
-    p.add_argument("--arithmetic", choices=("exact", "float64"), default="exact",
-                   help="how keys and values are computed from the floats (default exact)")
+    p.add_argument("--arithmetic", choices=("float64", "exact"), default="float64",
+                   help="how keys and values are computed from the floats (default float64)")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
 
 

@@ -35,8 +35,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--heads", metavar="LIST", help="head numbers, e.g. 1,3,5 (default: all)")
     p.add_argument("--domain", choices=("layernorm", "raw"),
                    help="query domain (default: layernorm when the capture has LayerNorm parameters)")
-    p.add_argument("--arithmetic", choices=("exact", "float64"), default="exact",
-                   help="how keys and values are computed from the floats (default exact)")
+    p.add_argument("--arithmetic", choices=("float64", "exact"), default="float64",
+                   help="how keys and values are computed from the floats (default float64)")
     p.add_argument("--no-layer", action="store_true", help="only the pairs, not all heads together")
     p.add_argument("--workers", type=nonneg_int, default=0, metavar="N",
                    help="run the questions on a local Dask cluster of N workers (default: in process)")

@@ -16,14 +16,14 @@ Domains:
 
 Arithmetic (how ``κ_i``, ``β_i`` and the values are obtained from the stored floats):
 
-* ``exact`` (default): every product and sum is done exactly on the binary
+* ``float64`` (default): ``κ_i``, ``β_i`` and the values are computed in NumPy
+  float64 and the resulting floats are taken exactly.  Within float64 rounding
+  of the exact problem; about six times faster and half the size.
+* ``exact``: every product and sum is done exactly on the binary
   values of the stored floats (integers times powers of two); the problem is
   then *the* function the layer computes on those binary inputs in real
   arithmetic.  The scale ``s`` is the float64 stored in the capture (exactly
   ``1/√d_head`` when ``d_head`` is a perfect square such as 16 or 64).
-* ``float64``: ``κ_i``, ``β_i`` and the values are computed in NumPy float64 and
-  the resulting floats are taken exactly.  Faster, and within float64 rounding
-  of the exact problem.
 
 Either way every number of the problem file is an exact rational, the exact
 binary value of what was computed (``Fraction(float)``), never a decimal
@@ -161,7 +161,7 @@ def _layernorm_substitute(cap: Capture, keys: Dyadic, biases: Dyadic) -> tuple[l
 
 
 def head_from_capture(cap: Capture, head: int, domain: str = "layernorm",
-                      arithmetic: str = "exact", name: Optional[str] = None) -> Head:
+                      arithmetic: str = "float64", name: Optional[str] = None) -> Head:
     """The exact :class:`~attnproof.model.Head` of the model's head ``head`` (see the module).
 
     >>> from attnproof.models.capture import random_capture
@@ -219,7 +219,7 @@ def parse_heads(text: str | None, cap: Capture) -> list[int]:
 
 
 def capture_to_problem(cap: Capture, heads: Optional[Iterable[int]] = None,
-                       domain: Optional[str] = None, arithmetic: str = "exact") -> MultiHead:
+                       domain: Optional[str] = None, arithmetic: str = "float64") -> MultiHead:
     """The multi-head of the chosen heads (all by default); ``domain`` defaults to
     ``layernorm`` when the capture has LayerNorm parameters, else ``raw``."""
     hs = list(cap.heads) if heads is None else [int(h) for h in heads]

@@ -234,7 +234,7 @@ class MergeReport:
 
 
 def merge_report(cap: Capture, out_dir: str | os.PathLike, heads: Optional[Sequence[int]] = None,
-                 domain: Optional[str] = None, arithmetic: str = "exact", layer: bool = True,
+                 domain: Optional[str] = None, arithmetic: str = "float64", layer: bool = True,
                  max_atoms: Optional[int] = None,
                  explicit_fusion_limit: int = DEFAULT_EXPLICIT_LIMIT, spec: Any = None,
                  progress: Progress = None) -> MergeReport:
