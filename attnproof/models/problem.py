@@ -10,9 +10,14 @@ LayerNorm output ``x`` of the query position: atom ``i`` has
 Domains:
 
 * ``raw``: the query is any ``x ∈ R^{d_model}``; keys ``κ_i``, biases ``β_i``.
-* ``layernorm``: the query is ``x = γ ⊙ u + β_LN`` with ``Σ u_j = 0``; the query
-  variable is ``u``, keys are ``γ ⊙ κ_i`` projected on the mean-zero subspace and
-  biases ``β_i + κ_i · β_LN``.  The substitution and the projection are exact.
+* ``layernorm``: the query is ``x = γ ⊙ u + β_LN`` with ``Σ u_j = 0``.  The
+  mean-zero subspace is parametrized by its first ``D − 1`` coordinates
+  (``u_D = −Σ_{j<D} u_j``), which are the problem's query variables; the keys
+  are the projection of ``g_i = γ ⊙ κ_i`` on that subspace written in these
+  coordinates, ``(g_{i,j} − g_{i,D})_{j<D}`` (for mean-zero ``u``,
+  ``u·g = Σ_{j<D} u_j (g_j − g_D)``), and the biases are ``β_i + κ_i · β_LN``.
+  The substitution is exact and the parametrization a linear bijection, so atom
+  counts and fusions are those of the problem on the subspace.
 
 Arithmetic (how ``κ_i``, ``β_i`` and the values are obtained from the stored floats):
 
@@ -33,9 +38,9 @@ rounding of it.
 >>> cap = random_capture(n_ctx=3, d_model=4, n_heads=2, d_head=4, seed=0)
 >>> M = capture_to_problem(cap, heads=[0, 1])
 >>> (len(M), M.dim, M.value_dim, [len(h) for h in M.heads], [h.name for h in M.heads])
-(2, 4, 4, [3, 3], ['L0H0', 'L0H1'])
->>> all(sum(a.key) == 0 for h in M.heads for a in h.atoms)   # mean-zero keys
-True
+(2, 3, 4, [3, 3], ['L0H0', 'L0H1'])
+>>> capture_to_problem(cap, heads=[0], domain="raw").dim
+4
 """
 
 from __future__ import annotations
@@ -149,13 +154,11 @@ def _head_dyadic(cap: Capture, head: int, arithmetic: str) -> tuple[Dyadic, Dyad
 
 
 def _layernorm_substitute(cap: Capture, keys: Dyadic, biases: Dyadic) -> tuple[list, list]:
-    """Keys ``P(γ ⊙ κ_i)`` (mean-zero projection) and biases ``β_i + κ_i·β_LN``, exactly."""
-    D = cap.d_model
+    """Keys ``(g_j − g_D)_{j<D}`` with ``g = γ ⊙ κ_i`` (the mean-zero subspace in its
+    first ``D − 1`` coordinates) and biases ``β_i + κ_i·β_LN``, exactly."""
     g = Dyadic.of(cap.ln_gamma)
     prod = keys * Dyadic(g.ints[None, :], g.shift)                 # γ ⊙ κ_i, exact
-    total = prod.ints.sum(axis=1)                                    # Σ_j (γ κ_i)_j
-    centred = Dyadic(prod.ints * D - total[:, None], prod.shift)     # D·(γκ − mean)
-    new_keys = centred.fractions(extra_den=D)
+    new_keys = Dyadic(prod.ints[:, :-1] - prod.ints[:, -1:], prod.shift).fractions()
     new_biases = (biases + keys @ Dyadic.of(cap.ln_beta)).fractions()
     return new_keys, new_biases
 
@@ -228,7 +231,18 @@ def capture_to_problem(cap: Capture, heads: Optional[Iterable[int]] = None,
     if domain is None:
         domain = "layernorm" if cap.has_layernorm else "raw"
     return MultiHead(tuple(head_from_capture(cap, h, domain, arithmetic) for h in hs),
-                     dim=cap.d_model)
+                     dim=domain_dim(cap, domain))
+
+
+def domain_dim(cap: Capture, domain: str) -> int:
+    """Dimension of the problem's query: ``d_model`` (raw) or ``d_model − 1`` (layernorm).
+
+    >>> from attnproof.models.capture import random_capture
+    >>> c = random_capture(2, 5, 1, 1)
+    >>> domain_dim(c, "raw"), domain_dim(c, "layernorm")
+    (5, 4)
+    """
+    return cap.d_model - 1 if domain == "layernorm" else cap.d_model
 
 
 def problem_document(cap: Capture, M: MultiHead, heads: Sequence[int], domain: str,
@@ -244,7 +258,8 @@ def problem_document(cap: Capture, M: MultiHead, heads: Sequence[int], domain: s
         f"attention heads {','.join(map(str, heads))} of layer {meta.get('layer', '?')} of "
         f"{meta.get('model', 'a model')} at query position {meta.get('position', '?')} "
         f"({cap.n_ctx} context rows), domain {domain}"
-        + (" (query variable u: x = gamma*u + beta_LN, sum(u) = 0)" if domain == "layernorm" else
+        + (" (query variables u_1..u_{D-1}: x = gamma*u + beta_LN with u_D = -(u_1+...+u_{D-1}))"
+           if domain == "layernorm" else
            " (query variable: the LayerNorm output x)")
         + f"; keys, biases and values computed with {arithmetic} arithmetic from the exact "
           f"binary values of the captured floats (THEORY section 10)")
@@ -272,13 +287,13 @@ def float_problem_outputs(M: MultiHead, query: Sequence[float]) -> np.ndarray:
 
 
 def domain_query(cap: Capture, domain: str) -> np.ndarray:
-    """The captured query in the problem's variable: ``x`` (raw) or ``u`` (layernorm)."""
+    """The captured query in the problem's variables: ``x`` (raw) or ``u_1..u_{D-1}`` (layernorm)."""
     if domain == "raw":
         return cap.query
     if cap.query_u is not None:
-        return cap.query_u
+        return cap.query_u[:-1]
     u = (cap.query - cap.ln_beta) / cap.ln_gamma
-    return u - u.mean()
+    return (u - u.mean())[:-1]
 
 
 def model_deviation(cap: Capture, M: MultiHead, heads: Sequence[int], domain: str) -> Optional[float]:

@@ -29,7 +29,7 @@ import numpy as np
 from ..errors import AttnproofError, InputError
 from ..model import MultiHead
 from .capture import Capture
-from .problem import head_from_capture
+from .problem import domain_dim, head_from_capture
 
 __all__ = ["merge_report", "MergeReport", "prove_question", "pair_name", "REPORT_FORMAT",
            "DEFAULT_EXPLICIT_LIMIT"]
@@ -266,7 +266,7 @@ def merge_report(cap: Capture, out_dir: str | os.PathLike, heads: Optional[Seque
     if layer and len(hs) > 2:
         questions.append(tuple(hs))
     mx = DEFAULT_MAX_ATOMS if max_atoms is None else max_atoms
-    tasks = [(MultiHead(tuple(H[h] for h in q), dim=cap.d_model),
+    tasks = [(MultiHead(tuple(H[h] for h in q), dim=domain_dim(cap, domain)),
               str(out / "certificates" / f"{pair_name(q)}.cert.json"), mx, explicit_fusion_limit)
              for q in questions]
     results = map_tasks(prove_question, tasks, spec=spec, progress=progress)
