@@ -40,9 +40,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--no-layer", action="store_true", help="only the pairs, not all heads together")
     p.add_argument("--workers", type=nonneg_int, default=0, metavar="N",
                    help="run the questions on a local Dask cluster of N workers (default: in process)")
-    p.add_argument("--explicit-fusion-limit", type=nonneg_int, default=256, metavar="N",
+    p.add_argument("--explicit-fusion-limit", type=nonneg_int, default=0, metavar="N",
                    help="embed an explicit fused head when the product fusion has at most N atoms "
-                        "(default 256); above, the upper bound is the counted product fusion")
+                        "(default 0: the upper bound is the counted product fusion; building "
+                        "explicit fusions of float-key heads is slow)")
     p.add_argument("--json", action="store_true", help="print the report as JSON")
     add_max_atoms(p)
 

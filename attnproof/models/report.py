@@ -35,7 +35,7 @@ __all__ = ["merge_report", "MergeReport", "prove_question", "pair_name", "REPORT
            "DEFAULT_EXPLICIT_LIMIT"]
 
 REPORT_FORMAT = "attnproof-merge-report"
-DEFAULT_EXPLICIT_LIMIT = 256
+DEFAULT_EXPLICIT_LIMIT = 0
 Progress = Optional[Callable[[int, int], None]]
 
 
