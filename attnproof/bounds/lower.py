@@ -238,9 +238,14 @@ def _count_block(polys: list, mults: list, fs: list, dim: int, explicit: bool) -
             pts = sorted(x_support(polys[fs[0]], dim))
             if simplex_pivots(pts) is not None:
                 return Block(fs, vs, "simplex", len(pts))
-        if skind == "graphic" and len(vs) + 1 > MAX_GRAPH_NODES and len(vs) * len(fs) > MAX_DENSE_CELLS:
-            raise AlgebraError(f"graphic block with {len(vs) + 1} nodes and {len(sgens)} edges: "
-                               f"acyclic orientations are counted up to {MAX_GRAPH_NODES} nodes")
+        if skind == "graphic" and len(vs) * len(fs) > MAX_DENSE_CELLS:
+            # a large graphic block, counted without dense vectors (the counts of
+            # count_acyclic_orientations; general blocks past its limit: LimitError)
+            pos = {v: i for i, v in enumerate(vs)}
+            ground = len(vs)
+            edges = [(pos[g[0][0]], pos[g[1][0]] if len(g) == 2 else ground) for g in sgens]
+            m, _ = count_acyclic_orientations(len(vs) + 1, edges)
+            return Block(fs, vs, "zonotope_graphic", m)
     if len(vs) * len(fs) > MAX_DENSE_CELLS:
         raise AlgebraError(f"block with {len(fs)} factors in {len(vs)} variables is too large "
                            "for an explicit vertex list")
