@@ -11,7 +11,7 @@ import time
 import pytest
 
 from attnproof.errors import ExecutorError, InputError
-from attnproof.executor import ExecutorSpec, TaskFailed, map_tasks, shutdown_executors
+from attnproof.executor import ExecutorSpec, TaskFailed, map_tasks
 
 
 # Task functions are pickled by value (this test module is not importable on a worker).
@@ -110,9 +110,8 @@ def test_unreachable_scheduler_is_a_one_line_error():
 @pytest.fixture(scope="module")
 def local2():
     _register_by_value()
-    spec = ExecutorSpec(workers=2, warmup=0)
-    yield spec
-    shutdown_executors()
+    # the cluster is kept for the rest of the run (other test modules reuse it) and closed at exit
+    return ExecutorSpec(workers=2, warmup=0)
 
 
 def test_local_cluster_results_in_input_order(local2):
