@@ -13,7 +13,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
-PAGES = ["index.md", "tutorial.md", "theory.md", "certificates.md", "search.md", "cli.md", "faq.md"]
+PAGES = ["index.md", "tutorial.md", "theory.md", "certificates.md", "search.md", "scale.md", "cli.md",
+         "faq.md"]
 
 
 def _gen_cli():
