@@ -41,6 +41,12 @@ examples:
   attnproof search k3.json --minimize --window 2 --timeout 60
 """
 
+# --- sweep (attnproof.cli.search_sweep) ---
+from .search_sweep import SWEEP_HELP as _SWEEP_HELP  # noqa: E402
+
+DESCRIPTION += "\n" + _SWEEP_HELP
+# --- end sweep ---
+
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("problem", metavar="PROBLEM", help="problem file (JSON, or YAML by extension)")
@@ -49,6 +55,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                       help="look for a fusion with at most K atoms")
     goal.add_argument("--minimize", action="store_true",
                       help="walk K down from the best cheap fusion until a refutation or the lower bound")
+    # --- sweep ---
+    from .search_sweep import add_sweep_arguments
+    add_sweep_arguments(p, goal)
+    # --- end sweep ---
     p.add_argument("--window", "-w", required=True, metavar="W",
                    help="box radius R (an integer) or a JSON list of exponent vectors of G")
     p.add_argument("--timeout", type=float, default=600.0, metavar="S",
@@ -111,6 +121,12 @@ def run(args: argparse.Namespace) -> int:
 
     if not (args.timeout > 0) or args.timeout > 86400:
         raise InputError(f"--timeout {args.timeout}: give seconds between 0 and 86400")
+    # --- sweep ---
+    from .search_sweep import check_not_sweep, run_sweep
+    if args.sweep:
+        return run_sweep(args, _options(args))
+    check_not_sweep(args)
+    # --- end sweep ---
     _check_output_paths(args)
     M = load_problem(args.problem)
     if M.has_bias:
