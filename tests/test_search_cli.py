@@ -34,7 +34,7 @@ def test_sat_writes_a_verified_witness(run_cli, problems, tmp_path):
     assert rc == 0, err
     doc = json.loads(stdout)
     assert doc["result"] == "sat" and doc["atoms"] == 4 and doc["verified"]
-    assert set(doc["solvers"]) == {"z3"}
+    assert "sat" in {v["result"] for v in doc["solvers"].values()}
     H = load_problem(out)
     assert len(H) == 1 and H.heads[0].distinct_keys == 4
     from attnproof.fusion import verify_head

@@ -23,7 +23,7 @@ from ..fusion import DEFAULT_MAX_ATOMS, Fusion, fuse, reduced_form
 from ..model import MultiHead
 from .encoding import Encoding, encode
 from .lineality import Frame, full_frame, lineality_frame
-from .solvers import SolverRun, run_solver
+from .solvers import SolverRun, run_solvers
 from .symmetry import window_symmetries
 from .verify import fusion_from_g, parse_model_value, verify_fusion
 from .window import Window, box_window, points_window
@@ -41,7 +41,9 @@ class SearchOptions:
     ``lineality``: restrict ``G`` to the sublattice of a homogeneous problem;
     ``symmetry``: lex-leader constraints for symmetries that fix the window;
     ``centering``: normalize translations of ``G`` (box windows);
-    ``cardinality``: ``"sum"`` (arithmetic) or ``"counter"`` (Boolean).
+    ``cardinality``: ``"sum"`` (arithmetic) or ``"counter"`` (Boolean);
+    ``parity``: Lemma 11.1 level-parity clauses for the binomial factors of ``Q``;
+    ``cross_check``: an ``unsat`` needs cvc5 to agree (both solvers run at once).
     """
 
     lineality: bool = True
@@ -50,6 +52,7 @@ class SearchOptions:
     cardinality: str = "counter"
     cross_check: bool = True
     leading_terms: int = 0
+    parity: bool = True
 
     @classmethod
     def straightforward(cls) -> "SearchOptions":
@@ -59,7 +62,7 @@ class SearchOptions:
         ('sum', 'counter')
         """
         return cls(lineality=False, symmetry=False, centering=False, cardinality="sum",
-                   leading_terms=0)
+                   leading_terms=0, parity=False)
 
 
 @dataclass
@@ -135,16 +138,62 @@ def build_query(M: MultiHead, k: int, window: int | Sequence | Window,
         perms, group = window_symmetries(r, win)
     centering = (options.centering and win.kind == "box" and frame.unimodular
                  and (win.radius or 0) > 0)
+    dirs = binomial_directions(r) if options.parity else ()
     enc = encode(r, win, k, cardinality=options.cardinality, symmetries=perms, centering=centering,
-                 leading_terms=options.leading_terms)
+                 leading_terms=options.leading_terms, parity=dirs)
     return r, frame, enc, group
+
+
+MAX_FACTOR_TERMS = 5000
+
+
+def binomial_directions(r) -> tuple[tuple[int, ...], ...]:
+    """Primitive directions ``g`` of the binomial factors ``a·x^u + b·x^v`` (``ab > 0``) of ``Q``.
+
+    These are the factors Lemma 11.1 (level parity) applies to; ``g = v - u``
+    with its first non-zero coordinate positive.  Factors that are not
+    binomials, binomials with a non-primitive direction, and ``Q`` with more
+    than :data:`MAX_FACTOR_TERMS` terms give nothing (fewer constraints, never
+    a wrong one).
+
+    >>> from attnproof.families import graph_sum, named_graph
+    >>> binomial_directions(reduced_form(graph_sum(named_graph("path", 3))))
+    ((0, 1, -1), (1, -1, 0))
+    """
+    from math import gcd
+
+    from ..algebra.expfrac import poly_to_dict
+
+    if r.lattice.has_z or len(poly_to_dict(r.Q)) > MAX_FACTOR_TERMS:
+        return ()
+    out: list[tuple[int, ...]] = []
+    for f, _ in r.Q.factor()[1]:
+        terms = poly_to_dict(f)
+        if len(terms) != 2:
+            continue
+        (u, a), (v, b) = sorted(terms.items())
+        if (a > 0) != (b > 0):
+            continue
+        g = tuple(y - x for x, y in zip(u, v))
+        c = 0
+        for x in g:
+            c = gcd(c, x)
+        if c != 1:
+            continue
+        if next(x for x in g if x) < 0:
+            g = tuple(-x for x in g)
+        if g not in out:
+            out.append(g)
+    return tuple(out)
 
 
 def search_fusion(M: MultiHead, k: int, window: int | Sequence | Window, timeout: float = 600,
                   options: SearchOptions = SearchOptions(), r=None) -> SearchResult:
     """One windowed query: ``sat`` (verified witness), ``unsat`` (both solvers) or ``unknown``.
 
-    ``timeout`` bounds the whole query: z3 gets it, cvc5 gets what is left.
+    ``timeout`` bounds the whole query: z3 and cvc5 (with the cross-check) run at
+    once, each in its own process, until both answer or the time is up; a
+    ``sat`` from either stops the other.
 
     >>> from attnproof.families import graph_sum, named_graph
     >>> res = search_fusion(graph_sum(named_graph("path", 3)), 4, 1, timeout=60)
@@ -154,31 +203,31 @@ def search_fusion(M: MultiHead, k: int, window: int | Sequence | Window, timeout
     t0 = time.perf_counter()
     r, frame, enc, group = build_query(M, k, window, options, r)
     res = SearchResult("unknown", k, enc.window, frame, enc, symmetry_group=group)
-    z = run_solver("z3", enc.smtlib, timeout, enc.gvars)
-    res.solvers["z3"] = z
-    if z.result == "sat":
+    names = ("z3", "cvc5") if options.cross_check else ("z3",)
+    left = max(timeout - (time.perf_counter() - t0), 0.1)
+    runs = run_solvers(names, enc.smtlib, left, enc.gvars)
+    res.solvers.update(runs)
+    sat = [run for run in runs.values() if run.result == "sat"]
+    if sat:
+        z = sat[0]
         g = {enc.window.points[i]: parse_model_value(z.model.get(name, "0"))
              for i, name in enumerate(enc.gvars)}
         f = fusion_from_g(r, g)
         if not verify_fusion(f, k):
-            raise SolverError(f"z3 returned a model that does not verify as a fusion with at most "
-                              f"{k} atoms (query {enc.sha256[:12]})")
+            raise SolverError(f"{z.solver} returned a model that does not verify as a fusion with "
+                              f"at most {k} atoms (query {enc.sha256[:12]})")
         res.result, res.fusion = "sat", f
-    elif z.result == "unsat":
-        if not options.cross_check:
-            res.reason = "z3 unsat, not cross-checked by cvc5 (no refutation is reported)"
+        wrong = [n for n, run in runs.items() if run.result == "unsat"]
+        if wrong:
+            res.reason = f"{', '.join(wrong)} answered unsat, but the witness verifies exactly"
+    elif all(run.result == "unsat" for run in runs.values()):
+        if options.cross_check:
+            res.result = "unsat"
         else:
-            left = timeout - (time.perf_counter() - t0)
-            c = run_solver("cvc5", enc.smtlib, max(left, 1.0))
-            res.solvers["cvc5"] = c
-            if c.result == "unsat":
-                res.result = "unsat"
-            elif c.result == "sat":
-                res.reason = "solvers disagree: z3 unsat, cvc5 sat"
-            else:
-                res.reason = f"cvc5 did not confirm the refutation: {c.reason or c.result}"
+            res.reason = "z3 unsat, not cross-checked by cvc5 (no refutation is reported)"
     else:
-        res.reason = z.reason or "z3 returned unknown"
+        res.reason = "; ".join(f"{n} {run.result}" + (f" ({run.reason})" if run.reason else "")
+                               for n, run in runs.items())
     res.seconds = time.perf_counter() - t0
     return res
 
