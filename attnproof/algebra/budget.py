@@ -46,30 +46,24 @@ def degree_spreads(M: MultiHead, lattice: Lattice | None = None) -> list[int]:
     [1, 1, 1]
     """
     lat = lattice if lattice is not None else Lattice.of(M)
-    n = lat.nvars
-    total = [0] * n
-    scales = lat.scales
+    total = [0] * lat.nvars
     for h in M.heads:
         lo: dict = {}
         hi: dict = {}
-        touched: set = set()
+        uses: dict = {}
         for a in h.atoms:
-            for j, c in enumerate(a.key):
-                if c:
-                    touched.add(j)
-        if lat.has_z:
-            touched.add(lat.dim)
-        for j in touched:
-            vals = []
-            for a in h.atoms:
-                if j < lat.dim:
-                    c = a.key[j]
-                    vals.append(c.numerator * (scales[j] // c.denominator) if c else 0)
-                else:
-                    b = a.bias
-                    vals.append(b.numerator * (lat.bias_scale // b.denominator) if b else 0)
-            lo[j], hi[j] = min(vals), max(vals)
-            total[j] += hi[j] - lo[j]
+            for v, e in lat.sparse_exponent(a):
+                uses[v] = uses.get(v, 0) + 1
+                if v not in lo or e < lo[v]:
+                    lo[v] = e
+                if v not in hi or e > hi[v]:
+                    hi[v] = e
+        n = len(h.atoms)
+        for v, k in uses.items():
+            if k < n:                          # some atom has exponent 0 in v
+                total[v] += max(hi[v], 0) - min(lo[v], 0)
+            else:
+                total[v] += hi[v] - lo[v]
     return total
 
 

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 from math import gcd
+from operator import mul
 
 from .rules import Unsupported, x_points, x_vars
 from .syntax import Reject, fields, integer
@@ -91,7 +92,7 @@ def rank_mod(rows, p: int) -> int:
 
 
 def _dot(a, b) -> int:
-    return sum(x * y for x, y in zip(a, b))
+    return sum(map(mul, a, b))
 
 
 def _sub(a, b) -> tuple:

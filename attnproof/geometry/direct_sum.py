@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from math import gcd
 from typing import Sequence
 
-from .modular import PRIMES, rank_mod_p
+from .modular import PRIMES, EchelonModP
 from .vertices import check_distinct
 
 __all__ = ["DirectSum", "direct_sum_certificate"]
@@ -73,6 +73,7 @@ def direct_sum_certificate(heads_points: Sequence[Sequence[Sequence[int]]]) -> D
     heads = [check_distinct(pts) for pts in heads_points]
     for prime in PRIMES:
         bases, rels, allrows = [], [], []
+        union = EchelonModP(prime)
         ok = True
         for pts in heads:
             diffs = [tuple(x - y for x, y in zip(p, pts[0])) for p in pts[1:]]
@@ -82,8 +83,9 @@ def direct_sum_certificate(heads_points: Sequence[Sequence[Sequence[int]]]) -> D
                 continue
             r_q = flint.fmpz_mat([list(v) for v in diffs]).rank()
             basis, bvecs = [], []
+            own = EchelonModP(prime)
             for i, v in enumerate(diffs, start=1):
-                if rank_mod_p(bvecs + [v], prime) == len(bvecs) + 1:
+                if own.add(v):
                     basis.append(i)
                     bvecs.append(v)
                     if len(bvecs) == r_q:
@@ -105,11 +107,13 @@ def direct_sum_certificate(heads_points: Sequence[Sequence[Sequence[int]]]) -> D
             bases.append(basis)
             rels.append(hr)
             allrows.extend(bvecs)
+            if not all(union.add(v) for v in bvecs):
+                break
         if not ok:
             continue
         if not allrows:
             return DirectSum(bases, rels, prime)
-        if rank_mod_p(allrows, prime) == len(allrows):
+        if len(bases) == len(heads) and union.rank == len(allrows):
             return DirectSum(bases, rels, prime)
         if flint.fmpz_mat([list(v) for v in allrows]).rank() < len(allrows):
             return None

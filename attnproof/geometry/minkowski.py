@@ -33,7 +33,7 @@ from .vertices import check_distinct, classify_points
 __all__ = ["MinkowskiVertices", "minkowski_vertices", "decide_chunk", "tuple_rows",
            "CHUNK"]
 
-CHUNK = 128
+CHUNK = 512
 Progress = Optional[Callable[[int, int], None]]
 
 
@@ -98,6 +98,159 @@ def _float_points(heads):
     return out, B
 
 
+class _ExactValues:
+    """Exact ``<c, p>`` for every point of every head by one integer matrix product
+    (FLINT ``fmpz_mat``; plain Python integers when FLINT is missing)."""
+
+    def __init__(self, heads):
+        self.heads = heads
+        try:
+            import flint
+            self.mats = [flint.fmpz_mat([list(p) for p in pts]) for pts in heads]
+            self.flint = flint
+        except ImportError:
+            self.flint = None
+
+    def values(self, h: int, c) -> list:
+        if self.flint is None:
+            return [dot(c, p) for p in self.heads[h]]
+        col = self.flint.fmpz_mat([[x] for x in c])
+        V = self.mats[h] * col
+        return [int(V[i, 0]) for i in range(V.nrows())]
+
+    def selects(self, t, c) -> bool:
+        """``c`` has the unique maximizer ``t[h]`` on every head ``h``."""
+        for h, i in enumerate(t):
+            vals = self.values(h, c)
+            top = vals[i]
+            if any(v >= top for j, v in enumerate(vals) if j != i):
+                return False
+        return True
+
+    def round(self, t, cf, B):
+        """Integer functional from the float ``cf`` (columns scaled by ``2^B``), verified."""
+        from .separation import _primitive
+
+        top = max(B) if B else 0
+        for prec in (8, 14, 20, 32, 44, 56):
+            c = tuple(int(round(x * 2.0 ** min(prec + top - b, 1000))) if x else 0
+                      for x, b in zip(cf, B))
+            if any(c) and self.selects(t, c):
+                return _primitive(c)
+        return None
+
+
+def _least_squares_guesses(F, candidates) -> list:
+    """Cheap float guesses: per tuple, the least-squares solution of ``G c = 1`` (rows ``G``:
+    the normalized differences ``a_h - a'``), kept when every row is positive.
+
+    The normal equations are sums of per-point matrices ``G_{h,i}^T G_{h,i}``
+    (precomputed), so a whole chunk is one batched linear solve.  Generic
+    high-dimensional heads have wide normal cones and the guess nearly always holds;
+    the LP decides the rest.
+    """
+    import numpy as np
+
+    d = F[0].shape[1]
+    if d == 0:
+        return [None] * len(candidates)
+    grams, rhs, rows = [], [], []
+    for A in F:
+        n = A.shape[0]
+        Gs = []
+        for i in range(n):
+            G = np.delete(A[i] - A, i, axis=0)
+            nr = np.linalg.norm(G, axis=1)
+            nr[nr == 0] = 1.0
+            Gs.append(G / nr[:, None])
+        rows.append(Gs)
+        grams.append(np.stack([G.T @ G for G in Gs]) if n > 1 else np.zeros((1, d, d)))
+        rhs.append(np.stack([G.sum(axis=0) for G in Gs]) if n > 1 else np.zeros((1, d)))
+    T = np.array(candidates)
+    S = sum(grams[h][T[:, h]] for h in range(T.shape[1]))
+    r = sum(rhs[h][T[:, h]] for h in range(T.shape[1]))
+    S = S + 1e-12 * np.eye(d)[None, :, :] * (np.trace(S, axis1=1, axis2=2)[:, None, None] + 1.0)
+    try:
+        C = np.linalg.solve(S, r[:, :, None])[:, :, 0]
+    except np.linalg.LinAlgError:
+        return [None] * len(candidates)
+    out = []
+    for t, c in zip(candidates, C):
+        ok = all((rows[h][i] @ c > 0).all() for h, i in enumerate(t) if len(rows[h][i]))
+        out.append(list(c) if ok and np.isfinite(c).all() else None)
+    return out
+
+
+def _highs_module():
+    """HiGHS bindings: SciPy's own (silent, no extra dependency), else ``highspy``."""
+    try:
+        from scipy.optimize._highspy import _core
+        if all(hasattr(_core, n) for n in ("_Highs", "HighsLp", "MatrixFormat", "kHighsInf")):
+            return _core
+    except ImportError:
+        pass
+    import highspy                      # ImportError: the caller falls back to linprog
+    return highspy
+
+
+class _WarmLP:
+    """One HiGHS model for all candidates of a chunk, warm-started between them.
+
+    Columns: ``c`` (free) and one ``s_h`` per head; rows ``s_h - <c, p> >= 1`` for every
+    point ``p`` of head ``h``, except the candidate's own point, whose row is fixed to 0
+    (so ``s_h = <c, a_h>``).  Feasible iff the tuple is a vertex; moving to the next
+    candidate changes only row bounds, so the dual simplex restarts from the last basis.
+    """
+
+    def __init__(self, F):
+        import numpy as np
+
+        highspy = _highs_module()
+        self.hs = highspy
+        d = F[0].shape[1]
+        r = len(F)
+        self.offsets = []
+        blocks = []
+        off = 0
+        for h, A in enumerate(F):
+            S = np.zeros((A.shape[0], r))
+            S[:, h] = 1.0
+            blocks.append(np.hstack([-A, S]))
+            self.offsets.append(off)
+            off += A.shape[0]
+        M = np.vstack(blocks)
+        inf = highspy.kHighsInf
+        h = highspy._Highs() if hasattr(highspy, "_Highs") else highspy.Highs()
+        h.setOptionValue("output_flag", False)
+        lp = highspy.HighsLp()
+        lp.num_col_ = d + r
+        lp.num_row_ = M.shape[0]
+        lp.col_cost_ = np.zeros(d + r)
+        lp.col_lower_ = np.full(d + r, -inf)
+        lp.col_upper_ = np.full(d + r, inf)
+        lp.row_lower_ = np.ones(M.shape[0])
+        lp.row_upper_ = np.full(M.shape[0], inf)
+        cols = [np.nonzero(M[:, j])[0] for j in range(d + r)]
+        lp.a_matrix_.format_ = highspy.MatrixFormat.kColwise
+        lp.a_matrix_.start_ = np.cumsum([0] + [len(c) for c in cols]).astype(np.int32)
+        lp.a_matrix_.index_ = np.concatenate(cols).astype(np.int32)
+        lp.a_matrix_.value_ = np.concatenate([M[c, j] for j, c in enumerate(cols)])
+        h.passModel(lp)
+        self.h, self.d, self.inf = h, d, inf
+
+    def solve(self, t):
+        """Float ``c`` for tuple ``t``, or None (infeasible or not solved)."""
+        h = self.h
+        for k, i in enumerate(t):
+            h.changeRowBounds(self.offsets[k] + i, 0.0, 0.0)
+        h.run()
+        ok = h.getModelStatus() == self.hs.HighsModelStatus.kOptimal
+        c = list(h.getSolution().col_value[: self.d]) if ok else None
+        for k, i in enumerate(t):
+            h.changeRowBounds(self.offsets[k] + i, 1.0, self.inf)
+        return c
+
+
 def decide_chunk(heads: tuple, candidates: tuple, certificates: bool, final: bool) -> list:
     """Decide candidate tuples: ``[(t, 'v', c or None) | (t, 'n', μ or None)]``.
 
@@ -106,10 +259,30 @@ def decide_chunk(heads: tuple, candidates: tuple, certificates: bool, final: boo
     """
     import numpy as np
 
+    from .separation import _round_functional
+
     k = len(candidates[0]) if candidates else 0
     F, B = _float_points(heads[:k]) if candidates else (None, None)
+    try:
+        warm = _WarmLP(F) if candidates else None
+    except ImportError:
+        warm = None
+    exact = _ExactValues(heads[:k]) if candidates else None
+    guesses = _least_squares_guesses(F, candidates) if candidates else []
     out = []
-    for t in candidates:
+    for t, g in zip(candidates, guesses):
+        if g is not None:
+            c = exact.round(t, g, B)
+            if c is not None:
+                out.append((t, "v", c if final else None))
+                continue
+        if warm is not None:
+            cf = warm.solve(t)
+            if cf is not None:
+                c = exact.round(t, cf, B)
+                if c is not None:
+                    out.append((t, "v", c if final else None))
+                    continue
         rows, labels = tuple_rows(heads, t)
         parts = []
         for h, i in enumerate(t):
@@ -212,7 +385,4 @@ def minkowski_vertices(heads_points: Sequence[Sequence[Sequence[int]]], *, compl
     res.non_vertices.sort()
     if not complete:
         res.complete = res.complete and True
-    for t, c in res.vertices:
-        if not _check_functional(heads, t, c):
-            raise ArithmeticError("a vertex functional does not verify (internal error)")
     return res

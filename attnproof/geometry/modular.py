@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
-__all__ = ["PRIMES", "rank_mod_p", "independent_prime"]
+__all__ = ["PRIMES", "rank_mod_p", "independent_prime", "EchelonModP"]
 
 # 2^61 - 1 and other well-known primes (the checker tests primality itself)
 PRIMES = (2305843009213693951, 4611686018427387847, 9223372036854775783, 1000000007)
@@ -57,3 +57,43 @@ def independent_prime(rows: Sequence[Sequence[int]]) -> int | None:
         if rank_mod_p(rows, p) == len(rows):
             return p
     return None
+
+
+class EchelonModP:
+    """Incremental row echelon form over ``GF(p)``: :meth:`add` keeps a vector iff it is
+    independent of those kept so far (``O(rank · d)`` per vector).
+
+    >>> E = EchelonModP(7)
+    >>> E.add((1, 2, 3)), E.add((2, 4, 6)), E.add((0, 1, 0)), E.rank
+    (True, False, True, 2)
+    """
+
+    def __init__(self, p: int) -> None:
+        self.p = p
+        self.rows: list = []          # (pivot column, normalized row)
+
+    @property
+    def rank(self) -> int:
+        return len(self.rows)
+
+    def reduce(self, v) -> list:
+        p = self.p
+        w = [x % p for x in v]
+        for col, row in self.rows:
+            f = w[col]
+            if f:
+                w = [(a - f * b) % p for a, b in zip(w, row)]
+        return w
+
+    def independent(self, v) -> bool:
+        """True when ``v`` is independent of the kept rows (nothing is added)."""
+        return any(self.reduce(v))
+
+    def add(self, v) -> bool:
+        w = self.reduce(v)
+        col = next((j for j, x in enumerate(w) if x), None)
+        if col is None:
+            return False
+        inv = pow(w[col], -1, self.p)
+        self.rows.append((col, [x * inv % self.p for x in w]))
+        return True
