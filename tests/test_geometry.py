@@ -10,8 +10,9 @@ whether each sum point lies in the convex hull of the others.
 from __future__ import annotations
 
 import random
+import sys
 from fractions import Fraction
-from itertools import combinations, product
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -26,74 +27,10 @@ from attnproof.geometry.exact_lp import gordan_alternative
 from attnproof.geometry.separation import Functional, verify_functional, verify_gordan
 from attnproof.model import Atom, Head, MultiHead
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from independent_count import brute_force_vertices  # noqa: E402
+
 F = Fraction
-
-
-# -- the independent exact count ---------------------------------------------
-
-def _solve(rows, rhs):
-    """Unique exact solution of a square-or-tall linear system, or None."""
-    m = [[F(x) for x in r] + [F(b)] for r, b in zip(rows, rhs)]
-    n = len(rows[0])
-    r = 0
-    piv_cols = []
-    for col in range(n):
-        piv = next((i for i in range(r, len(m)) if m[i][col] != 0), None)
-        if piv is None:
-            return None
-        m[r], m[piv] = m[piv], m[r]
-        for i in range(len(m)):
-            if i != r and m[i][col] != 0:
-                f = m[i][col] / m[r][col]
-                m[i] = [a - f * b for a, b in zip(m[i], m[r])]
-        piv_cols.append(col)
-        r += 1
-    if any(row[-1] != 0 for row in m[r:]):
-        return None
-    return [m[i][-1] / m[i][i] for i in range(n)]
-
-
-def _in_hull(p, others) -> bool:
-    d = len(p)
-    for k in range(1, d + 2):
-        for sub in combinations(others, k):
-            # λ ≥ 0, Σλ = 1, Σ λ_i q_i = p: (d + 1) equations, k unknowns
-            rows = [[q[j] for q in sub] for j in range(d)] + [[1] * k]
-            lam = _solve(rows, list(p) + [1])
-            if lam is not None and all(x >= 0 for x in lam):
-                return True
-    return False
-
-
-def _hull_2d(pts) -> int:
-    """Strict vertices of a planar point set (Andrew's monotone chain, exact integers)."""
-    pts = sorted(set(pts))
-    if len(pts) <= 2:
-        return len(pts)
-
-    def cross(o, a, b):
-        return (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0])
-
-    def chain(seq):
-        out = []
-        for p in seq:
-            while len(out) >= 2 and cross(out[-2], out[-1], p) <= 0:
-                out.pop()
-            out.append(p)
-        return out
-
-    hull = chain(pts)[:-1] + chain(pts[::-1])[:-1]
-    return len(hull)
-
-
-def brute_force_vertices(heads) -> int:
-    """Vertices of ``Σ conv(K_h)``: sum points not in the hull of the other sum points."""
-    sums = {tuple(sum(c) for c in zip(*t)) for t in product(*heads)}
-    sums = sorted(sums)
-    if len(sums[0]) == 2:
-        return _hull_2d(sums)
-    assert len(sums) <= 16, "the 3-D brute force is for small sums only"
-    return sum(1 for s in sums if not _in_hull(s, [q for q in sums if q != s]))
 
 
 # -- helpers ---------------------------------------------------------------
@@ -272,7 +209,8 @@ def _step(doc, rule):
 
 
 @pytest.mark.parametrize("forge", [
-    lambda d: _step(d, "minkowski_vertices")["vertices"][0].__setitem__(1, [0, 0, 0]),
+    lambda d: _step(d, "minkowski_vertices")["vertices"][0].__setitem__(2, [0, 0, 0]),
+    lambda d: _step(d, "minkowski_vertices")["vertices"][0][1].__setitem__(0, 1),
     lambda d: _step(d, "minkowski_vertices")["non_vertices"].pop(),
     lambda d: _step(d, "minkowski_vertices")["non_vertices"][0][1][0].__setitem__(2, 7),
     lambda d: _step(d, "minkowski_vertices").__setitem__("complete", False),

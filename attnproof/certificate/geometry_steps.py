@@ -54,14 +54,22 @@ def generic_heads_step(classes: list) -> dict:
     return {"rule": "generic_heads", "classes": [list(c) for c in sorted(classes)]}
 
 
-def minkowski_step(mv: MinkowskiVertices) -> dict:
-    """The ``minkowski_vertices`` step of an enumeration (partial ones carry no refutations)."""
+def minkowski_step(mv: MinkowskiVertices, points: list) -> dict:
+    """The ``minkowski_vertices`` step of an enumeration (partial ones carry no refutations).
+
+    ``points``: the factors' points (projected as the checker projects them); each
+    vertex is listed as ``[tuple, Σ_h points[h][tuple[h]], functional]``.
+    """
+    def vert(t, c):
+        u = [sum(points[h][i][j] for h, i in enumerate(t)) for j in range(len(c))]
+        return [list(t), u, list(c)]
+
     if not mv.complete:
         return {"rule": "minkowski_vertices", "complete": False,
-                "vertices": [[list(t), list(c)] for t, c in mv.vertices],
+                "vertices": [vert(t, c) for t, c in mv.vertices],
                 "non_vertices": [], "point_non_vertices": [[] for _ in mv.head_non_vertices]}
     return {"rule": "minkowski_vertices", "complete": True,
-            "vertices": [[list(t), list(c)] for t, c in mv.vertices],
+            "vertices": [vert(t, c) for t, c in mv.vertices],
             "non_vertices": [[list(t), [[h, j, v] for (h, j), v in sorted(m.items())]]
                              for t, m in mv.non_vertices],
             "point_non_vertices": [[[i, _mu(m)] for i, m in hn] for hn in mv.head_non_vertices]}
@@ -137,7 +145,7 @@ def geometry_proof(M: MultiHead, *, complete: bool = True, progress: Progress = 
         return GeometryProof(steps, total, True, "direct_sum", classes, reps, allv)
     mv = minkowski_vertices(fpts, complete=complete, progress=progress, spec=spec,
                             max_candidates=max_candidates)
-    steps.append(minkowski_step(mv))
+    steps.append(minkowski_step(mv, fpts))
     allv = not any(mv.head_non_vertices) and mv.complete
     return GeometryProof(steps, mv.count, mv.complete, "minkowski_vertices", classes, reps, allv)
 

@@ -31,12 +31,26 @@ from fractions import Fraction
 from math import gcd
 from operator import mul
 
-from .rules import Unsupported, x_points, x_vars
-from .syntax import Reject, fields, integer
+from .rules import x_vars
+from .syntax import Reject, Unsupported, fields, integer
 
 # big-integer multiply-adds one geometry step may cost before it is inconclusive
+# (besides the certificate's shared work budget, State.budget)
 MAX_GEOMETRY_WORK = 400_000_000
 MAX_PRIME = 1 << 64
+
+
+def x_points(f: dict, dim: int, vs: list) -> list:
+    """Distinct projections of ``supp(f)`` on the x variables ``vs``: sorted dense tuples.
+
+    >>> x_points({((0, 1), (2, 1)): 1, ((2, 3),): 1}, 2, [0])       # z (index 2) dropped
+    [(0,), (1,)]
+    """
+    pts = set()
+    for m in f:
+        d = dict(m)
+        pts.add(tuple(d.get(v, 0) for v in vs))
+    return sorted(pts)
 
 __all__ = ["GEOMETRY_RULES", "is_prime", "rank_mod", "MAX_GEOMETRY_WORK"]
 
@@ -114,7 +128,10 @@ def _geo(st) -> dict:
     return g
 
 
-def _budget(work: int, where: str) -> None:
+def _budget(work: int, where: str, st=None) -> None:
+    budget = getattr(st, "budget", None)
+    if budget is not None:
+        budget.charge(work, where)
     if work > MAX_GEOMETRY_WORK:
         raise Unsupported(f"{where}: verifying this step needs about {work} multiplications "
                           f"(the checker does up to {MAX_GEOMETRY_WORK})")
@@ -241,7 +258,7 @@ def rule_indecomposable_chain(st, step: dict, where: str) -> None:
         diffs = [_sub(q, pts[0]) for q in pts[1:]]
         if len(diffs) > d:
             raise Reject(f"{where}: {n} points in dimension {d} are not affinely independent")
-        _budget(len(diffs) ** 2 * max(d, 1), where)
+        _budget(len(diffs) ** 2 * max(d, 1), where, st)
         if rank_mod(diffs, p) != len(diffs):
             raise Reject(f"{where}: the differences p_i - p_0 are not independent modulo {p}")
         cont = _content(diffs, vs, difference_box(st))
@@ -252,7 +269,7 @@ def rule_indecomposable_chain(st, step: dict, where: str) -> None:
     tris = step["triangles"]
     if not isinstance(tris, list) or not tris:
         raise Reject(f"{where}: triangles must be a non-empty list of [[a, b, c], functional]")
-    _budget(len(tris) * n * d, where)
+    _budget(len(tris) * n * d, where, st)
     prev = None
     edges: dict = {}
     covered: set = set()
@@ -404,7 +421,7 @@ def rule_generic_heads(st, step: dict, where: str) -> None:
     if sorted(g["irreducible"]) != reps:
         raise Reject(f"{where}: exactly the class representatives (first heads) need an "
                      "indecomposable_chain step")
-    _budget(sum(len(pb.den[h]) * (dim + 1) for h in nonunit) * len(parsed) + 1, where)
+    _budget(sum(len(pb.den[h]) * (dim + 1) for h in nonunit) * len(parsed) + 1, where, st)
     Z = [_zpolys(pb.den[h], dim) if h in set(nonunit) else None for h in range(len(pb.den))]
     units: dict = {}
     for c_i, hs in enumerate(parsed):
@@ -475,26 +492,28 @@ def rule_minkowski_vertices(st, step: dict, where: str) -> None:
         raise Reject(f"{where}: complete must be true or false")
     verts = step["vertices"]
     if not isinstance(verts, list):
-        raise Reject(f"{where}: vertices must be a list of [tuple, functional]")
+        raise Reject(f"{where}: vertices must be a list of [tuple, vertex, functional]")
     nvs, pnv = step["non_vertices"], step["point_non_vertices"]
     if not isinstance(nvs, list) or not isinstance(pnv, list) or len(pnv) != r:
         raise Reject(f"{where}: non_vertices is a list; point_non_vertices has one list per factor")
     sizes = [len(p) for p in P]
-    _budget(len(verts) * sum(sizes) * d + (len(nvs) + sum(len(x) if isinstance(x, list) else 0
-                                                          for x in pnv)) * sum(sizes) * d, where)
+    _budget(len(verts) * sum(sizes) * max(d, 1), where, st)
     vset: dict = {}
     prev = None
     for k, e in enumerate(verts):
         w = f"{where}, vertex {k}"
-        if not isinstance(e, list) or len(e) != 2:
-            raise Reject(f"{w}: expected [tuple, functional]")
+        if not isinstance(e, list) or len(e) != 3:
+            raise Reject(f"{w}: expected [tuple, vertex, functional]")
         t = _ints(e[0], r, f"{w}: tuple")
         if any(not 0 <= i < n for i, n in zip(t, sizes)):
             raise Reject(f"{w}: a point index out of range")
         if prev is not None and not t > prev:
             raise Reject(f"{w}: vertex tuples must be strictly increasing")
         prev = t
-        c = _ints(e[1], d, f"{w}: functional")
+        u = _ints(e[1], d, f"{w}: vertex")
+        if u != [sum(P[h][i][j] for h, i in enumerate(t)) for j in range(d)]:
+            raise Reject(f"{w}: the vertex is not the sum of the tuple's points")
+        c = _ints(e[2], d, f"{w}: functional")
         for i, pts in zip(t, P):
             if not _unique_max(c, pts, i):
                 raise Reject(f"{w}: the functional does not have the unique maximizer {t} "
@@ -534,6 +553,7 @@ def rule_minkowski_vertices(st, step: dict, where: str) -> None:
         mus = e[1]
         if not isinstance(mus, list) or not mus:
             raise Reject(f"{w}: multipliers are a non-empty list of [factor, index, μ]")
+        _budget(len(mus) * max(d, 1), w, st)
         acc = [0] * d
         last = None
         for m in mus:
@@ -553,6 +573,7 @@ def rule_minkowski_vertices(st, step: dict, where: str) -> None:
             raise Reject(f"{w}: Σ μ (a_h - a') is not zero: not a Gordan certificate")
         nvset[tuple(t)] = False
     # every candidate decided: depth-first over surviving prefixes
+    _budget((len(nvs) + len(verts) + 1) * (max(sizes) + 1) * r, where, st)
     stack = [(i,) for i in reversed(alive[0])]
     while stack:
         t = stack.pop()
@@ -601,8 +622,9 @@ def rule_direct_sum(st, step: dict, where: str) -> None:
         others = [j for j in range(1, n) if j not in set(B)]
         if len(rels) != len(others):
             raise Reject(f"{w}: one relation per non-basis point is required")
-        work += len(rels) * (len(B) + 1) * d + n * n * d
-        _budget(work, where)
+        step_work = len(rels) * (len(B) + 1) * d + (0 if len(B) == n - 1 else n * n * d)
+        work += step_work
+        _budget(step_work, w, st)
         bvec = [_sub(pts[i], pts[0]) for i in B]
         for r_i, (rel, j_exp) in enumerate(zip(rels, others)):
             ww = f"{w}, relation {r_i}"
@@ -644,7 +666,7 @@ def rule_direct_sum(st, step: dict, where: str) -> None:
         if vs & set(nv) or len(vs) + len(nv) != n:
             raise Reject(f"{w}: every point must be listed once, as a vertex or a non-vertex")
         total *= len(vs)
-    _budget(work + len(rows) ** 2 * max(d, 1), where)
+    _budget(len(rows) ** 2 * max(d, 1), where, st)
     if len(rows) > d or rank_mod(rows, p) != len(rows):
         raise Reject(f"{where}: the basis differences of all factors are not independent "
                      f"modulo {p}: the sum is not direct")
