@@ -277,9 +277,12 @@ def read_json_file(path: str | os.PathLike) -> Any:
     """
     p = Path(path)
     text = read_text_file(p)
-    if p.suffix.lower() in (".yaml", ".yml"):
-        return _loads_yaml(text)
-    return loads_json(text)
+    try:
+        if p.suffix.lower() in (".yaml", ".yml"):
+            return _loads_yaml(text)
+        return loads_json(text)
+    except InputError as e:            # syntax and float errors name the file
+        raise type(e)(f"{p}: {e}") from None
 
 
 def _check_keys(obj: dict, allowed: set[str], required: set[str], where: str) -> None:

@@ -75,7 +75,7 @@ class Verdict:
             return n if n is None or n < (1 << 53) else decimal_text(n)
         wins = [dict(w, step=s, verified=self.windows_verified)
                 for w, s in zip(self.window_refutations, self.window_steps)]
-        return {"verdict": self.status, "status": self.status, "exit_code": self.code,
+        return {"verdict": self.status, "exit_code": self.code,
                 "message": self.message, "step": self.step, "rule": self.rule,
                 "lower_bound": big(self.lower_bound), "upper_bound": big(self.upper_bound),
                 "minimum": big(self.minimum), "trust": self.trust,

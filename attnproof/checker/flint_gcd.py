@@ -22,7 +22,7 @@ import importlib
 from fractions import Fraction
 from math import lcm
 
-from .limits import MAX_FLINT_DENSE, MAX_FLINT_EXPONENT_BITS
+from .limits import MAX_FLINT_COEFFICIENT_BITS, MAX_FLINT_DENSE, MAX_FLINT_EXPONENT_BITS
 from .poly import _box
 from .syntax import Unsupported
 
@@ -82,6 +82,10 @@ def coprime(P: list, Q: dict) -> bool:
     shift = {v: -x for v, x in lo.items()}
     ctx = flint.fmpz_mpoly_ctx.get(tuple(f"x{i}" for i in range(len(vs))), "lex")
     fq = [_to_flint(flint, ctx, p, vs, shift) for p in polys]
+    for p in fq:
+        if any(int(c).bit_length() > MAX_FLINT_COEFFICIENT_BITS for c in p.coeffs()):
+            raise Unsupported(f"a coefficient above {MAX_FLINT_COEFFICIENT_BITS} bits is beyond "
+                              "what the checker gives FLINT")
     g = fq[0]
     for h in fq[1:]:
         g2 = g.gcd(h)

@@ -20,8 +20,9 @@ the rest of attnproof, so the dependency goes this way).  docs/certificates.md
   The checker is therefore linear in the certificate size, with this constant.
 * ``MAX_FLINT_DENSE``: ``reduced_by_flint`` recomputes ``gcd(P, Q)`` with FLINT
   only when ``Π_v (deg_v + 1)`` of every polynomial is at most this and every
-  exponent is below ``2^MAX_FLINT_EXPONENT_BITS`` (FLINT returns 0 above 64-bit
-  exponents and may allocate dense arrays); otherwise inconclusive.
+  exponent span is below ``2^MAX_FLINT_EXPONENT_BITS`` and every coefficient
+  below ``2^MAX_FLINT_COEFFICIENT_BITS`` (FLINT returns 0 above 64-bit exponents
+  and may allocate dense arrays); otherwise inconclusive.
 
 >>> MAX_DIGITS < 4300 and MAX_DIM == 100_000
 True
@@ -39,9 +40,10 @@ MAX_LATTICE_BITS = 8192
 MAX_FILE_BYTES = 512 * 1024 * 1024
 WORK_BASE = 500_000
 WORK_PER_BYTE = 16
-MAX_FLINT_DENSE = 1_000_000
-MAX_FLINT_EXPONENT_BITS = 20
-MAX_GRAPH_NODES = 12
+MAX_FLINT_DENSE = 100_000
+MAX_FLINT_EXPONENT_BITS = 17
+MAX_FLINT_COEFFICIENT_BITS = 8192
+MAX_GRAPH_NODES = 16
 MAX_SUBSETS = 20_000
 MAX_EXPANSION = 2_000_000
 REPLAY_SECONDS = 600
@@ -50,7 +52,7 @@ _TEN_DIGITS = 10 ** MAX_DIGITS
 
 __all__ = ["MAX_DIGITS", "MAX_EXPONENT", "MAX_DIM", "MAX_COUNT_DIGITS", "MAX_LATTICE_BITS",
            "MAX_FILE_BYTES", "WORK_BASE", "WORK_PER_BYTE", "MAX_FLINT_DENSE",
-           "MAX_FLINT_EXPONENT_BITS", "MAX_GRAPH_NODES", "MAX_SUBSETS", "MAX_EXPANSION",
+           "MAX_FLINT_EXPONENT_BITS", "MAX_FLINT_COEFFICIENT_BITS", "MAX_GRAPH_NODES", "MAX_SUBSETS", "MAX_EXPANSION",
            "REPLAY_SECONDS", "fits_digits", "work_limit"]
 
 

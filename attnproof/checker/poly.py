@@ -202,7 +202,7 @@ def divexact(a: Poly, b: Poly, budget: Budget = UNLIMITED) -> Poly | None:
     lcb = _num(b[lb])
     inv_lb = mono_inv(lb)
     rest = [(m, _num(c)) for m, c in b.items() if m != lb]
-    step_cost = 1 + size(b)
+    step_cost = 4 * (1 + size(b))    # a step: heap, monomial products, rationals
     R = {m: _num(c) for m, c in a.items()}
     heap = [(_neg_key(m), m) for m in R]
     heapq.heapify(heap)
@@ -212,7 +212,8 @@ def divexact(a: Poly, b: Poly, budget: Budget = UNLIMITED) -> Poly | None:
         c = R.pop(e, None)
         if not c:
             continue
-        budget.charge(step_cost + len(e), "an exact division")
+        budget.charge(step_cost + len(e) + sum(x.bit_length() for _, x in e) // 64,
+                      "an exact division")
         qe = mono_mul(e, inv_lb)
         present = 0
         for v, x in qe:
@@ -290,11 +291,14 @@ def not_divisible(a: Poly, b: Poly, budget: Budget = UNLIMITED) -> bool:
     if not cand:
         return False
     d, t = min(cand)
+    budget.charge(4 * (len(a) + len(b)) * (1 + d * d), "an exact division")
     den = 1
     for c in b.values():
-        c = Fraction(c)
-        den = den * c.denominator // gcd(den, c.denominator)
-    ints = {m: int(Fraction(c) * den) for m, c in b.items()}
+        q = 1 if type(c) is int else c.denominator
+        if q != 1:
+            den = den * q // gcd(den, q)
+    ints = {m: (c * den if type(c) is int else c.numerator * (den // c.denominator))
+            for m, c in b.items()}
     cont = 0
     for c in ints.values():
         cont = gcd(cont, c)
@@ -305,13 +309,12 @@ def not_divisible(a: Poly, b: Poly, budget: Budget = UNLIMITED) -> bool:
             if v == t:
                 e = x
             else:
-                val = val * pow(_value(v), x, _P)
+                val = val * pow(_value(v), x, _P) % _P
         g[e - lo[t]] = (g[e - lo[t]] + val) % _P
     if g[0] == 0 or g[d] == 0:
         return False                          # degenerate image: undecided
     inv = pow(g[d], -1, _P)
     g = [c * inv % _P for c in g]             # monic
-    budget.charge(len(a) * (1 + d * d), "an exact division")
     tpow = {}
 
     def t_to(e: int) -> list:
@@ -339,10 +342,12 @@ def not_divisible(a: Poly, b: Poly, budget: Budget = UNLIMITED) -> bool:
 
     acc = [0] * d
     for m, c in a.items():
-        c = Fraction(c)
-        if c.denominator % _P == 0:
-            return False
-        val = c.numerator * pow(c.denominator, -1, _P) % _P
+        if type(c) is int:
+            val = c % _P
+        else:
+            if c.denominator % _P == 0:
+                return False
+            val = c.numerator * pow(c.denominator, -1, _P) % _P
         e = 0
         for v, x in m:
             if v == t:

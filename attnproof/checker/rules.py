@@ -29,7 +29,7 @@ from math import comb, gcd
 
 from . import poly as P
 from .flint_gcd import coprime
-from .geometry import acyclic_orientations, rank
+from .geometry import GraphTooLarge, acyclic_orientations, primitive_direction, rank
 from .limits import MAX_EXPANSION, MAX_GRAPH_NODES, MAX_SUBSETS
 from .problem import head_polys, parse_atoms
 from .syntax import (UNLIMITED, Budget, Reject, Unsupported, canonical_text, count, fields,
@@ -57,14 +57,14 @@ class State:
         self._index = None
         self._hvars: list = []
         self._dirs = None
+        self._xvars: list = []
 
     def weaken(self, level: str) -> None:
         """Lower the trust level to ``level`` if it is weaker."""
         if TRUST_ORDER.index(level) > TRUST_ORDER.index(self.trust):
             self.trust = level
 
-    def heads_with(self, vs: set) -> list:
-        """Heads whose denominator involves every variable of ``vs``."""
+    def _head_index(self) -> None:
         if self._index is None:
             self._index = {}
             for h, D in enumerate(self.pb.den):
@@ -73,30 +73,39 @@ class State:
                 self._hvars.append(hv)
                 for v in hv:
                     self._index.setdefault(v, []).append(h)
+
+    def heads_with(self, vs: set) -> list:
+        """Heads whose denominator involves every variable of ``vs``."""
+        self._head_index()
         if not vs:
             return list(range(len(self.pb.den)))
         first = min(vs, key=lambda v: len(self._index.get(v, ())))
-        return [h for h in self._index.get(first, ()) if vs <= self._hvars[h]]
+        cands = self._index.get(first, ())
+        self.budget.charge(len(cands), "matching factors to heads")
+        return [h for h in cands if vs <= self._hvars[h]]
 
     def divisor_candidates(self, f: dict) -> list:
         """Heads whose denominator ``f`` may divide (every other one it does not).
 
-        By variables; for a binomial ``f`` with support ``{a, b}`` also by
-        direction: if ``f | D`` then ``Newt(D) = [a, b] + Newt(D/f)``, and for a
-        generic functional orthogonal to ``b - a`` the face of ``Newt(D)`` is a
-        segment parallel to ``b - a`` whose ends are support points of ``D``.
-        So ``D`` has two support points differing by a multiple of ``b - a``.
-        Heads with at most ``SMALL_HEAD`` terms are indexed by the primitive
-        directions of their support differences; larger ones are always candidates.
+        A divisor's varying variables vary in the multiple.  For a binomial ``f``
+        with support ``{a, b}`` also by direction: if ``f | D`` then
+        ``Newt(D) = [a, b] + Newt(D/f)``, and for a generic functional orthogonal
+        to ``b - a`` the face of ``Newt(D)`` is a segment parallel to ``b - a``
+        whose ends are support points of ``D``.  So ``D`` has two support points
+        differing by a multiple of ``b - a``.  Heads with at most ``SMALL_HEAD``
+        terms are indexed by the primitive directions of their support
+        differences; larger ones are always candidates.  The work per factor is
+        the number of candidates, not the number of heads.
         """
-        heads = self.heads_with(P.variables(f))
-        if len(f) != 2 or len(heads) < 2:
-            return heads
+        vs = P.variables(f)
+        if len(f) != 2:
+            return self.heads_with(vs)
+        self._head_index()
         if self._dirs is None:
             self._dirs = {}
             for h, D in enumerate(self.pb.den):
                 if len(D) > SMALL_HEAD:
-                    self._dirs.setdefault(None, set()).add(h)
+                    self._dirs.setdefault(None, []).append(h)
                     continue
                 ms = list(D)
                 self.budget.charge(len(ms) * len(ms) * (1 + max(len(m) for m in ms)),
@@ -104,11 +113,22 @@ class State:
                 for i in range(len(ms)):
                     for j in range(i + 1, len(ms)):
                         d = _primitive(P.mono_mul(ms[j], P.mono_inv(ms[i])))
-                        self._dirs.setdefault(d, set()).add(h)
+                        hs = self._dirs.setdefault(d, [])
+                        if not hs or hs[-1] != h:
+                            hs.append(h)
         a, b = list(f)
-        ok = self._dirs.get(_primitive(P.mono_mul(b, P.mono_inv(a))), set()) | \
-            self._dirs.get(None, set())
-        return [h for h in heads if h in ok]
+        cands = sorted(set(self._dirs.get(_primitive(P.mono_mul(b, P.mono_inv(a))), ()))
+                       | set(self._dirs.get(None, ())))
+        self.budget.charge(1 + len(cands), "matching factors to heads")
+        return [h for h in cands if vs <= self._hvars[h]]
+
+    def factor_xvars(self, j: int) -> set:
+        """x variables of bound factor ``j`` (computed once)."""
+        while len(self._xvars) < len(self.factors):
+            f = self.factors[len(self._xvars)][0]
+            self.budget.charge(P.size(f), "factor variables")
+            self._xvars.append(x_vars(f, self.pb.dim))
+        return self._xvars[j]
 
 
 def _primitive(g: tuple) -> tuple:
@@ -406,7 +426,7 @@ def rule_reduced_by_flint(st: State, step: dict, where: str) -> None:
 def _block_count(st: State, blk: dict, fs: list, where: str) -> int:
     dim = st.pb.dim
     bud = st.budget
-    bvars = sorted(set().union(*(x_vars(st.factors[j][0], dim) for j in fs)))
+    bvars = sorted(set().union(*(st.factor_xvars(j) for j in fs)))
     pos = {v: i for i, v in enumerate(bvars)}
     method = blk.get("method")
     if method == "vertices":
@@ -480,9 +500,6 @@ def _block_count(st: State, blk: dict, fs: list, where: str) -> int:
         return 2 * sum(comb(n - 1, i) for i in range(r))
     # graphic: generator e_a - e_b is the edge {a, b}; e_a alone is {a, ground}
     n = len(bvars) + 1
-    if n > MAX_GRAPH_NODES:
-        raise Unsupported(f"{where}: graphic block with {n} nodes (the checker counts up to "
-                          f"{MAX_GRAPH_NODES})")
     ground = len(bvars)
     edges = []
     for g in rows:
@@ -494,7 +511,17 @@ def _block_count(st: State, blk: dict, fs: list, where: str) -> int:
         else:
             raise Reject(f"{where}: a generator is not graphic (entries other than one +1 "
                          "and one -1, or a single ±1)")
-    return acyclic_orientations(n, edges)
+    # a general block on m nodes costs up to 3^m terms: only within the remaining budget
+    left = (st.budget.limit - st.budget.used) if st.budget.limit is not None else 3 ** 40
+    m = 0
+    while m < MAX_GRAPH_NODES and 3 ** (m + 1) <= left:
+        m += 1
+    try:
+        count = acyclic_orientations(n, edges, max_general=m)
+        st.budget.charge(len(edges) + n, "counting acyclic orientations")
+        return count
+    except GraphTooLarge as e:
+        raise Unsupported(f"{where}: {e}") from None
 
 
 def _simplex_count(st: State, blk: dict, fs: list, where: str) -> int:
@@ -561,7 +588,8 @@ def rule_newton_blocks(st: State, step: dict, where: str) -> None:
         prev_first = fs[0]
         if fs[-1] >= len(st.factors):
             raise Reject(f"{w}: factor {fs[-1]} does not exist")
-        bv = set().union(*(x_vars(st.factors[j][0], st.pb.dim) for j in fs))
+        st.budget.charge(len(fs), "newton blocks")
+        bv = set().union(*(st.factor_xvars(j) for j in fs))
         if bv & used_vars:
             raise Reject(f"{w}: shares x variables with an earlier block")
         used_vars |= bv

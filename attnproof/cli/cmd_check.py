@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 import json
 
-from .common import EXIT_INCONCLUSIVE, EXIT_NEGATIVE, EXIT_OK, EXIT_USAGE, print_json
+from .common import (EXIT_INCONCLUSIVE, EXIT_NEGATIVE, EXIT_OK, EXIT_USAGE, Progress, add_common,
+                     print_json)
 
 NAME = "check"
 HELP = "verify a certificate with the small independent checker"
@@ -17,8 +18,12 @@ exit codes: 0 valid, 1 invalid (the failing step and rule are named),
             2 inconclusive (a step beyond the checker's limits, FLINT missing for
               reduced_by_flint, window refutations not re-proven without --replay,
               or --strict and a step that trusts FLINT or SMT),
-            3 usage or input error (unreadable file, bad --problem)
+            3 usage or input error (unreadable file, a problem file or a YAML
+              file instead of a certificate, bad --problem)
 The first line (and "verdict" under --json) always agrees with the exit code.
+
+The same checker runs without attnproof: 'python -m attnproof.checker CERT',
+or a folder written by 'attnproof export-checker DIR'.
 
 examples:
   attnproof check w10.cert.json
@@ -38,7 +43,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--replay-timeout", metavar="SECONDS", type=float, default=None,
                    help="time budget for the whole replay (default 600); past it the verdict "
                         "is inconclusive")
-    p.add_argument("--json", action="store_true", help="print the verdict as JSON")
+    p.add_argument("--max-work", metavar="OPS", type=int, default=None,
+                   help="the checker's work budget in elementary operations (default: "
+                        "linear in the certificate's size); past it the verdict is inconclusive")
+    add_common(p)
 
 
 # replay messages that say the step could not be decided (not that it is wrong)
@@ -123,16 +131,43 @@ def replay(text: str, budget_s: float | None = None) -> list[tuple[int, bool | N
     return out
 
 
+def _not_a_certificate(path: str, text: str) -> None:
+    """Refuse (exit 3) a YAML file or a problem file given where a certificate belongs."""
+    from pathlib import Path
+
+    from ..errors import InputError
+
+    if Path(path).suffix.lower() in (".yaml", ".yml"):
+        raise InputError(f"{path}: certificates are JSON, this is a YAML file")
+    head = text.lstrip()[:4096]
+    if head.startswith("{") and '"attnproof-problem"' in head:
+        import json as _json
+
+        try:
+            doc = _json.loads(text)
+        except ValueError:
+            return
+        if isinstance(doc, dict) and doc.get("format") == "attnproof-problem":
+            raise InputError(f"{path}: is a problem file, not a certificate (make one with "
+                             f"'attnproof prove {path} -o CERT')")
+
+
 def run(args: argparse.Namespace) -> int:
     from ..checker import check_text
     from ..io import read_text_file
 
     text = read_text_file(args.certificate)
+    _not_a_certificate(args.certificate, text)
     expected = None
     if args.problem:
         from ..io import load_problem, problem_sha256
         expected = problem_sha256(load_problem(args.problem))
-    v = check_text(text, expected_sha256=expected, strict=args.strict)
+    work = getattr(args, "max_work", None)
+    if work is not None and work < 1:
+        from ..errors import InputError
+        raise InputError("--max-work must be a positive number of operations")
+    with Progress("checking the certificate", heartbeat=True):
+        v = check_text(text, expected_sha256=expected, strict=args.strict, work=work)
     if args.replay and v.bounds_verified and v.window_steps:
         v = v.after_replay(replay(text, getattr(args, "replay_timeout", None)))
     code = v.code

@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from .common import (EXIT_INCONCLUSIVE, EXIT_NEGATIVE, EXIT_OK, Progress, add_max_atoms,
-                     positive_int, print_json)
+from .common import (EXIT_INCONCLUSIVE, EXIT_NEGATIVE, EXIT_OK, Progress, add_common,
+                     add_max_atoms, positive_int, print_json)
 
 NAME = "search"
 HELP = "search a window for a smaller single-head fusion (z3 and cvc5 at once)"
@@ -45,6 +45,12 @@ examples:
   attnproof search k3.json --minimize --window 2 --timeout 60
 """
 
+# --- sweep (attnproof.cli.search_sweep) ---
+from .search_sweep import SWEEP_HELP as _SWEEP_HELP  # noqa: E402
+
+DESCRIPTION += "\n" + _SWEEP_HELP
+# --- end sweep ---
+
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("problem", metavar="PROBLEM", help="problem file (JSON, or YAML by extension)")
@@ -53,6 +59,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                       help="look for a fusion with at most K atoms")
     goal.add_argument("--minimize", action="store_true",
                       help="bisect K between the lower bound and the best cheap fusion")
+    # --- sweep ---
+    from .search_sweep import add_sweep_arguments
+    add_sweep_arguments(p, goal)
+    # --- end sweep ---
     p.add_argument("--window", "-w", required=True, metavar="W",
                    help="box radius R (an integer) or a JSON list of exponent vectors of G")
     p.add_argument("--timeout", type=float, default=600.0, metavar="S",
@@ -71,8 +81,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "no translation bounds, arithmetic cardinality (for comparison)")
     p.add_argument("--no-cross-check", action="store_true",
                    help="run z3 only (an unsat answer is then reported as 'unknown')")
-    p.add_argument("--json", action="store_true", help="print a JSON summary")
     add_max_atoms(p)
+    add_common(p)
 
 
 def _check_output_paths(args: argparse.Namespace) -> None:
@@ -115,6 +125,12 @@ def run(args: argparse.Namespace) -> int:
 
     if not (args.timeout > 0) or args.timeout > 86400:
         raise InputError(f"--timeout {args.timeout}: give seconds between 0 and 86400")
+    # --- sweep ---
+    from .search_sweep import check_not_sweep, run_sweep
+    if args.sweep:
+        return run_sweep(args, _options(args))
+    check_not_sweep(args)
+    # --- end sweep ---
     _check_output_paths(args)
     M = load_problem(args.problem)
     if M.has_bias:
@@ -126,7 +142,7 @@ def run(args: argparse.Namespace) -> int:
     if args.minimize:
         import time
         t0 = time.perf_counter()
-        with Progress("searching") as bar:
+        with Progress("minimizing: SMT queries", heartbeat=True) as bar:
             def step(res) -> None:
                 bar.close()
                 extra = f", {res.atoms} atoms" if res.atoms else ""
@@ -146,8 +162,13 @@ def run(args: argparse.Namespace) -> int:
             doc = search_certificate(M, mr.best, [ref] if ref is not None else [])
             atomic_write_text(args.certificate, canonical_json(doc))
         summary = mr.to_dict()
-        summary["result"] = {"refuted": "unsat", "bound": "sat", "unknown": "unknown"}[mr.stopped]
-        summary["atoms"] = mr.best.atoms
+        summary["verdict"] = {"refuted": "unsat", "bound": "sat", "unknown": "unknown"}[mr.stopped]
+        summary["atoms"] = summary.pop("best_atoms")
+        summary["method"] = summary.pop("best_method")
+        summary["start"] = summary.pop("start_atoms")
+        summary["minimum"] = mr.best.atoms if mr.stopped == "bound" else None
+        for s in summary["steps"]:
+            s["verdict"] = s.pop("result")
         summary["window"] = last.window.to_dict() if last is not None else None
         summary["elapsed_s"] = round(time.perf_counter() - t0, 3)
         if args.json:
@@ -170,7 +191,9 @@ def run(args: argparse.Namespace) -> int:
         return {"refuted": EXIT_OK, "bound": EXIT_OK, "unknown": EXIT_INCONCLUSIVE}[mr.stopped]
 
     from ..fusion import reduced_form
-    res = search_fusion(M, args.atoms, window, args.timeout, opts, r=reduced_form(M, args.max_atoms))
+    r = reduced_form(M, args.max_atoms)
+    with Progress(f"SMT query: at most {args.atoms} atoms", heartbeat=True):
+        res = search_fusion(M, args.atoms, window, args.timeout, opts, r=r)
     if args.smtlib:
         atomic_write_text(args.smtlib, res.encoding.smtlib)
     if res.result == "sat" and args.output:
@@ -181,6 +204,7 @@ def run(args: argparse.Namespace) -> int:
         doc = search_certificate(M, res.fusion, [res] if res.result == "unsat" else [])
         atomic_write_text(args.certificate, canonical_json(doc))
     summary = res.to_dict()
+    summary["verdict"] = summary.pop("result")
     summary["output"] = args.output if res.result == "sat" else None
     summary["certificate"] = args.certificate if res.result != "unknown" else None
     if args.json:

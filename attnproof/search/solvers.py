@@ -59,6 +59,9 @@ class SolverRun:
         return d
 
 
+PIP_PACKAGES = {"z3": "z3-solver", "cvc5": "cvc5"}     # the pip package of each solver
+
+
 def solver_available(name: str) -> bool:
     """True when the solver's Python package can be imported.
 
@@ -76,7 +79,7 @@ def solver_version(name: str) -> str:
     True
     """
     if not solver_available(name):
-        raise SolverError(f"solver {name} is not available (install the '{name}' Python package)")
+        raise SolverError(f"solver {name} is not available (pip install {PIP_PACKAGES.get(name, name)})")
     if name == "z3":
         import z3
         return z3.get_version_string()
@@ -104,7 +107,8 @@ def _start(name: str, smtlib: str, timeout: float, model_vars: tuple[str, ...],
     if name not in SOLVER_NAMES:
         raise SolverError(f"unknown solver {name!r}; choose one of {', '.join(SOLVER_NAMES)}")
     if not solver_available(name):
-        raise SolverError(f"solver {name} is not available (install the '{name}' Python package)")
+        raise SolverError(f"solver {name} is not available (pip install {PIP_PACKAGES.get(name, name)})")
+    timeout = max(float(timeout), 0.1)
     req = json.dumps({"solver": name, "smtlib": smtlib, "timeout_ms": int(timeout * 1000),
                       "model_vars": list(model_vars), "seed": int(seed)})
     proc = subprocess.Popen([sys.executable, "-I", str(_WORKER)], stdin=subprocess.PIPE,

@@ -161,6 +161,15 @@ def flint_not_reduced() -> dict:
     return _claims(_rehash(doc), len(verts), len(Qg))
 
 
+def flint_exponent(key: int) -> dict:
+    """σ(key·q) certified by reduced_by_flint: P = x^key, Q = 1 + x^key."""
+    doc = single_sigma(key)
+    doc["steps"][0] = {"rule": "reduced_by_flint", "numerator": [[[1, [[0, key]]]]],
+                       "denominator": [[1, []], [1, [[0, key]]]]}
+    doc["trust"] = "exact-modulo-flint"
+    return doc
+
+
 def window_step(k: int, window: dict, smtlib: str = "(assert false)(check-sat)\n",
                 solvers=None) -> dict:
     return {"rule": "window_refutation", "atoms": k, "window": window,
@@ -318,6 +327,9 @@ def entries() -> list[tuple[str, str, object, int, list, list]]:
     add("bomb-exponent-1e100-even", "sigma(10^100 q): 1 + x does not divide 1 + x^(10^100), "
         "decided by an image mod p in microseconds", single_sigma(10 ** 100), 1)
     w2 = build_certificate(sigmoid_sum(2)).doc
+    add("bomb-flint-exponent-2p70", "sigma(2^70 q) with reduced_by_flint: FLINT's gcd would "
+        "silently return 0 at 70-bit exponents, so the checker never asks it: inconclusive",
+        flint_exponent(2 ** 70), 2, needs=["flint"])
     mut("bomb-w2-key-2p53", w2, "golden W_2 with one key 2^53 (rehashed): not a fusion, "
         "and 1 + x0 no longer divides", lambda d: (d["problem"]["heads"][0]["atoms"][0].__setitem__(
             "key", [2 ** 53, 0]), _rehash(d)) and None)
@@ -355,6 +367,13 @@ def entries() -> list[tuple[str, str, object, int, list, list]]:
         "(above MAX_SUBSETS): inconclusive",
         _zonotope_cert(gp2, 20, "zonotope_general_position",
                        2 * sum(comb(39, i) for i in range(20))), 2)
+    grid = [[1 if i == a else (-1 if i == b else 0) for i in range(15)]
+            for a, b in [(r * 4 + c, r * 4 + c + 1) for r in range(4) for c in range(3)]
+            + [(v, v + 4) for v in range(12)] if b != 15] + \
+        [[1 if i == a else 0 for i in range(15)] for a in (11, 14)]
+    add("bomb-graphic-grid", "zonotope_graphic on the 4x4 grid (16 nodes, not chordal): "
+        "3^16 subset terms exceed the budget: inconclusive",
+        _zonotope_cert(grid, 15, "zonotope_graphic", 5015972), 2)
     h = 200
     add("bomb-quadratic-200", "sum of sigma(q1 + k q2), k = 1..200: every factor against every "
         "head was quadratic; indexed by direction it is linear (genuine)",
