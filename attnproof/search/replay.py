@@ -34,8 +34,8 @@ DEFAULT_REPLAY_TIMEOUT = 600.0
 def encoding_options_of(step: dict, M) -> dict | None:
     """The search options whose encoding of ``(M, k, window)`` has the step's hash, or None.
 
-    Every combination of the reductions (lineality, symmetry, centering,
-    cardinality) is tried, the default first, so a step written by any
+    Every combination of the reductions (parity, lineality, symmetry,
+    centering, cardinality) is tried, the default first, so a step written by any
     ``attnproof search`` run is recognized.
 
     >>> from attnproof.families import sigmoid_sum
@@ -64,9 +64,9 @@ def encoding_options_of(step: dict, M) -> dict | None:
         return None
     default = SearchOptions()
     combos = [default, SearchOptions.straightforward()]
-    for lin, sym, cen, card in itertools.product((True, False), (True, False), (True, False),
-                                                 ("counter", "sum")):
-        o = SearchOptions(lineality=lin, symmetry=sym, centering=cen, cardinality=card)
+    for par, lin, sym, cen, card in itertools.product((True, False), (True, False), (True, False),
+                                                      (True, False), ("counter", "sum")):
+        o = SearchOptions(lineality=lin, symmetry=sym, centering=cen, cardinality=card, parity=par)
         if o not in combos:
             combos.append(o)
     for o in combos:
@@ -76,7 +76,7 @@ def encoding_options_of(step: dict, M) -> dict | None:
             continue
         if enc.window.to_dict() == window and enc.sha256 == digest:
             return {"lineality": o.lineality, "symmetry": o.symmetry, "centering": o.centering,
-                    "cardinality": o.cardinality}
+                    "cardinality": o.cardinality, "parity": o.parity}
     return None
 
 

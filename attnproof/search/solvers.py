@@ -15,15 +15,18 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
+import queue
 import subprocess
 import sys
+import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Callable, Sequence
 
 from ..errors import SolverError
 
-__all__ = ["SolverRun", "run_solver", "solver_available", "solver_version", "SOLVER_NAMES",
+__all__ = ["SolverRun", "run_solver", "run_solvers", "solver_available", "solver_version", "SOLVER_NAMES",
            "DEFAULT_MEMORY_MB"]
 
 SOLVER_NAMES = ("z3", "cvc5")
@@ -56,6 +59,9 @@ class SolverRun:
         return d
 
 
+PIP_PACKAGES = {"z3": "z3-solver", "cvc5": "cvc5"}     # the pip package of each solver
+
+
 def solver_available(name: str) -> bool:
     """True when the solver's Python package can be imported.
 
@@ -73,7 +79,7 @@ def solver_version(name: str) -> str:
     True
     """
     if not solver_available(name):
-        raise SolverError(f"solver {name} is not available (install the '{name}' Python package)")
+        raise SolverError(f"solver {name} is not available (pip install {PIP_PACKAGES.get(name, name)})")
     if name == "z3":
         import z3
         return z3.get_version_string()
@@ -87,9 +93,76 @@ def _limits(memory_mb: int, cpu_s: int):
         import resource
         os.setsid()
         lim = memory_mb * 1024 * 1024
-        resource.setrlimit(resource.RLIMIT_AS, (lim, lim))
-        resource.setrlimit(resource.RLIMIT_CPU, (cpu_s, cpu_s + 5))
+        for what, soft, hard in ((resource.RLIMIT_AS, lim, lim),
+                                 (resource.RLIMIT_CPU, cpu_s, cpu_s + 5)):
+            cap = resource.getrlimit(what)[1]   # never above limits the caller already has
+            if cap != resource.RLIM_INFINITY:
+                soft, hard = min(soft, cap), min(hard, cap)
+            resource.setrlimit(what, (soft, hard))
     return apply
+
+
+def _start(name: str, smtlib: str, timeout: float, model_vars: tuple[str, ...],
+           memory_mb: int, seed: int) -> tuple[subprocess.Popen, str]:
+    if name not in SOLVER_NAMES:
+        raise SolverError(f"unknown solver {name!r}; choose one of {', '.join(SOLVER_NAMES)}")
+    if not solver_available(name):
+        raise SolverError(f"solver {name} is not available (pip install {PIP_PACKAGES.get(name, name)})")
+    timeout = max(float(timeout), 0.1)
+    req = json.dumps({"solver": name, "smtlib": smtlib, "timeout_ms": int(timeout * 1000),
+                      "model_vars": list(model_vars), "seed": int(seed)})
+    proc = subprocess.Popen([sys.executable, "-I", str(_WORKER)], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=_limits(memory_mb, int(timeout) + 10))
+    return proc, req
+
+
+def _kill(proc: subprocess.Popen) -> None:
+    if proc.poll() is None:
+        try:
+            os.killpg(proc.pid, 9)
+        except OSError:
+            try:
+                proc.kill()
+            except OSError:
+                pass
+
+
+def _wait(name: str, proc: subprocess.Popen, req: str, timeout: float, t0: float) -> SolverRun:
+    """Feed the request, wait at most ``timeout`` plus slack, and read the answer."""
+    try:
+        out, err = proc.communicate(req, timeout=timeout + _SLACK)
+    except subprocess.TimeoutExpired:
+        _kill(proc)
+        proc.communicate()
+        return SolverRun(name, "unknown", "", round(time.perf_counter() - t0, 3),
+                         f"killed after {timeout:g} s")
+    except (OSError, ValueError) as e:        # the process was killed while we wrote to it
+        _kill(proc)
+        return SolverRun(name, "unknown", "", round(time.perf_counter() - t0, 3),
+                         f"solver process stopped ({type(e).__name__})")
+    finally:
+        _kill(proc)                            # interrupted while waiting
+    elapsed = round(time.perf_counter() - t0, 3)
+    try:
+        ans = json.loads(out)
+    except ValueError:
+        if proc.returncode is not None and proc.returncode < 0:
+            return SolverRun(name, "unknown", "", elapsed, "solver process stopped")
+        tail = (err or "").strip().splitlines()[-1:] or [f"exit status {proc.returncode}"]
+        return SolverRun(name, "unknown", "", elapsed, f"solver process failed: {tail[0][:200]}")
+    result = ans.get("result")
+    if result == "error":
+        if "not available" in ans.get("reason", ""):
+            raise SolverError(ans["reason"])
+        return SolverRun(name, "unknown", ans.get("version", ""), elapsed,
+                         f"solver error: {ans.get('reason', '')[:200]}")
+    if result not in ("sat", "unsat", "unknown"):
+        return SolverRun(name, "unknown", ans.get("version", ""), elapsed, f"unexpected answer {result!r}")
+    reason = ans.get("reason", "")
+    if result == "unknown" and reason in ("timeout", "canceled", "TIMEOUT", "REQUIRES_FULL_CHECK"):
+        reason = f"timeout after {timeout:g} s ({reason})"
+    return SolverRun(name, result, ans.get("version", ""), elapsed, reason, ans.get("model", {}))
 
 
 def run_solver(name: str, smtlib: str, timeout: float, model_vars: tuple[str, ...] = (),
@@ -105,48 +178,70 @@ def run_solver(name: str, smtlib: str, timeout: float, model_vars: tuple[str, ..
     >>> run.result, run.model["a"] != ""
     ('sat', True)
     """
-    if name not in SOLVER_NAMES:
-        raise SolverError(f"unknown solver {name!r}; choose one of {', '.join(SOLVER_NAMES)}")
-    if not solver_available(name):
-        raise SolverError(f"solver {name} is not available (install the '{name}' Python package)")
     timeout = max(float(timeout), 0.1)
-    req = json.dumps({"solver": name, "smtlib": smtlib, "timeout_ms": int(timeout * 1000),
-                      "model_vars": list(model_vars), "seed": int(seed)})
     t0 = time.perf_counter()
-    proc = subprocess.Popen([sys.executable, "-I", str(_WORKER)], stdin=subprocess.PIPE,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            preexec_fn=_limits(memory_mb, int(timeout) + 10))
+    proc, req = _start(name, smtlib, timeout, model_vars, memory_mb, seed)
+    return _wait(name, proc, req, timeout, t0)
+
+
+def run_solvers(names: Sequence[str], smtlib: str, timeout: float, model_vars: tuple[str, ...] = (),
+                stop: Callable[[SolverRun], bool] = lambda run: run.result == "sat",
+                memory_mb: int = DEFAULT_MEMORY_MB, seed: int = 0) -> dict[str, SolverRun]:
+    """Run several solvers on the same text at once, each in its own killable process.
+
+    Every solver gets the same limit ``timeout``.  As soon as one answer
+    satisfies ``stop`` (by default: ``sat``), the others are killed and
+    reported as ``unknown`` ("stopped").  Results keep the order of ``names``.
+
+    >>> text = "(set-logic QF_LRA)(declare-fun a () Real)(assert (> a 1))(assert (< a 0))(check-sat)"
+    >>> {n: r.result for n, r in run_solvers(["z3", "cvc5"], text, 30).items()}
+    {'z3': 'unsat', 'cvc5': 'unsat'}
+    """
+    timeout = max(float(timeout), 0.1)
+    t0 = time.perf_counter()
+    started: dict[str, tuple[subprocess.Popen, str]] = {}
     try:
-        out, err = proc.communicate(req, timeout=timeout + _SLACK)
-    except subprocess.TimeoutExpired:
+        for name in names:
+            started[name] = _start(name, smtlib, timeout, model_vars, memory_mb, seed)
+    except BaseException:
+        for proc, _ in started.values():
+            _kill(proc)
+        raise
+    answers: "queue.Queue[tuple[str, SolverRun | BaseException]]" = queue.Queue()
+
+    def wait(name: str) -> None:
+        proc, req = started[name]
         try:
-            os.killpg(proc.pid, 9)
-        except OSError:
-            proc.kill()
-        proc.communicate()
-        return SolverRun(name, "unknown", "", round(time.perf_counter() - t0, 3),
-                         f"killed after {timeout:g} s")
-    finally:
-        if proc.poll() is None:  # interrupted while waiting
-            try:
-                os.killpg(proc.pid, 9)
-            except OSError:
-                pass
-    elapsed = round(time.perf_counter() - t0, 3)
+            answers.put((name, _wait(name, proc, req, timeout, t0)))
+        except BaseException as e:  # handed to the caller's thread
+            answers.put((name, e))
+
+    threads = [threading.Thread(target=wait, args=(n,), daemon=True) for n in started]
+    for t in threads:
+        t.start()
+    runs: dict[str, SolverRun] = {}
+    stopped_by = None
+    error = None
     try:
-        ans = json.loads(out)
-    except ValueError:
-        tail = (err or "").strip().splitlines()[-1:] or [f"exit status {proc.returncode}"]
-        return SolverRun(name, "unknown", "", elapsed, f"solver process failed: {tail[0][:200]}")
-    result = ans.get("result")
-    if result == "error":
-        if "not available" in ans.get("reason", ""):
-            raise SolverError(ans["reason"])
-        return SolverRun(name, "unknown", ans.get("version", ""), elapsed,
-                         f"solver error: {ans.get('reason', '')[:200]}")
-    if result not in ("sat", "unsat", "unknown"):
-        return SolverRun(name, "unknown", ans.get("version", ""), elapsed, f"unexpected answer {result!r}")
-    reason = ans.get("reason", "")
-    if result == "unknown" and reason in ("timeout", "canceled", "TIMEOUT", "REQUIRES_FULL_CHECK"):
-        reason = f"timeout after {timeout:g} s ({reason})"
-    return SolverRun(name, result, ans.get("version", ""), elapsed, reason, ans.get("model", {}))
+        while len(runs) < len(started):
+            name, run = answers.get()
+            if isinstance(run, BaseException):
+                error = error or run
+                run = SolverRun(name, "unknown", "", round(time.perf_counter() - t0, 3), str(run))
+            if stopped_by is not None and run.result == "unknown":
+                run = SolverRun(name, "unknown", run.version, run.seconds,
+                                f"stopped after {stopped_by.solver} answered {stopped_by.result}")
+            runs[name] = run
+            if stopped_by is None and stop(run):
+                stopped_by = run
+                for other, (proc, _) in started.items():
+                    if other not in runs:
+                        _kill(proc)
+    finally:
+        for proc, _ in started.values():
+            _kill(proc)
+    for t in threads:
+        t.join(timeout=5)
+    if isinstance(error, SolverError):
+        raise error
+    return {n: runs[n] for n in started}
