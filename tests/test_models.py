@@ -19,14 +19,15 @@ from attnproof.numeric import evaluate_mpmath
 
 
 def integer_capture(seed: int = 0, n_heads: int = 3, d_model: int = 3, n_ctx: int = 3) -> Capture:
-    """Small integer weights, d_head 2, scale 1: keys are small integer vectors."""
+    """Small integer weights, d_head 2, scale 1, b_Q = 0: keys are small integer vectors
+    and biases vanish (proven by exact polynomial algebra, no float geometry needed)."""
     rng = np.random.default_rng(seed)
 
     def r(*s):
         return rng.integers(-2, 3, size=s).astype(float)
 
     return Capture(x=r(n_ctx, d_model), query=r(d_model), W_Q=r(n_heads, d_model, 2),
-                   b_Q=r(n_heads, 2), W_K=r(n_heads, d_model, 2), b_K=r(n_heads, 2),
+                   b_Q=np.zeros((n_heads, 2)), W_K=r(n_heads, d_model, 2), b_K=r(n_heads, 2),
                    W_V=r(n_heads, d_model, 2), b_V=r(n_heads, 2), W_O=r(n_heads, 2, d_model),
                    scale=1.0, heads=tuple(range(n_heads)),
                    meta={"model": "integer-toy", "layer": 0, "position": n_ctx - 1,
