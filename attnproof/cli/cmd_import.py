@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import time
 
-from .common import EXIT_OK, print_json
+from .common import EXIT_OK, add_common, print_json
 
 NAME = "import"
 HELP = "turn a captured attention layer (.npz) into an exact problem file"
@@ -40,7 +40,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="query domain (default: layernorm when the capture has LayerNorm parameters)")
     p.add_argument("--arithmetic", choices=("float64", "exact"), default="float64",
                    help="how keys and values are computed from the floats (default float64)")
-    p.add_argument("--json", action="store_true", help="print the result as JSON")
+    add_common(p)
 
 
 def run(args: argparse.Namespace) -> int:
