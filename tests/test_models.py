@@ -255,3 +255,27 @@ def test_merge_report_needs_two_heads(tmp_path, run_cli):
     rc, _, err = run_cli("merge-report", str(tmp_path / "c.npz"), "--heads", "1", "-o",
                          str(tmp_path / "r"))
     assert rc == 3 and "at least two heads" in err
+
+
+def _schema_valid(name: str, doc) -> None:
+    jsonschema = pytest.importorskip("jsonschema")
+    from pathlib import Path
+
+    schema = json.loads((Path(__file__).resolve().parents[1] / "schemas" /
+                         f"cli-{name}.schema.json").read_text())
+    jsonschema.validators.validator_for(schema)(schema).validate(doc)
+
+
+def test_json_outputs_follow_their_schemas(tmp_path, run_cli):
+    save_capture(integer_capture(seed=1), tmp_path / "c.npz")
+    rc, out, err = run_cli("import", str(tmp_path / "c.npz"), "-o", str(tmp_path / "p.json"), "--json")
+    assert rc == 0, err
+    _schema_valid("import", json.loads(out))
+    rc, out, err = run_cli("merge-report", str(tmp_path / "c.npz"), "-o", str(tmp_path / "r"),
+                           "--json", "--no-layer")
+    doc = json.loads(out)
+    assert doc["verdict"] == ("answered" if rc == 0 else "inconclusive")
+    _schema_valid("merge-report", doc)
+    rc, out, err = run_cli("import", str(tmp_path / "none.npz"), "-o", str(tmp_path / "p.json"), "--json")
+    assert rc == 3
+    _schema_valid("import", json.loads(out))
