@@ -177,7 +177,7 @@ class MergeReport:
             lines.append(f"| H{h} | " + " | ".join(cells) + " |")
         lines += ["", "The diagonal shows each head's own atom count (its context rows).", "",
                   "## Questions", "",
-                  "| heads | atoms | lower bound | upper bound | minimum | product n_h·n_g | trust | "
+                  "| heads | atoms | lower bound | upper bound | minimum | product Π n_h | trust | "
                   "time (s) | certificate |",
                   "|---|---|---|---|---|---|---|---|---|"]
         for q in self.pairs + ([self.layer] if self.layer else []):
@@ -213,6 +213,9 @@ class MergeReport:
         cb.set_label("log2(atoms)")
         ax.set_xticks(range(n), [f"H{h}" for h in self.heads])
         ax.set_yticks(range(n), [f"H{h}" for h in self.heads])
+        with np.errstate(divide="ignore", invalid="ignore"):
+            logs = np.log2(shown)
+        lo, hi = np.nanmin(logs), np.nanmax(logs)
         if n <= 16:
             for i in range(n):
                 for j in range(n):
@@ -221,7 +224,9 @@ class MergeReport:
                         txt = "?" if np.isnan(lb[i, j]) else f"≥{int(lb[i, j])}"
                     else:
                         txt = f"({int(v)})" if i == j else f"{int(v)}"
-                    ax.text(j, i, txt, ha="center", va="center", color="w",
+                    bright = hi > lo and not np.isnan(logs[i, j]) and \
+                        (logs[i, j] - lo) / (hi - lo) > 0.6
+                    ax.text(j, i, txt, ha="center", va="center", color="k" if bright else "w",
                             fontsize=8 if n <= 8 else 6)
         ax.set_title(title or f"{self.meta.get('model', '')} layer {self.meta.get('layer', '?')}: "
                      "minimum atoms of a merged pair", fontsize=9)
