@@ -189,7 +189,11 @@ def main() -> int:
     for name, doc in sorted(v.items()):
         path = f"valid/{name}.json"
         (HERE / path).write_text(canonical_json(doc))
-        index[path] = {"exit": 0, "args": [], "what": "valid"}
+        if doc["claims"]["window_refutations"]:
+            index[path] = {"exit": 2, "args": [], "what": "genuine; its window refutation is "
+                           "not re-proven without --replay (inconclusive)"}
+        else:
+            index[path] = {"exit": 0, "args": [], "what": "valid"}
     for name, what, doc, code, args in invalid(v):
         path = f"invalid/{name}.json"
         text = doc if isinstance(doc, str) else canonical_json(doc)

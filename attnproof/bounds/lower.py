@@ -17,6 +17,7 @@ from FLINT (trust ``exact-modulo-flint``), counted by a vertex list.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from math import gcd
 from typing import Callable, Optional
 
 from ..errors import AlgebraError, LimitError
@@ -25,7 +26,7 @@ from ..fusion import DEFAULT_MAX_ATOMS, reduced_form
 from ..model import MultiHead
 from .factors import FactorSet, surviving_factors
 from .newton import independent_zonotope_functionals, minkowski_vertex, newton_vertices
-from .sparse import from_flint, head_polys, normal_form, x_support
+from .sparse import from_flint, head_polys, normal_form, variables, x_support
 from .zonotope import (acyclic_orientations_tutte, classify, count_acyclic_orientations,
                        generator_classes,
                        graphic_edges, graphic_functionals, regions_general_position)
@@ -34,6 +35,7 @@ __all__ = ["Block", "LowerBound", "lower_bound", "MAX_EXPLICIT_VERTICES"]
 
 Progress = Optional[Callable[[int, int], None]]
 MAX_EXPLICIT_VERTICES = 1 << 16
+MAX_DENSE_CELLS = 1 << 22     # factors × variables of a block handled with dense exponent vectors
 
 
 @dataclass
@@ -91,25 +93,157 @@ def _dense(p_sparse_monos, vs: list) -> list[tuple]:
 
 
 def _x_vars(poly: dict, dim: int) -> set:
-    sup = x_support(poly, dim)
-    allv = {v for m in sup for v, _ in m}
-    return {v for v in allv if len({dict(m).get(v, 0) for m in sup}) > 1}
+    return variables(x_support(poly, dim))
+
+
+class _UnionFind:
+    """Disjoint sets over hashable items (path halving, union by size)."""
+
+    def __init__(self) -> None:
+        self.parent: dict = {}
+        self.size: dict = {}
+
+    def find(self, a):
+        p = self.parent
+        if a not in p:
+            p[a] = a
+            self.size[a] = 1
+            return a
+        while p[a] != a:
+            p[a] = p[p[a]]
+            a = p[a]
+        return a
+
+    def union(self, a, b) -> bool:
+        """Merge the sets of ``a`` and ``b``; False when they were already one set."""
+        ra, rb = self.find(a), self.find(b)
+        if ra == rb:
+            return False
+        if self.size[ra] < self.size[rb]:
+            ra, rb = rb, ra
+        self.parent[rb] = ra
+        self.size[ra] += self.size[rb]
+        return True
 
 
 def _components(polys: list, dim: int) -> list[list[int]]:
-    import networkx as nx
-
-    G = nx.Graph()
+    """Lemma 5: factors connected through shared x variables (union-find, linear)."""
+    uf = _UnionFind()
     for j, p in enumerate(polys):
-        G.add_node(("f", j))
+        uf.find(("f", j))
         for v in _x_vars(p, dim):
-            G.add_edge(("f", j), ("v", v))
-    comps = [sorted(n[1] for n in c if n[0] == "f") for c in nx.connected_components(G)]
-    return sorted(c for c in comps if c)
+            uf.union(("f", j), ("v", v))
+    comps: dict = {}
+    for j in range(len(polys)):
+        comps.setdefault(uf.find(("f", j)), []).append(j)
+    return sorted(comps.values())
+
+
+def _sparse_generators(polys: list, fs: list, dim: int) -> list | None:
+    """Distinct primitive zonotope generators of a block of x-binomials, as sparse
+    ``((v, g_v), ...)`` tuples with the first entry positive; None unless every
+    factor has exactly two x points.  Linear in the factors' sizes.
+
+    >>> _sparse_generators([{((0, 1),): 1, ((3, 2),): 1}], [0], 5)
+    [((0, 1), (3, -2))]
+    """
+    gens = set()
+    for j in fs:
+        sup = list(x_support(polys[j], dim))
+        if len(sup) != 2:
+            return None
+        d = dict(sup[0])
+        for v, k in sup[1]:
+            d[v] = d.get(v, 0) - k
+        g = tuple(sorted((v, x) for v, x in d.items() if x))
+        k = 0
+        for _, x in g:
+            k = gcd(k, x)
+        s = k if g[0][1] > 0 else -k
+        gens.add(tuple((v, x // s) for v, x in g))
+    return sorted(gens)
+
+
+def _sparse_kind(gens: list) -> str | None:
+    """``'independent'`` or ``'graphic'`` when decidable without dense vectors, else None.
+
+    Graphic generators (``e_a``, ``e_a - e_b``) are independent iff their graph,
+    with a ground node for ``e_a``, is a forest; generators with pairwise
+    disjoint supports are independent.
+
+    >>> _sparse_kind([((0, 1), (1, -1)), ((1, 1), (2, -1))]), _sparse_kind([((0, 1),), ((0, 1), (1, -1)), ((1, 1),)])
+    ('independent', 'graphic')
+    """
+    if all(len(g) == 1 and g[0][1] == 1 or len(g) == 2 and g[0][1] == 1 and g[1][1] == -1
+           for g in gens):
+        uf = _UnionFind()
+        for g in gens:
+            b = g[1][0] if len(g) == 2 else "ground"
+            if not uf.union(g[0][0], b):
+                return "graphic"
+        return "independent"
+    seen: set = set()
+    for g in gens:
+        for v, _ in g:
+            if v in seen:
+                return None
+            seen.add(v)
+    return "independent"
+
+
+def simplex_pivots(pts: list) -> list | None:
+    """A proof that distinct sparse points are affinely independent, or None.
+
+    With base ``p_0`` the point with fewest non-zeros (first in ``pts`` order among
+    those), every other ``p_i`` must have a *private* variable: one in which
+    ``p_i - p_0`` is non-zero and no other ``p_k - p_0`` is.  The difference matrix
+    then has a non-zero entry alone in its column for each row, so its rows are
+    independent and ``conv(pts)`` is a simplex whose vertices are all the points.
+    Returns the private variable of each ``p_i`` (``i >= 1``, in ``pts`` order
+    after the base is removed).  Linear in the points' sizes plus ``|pts|·|p_0|``.
+
+    >>> simplex_pivots([(), ((0, 1),), ((5, 2),)]), simplex_pivots([((0, 1),), ((1, 1),), ((0, 1), (1, 1))])
+    ([0, 5], None)
+    """
+    base = min(range(len(pts)), key=lambda i: len(pts[i]))
+    b = dict(pts[base])
+    rest = [p for i, p in enumerate(pts) if i != base]
+    diffs = []
+    count: dict = {}
+    for p in rest:
+        d = {v: -x for v, x in b.items()}
+        for v, x in p:
+            d[v] = x - b.get(v, 0)
+        nz = [v for v, x in d.items() if x]
+        diffs.append(nz)
+        for v in nz:
+            count[v] = count.get(v, 0) + 1
+    out = []
+    for nz in diffs:
+        piv = [v for v in nz if count[v] == 1]
+        if not piv:
+            return None
+        out.append(min(piv))
+    return out
 
 
 def _count_block(polys: list, mults: list, fs: list, dim: int, explicit: bool) -> Block:
     vs = sorted(set().union(*(_x_vars(polys[j], dim) for j in fs)))
+    if not explicit:
+        sgens = _sparse_generators(polys, fs, dim)
+        skind = _sparse_kind(sgens) if sgens is not None else None
+        if skind == "independent":
+            return Block(fs, vs, "zonotope_independent", 2 ** len(sgens))
+        if len(fs) == 1 and len(x_support(polys[fs[0]], dim)) > 2:
+            pts = sorted(x_support(polys[fs[0]], dim))
+            if simplex_pivots(pts) is not None:
+                return Block(fs, vs, "simplex", len(pts))
+        if skind == "graphic" and len(vs) + 1 > MAX_GRAPH_NODES and len(vs) * len(fs) > MAX_DENSE_CELLS:
+            raise AlgebraError(f"graphic block with {len(vs) + 1} nodes and {len(sgens)} edges: "
+                               f"acyclic orientations are counted up to {MAX_GRAPH_NODES} nodes")
+    if len(vs) * len(fs) > MAX_DENSE_CELLS:
+        raise AlgebraError(f"block with {len(fs)} factors in {len(vs)} variables is too large "
+                           "for an explicit vertex list")
     pts = [(_dense(x_support(polys[j], dim), vs), mults[j]) for j in fs]
     two = all(len(p) == 2 for p, _ in pts)
     kind = classify(generator_classes([p for p, _ in pts])) if two else None

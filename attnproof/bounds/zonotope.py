@@ -102,7 +102,7 @@ def count_acyclic_orientations(n: int, edges) -> tuple[int, list[str]]:
     >>> count_acyclic_orientations(16, [(i, j) for i in range(16) for j in range(i)])[0]
     20922789888000
     >>> count_acyclic_orientations(5, [(0, 1), (1, 2), (2, 3), (3, 0), (3, 4)])
-    (28, ['cycle', 'complete'])
+    (28, ['complete', 'cycle'])
     """
     import networkx as nx
     from math import factorial
@@ -147,7 +147,7 @@ def count_acyclic_orientations(n: int, edges) -> tuple[int, list[str]]:
             raise LimitError(f"the graph of a graphic zonotope has a biconnected block with {m} "
                              f"nodes that is neither chordal nor a cycle; such blocks are counted "
                              f"exactly up to {MAX_GENERAL_NODES} nodes")
-    return total, how
+    return total, sorted(how)
 
 
 def acyclic_orientations_brute(n: int, edges) -> int:

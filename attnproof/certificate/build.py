@@ -17,7 +17,7 @@ from ..bounds.sparse import head_polys, to_json_poly, x_support
 from ..errors import CertificateError
 from ..algebra.sizes import fusion_size_bound
 from ..fusion import DEFAULT_MAX_ATOMS, Fusion, fuse
-from ..io import canonical_json, problem_to_dict
+from ..io import canonical_json, decimal_string, problem_to_dict
 from ..model import MultiHead
 
 __all__ = ["Certificate", "build_certificate", "encode_count", "EXPLICIT_FUSION_LIMIT",
@@ -26,6 +26,8 @@ __all__ = ["Certificate", "build_certificate", "encode_count", "EXPLICIT_FUSION_
 FORMAT = "attnproof-certificate"
 VERSION = 1
 EXPLICIT_FUSION_LIMIT = 65536
+EXPLICIT_TIE_LIMIT = 4096            # an explicit head that only ties the counted product
+EXPLICIT_FUSION_CELLS = 1 << 22       # atoms × (dim + 1) of an explicit head that only ties the product
 Progress = Optional[Callable[[int, int], None]]
 
 
@@ -35,7 +37,7 @@ def encode_count(n: int) -> int | str:
     >>> encode_count(8), encode_count(2 ** 60)
     (8, '1152921504606846976')
     """
-    return n if n < (1 << 53) else str(n)
+    return n if n < (1 << 53) else decimal_string(n)
 
 
 def _rational_poly(p: dict) -> list:
@@ -149,12 +151,15 @@ def build_certificate(M: MultiHead, explicit: bool = False, max_atoms: int | Non
     if lb.value <= explicit_fusion_limit and (max_atoms is None or fusion_size_bound(M) <= max_atoms):
         f = fuse(M, max_atoms=max_atoms)
         f.verify()
-        if f.atoms <= prod and f.atoms <= explicit_fusion_limit:
+        # an explicit head that is no smaller than the counted product is embedded only
+        # while it is cheap to re-check (the checker orders its atoms by dense exponents)
+        if f.atoms <= explicit_fusion_limit and (
+                f.atoms < prod or (f.atoms == prod and f.atoms <= EXPLICIT_TIE_LIMIT
+                                and f.entries * (M.dim + 1) <= EXPLICIT_FUSION_CELLS)):
             fusion, upper = f, f.atoms
     if fusion is not None:
         head = fusion.to_problem_dict(name=None)["heads"][0]
-        lat = fusion.lattice
-        exps = [lat.exponent(a) for a in fusion.to_head().atoms]
+        exps = fusion.order_keys()
         head["atoms"] = [a for _, a in sorted(zip(exps, head["atoms"]), key=lambda t: t[0])]
         steps.append({"rule": "explicit_fusion", "head": head})
     else:

@@ -90,8 +90,12 @@ def _limits(memory_mb: int, cpu_s: int):
         import resource
         os.setsid()
         lim = memory_mb * 1024 * 1024
-        resource.setrlimit(resource.RLIMIT_AS, (lim, lim))
-        resource.setrlimit(resource.RLIMIT_CPU, (cpu_s, cpu_s + 5))
+        for what, soft, hard in ((resource.RLIMIT_AS, lim, lim),
+                                 (resource.RLIMIT_CPU, cpu_s, cpu_s + 5)):
+            cap = resource.getrlimit(what)[1]   # never above limits the caller already has
+            if cap != resource.RLIM_INFINITY:
+                soft, hard = min(soft, cap), min(hard, cap)
+            resource.setrlimit(what, (soft, hard))
     return apply
 
 
