@@ -183,6 +183,24 @@ OUTPUTS = {
         "count": INT, "dim": INT, "heads": INT, "value_dim": INT, "method": {"type": "string"},
         "rigorous": BOOL, "values": {"type": "array"}, "output": {"type": "string"}},
         ["count", "method", "rigorous", "values"]),
+    "import": _output(["written"], {
+        "problem": {"type": "string"}, "heads": {"type": "array", "items": INT},
+        "head_atoms": {"type": "array", "items": INT}, "dim": INT, "value_dim": INT,
+        "domain": {"type": "string"}, "arithmetic": {"enum": ["float64", "exact"]},
+        "model_deviation": {"type": ["number", "null"]}},
+        ["problem", "heads", "head_atoms", "dim"]),
+    "capture": _output(["captured"], {
+        "capture": {"type": "string"}, "model": STR_OR_NULL, "layer": INT, "position": INT,
+        "heads": {"type": "array", "items": INT}, "n_ctx": INT, "d_model": INT, "d_head": INT,
+        "layernorm": BOOL},
+        ["capture", "heads"]),
+    "merge-report": _output(["complete", "incomplete"], {
+        "complete": BOOL, "heads": {"type": "array", "items": INT},
+        "head_atoms": {"type": "object", "additionalProperties": INT},
+        "pairs": {"type": "array", "items": {"type": "object", "properties": {
+            "lower_bound": COUNT_OR_NULL, "upper_bound": COUNT_OR_NULL, "minimum": COUNT_OR_NULL}}},
+        "layer_question": {"type": ["object", "null"]}, "files": {"type": "object"}},
+        ["complete", "pairs", "files"]),
     "export-checker": _output(["written"], {
         "directory": {"type": "string"}, "files": {"type": "array", "items": {"type": "string"}}},
         ["directory", "files"]),

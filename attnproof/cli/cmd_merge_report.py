@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import argparse
 
-from .common import EXIT_INCONCLUSIVE, EXIT_OK, Progress, add_max_atoms, nonneg_int, print_json
+from .common import (EXIT_INCONCLUSIVE, EXIT_OK, Progress, add_common, add_max_atoms, nonneg_int,
+                     print_json)
 
 NAME = "merge-report"
 HELP = "prove, for every pair of heads of a captured layer, how many atoms a merged head needs"
@@ -44,8 +45,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="embed an explicit fused head when the product fusion has at most N atoms "
                         "(default 0: the upper bound is the counted product fusion; building "
                         "explicit fusions of float-key heads is slow)")
-    p.add_argument("--json", action="store_true", help="print the report as JSON")
     add_max_atoms(p)
+    add_common(p)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -67,6 +68,8 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         doc = rep.to_json()
         doc["files"] = paths
+        doc["verdict"] = "complete" if code == EXIT_OK else "incomplete"
+        doc["head_atoms"] = doc.pop("atoms")        # per-head sizes; 'atoms' is a fusion's count
         print_json(doc)
         return code
     print(rep.to_markdown())
