@@ -13,9 +13,10 @@ deadline is submitted once more, then recorded as ``TaskFailed``.  A task
 that raises an exception of its own makes the whole call raise it (as in
 process).  A timed-out task on a local cluster has its worker process
 killed (its nanny starts a new one); on an external cluster it is abandoned
-(the tasks of this package bound their own running time).  When no worker is left for ``NO_WORKER_GRACE``
-seconds, or the scheduler is lost, the remaining tasks are ``TaskFailed``:
-the answer is honestly partial, never a hang.
+(the tasks of this package bound their own running time).  When no worker
+is left for ``NO_WORKER_GRACE`` seconds, or the scheduler is lost, the
+remaining tasks are ``TaskFailed``: the answer is honestly partial, never a
+hang.
 
 >>> is_running(type("Spec", (), {"workers": 3, "scheduler": None})())
 False
