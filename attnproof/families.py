@@ -19,7 +19,7 @@ from .errors import InputError
 from .model import Atom, Head, MultiHead
 
 __all__ = ["sigmoid_sum", "biased_sigmoid_sum", "graph_sum", "named_graph", "parse_edges",
-           "random_multihead", "GRAPH_NAMES"]
+           "random_multihead", "one_hot_head", "GRAPH_NAMES"]
 
 GRAPH_NAMES = ("path", "cycle", "complete", "star", "petersen")
 
@@ -27,10 +27,14 @@ GRAPH_NAMES = ("path", "cycle", "complete", "star", "petersen")
 _ZERO, _ONE = Fraction(0), Fraction(1)
 
 
-def _unit(d: int, j: int) -> tuple[Fraction, ...]:
-    key = [_ZERO] * d
-    key[j] = _ONE
-    return tuple(key)
+def _unit(d: int, j: int, value: tuple = (_ONE,), bias: Fraction = _ZERO) -> Atom:
+    """The atom with key ``e_j`` (stored sparsely: one non-zero coordinate)."""
+    return Atom._trusted(d, ((j, _ONE),), value, bias, _ONE)
+
+
+def _origin(d: int, value: tuple) -> Atom:
+    """The atom with key 0 (no non-zero coordinate)."""
+    return Atom._trusted(d, (), value, _ZERO, _ONE)
 
 
 def sigmoid_sum(d: int) -> MultiHead:
@@ -41,9 +45,9 @@ def sigmoid_sum(d: int) -> MultiHead:
     """
     if not isinstance(d, int) or d < 1:
         raise InputError(f"sigmoid-sum needs d >= 1, got {d!r}")
-    zero = (_ZERO,) * d
+    one, zero = (_ONE,), (_ZERO,)
     return MultiHead(tuple(
-        Head((Atom(_unit(d, j), (_ONE,)), Atom(zero, (_ZERO,))), name=f"sigma{j + 1}")
+        Head((_unit(d, j, one), _origin(d, zero)), name=f"sigma{j + 1}")
         for j in range(d)), dim=d)
 
 
@@ -56,10 +60,10 @@ def biased_sigmoid_sum(biases: Sequence[Fraction | int]) -> MultiHead:
     d = len(biases)
     if d < 1:
         raise InputError("biased-sigmoid needs at least one bias")
-    zero = (0,) * d
+    bs = [Fraction(b) for b in biases]
     return MultiHead(tuple(
-        Head((Atom(_unit(d, j), (1,), bias=Fraction(b)), Atom(zero, (0,))), name=f"sigma{j + 1}")
-        for j, b in enumerate(biases)), dim=d)
+        Head((_unit(d, j, (_ONE,), b), _origin(d, (_ZERO,))), name=f"sigma{j + 1}")
+        for j, b in enumerate(bs)), dim=d)
 
 
 def graph_sum(G, nodes: Sequence | None = None) -> MultiHead:
@@ -83,7 +87,7 @@ def graph_sum(G, nodes: Sequence | None = None) -> MultiHead:
     for i, j in edges:
         if i == j:
             raise InputError(f"graph sum: self-loop at node {order[i]!r}")
-        heads.append(Head((Atom(_unit(n, i), (1,)), Atom(_unit(n, j), (0,))),
+        heads.append(Head((_unit(n, i, (_ONE,)), _unit(n, j, (_ZERO,))),
                           name=f"e{order[i]}-{order[j]}"))
     return MultiHead(tuple(heads), dim=n)
 
@@ -161,3 +165,25 @@ def random_multihead(heads: int, atoms: int, dim: int, seed: int, *, max_key: in
             hs.append(Atom(key, value, bias=bias, weight=rat(1, max_num)))
         out.append(Head(tuple(hs), name=f"h{h + 1}"))
     return MultiHead(tuple(out), dim=dim)
+
+
+def one_hot_head(dim: int, atoms: int, seed: int = 0, max_value: int = 3) -> MultiHead:
+    """One head of ``atoms`` one-coordinate keys ``e_j`` at distinct random coordinates
+    of ``R^dim`` (values random integers in ``0..max_value``): a large, very sparse problem.
+
+    Its denominator ``Σ_i x_{j_i}`` is linear, so the head is reduced unless every
+    value is equal; the Newton polytope is a simplex with ``atoms`` vertices.
+
+    >>> M = one_hot_head(100000, 3, seed=1)
+    >>> [a.nnz for a in M.heads[0].atoms], M.dim
+    ([1, 1, 1], 100000)
+    """
+    if not isinstance(dim, int) or not isinstance(atoms, int) or not 1 <= atoms <= dim:
+        raise InputError(f"one-hot head needs 1 <= atoms <= dim, got atoms={atoms!r}, dim={dim!r}")
+    rng = random.Random(seed)
+    coords = sorted(rng.sample(range(dim), atoms))
+    values = [Fraction(rng.randint(0, max_value)) for _ in coords]
+    if len(set(values)) == 1 and atoms > 1:
+        values[0] += 1                       # keep the head non-constant
+    return MultiHead((Head(tuple(_unit(dim, j, (v,)) for j, v in zip(coords, values)),
+                           name="one-hot"),), dim=dim)

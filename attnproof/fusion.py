@@ -28,11 +28,11 @@ import flint
 from .algebra.expfrac import ExpFraction, head_fraction, poly_context
 from .algebra.lattice import Lattice
 from .errors import AlgebraError, LimitError
-from .io import PROBLEM_FORMAT, PROBLEM_VERSION, SPARSE_KEY_DIM, format_number, key_to_json
+from .io import PROBLEM_FORMAT, PROBLEM_VERSION, format_number, sparse_key_to_json
 from .model import Atom, Head, MultiHead
 
 __all__ = ["DEFAULT_MAX_ATOMS", "ReducedForm", "Fusion", "reduced_form", "product_fusion",
-           "lcm_fusion", "fuse", "product_size_bound", "check_size", "verify_head"]
+           "lcm_fusion", "fuse", "compress", "product_size_bound", "check_size", "verify_head"]
 
 DEFAULT_MAX_ATOMS = 1 << 20
 
@@ -49,26 +49,33 @@ def product_size_bound(M: MultiHead) -> int:
     """
     n = 1
     for h in M.heads:
-        n *= len({(a.key, a.bias) for a in h.atoms})
+        n *= len({(a.sparse_key, a.bias) for a in h.atoms})
     return n
 
 
 def check_size(M: MultiHead, max_atoms: int | None) -> None:
     """Refuse, before allocating anything, a fusion larger than ``max_atoms``.
 
+    The size is :func:`attnproof.algebra.sizes.fusion_size_bound`: a bound on
+    every polynomial the fusion code builds, estimated from the head supports.
+
     >>> from attnproof.families import sigmoid_sum
     >>> check_size(sigmoid_sum(30), 1 << 20)
     Traceback (most recent call last):
     ...
-    attnproof.errors.LimitError: the product fusion of these 30 heads may have up to 1073741824 atoms (the product of the head sizes), over --max-atoms 1048576; raise --max-atoms, or use 'attnproof prove', whose structural certificates need no fusion
+    attnproof.errors.LimitError: a fusion of these 30 heads may have up to 1073741824 atoms (estimated from the head supports before building it), over --max-atoms 1048576; raise --max-atoms, or use 'attnproof prove', whose structural certificates need no fusion
     """
+    # -- size guard (iface): estimate of what is built, not the product of head sizes --
     if max_atoms is None:
         return
-    bound = product_size_bound(M)
+    from .algebra.sizes import fusion_size_bound
+
+    bound = fusion_size_bound(M)
     if bound > max_atoms:
         raise LimitError(
-            f"the product fusion of these {len(M)} heads may have up to {bound} atoms "
-            f"(the product of the head sizes), over --max-atoms {max_atoms}; raise --max-atoms, "
+            f"a fusion of {'this head' if len(M) == 1 else f'these {len(M)} heads'} may have up to "
+            f"{bound} atoms (estimated from the "
+            f"head supports before building it), over --max-atoms {max_atoms}; raise --max-atoms, "
             f"or use 'attnproof prove', whose structural certificates need no fusion")
 
 
@@ -204,10 +211,13 @@ class Fusion:
     multihead: MultiHead
     frac: ExpFraction
     method: str
+    coords: tuple | None = None          # original coordinate of each variable of ``frac``
+    inner: MultiHead | None = None       # the multi-head over those variables (``frac``'s own)
 
     @property
     def lattice(self) -> Lattice:
-        """The exponent lattice of the problem."""
+        """The exponent lattice of ``frac`` (over the problem's active coordinates
+        when :attr:`coords` is set)."""
         return self.frac.lattice
 
     @property
@@ -222,19 +232,41 @@ class Fusion:
         """Number of (key, bias) entries written to a problem file."""
         return len(self.frac.den)
 
+    def __repr__(self) -> str:
+        """Short: ``Fusion(8 atoms, method='reduced', heads=3)``."""
+        return f"Fusion({self.atoms} atoms, method={self.method!r}, heads={len(self.multihead)})"
+
+    def _repr_latex_(self) -> str:
+        """Notebooks: the fused head ``N/D`` (when small) and its atom count."""
+        text = rf"\text{{{self.method} fusion of {len(self.multihead)} heads: {self.atoms} atoms}}"
+        if len(self.frac.den) <= 12 and len(self.frac.num) == 1:
+            from .algebra.display import fraction_text
+
+            text += r"\quad " + fraction_text(self.frac.num[0], self.frac.den, self.lattice, "latex")
+        return f"${text}$"
+
     def _atom_rows(self):
+        """``(sparse key over the problem's coordinates, bias, weight, numerators, exponent)``."""
         lat = self.lattice
         d = lat.dim
-        scales = lat.scales
-        unit = all(s == 1 for s in scales)
+        smap = lat.scale_map
+        coords = self.coords
         # ascending graded reverse-lexicographic order (FLINT's order, reversed): deterministic
         for e, c, ns in reversed(list(self.frac.terms())):
-            if unit:
-                key = list(e[:d])
-            else:
-                key = [e[j] if scales[j] == 1 else Fraction(e[j], scales[j]) for j in range(d)]
+            key = []
+            for j in range(d):
+                x = e[j]
+                if x:
+                    s = smap.get(j, 1)
+                    key.append((coords[j] if coords is not None else j,
+                                x if s == 1 else Fraction(x, s)))
             bias = Fraction(e[d], lat.bias_scale) if lat.has_z else 0
-            yield key, bias, c, ns
+            yield key, bias, c, ns, e
+
+    def order_keys(self) -> list[tuple]:
+        """One key per atom of :meth:`to_head` (same order) whose order is the order of
+        the atoms' lattice exponents over all coordinates (the order a certificate lists them)."""
+        return [e for *_, e in self._atom_rows()]
 
     def verify(self, points: int = 2, seed: int = 0) -> None:
         """Compare ``N/D`` with the multi-head exactly at random positive integer points.
@@ -250,13 +282,15 @@ class Fusion:
         rng = random.Random(seed)
         for _ in range(points):
             pt = tuple(Fraction(rng.randint(1, 1 << 20)) for _ in range(self.lattice.nvars))
-            if self.frac.evaluate(pt) != evaluate_multihead(self.multihead, self.lattice, pt):
+            M = self.inner if self.inner is not None else self.multihead
+            if self.frac.evaluate(pt) != evaluate_multihead(M, self.lattice, pt):
                 raise AlgebraError(f"fusion differs from the multi-head at {pt} (internal error)")
 
     def to_head(self, name: str | None = "fused") -> Head:
         """The fused head as an exact :class:`Head`."""
-        atoms = [Atom(key=tuple(key), value=tuple(Fraction(n, c) for n in ns), bias=Fraction(bias),
-                      weight=Fraction(c)) for key, bias, c, ns in self._atom_rows()]
+        d = self.multihead.dim
+        atoms = [Atom.sparse(d, key, tuple(Fraction(n, c) for n in ns), bias=Fraction(bias),
+                             weight=Fraction(c)) for key, bias, c, ns, _ in self._atom_rows()]
         return Head(tuple(atoms), name=name)
 
     def to_multihead(self, name: str | None = "fused") -> MultiHead:
@@ -274,10 +308,9 @@ class Fusion:
         """
         scalar = self.multihead.value_dim == 1
         d = self.multihead.dim
-        dense_int = all(s == 1 for s in self.lattice.scales) and d <= SPARSE_KEY_DIM
         atoms = []
-        for key, bias, c, ns in self._atom_rows():
-            ad: dict[str, Any] = {"key": key if dense_int else key_to_json(key, d)}
+        for key, bias, c, ns, _ in self._atom_rows():
+            ad: dict[str, Any] = {"key": sparse_key_to_json(key, d)}
             vals = [n // c if n % c == 0 else format_number(Fraction(n, c)) for n in ns]
             ad["value"] = vals[0] if scalar else vals
             if bias:
@@ -352,6 +385,15 @@ def fuse(M: MultiHead, max_atoms: int | None = DEFAULT_MAX_ATOMS,
     >>> (f.atoms, f.method)
     (7, 'reduced')
     """
+    sf = sparse_fusion(M)
+    if sf is not None:
+        return sf  # type: ignore[return-value]
+    comp = compress(M)
+    if comp is not None:
+        # the polynomial algebra runs over the coordinates some key uses, not all of R^dim
+        Mc, coords = comp
+        f = fuse(Mc, max_atoms, progress)
+        return Fusion(M, f.frac, f.method, coords, Mc)
     r = reduced_form(M, max_atoms, progress)
     if r.frac.is_head():
         return Fusion(M, r.frac, "reduced")
@@ -359,6 +401,27 @@ def fuse(M: MultiHead, max_atoms: int | None = DEFAULT_MAX_ATOMS,
     if f is not None:
         return f
     return product_fusion(M, max_atoms)
+
+
+def compress(M: MultiHead) -> tuple[MultiHead, tuple[int, ...]] | None:
+    """``M`` over the coordinates that some key uses, and those coordinates; None
+    when every coordinate is used.  Linear in the non-zero key coordinates.
+
+    >>> from attnproof.model import Atom, Head, MultiHead
+    >>> M = MultiHead((Head((Atom.sparse(10, {7: 1}, (1,)), Atom.sparse(10, {}, (0,)))),))
+    >>> Mc, coords = compress(M)
+    >>> Mc.dim, coords, Mc.heads[0].atoms[0].key
+    (1, (7,), (Fraction(1, 1),))
+    """
+    active = sorted({j for h in M.heads for a in h.atoms for j, _ in a.sparse_key})
+    if len(active) == M.dim:
+        return None
+    idx = {j: i for i, j in enumerate(active)}
+    n = len(active)
+    heads = tuple(Head(tuple(Atom._trusted(n, tuple((idx[j], c) for j, c in a.sparse_key), a.value,
+                                           a.bias, a.weight) for a in h.atoms), name=h.name)
+                  for h in M.heads)
+    return MultiHead(heads, dim=n), tuple(active)
 
 
 def verify_head(M: MultiHead, head: Head, points: int = 3, seed: int = 0, max_num: int = 7) -> None:
@@ -383,3 +446,166 @@ def verify_head(M: MultiHead, head: Head, points: int = 3, seed: int = 0, max_nu
         if evaluate_head(head, lat, pt) != evaluate_multihead(M, lat, pt):
             shown = ", ".join(str(v) for v in pt)
             raise AlgebraError(f"the head differs from the multi-head at the point ({shown})")
+
+
+SPARSE_FUSION_CELLS = 1 << 16    # above (atoms × active coordinates), one-head fusion goes sparse
+
+
+class SparseFusion:
+    """The fusion of a one-head problem whose denominator is irreducible, built on
+    the sparse head polynomials: no FLINT, no dense exponent vectors.
+
+    ``D`` irreducible (a C1 witness of THEORY §5) and some ``N_c`` not a multiple of
+    ``D`` give ``gcd(N, D) = 1`` up to the integer content, so ``N/D`` (the head with
+    equal keys merged) is the reduced form and a head (THEORY §3, ``G = 1``).  The
+    same duck type as :class:`Fusion`; :attr:`frac` is built on demand, densely.
+
+    >>> from attnproof.model import Atom, Head, MultiHead
+    >>> M = MultiHead((Head((Atom.sparse(10**5, {7: 1}, (2,)), Atom.sparse(10**5, {9: 1}, (0,)),
+    ...                      Atom.sparse(10**5, {7: 1}, (1,)))),))
+    >>> f = sparse_fusion(M, cells=0)
+    >>> f.atoms, f.method, [(a.sparse_key, a.value, a.weight) for a in f.to_head().atoms]
+    (2, 'reduced', [(((9, Fraction(1, 1)),), (Fraction(0, 1),), Fraction(1, 1)), (((7, Fraction(1, 1)),), (Fraction(3, 2),), Fraction(2, 1))])
+    >>> f.verify(2)
+    """
+
+    def __init__(self, M: MultiHead, rows: list, lattice: Lattice) -> None:
+        self.multihead = M
+        self.method = "reduced"
+        self.lattice = lattice
+        self._rows = rows               # (mono, true sparse exponent, weight, numerators)
+
+    @property
+    def atoms(self) -> int:
+        """Number of atoms (distinct keys) of the fused head."""
+        if not self.lattice.has_z:
+            return len(self._rows)
+        d = self.lattice.dim
+        return len({tuple(p for p in e if p[0] < d) for _, e, _, _ in self._rows})
+
+    @property
+    def entries(self) -> int:
+        """Number of (key, bias) entries written to a problem file."""
+        return len(self._rows)
+
+    @property
+    def frac(self) -> ExpFraction:
+        """``N/D`` as FLINT polynomials over the active coordinates (dense: built on demand)."""
+        comp = compress(self.multihead)
+        if comp is None:
+            return reduced_form(self.multihead, None).frac
+        return reduced_form(comp[0], None).frac
+
+    def _atom_rows(self):
+        lat = self.lattice
+        d = lat.dim
+        for mono, e, c, ns in self._rows:
+            key = [(j, x if lat.scale(j) == 1 else Fraction(x, lat.scale(j))) for j, x in e if j < d]
+            bias = Fraction(e[-1][1], lat.bias_scale) if e and e[-1][0] == d else 0
+            yield key, bias, c, ns, _nonneg_lex_key(mono)
+
+    order_keys = Fusion.order_keys
+    to_head = Fusion.to_head
+    to_multihead = Fusion.to_multihead
+    to_problem_dict = Fusion.to_problem_dict
+
+    def verify(self, points: int = 2, seed: int = 0) -> None:
+        """Compare the fused head with the problem exactly at random positive integer
+        points (``z`` a formal variable); sparse evaluation, linear in the non-zeros."""
+        from .bounds.sparse import head_polys
+
+        rng = random.Random(seed)
+        H = head_polys(self.multihead, self.lattice)[0]
+        for _ in range(points):
+            pt: dict = {}
+
+            def mono_value(m) -> int:
+                t = 1
+                for v, k in m:
+                    x = pt.get(v)
+                    if x is None:
+                        x = pt[v] = rng.randint(1, 1 << 20)
+                    t *= x ** k
+                return t
+
+            den = sum(c * mono_value(m) for m, c in H.den.items())
+            ref = tuple(Fraction(sum(c * mono_value(m) for m, c in n.items()), den) for n in H.num)
+            fden = sum(c * mono_value(m) for m, _, c, _ in self._rows)
+            got = tuple(Fraction(sum(ns[i] * mono_value(m) for m, _, _, ns in self._rows), fden)
+                        for i in range(len(ref)))
+            if got != ref:
+                raise AlgebraError("sparse fusion differs from the multi-head (internal error)")
+
+
+def _nonneg_lex_key(mono: tuple) -> tuple:
+    """Sort key of a non-negative sparse exponent: tuple order = dense lexicographic order."""
+    return tuple((-v, x) for v, x in mono)
+
+
+def sparse_fusion(M: MultiHead, cells: int = SPARSE_FUSION_CELLS) -> SparseFusion | None:
+    """The :class:`SparseFusion` of ``M`` when it applies and the dense route would
+    handle more than ``cells`` exponent entries; else None (use :func:`fuse`)."""
+    if len(M.heads) != 1:
+        return None
+    from math import gcd
+
+    from .bounds.factors import _proportional, irreducibility_witness
+    from .bounds.sparse import _shift, head_polys, normal_form
+
+    h = M.heads[0]
+    active = {j for a in h.atoms for j, _ in a.sparse_key}
+    if len(h.atoms) * len(active) <= cells:
+        return None
+    lat = Lattice.of(M)
+    H = head_polys(M, lat)[0]
+    if len(H.den) < 2 or irreducibility_witness(normal_form(H.den)) is None:
+        return None
+    if all(_proportional(n, H.den) for n in H.num):
+        return None                                   # a constant head: the dense route
+    # the shift head_polys removed: the true exponent is mono + shift
+    shift = _shift([lat.sparse_exponent(a) for a in h.atoms], len(h.atoms))
+    g = 0
+    for c in H.den.values():
+        g = gcd(g, c)
+    for n in H.num:
+        for c in n.values():
+            g = gcd(g, c)
+    rows = []
+    for mono, c in H.den.items():
+        e = dict(mono)
+        for v, s in shift.items():
+            e[v] = e.get(v, 0) + s
+        true = tuple(sorted((v, x) for v, x in e.items() if x))
+        rows.append((mono, true, c // g, tuple(n.get(mono, 0) // g for n in H.num)))
+    rows.sort(key=_degrevlex_key)
+    return SparseFusion(M, rows, lat)
+
+
+def _degrevlex_key(row: tuple):
+    """Ascending graded reverse-lexicographic order of the stored exponents (the dense
+    route's order: FLINT's degrevlex, reversed)."""
+    mono = row[0]
+    # degrevlex: higher total degree is larger; ties: the smaller exponent in the last
+    # differing variable is larger.  As an ascending key: (degree, reversed pairs negated).
+    return (sum(x for _, x in mono), _RevKey(mono))
+
+
+class _RevKey:
+    """Tie-break of degrevlex for equal total degree, on sparse non-negative exponents."""
+
+    __slots__ = ("m",)
+
+    def __init__(self, m: tuple) -> None:
+        self.m = m
+
+    def __lt__(self, other: "_RevKey") -> bool:
+        a, b = dict(self.m), dict(other.m)
+        vs = set(a) | set(b)
+        for v in sorted(vs, reverse=True):
+            x, y = a.get(v, 0), b.get(v, 0)
+            if x != y:
+                return x > y          # larger exponent in the last variable: smaller in degrevlex
+        return False
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, _RevKey) and self.m == other.m

@@ -5,7 +5,9 @@ Number rule (applies everywhere a problem file holds a number):
 * JSON integers are exact integers.
 * Strings hold exact rationals: ``"3"``, ``"-2/7"``, ``"0.1"`` (= 1/10),
   ``"1.5e-3"`` (= 3/2000).  ASCII digits only; no ``_``, no hex, no spaces.
-  At most 2000 digits and exponents of at most 2000 in absolute value.
+  At most 2000 digits and exponents of at most 2000 in absolute value, and the
+  exact value's numerator and denominator have at most 2000 digits each (the
+  format's limits, shared with the checker: ``attnproof.checker.limits``).
 * **JSON floats are rejected** (``0.1`` written as a bare JSON number cannot be
   told apart from the binary float 0.1000000000000000055...).  Write them as
   strings.  ``true``/``false``, ``NaN``, ``Infinity`` and ``null`` are rejected.
@@ -37,6 +39,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any, BinaryIO, Callable, Sequence
 
+from .checker.limits import MAX_DIGITS, MAX_DIM, MAX_EXPONENT, MAX_FILE_BYTES, fits_digits
 from .errors import InputError, NumberError, ValidationError
 from .model import Atom, Head, MultiHead
 
@@ -44,13 +47,11 @@ __all__ = [
     "parse_number", "format_number", "load_problem", "loads_problem", "problem_to_dict",
     "problem_from_dict", "canonical_json", "problem_sha256", "dump_problem",
     "atomic_write", "atomic_write_text", "read_json_file", "read_text_file", "key_to_json",
+    "sparse_key_to_json", "decimal_string",
 ]
 
 PROBLEM_FORMAT = "attnproof-problem"
 PROBLEM_VERSION = 1
-MAX_DIGITS = 2000
-MAX_EXPONENT = 2000
-MAX_FILE_BYTES = 512 * 1024 * 1024
 
 _NUM_RE = re.compile(
     r"^(?P<sign>[+-]?)(?:(?P<int>[0-9]+)(?:\.(?P<frac>[0-9]*))?|\.(?P<frac2>[0-9]+))"
@@ -72,7 +73,7 @@ def parse_number(x: Any, where: str = "") -> Fraction:
     if isinstance(x, bool) or x is None:
         raise NumberError(f"{pre}{json.dumps(x)} is not a number")
     if isinstance(x, int):
-        if abs(x).bit_length() > MAX_DIGITS * 4:
+        if not fits_digits(x):
             raise NumberError(f"{pre}integer with more than {MAX_DIGITS} digits")
         return Fraction(x)
     if isinstance(x, float):
@@ -94,7 +95,10 @@ def parse_number(x: Any, where: str = "") -> Fraction:
         den = int(m.group("den"))
         if den == 0:
             raise NumberError(f"{pre}{shown!r}: zero denominator")
-        return Fraction(int(m.group("num")), den)
+        val = Fraction(int(m.group("num")), den)
+        if not (fits_digits(val.numerator) and fits_digits(val.denominator)):
+            raise NumberError(f"{pre}{shown!r}: more than {MAX_DIGITS} digits")
+        return val
     m = _NUM_RE.match(s)
     if not m:
         raise NumberError(
@@ -112,6 +116,9 @@ def parse_number(x: Any, where: str = "") -> Fraction:
     mant = int((digits + frac) or "0")
     scale = exp - len(frac)
     val = Fraction(mant * 10 ** scale) if scale >= 0 else Fraction(mant, 10 ** (-scale))
+    if not (fits_digits(val.numerator) and fits_digits(val.denominator)):
+        raise NumberError(f"{pre}{shown!r}: the exact value has more than {MAX_DIGITS} digits "
+                          "in its numerator or denominator")
     return -val if m.group("sign") == "-" else val
 
 
@@ -126,6 +133,24 @@ def format_number(x: Fraction | int) -> int | str:
     if x.denominator == 1:
         return int(x.numerator)
     return f"{x.numerator}/{x.denominator}"
+
+
+def decimal_string(n: int) -> str:
+    """Decimal digits of an integer of any size (Python's ``str`` refuses more than
+    4300 digits by default; this splits the number instead of lifting the limit).
+
+    >>> s = decimal_string(2 ** 100000)
+    >>> len(s), s[:6], s[-4:]
+    (30103, '999002', '9376')
+    """
+    if n < 0:
+        return "-" + decimal_string(-n)
+    if n.bit_length() < 13000:                    # < 3914 digits: within the default limit
+        return str(n)
+    k = int(n.bit_length() * 0.30103) // 2        # split near the middle of the digits
+    hi, lo = divmod(n, 10 ** k)
+    low = decimal_string(lo)
+    return decimal_string(hi) + "0" * (k - len(low)) + low
 
 
 def _reject_constant(name: str) -> Any:
@@ -252,9 +277,12 @@ def read_json_file(path: str | os.PathLike) -> Any:
     """
     p = Path(path)
     text = read_text_file(p)
-    if p.suffix.lower() in (".yaml", ".yml"):
-        return _loads_yaml(text)
-    return loads_json(text)
+    try:
+        if p.suffix.lower() in (".yaml", ".yml"):
+            return _loads_yaml(text)
+        return loads_json(text)
+    except InputError as e:            # syntax and float errors name the file
+        raise type(e)(f"{p}: {e}") from None
 
 
 def _check_keys(obj: dict, allowed: set[str], required: set[str], where: str) -> None:
@@ -278,23 +306,42 @@ _ZERO = Fraction(0)
 _INDEX_RE = re.compile(r"0|[1-9][0-9]{0,8}")
 
 
-def _parse_key(key: Any, d: int, where: str) -> tuple[Fraction, ...]:
-    """A key: a dense list of ``d`` numbers, or a sparse object ``{"j": value}``
-    (0-based coordinate index as a decimal string; missing coordinates are 0)."""
+def _parse_key(key: Any, d: int, where: str) -> tuple[tuple[int, Fraction], ...]:
+    """A key as sorted ``(j, value)`` pairs of its non-zero coordinates.
+
+    Written as a dense list of ``d`` numbers, or a sparse object ``{"j": value}``
+    (0-based coordinate index as a decimal string; missing coordinates are 0).
+    Work is proportional to what is written, never to ``d`` for sparse keys.
+
+    >>> _parse_key({"7": "1/2", "2": 0}, 10, "k"), _parse_key([0, 3], 2, "k")
+    (((7, Fraction(1, 2)),), ((1, Fraction(3, 1)),))
+    """
     if isinstance(key, list):
         if len(key) != d:
             raise ValidationError(f"{where}: key has dimension {len(key)}, the problem has dim {d}")
-        return tuple(parse_number(c, f"{where}, key[{j}]") for j, c in enumerate(key))
+        out = []
+        for j, c in enumerate(key):
+            v = parse_number(c, f"{where}, key[{j}]")
+            if v:
+                out.append((j, v))
+        return tuple(out)
     if isinstance(key, dict):
-        out = [_ZERO] * d
+        out = []
         for j_s, c in key.items():
-            if not _INDEX_RE.fullmatch(j_s) or int(j_s) >= d:
+            if not isinstance(j_s, str) or not _INDEX_RE.fullmatch(j_s) or int(j_s) >= d:
                 raise ValidationError(
                     f"{where}: sparse key index {j_s!r} is not a coordinate 0..{d - 1}")
-            out[int(j_s)] = parse_number(c, f"{where}, key[{j_s}]")
+            v = parse_number(c, f"{where}, key[{j_s}]")
+            if v:
+                out.append((int(j_s), v))
+        out.sort(key=_first)
         return tuple(out)
     raise ValidationError(
         f"{where}: key must be a list of {d} numbers or a sparse object such as {{\"0\": 1}}")
+
+
+def _first(t: tuple) -> Any:
+    return t[0]
 
 
 SPARSE_KEY_DIM = 16
@@ -311,6 +358,22 @@ def key_to_json(key: Sequence[Fraction | int], dim: int) -> list | dict:
     if dim <= SPARSE_KEY_DIM:
         return [format_number(c) for c in key]
     return {str(j): format_number(c) for j, c in enumerate(key) if c}
+
+
+def sparse_key_to_json(sparse_key: Sequence[tuple[int, Fraction | int]], dim: int) -> list | dict:
+    """Canonical JSON form of a key given by its sorted non-zero ``(j, value)`` pairs.
+
+    Same output as :func:`key_to_json` on the dense key; linear in the pairs above dim 16.
+
+    >>> sparse_key_to_json(((2, Fraction(1, 2)),), 3), sparse_key_to_json(((19, 2),), 20)
+    ([0, 0, '1/2'], {'19': 2})
+    """
+    if dim <= SPARSE_KEY_DIM:
+        out: list = [0] * dim
+        for j, c in sparse_key:
+            out[j] = format_number(c)
+        return out
+    return {str(j): format_number(c) for j, c in sparse_key if c}
 
 
 def problem_from_dict(obj: Any) -> MultiHead:
@@ -330,8 +393,9 @@ def problem_from_dict(obj: Any) -> MultiHead:
     if type(obj["version"]) is not int or obj["version"] != PROBLEM_VERSION:
         raise ValidationError(f"problem: unsupported version {obj['version']!r} (this attnproof reads version 1)")
     d = obj["dim"]
-    if type(d) is not int or d < 0 or d > 100000:
-        raise ValidationError(f"problem: dim must be a non-negative integer, got {d!r}")
+    if type(d) is not int or d < 0 or d > MAX_DIM:
+        raise ValidationError(f"problem: dim must be an integer from 0 to {MAX_DIM}, got "
+                              f"{d if type(d) is int and fits_digits(d) else type(d).__name__}")
     heads_in = obj["heads"]
     if not isinstance(heads_in, list) or not heads_in:
         raise ValidationError("problem: 'heads' must be a non-empty list")
@@ -364,7 +428,7 @@ def problem_from_dict(obj: Any) -> MultiHead:
             w = parse_number(a.get("weight", 1), f"{where}, weight")
             if w <= 0:
                 raise ValidationError(f"{where}: weight must be positive, got {format_number(w)}")
-            atoms.append(Atom(key=k, value=v, bias=b, weight=w))
+            atoms.append(Atom._trusted(d, k, v, b, w))
         heads.append(Head(tuple(atoms), name=name))
     return MultiHead(tuple(heads), dim=d)
 
@@ -408,7 +472,7 @@ def problem_to_dict(M: MultiHead) -> dict:
     for h in M.heads:
         atoms = []
         for a in h.atoms:
-            ad: dict[str, Any] = {"key": key_to_json(a.key, M.dim)}
+            ad: dict[str, Any] = {"key": sparse_key_to_json(a.sparse_key, M.dim)}
             ad["value"] = (format_number(a.value[0]) if len(a.value) == 1
                            else [format_number(c) for c in a.value])
             if a.bias != 0:
@@ -446,33 +510,74 @@ def problem_sha256(M: MultiHead) -> str:
 def atomic_write(path: str | os.PathLike, write: Callable[[BinaryIO], None]) -> None:
     """Write a file atomically: ``write(f)`` fills a temp file in the same folder,
     then fsync and ``os.replace``.  A crash mid-write leaves the old file or none,
-    never a partial one; the new file gets the usual permissions (umask).
+    never a partial one; a new file gets the usual permissions (umask), a replaced
+    one keeps its own.
+
+    What ``PATH`` may be (every ``-o PATH`` of the command line):
+
+    * a symlink is **followed**: its final target is replaced atomically and the
+      link itself stays (a dangling link creates its target);
+    * an existing character device or pipe (``/dev/null``, ``/dev/stdout``) is
+      **written through**, never replaced;
+    * a directory, socket, block device or anything else that is not a regular
+      file is **refused** (:class:`~attnproof.errors.InputError`, exit 3).
 
     >>> import tempfile, os
     >>> path = os.path.join(tempfile.mkdtemp(), "a.bin")
     >>> atomic_write(path, lambda f: f.write(b"abc"))
     >>> open(path, "rb").read(), os.listdir(os.path.dirname(path))
     (b'abc', ['a.bin'])
+    >>> atomic_write(os.devnull, lambda f: f.write(b"x")); os.path.exists(os.devnull)
+    True
     """
+    import stat as _stat
+
     p = Path(path)
-    folder = p.parent if str(p.parent) else Path(".")
+    try:
+        st = os.stat(p)                      # follows symlinks
+    except FileNotFoundError:
+        st = None
+    except OSError as e:
+        raise InputError(f"{p}: cannot be written ({e.strerror})") from None
+    if st is not None and not _stat.S_ISREG(st.st_mode):
+        if _stat.S_ISDIR(st.st_mode):
+            raise InputError(f"{p}: is a directory")
+        if not (_stat.S_ISCHR(st.st_mode) or _stat.S_ISFIFO(st.st_mode)):
+            raise InputError(f"{p}: not a regular file, character device or pipe; refusing "
+                             "to replace it")
+        try:
+            with open(p, "wb") as f:         # write through: the device or pipe stays
+                write(f)
+        except OSError as e:
+            raise InputError(f"{p}: cannot be written ({e.strerror})") from None
+        return
+    target = Path(os.path.realpath(p)) if p.is_symlink() else p
+    folder = target.parent if str(target.parent) else Path(".")
     if not folder.is_dir():
         raise InputError(f"{p}: folder {folder} does not exist")
-    fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=folder)
     try:
-        mask = os.umask(0)
-        os.umask(mask)
-        os.chmod(tmp, 0o666 & ~mask)
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
+    except OSError as e:
+        raise InputError(f"{p}: cannot be written ({e.strerror})") from None
+    try:
+        if st is not None:
+            os.chmod(tmp, _stat.S_IMODE(st.st_mode))
+        else:
+            mask = os.umask(0)
+            os.umask(mask)
+            os.chmod(tmp, 0o666 & ~mask)
         with os.fdopen(fd, "wb") as f:
             write(f)
             f.flush()
             os.fsync(f.fileno())
-        os.replace(tmp, p)
-    except BaseException:
+        os.replace(tmp, target)
+    except BaseException as e:
         try:
             os.unlink(tmp)
         except OSError:
             pass
+        if isinstance(e, OSError):
+            raise InputError(f"{p}: cannot be written ({e.strerror or e})") from None
         raise
 
 

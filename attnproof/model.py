@@ -14,6 +14,7 @@ has ``value_dim == 1``.
 
 from __future__ import annotations
 
+import numbers
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Iterable, Sequence
@@ -23,42 +24,197 @@ from .errors import ValidationError
 __all__ = ["Atom", "Head", "MultiHead"]
 
 
-def _frac_tuple(xs: Iterable, what: str) -> tuple[Fraction, ...]:
+def _exact(x, what: str) -> Fraction:
+    """One exact rational from the number types a Python user has.
+
+    int, :class:`~fractions.Fraction`, NumPy integers (any ``numbers.Rational``) and
+    strings such as ``"1/3"`` or ``"0.25"``; floats are refused (they are not exact).
+
+    >>> _exact("1/3", "key"), _exact(Fraction(1, 2), "key")
+    (Fraction(1, 3), Fraction(1, 2))
+    >>> _exact(0.5, "key")
+    Traceback (most recent call last):
+    ...
+    attnproof.errors.ValidationError: key: expected exact rationals (int, Fraction, "p/q"), got 0.5
+    """
+    if type(x) is Fraction:             # Fractions are immutable: keep them as they are
+        return x
+    if type(x) is int:
+        return Fraction(x)
+    if isinstance(x, bool):
+        raise ValidationError(f"{what}: expected exact rationals (int, Fraction, \"p/q\"), got {x!r}")
+    if isinstance(x, numbers.Rational):
+        return Fraction(int(x.numerator), int(x.denominator))
+    if isinstance(x, str) and len(x) <= 4000 and x.strip() and "_" not in x:
+        try:
+            return Fraction(x.strip())
+        except (ValueError, ZeroDivisionError):
+            pass
+    raise ValidationError(f"{what}: expected exact rationals (int, Fraction, \"p/q\"), got {x!r}")
+
+
+def _frac_tuple(xs, what: str) -> tuple[Fraction, ...]:
+    if isinstance(xs, (str, bytes)) or not isinstance(xs, Iterable):
+        xs = (xs,)                      # a scalar value (or key, when d = 1)
+    return tuple(_exact(x, what) for x in xs)
+
+
+_ZERO = Fraction(0)
+_ONE = Fraction(1)
+DENSE_CACHE_DIM = 64       # dense keys of at most this dimension are cached on the atom
+
+
+def _frac(x, what: str) -> Fraction:
+    return _exact(x, what)
+
+
+def _sparse_from_items(items: Iterable, dim: int, what: str) -> tuple[tuple[int, Fraction], ...]:
     out = []
-    for x in xs:
-        if type(x) is not Fraction:        # Fractions are immutable: keep them as they are
-            if isinstance(x, bool) or not isinstance(x, (int, Fraction)):
-                raise ValidationError(f"{what}: expected exact rationals, got {x!r}")
-            x = Fraction(x)
-        out.append(x)
+    for j, c in items:
+        if isinstance(j, bool) or not isinstance(j, int) or not 0 <= j < dim:
+            raise ValidationError(f"{what}: coordinate {j!r} is not an index 0..{dim - 1}")
+        c = _frac(c, what)
+        if c:
+            out.append((j, c))
+    out.sort(key=lambda t: t[0])
+    for (a, _), (b, _) in zip(out, out[1:]):
+        if a == b:
+            raise ValidationError(f"{what}: coordinate {a} given twice")
     return tuple(out)
 
 
-@dataclass(frozen=True)
 class Atom:
     """One key-value entry ``(k, b, w, v)`` of a head; positive factor ``w·e^b``.
 
+    The key is stored sparsely: ``sparse_key`` is the sorted tuple of
+    ``(index, value)`` pairs of its non-zero coordinates and ``dim`` its
+    dimension.  ``key`` is the dense tuple, built on demand (cached for small
+    ``dim``), so work on large sparse problems stays proportional to the
+    number of non-zero coordinates.
+
     >>> Atom(key=(1, 0), value=(2,)).bias
     Fraction(0, 1)
+    >>> a = Atom.sparse(5, {3: 2}, (1,))
+    >>> a.sparse_key, a.key, a == Atom((0, 0, 0, 2, 0), (1,))
+    (((3, Fraction(2, 1)),), (Fraction(0, 1), Fraction(0, 1), Fraction(0, 1), Fraction(2, 1), Fraction(0, 1)), True)
     """
 
-    key: tuple[Fraction, ...]
-    value: tuple[Fraction, ...]
-    bias: Fraction = Fraction(0)
-    weight: Fraction = Fraction(1)
+    __slots__ = ("sparse_key", "dim", "value", "bias", "weight", "_dense")
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "key", _frac_tuple(self.key, "atom key"))
-        object.__setattr__(self, "value", _frac_tuple(self.value, "atom value"))
-        for name in ("bias", "weight"):
-            x = getattr(self, name)
-            if isinstance(x, bool) or not isinstance(x, (int, Fraction)):
-                raise ValidationError(f"atom {name}: expected an exact rational, got {x!r}")
-            object.__setattr__(self, name, Fraction(x))
-        if self.weight <= 0:
-            raise ValidationError(f"atom weight must be positive, got {self.weight}")
+    sparse_key: tuple
+    dim: int
+    value: tuple
+    bias: Fraction
+    weight: Fraction
+
+    def __init__(self, key: Iterable | None = None, value: Iterable | None = None,
+                 bias: Fraction | int = _ZERO, weight: Fraction | int = _ONE, *,
+                 sparse_key: Iterable | None = None, dim: int | None = None) -> None:
+        if value is None:
+            raise ValidationError("atom value must have at least one component")
+        if sparse_key is not None:
+            if key is not None:
+                raise ValidationError("give an atom either a dense key or a sparse key, not both")
+            if isinstance(dim, bool) or not isinstance(dim, int) or dim < 0:
+                raise ValidationError(f"a sparse key needs a dimension >= 0, got {dim!r}")
+            items = sparse_key.items() if isinstance(sparse_key, dict) else sparse_key
+            sk = _sparse_from_items(items, dim, "atom key")
+            dense = None
+        else:
+            if key is None:
+                raise ValidationError("an atom needs a key")
+            dense = _frac_tuple(key, "atom key")
+            if dim is not None and dim != len(dense):
+                raise ValidationError(f"atom key has dimension {len(dense)}, expected {dim}")
+            dim = len(dense)
+            sk = tuple((j, c) for j, c in enumerate(dense) if c)
+        _set = object.__setattr__
+        _set(self, "sparse_key", sk)
+        _set(self, "dim", dim)
+        _set(self, "_dense", dense if dim <= DENSE_CACHE_DIM else None)
+        _set(self, "value", _frac_tuple(value, "atom value"))
+        b = _frac(bias, "atom bias")
+        w = _frac(weight, "atom weight")
+        if w <= 0:
+            raise ValidationError(f"atom weight must be positive, got {w}")
+        _set(self, "bias", b)
+        _set(self, "weight", w)
         if not self.value:
             raise ValidationError("atom value must have at least one component")
+
+    @classmethod
+    def sparse(cls, dim: int, key: dict | Iterable, value: Iterable,
+               bias: Fraction | int = _ZERO, weight: Fraction | int = _ONE) -> "Atom":
+        """An atom from its non-zero key coordinates ``{j: value}`` (or ``(j, value)`` pairs).
+
+        >>> Atom.sparse(100000, {7: 1}, (1,)).sparse_key
+        ((7, Fraction(1, 1)),)
+        """
+        return cls(None, value, bias, weight, sparse_key=key, dim=dim)
+
+    @classmethod
+    def _trusted(cls, dim: int, sparse_key: tuple, value: tuple, bias: Fraction,
+                 weight: Fraction) -> "Atom":
+        """An atom from already validated parts (sorted non-zero Fraction pairs, Fractions)."""
+        a = cls.__new__(cls)
+        _set = object.__setattr__
+        _set(a, "sparse_key", sparse_key)
+        _set(a, "dim", dim)
+        _set(a, "_dense", None)
+        _set(a, "value", value)
+        _set(a, "bias", bias)
+        _set(a, "weight", weight)
+        return a
+
+    @property
+    def key(self) -> tuple[Fraction, ...]:
+        """The dense key, a ``dim``-tuple (cached when ``dim`` is small)."""
+        d = self._dense
+        if d is not None:
+            return d
+        out = [_ZERO] * self.dim
+        for j, c in self.sparse_key:
+            out[j] = c
+        d = tuple(out)
+        if self.dim <= DENSE_CACHE_DIM:
+            object.__setattr__(self, "_dense", d)
+        return d
+
+    @property
+    def nnz(self) -> int:
+        """Number of non-zero key coordinates."""
+        return len(self.sparse_key)
+
+    def __setattr__(self, name: str, value) -> None:
+        raise AttributeError(f"Atom is immutable (cannot set {name!r})")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"Atom is immutable (cannot delete {name!r})")
+
+    def _ident(self) -> tuple:
+        return (self.dim, self.sparse_key, self.value, self.bias, self.weight)
+
+    def __eq__(self, other) -> bool:
+        if not isinstance(other, Atom):
+            return NotImplemented
+        return self._ident() == other._ident()
+
+    def __hash__(self) -> int:
+        return hash(self._ident())
+
+    def __repr__(self) -> str:
+        if self.dim <= DENSE_CACHE_DIM:
+            k = f"key={self.key!r}"
+        else:
+            k = f"sparse_key={self.sparse_key!r}, dim={self.dim}"
+        return f"Atom({k}, value={self.value!r}, bias={self.bias!r}, weight={self.weight!r})"
+
+    def __reduce__(self):
+        return (_atom_from_state, (self.dim, self.sparse_key, self.value, self.bias, self.weight))
+
+
+def _atom_from_state(dim, sparse_key, value, bias, weight) -> Atom:
+    return Atom._trusted(dim, sparse_key, value, bias, weight)
 
 
 @dataclass(frozen=True)
@@ -78,13 +234,15 @@ class Head:
         label = f"head {self.name!r}" if self.name is not None else "head"
         if not atoms:
             raise ValidationError(f"{label}: a head needs at least one atom")
-        d, m = len(atoms[0].key), len(atoms[0].value)
+        if not isinstance(atoms[0], Atom):
+            raise ValidationError(f"{label}, atom 0: not an Atom")
+        d, m = atoms[0].dim, len(atoms[0].value)
         for i, a in enumerate(atoms):
             if not isinstance(a, Atom):
                 raise ValidationError(f"{label}, atom {i}: not an Atom")
-            if len(a.key) != d:
+            if a.dim != d:
                 raise ValidationError(
-                    f"{label}, atom {i}: key has dimension {len(a.key)}, expected {d}")
+                    f"{label}, atom {i}: key has dimension {a.dim}, expected {d}")
             if len(a.value) != m:
                 raise ValidationError(
                     f"{label}, atom {i}: value has dimension {len(a.value)}, expected {m}")
@@ -95,7 +253,7 @@ class Head:
     @property
     def dim(self) -> int:
         """Dimension ``d`` of the keys (and queries)."""
-        return len(self.atoms[0].key)
+        return self.atoms[0].dim
 
     @property
     def value_dim(self) -> int:
@@ -114,7 +272,7 @@ class Head:
         >>> Head((Atom((1,), (1,)), Atom((1,), (2,), bias=1))).distinct_keys
         1
         """
-        return len({a.key for a in self.atoms})
+        return len({a.sparse_key for a in self.atoms})
 
     def evaluate_at_exp(self, x: Sequence[Fraction], z: Fraction | None = None) -> tuple[Fraction, ...]:
         """Evaluate exactly at ``x_j = e^{q_j}`` (positive rationals).
@@ -132,10 +290,10 @@ class Head:
         den = Fraction(0)
         for a in self.atoms:
             t = a.weight
-            for kj, xj in zip(a.key, x):
+            for j, kj in a.sparse_key:
                 if kj.denominator != 1:
                     raise ValidationError("evaluate_at_exp needs integer keys")
-                t *= Fraction(xj) ** int(kj)
+                t *= Fraction(x[j]) ** int(kj)
             if a.bias:
                 if z is None or a.bias.denominator != 1:
                     raise ValidationError("evaluate_at_exp: biased atoms need an integer bias and z")

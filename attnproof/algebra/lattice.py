@@ -16,11 +16,18 @@ non-zero.
 (1, 3, 1)
 >>> lat.key_of((1, 3, 1)), lat.bias_of((1, 3, 1))
 ((Fraction(1, 2), Fraction(3, 1)), Fraction(1, 3))
+>>> lat.sparse_exponent(M.heads[0].atoms[0])
+((0, 1), (1, 3), (2, 1))
+
+Only non-zero key coordinates are visited (S1/S2: the lcm of coordinate ``j``
+is taken over the keys where it is non-zero; a zero coordinate is on every
+lattice), so building the lattice and sparse exponents costs time linear in
+the non-zero coordinates of the problem.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from math import lcm
 from typing import Sequence
@@ -32,26 +39,75 @@ __all__ = ["Lattice"]
 
 @dataclass(frozen=True)
 class Lattice:
-    """Per-coordinate key scales ``s_j`` and the bias scale ``L`` (0: no ``z``)."""
+    """Per-coordinate key scales ``s_j`` and the bias scale ``L`` (0: no ``z``).
+
+    ``scale_map`` holds the scales different from 1 (``{j: s_j}``); ``scales``
+    is the dense tuple, kept for the API and for small dimensions.
+    """
 
     dim: int
     scales: tuple[int, ...]
     bias_scale: int = 0
+    scale_map: dict = field(default=None, compare=False, repr=False)  # type: ignore[assignment]
+
+    def __post_init__(self) -> None:
+        if self.scale_map is None:
+            object.__setattr__(self, "scale_map",
+                               {j: s for j, s in enumerate(self.scales) if s != 1})
 
     @classmethod
     def of(cls, M: MultiHead) -> "Lattice":
         """The coarsest lattice that holds every key and bias of ``M``."""
-        scales = [1] * M.dim
+        smap: dict = {}
         L = 1
         has_bias = False
         for h in M.heads:
             for a in h.atoms:
-                for j, c in enumerate(a.key):
-                    scales[j] = lcm(scales[j], c.denominator)
-                if a.bias != 0:
+                for j, c in a.sparse_key:
+                    q = c.denominator
+                    if q != 1:
+                        s = smap.get(j, 1)
+                        if s % q:
+                            smap[j] = lcm(s, q)
+                if a.bias:
                     has_bias = True
                     L = lcm(L, a.bias.denominator)
-        return cls(M.dim, tuple(scales), L if has_bias else 0)
+        return cls.from_scale_map(M.dim, smap, L if has_bias else 0)
+
+    @classmethod
+    def from_scale_map(cls, dim: int, scale_map: dict, bias_scale: int = 0) -> "Lattice":
+        """A lattice from its scales different from 1 (``{j: s_j}``).
+
+        >>> Lattice.from_scale_map(3, {1: 4}).scales
+        (1, 4, 1)
+        """
+        scales = [1] * dim
+        for j, s in scale_map.items():
+            scales[j] = s
+        smap = {j: s for j, s in sorted(scale_map.items()) if s != 1}
+        return cls(dim, tuple(scales), bias_scale, smap)
+
+    def scale(self, j: int) -> int:
+        """The scale ``s_j`` of coordinate ``j``."""
+        return self.scale_map.get(j, 1)
+
+    def sparse_exponent(self, atom: Atom) -> tuple[tuple[int, int], ...]:
+        """Sorted ``(variable, exponent)`` pairs of the non-zero lattice exponents
+        of an atom (``z`` is variable ``dim``); linear in the atom's non-zero coordinates."""
+        smap = self.scale_map
+        if smap:
+            out = []
+            for j, c in atom.sparse_key:
+                s = smap.get(j, 1)
+                out.append((j, c.numerator * (s // c.denominator)))
+        else:
+            out = [(j, c.numerator) for j, c in atom.sparse_key]
+        b = atom.bias
+        if b:
+            if not self.has_z:
+                raise ValueError("atom has a bias but the lattice has no z variable")
+            out.append((self.dim, b.numerator * (self.bias_scale // b.denominator)))
+        return tuple(out)
 
     @property
     def has_z(self) -> bool:
@@ -71,7 +127,9 @@ class Lattice:
 
     def exponent(self, atom: Atom) -> tuple[int, ...]:
         """Integer exponent vector of an atom: scaled key, then scaled bias."""
-        e = [int(c * s) for c, s in zip(atom.key, self.scales)]
+        e = [0] * self.dim
+        for j, c in atom.sparse_key:
+            e[j] = int(c * self.scale(j))
         if self.has_z:
             e.append(int(atom.bias * self.bias_scale))
         elif atom.bias != 0:

@@ -87,23 +87,41 @@ def irreducibility_witness(p: dict) -> dict | None:
     >>> irreducibility_witness({((0, 3), (1, 7)): 2, ((0, 11),): 3, (): 1})
     {'kind': 'simplex'}
     """
-    vs = all_variables(p)
-    pts = sorted(tuple(dict(m).get(v, 0) for v in vs) for m in p)
-    for i, v in enumerate(vs):
-        degs = {e[i] for e in pts}
-        if degs == {0, 1}:
-            a = sum(1 for e in pts if e[i] == 0)
-            b = len(pts) - a
-            if a == 1 or b == 1:
-                return {"kind": "linear", "var": v}
-    if len(pts) >= 2:
+    n = len(p)
+    ones: dict = {}
+    other: set = set()
+    for m in p:                       # sparse: linear in the terms' sizes
+        for v, k in m:
+            if k == 1:
+                ones[v] = ones.get(v, 0) + 1
+            else:
+                other.add(v)
+    for v in sorted(ones):
+        if v in other:
+            continue
+        b = ones[v]
+        a = n - b
+        if a >= 1 and (a == 1 or b == 1):
+            return {"kind": "linear", "var": v}
+    if n == 2:
+        (m0, _), (m1, _) = p.items()
+        d = dict(m0)
+        for v, k in m1:
+            d[v] = d.get(v, 0) - k
+        g = 0
+        for x in d.values():
+            g = gcd(g, x)
+        return {"kind": "binomial"} if g == 1 else None
+    if n >= 3:
+        vs = all_variables(p)
+        pts = sorted(tuple(dict(m).get(v, 0) for v in vs) for m in p)
         diffs = [[a - b for a, b in zip(q, pts[0])] for q in pts[1:]]
         g = 0
         for r in diffs:
             for x in r:
                 g = gcd(g, x)
         if g == 1 and _rank(diffs) == len(diffs):
-            return {"kind": "binomial"} if len(pts) == 2 else {"kind": "simplex"}
+            return {"kind": "simplex"}
     return None
 
 
@@ -117,18 +135,28 @@ def surviving_factors(M: MultiHead, progress: Progress = None,
     hp = hp if hp is not None else head_polys(M)
     dim = M.dim
     found: dict = {}
+    assoc: dict = {}                  # head -> key of the factor its denominator is an associate of
     for h, H in enumerate(hp):
-        vs = all_variables(H.den)
-        if not vs:
+        if len(H.den) < 2:
             continue
-        ctx = context(vs)
-        _, facs = to_flint(ctx, vs, H.den).factor()
-        for q, mult in facs:
-            f = normal_form(from_flint(vs, q))
-            if len(f) < 2:
-                continue
-            F = found.setdefault(_key(f), Factor(f))
-            F.heads[h] = F.heads.get(h, 0) + int(mult)
+        f0 = normal_form(H.den)
+        if irreducibility_witness(f0) is not None:
+            # D_h is irreducible as it stands: it is its own only factor (no FLINT, no
+            # dense exponent vectors: sparse and linear in the size of D_h)
+            k = _key(f0)
+            F = found.setdefault(k, Factor(f0))
+            F.heads[h] = F.heads.get(h, 0) + 1
+            assoc[h] = k
+        else:
+            vs = all_variables(H.den)
+            ctx = context(vs)
+            _, facs = to_flint(ctx, vs, H.den).factor()
+            for q, mult in facs:
+                f = normal_form(from_flint(vs, q))
+                if len(f) < 2:
+                    continue
+                F = found.setdefault(_key(f), Factor(f))
+                F.heads[h] = F.heads.get(h, 0) + int(mult)
         if progress is not None:
             progress(h + 1, 2 * len(hp))
     certified, rejected = [], []
@@ -142,15 +170,41 @@ def surviving_factors(M: MultiHead, progress: Progress = None,
         if F.witness is None:
             rejected.append(F)
             continue
-        F.residue_component = _residue_component(F, hp, M.value_dim)
+        F.residue_component = _residue_component(F, hp, M.value_dim, assoc)
         (certified if F.survives else rejected).append(F)
     return FactorSet(certified, rejected, dim)
 
 
-def _residue_component(F: Factor, hp: list[HeadPolys], m: int) -> int | None:
+def _proportional(N: dict, D: dict) -> bool:
+    """True when ``N = c·D`` for a rational ``c`` (0 included).
+
+    >>> _proportional({(): 2, ((0, 1),): 4}, {(): 1, ((0, 1),): 2}), _proportional({(): 1}, {(): 1, ((0, 1),): 1})
+    (True, False)
+    """
+    if not N:
+        return True
+    if len(N) != len(D):
+        return False
+    m0 = next(iter(D))
+    if m0 not in N:
+        return False
+    a, b = N[m0], D[m0]
+    return all(m in D and c * b == D[m] * a for m, c in N.items())
+
+
+def _residue_component(F: Factor, hp: list[HeadPolys], m: int,
+                       assoc: dict | None = None) -> int | None:
     """Smallest ``c`` with ``f ∤ X_c`` (see the module docstring), or None."""
     e = F.multiplicity
     top = sorted(h for h, a in F.heads.items() if a == e)
+    if len(top) == 1 and e == 1 and assoc and assoc.get(top[0]) == _key(F.poly):
+        # D_h = unit·f.  supp N_{h,c} ⊆ supp D_h, so N = D·g forces Newt(g) to be a
+        # point: f | N_{h,c} iff N_{h,c} is a rational multiple of D_h.  Linear, no FLINT.
+        H = hp[top[0]]
+        for c in range(m):
+            if not _proportional(H.num[c], H.den):
+                return c
+        return None
     vs = all_variables(F.poly, *(hp[h].den for h in top))
     ctx = context(vs)
     f = to_flint(ctx, vs, F.poly)

@@ -17,22 +17,25 @@ from FLINT (trust ``exact-modulo-flint``), counted by a vertex list.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from math import gcd
 from typing import Callable, Optional
 
-from ..errors import AlgebraError
+from ..errors import AlgebraError, LimitError
+from ..algebra.sizes import fusion_size_bound
 from ..fusion import DEFAULT_MAX_ATOMS, reduced_form
 from ..model import MultiHead
 from .factors import FactorSet, surviving_factors
 from .newton import independent_zonotope_functionals, minkowski_vertex, newton_vertices
-from .sparse import from_flint, head_polys, normal_form, x_support
-from .zonotope import (acyclic_orientations_tutte, classify, generator_classes,
+from .sparse import from_flint, head_polys, normal_form, variables, x_support
+from .zonotope import (acyclic_orientations_tutte, classify, count_acyclic_orientations,
+                       generator_classes,
                        graphic_edges, graphic_functionals, regions_general_position)
 
-__all__ = ["Block", "LowerBound", "lower_bound", "MAX_GRAPH_NODES", "MAX_EXPLICIT_VERTICES"]
+__all__ = ["Block", "LowerBound", "lower_bound", "MAX_EXPLICIT_VERTICES"]
 
 Progress = Optional[Callable[[int, int], None]]
-MAX_GRAPH_NODES = 12          # the checker counts graphic blocks up to this many nodes
 MAX_EXPLICIT_VERTICES = 1 << 16
+MAX_DENSE_CELLS = 1 << 22     # factors × variables of a block handled with dense exponent vectors
 
 
 @dataclass
@@ -60,6 +63,17 @@ class LowerBound:
     tight: bool = True                 # True when the count is V(Q) itself
     notes: list = field(default_factory=list)
 
+    def __repr__(self) -> str:
+        """Short: ``LowerBound(16, trust='exact', path='c1', complete=True)``."""
+        return (f"LowerBound({self.value}, trust={self.trust!r}, path={self.path!r}, "
+                f"complete={self.tight})")
+
+    def _repr_latex_(self) -> str:
+        """Notebooks: the bound as a formula."""
+        rel = "=" if self.tight else r"\ge"
+        return (rf"$\text{{atoms}} \ge V(Q) {rel} {self.value}"
+                rf"\quad\text{{(trust {self.trust}, path {self.path})}}$")
+
 
 def product_entries(hp: list) -> int:
     """``Π_h |supp D_h|``: the (key, bias) entries bound of the product fusion.
@@ -79,25 +93,162 @@ def _dense(p_sparse_monos, vs: list) -> list[tuple]:
 
 
 def _x_vars(poly: dict, dim: int) -> set:
-    sup = x_support(poly, dim)
-    allv = {v for m in sup for v, _ in m}
-    return {v for v in allv if len({dict(m).get(v, 0) for m in sup}) > 1}
+    return variables(x_support(poly, dim))
+
+
+class _UnionFind:
+    """Disjoint sets over hashable items (path halving, union by size)."""
+
+    def __init__(self) -> None:
+        self.parent: dict = {}
+        self.size: dict = {}
+
+    def find(self, a):
+        p = self.parent
+        if a not in p:
+            p[a] = a
+            self.size[a] = 1
+            return a
+        while p[a] != a:
+            p[a] = p[p[a]]
+            a = p[a]
+        return a
+
+    def union(self, a, b) -> bool:
+        """Merge the sets of ``a`` and ``b``; False when they were already one set."""
+        ra, rb = self.find(a), self.find(b)
+        if ra == rb:
+            return False
+        if self.size[ra] < self.size[rb]:
+            ra, rb = rb, ra
+        self.parent[rb] = ra
+        self.size[ra] += self.size[rb]
+        return True
 
 
 def _components(polys: list, dim: int) -> list[list[int]]:
-    import networkx as nx
-
-    G = nx.Graph()
+    """Lemma 5: factors connected through shared x variables (union-find, linear)."""
+    uf = _UnionFind()
     for j, p in enumerate(polys):
-        G.add_node(("f", j))
+        uf.find(("f", j))
         for v in _x_vars(p, dim):
-            G.add_edge(("f", j), ("v", v))
-    comps = [sorted(n[1] for n in c if n[0] == "f") for c in nx.connected_components(G)]
-    return sorted(c for c in comps if c)
+            uf.union(("f", j), ("v", v))
+    comps: dict = {}
+    for j in range(len(polys)):
+        comps.setdefault(uf.find(("f", j)), []).append(j)
+    return sorted(comps.values())
+
+
+def _sparse_generators(polys: list, fs: list, dim: int) -> list | None:
+    """Distinct primitive zonotope generators of a block of x-binomials, as sparse
+    ``((v, g_v), ...)`` tuples with the first entry positive; None unless every
+    factor has exactly two x points.  Linear in the factors' sizes.
+
+    >>> _sparse_generators([{((0, 1),): 1, ((3, 2),): 1}], [0], 5)
+    [((0, 1), (3, -2))]
+    """
+    gens = set()
+    for j in fs:
+        sup = list(x_support(polys[j], dim))
+        if len(sup) != 2:
+            return None
+        d = dict(sup[0])
+        for v, k in sup[1]:
+            d[v] = d.get(v, 0) - k
+        g = tuple(sorted((v, x) for v, x in d.items() if x))
+        k = 0
+        for _, x in g:
+            k = gcd(k, x)
+        s = k if g[0][1] > 0 else -k
+        gens.add(tuple((v, x // s) for v, x in g))
+    return sorted(gens)
+
+
+def _sparse_kind(gens: list) -> str | None:
+    """``'independent'`` or ``'graphic'`` when decidable without dense vectors, else None.
+
+    Graphic generators (``e_a``, ``e_a - e_b``) are independent iff their graph,
+    with a ground node for ``e_a``, is a forest; generators with pairwise
+    disjoint supports are independent.
+
+    >>> _sparse_kind([((0, 1), (1, -1)), ((1, 1), (2, -1))]), _sparse_kind([((0, 1),), ((0, 1), (1, -1)), ((1, 1),)])
+    ('independent', 'graphic')
+    """
+    if all(len(g) == 1 and g[0][1] == 1 or len(g) == 2 and g[0][1] == 1 and g[1][1] == -1
+           for g in gens):
+        uf = _UnionFind()
+        for g in gens:
+            b = g[1][0] if len(g) == 2 else "ground"
+            if not uf.union(g[0][0], b):
+                return "graphic"
+        return "independent"
+    seen: set = set()
+    for g in gens:
+        for v, _ in g:
+            if v in seen:
+                return None
+            seen.add(v)
+    return "independent"
+
+
+def simplex_pivots(pts: list) -> list | None:
+    """A proof that distinct sparse points are affinely independent, or None.
+
+    With base ``p_0`` the point with fewest non-zeros (first in ``pts`` order among
+    those), every other ``p_i`` must have a *private* variable: one in which
+    ``p_i - p_0`` is non-zero and no other ``p_k - p_0`` is.  The difference matrix
+    then has a non-zero entry alone in its column for each row, so its rows are
+    independent and ``conv(pts)`` is a simplex whose vertices are all the points.
+    Returns the private variable of each ``p_i`` (``i >= 1``, in ``pts`` order
+    after the base is removed).  Linear in the points' sizes plus ``|pts|·|p_0|``.
+
+    >>> simplex_pivots([(), ((0, 1),), ((5, 2),)]), simplex_pivots([((0, 1),), ((1, 1),), ((0, 1), (1, 1))])
+    ([0, 5], None)
+    """
+    base = min(range(len(pts)), key=lambda i: len(pts[i]))
+    b = dict(pts[base])
+    rest = [p for i, p in enumerate(pts) if i != base]
+    diffs = []
+    count: dict = {}
+    for p in rest:
+        d = {v: -x for v, x in b.items()}
+        for v, x in p:
+            d[v] = x - b.get(v, 0)
+        nz = [v for v, x in d.items() if x]
+        diffs.append(nz)
+        for v in nz:
+            count[v] = count.get(v, 0) + 1
+    out = []
+    for nz in diffs:
+        piv = [v for v in nz if count[v] == 1]
+        if not piv:
+            return None
+        out.append(min(piv))
+    return out
 
 
 def _count_block(polys: list, mults: list, fs: list, dim: int, explicit: bool) -> Block:
     vs = sorted(set().union(*(_x_vars(polys[j], dim) for j in fs)))
+    if not explicit:
+        sgens = _sparse_generators(polys, fs, dim)
+        skind = _sparse_kind(sgens) if sgens is not None else None
+        if skind == "independent":
+            return Block(fs, vs, "zonotope_independent", 2 ** len(sgens))
+        if len(fs) == 1 and len(x_support(polys[fs[0]], dim)) > 2:
+            pts = sorted(x_support(polys[fs[0]], dim))
+            if simplex_pivots(pts) is not None:
+                return Block(fs, vs, "simplex", len(pts))
+        if skind == "graphic" and len(vs) * len(fs) > MAX_DENSE_CELLS:
+            # a large graphic block, counted without dense vectors (the counts of
+            # count_acyclic_orientations; general blocks past its limit: LimitError)
+            pos = {v: i for i, v in enumerate(vs)}
+            ground = len(vs)
+            edges = [(pos[g[0][0]], pos[g[1][0]] if len(g) == 2 else ground) for g in sgens]
+            m, _ = count_acyclic_orientations(len(vs) + 1, edges)
+            return Block(fs, vs, "zonotope_graphic", m)
+    if len(vs) * len(fs) > MAX_DENSE_CELLS:
+        raise AlgebraError(f"block with {len(fs)} factors in {len(vs)} variables is too large "
+                           "for an explicit vertex list")
     pts = [(_dense(x_support(polys[j], dim), vs), mults[j]) for j in fs]
     two = all(len(p) == 2 for p, _ in pts)
     kind = classify(generator_classes([p for p, _ in pts])) if two else None
@@ -113,14 +264,13 @@ def _count_block(polys: list, mults: list, fs: list, dim: int, explicit: bool) -
     if kind == "graphic":
         gens = generator_classes([p for p, _ in pts])
         edges = graphic_edges(gens, len(vs))
-        if not explicit and len(vs) + 1 <= MAX_GRAPH_NODES:
-            n = acyclic_orientations_tutte(len(vs) + 1, edges) if len(edges) <= 10 else None
-            # the checker's recurrence (3^n over vertex sets), cross-checked against
-            # networkx's Tutte polynomial T(2, 0) on graphs with at most 10 edges
-            from ..checker.geometry import acyclic_orientations
-            m = acyclic_orientations(len(vs) + 1, edges)
-            if n is not None and n != m:
-                raise AlgebraError(f"acyclic orientation counts disagree: Tutte {n}, recurrence {m}")
+        if not explicit:
+            m, _ = count_acyclic_orientations(len(vs) + 1, edges)
+            if len(edges) <= 10:
+                # small graphs: cross-checked against networkx's Tutte polynomial T(2, 0)
+                n = acyclic_orientations_tutte(len(vs) + 1, edges)
+                if n != m:
+                    raise AlgebraError(f"acyclic orientation counts disagree: Tutte {n}, blocks {m}")
             return Block(fs, vs, "zonotope_graphic", m)
     # explicit vertex list
     if kind == "independent":
@@ -134,7 +284,8 @@ def _count_block(polys: list, mults: list, fs: list, dim: int, explicit: bool) -
         for p, _ in pts:
             total *= len(p)
         if total > 200000:
-            raise AlgebraError(f"block with {len(fs)} factors is too large for an explicit vertex list")
+            raise LimitError(f"a block with {len(fs)} factors has up to {total} candidate points, "
+                             f"too many for an explicit vertex list (limit 200000); drop --explicit")
         summ = {tuple([0] * len(vs))}
         for p, e in pts:
             summ = {tuple(a + e * b for a, b in zip(s, q)) for s in summ for q in p}
@@ -147,7 +298,8 @@ def _count_block(polys: list, mults: list, fs: list, dim: int, explicit: bool) -
             raise AlgebraError("a vertex functional is not generic (internal error)")
         verts.setdefault(u, tuple(c))
     if len(verts) > MAX_EXPLICIT_VERTICES:
-        raise AlgebraError("too many vertices for an explicit list")
+        raise LimitError(f"{len(verts)} vertices are too many for an explicit list (limit "
+                         f"{MAX_EXPLICIT_VERTICES}); drop --explicit")
     vl = sorted(verts.items())
     return Block(fs, vs, "vertices", len(vl), vertices=vl, complete=complete)
 
@@ -170,7 +322,7 @@ def lower_bound(M: MultiHead, explicit: bool = False, max_atoms: int | None = DE
     hp = hp if hp is not None else head_polys(M)
     fs: FactorSet = surviving_factors(M, progress, hp)
     dim = M.dim
-    use_c3 = not fs.complete and (max_atoms is None or product_entries(hp) <= max_atoms)
+    use_c3 = not fs.complete and (max_atoms is None or fusion_size_bound(M) <= max_atoms)
     if use_c3:
         r = reduced_form(M, max_atoms)
         if not r.is_constant():

@@ -38,47 +38,88 @@ class HeadPolys:
 
 
 def head_polys(M: MultiHead, lattice: Lattice | None = None) -> list[HeadPolys]:
-    """Every head's shifted integer ``N_h/D_h`` as sparse polynomials (lattice of ``M``)."""
+    """Every head's shifted integer ``N_h/D_h`` as sparse polynomials (lattice of ``M``).
+
+    Linear in the non-zero key coordinates: exponents come from
+    :meth:`Lattice.sparse_exponent` and the shift (the per-variable minimum
+    exponent, 0 for a variable some atom lacks) touches only variables that occur.
+    """
     lat = lattice if lattice is not None else Lattice.of(M)
     out = []
     for h in M.heads:
-        exps = [_exponent(a, lat) for a in h.atoms]
-        shift = [min(col) for col in zip(*exps)] if lat.nvars else []
+        exps = [lat.sparse_exponent(a) for a in h.atoms]
+        shift = _shift(exps, len(exps))
         scale = 1
         for a in h.atoms:
-            scale = lcm(scale, a.weight.denominator)
+            q = a.weight.denominator
+            if scale % q:
+                scale = lcm(scale, q)
             for v in a.value:
-                scale = lcm(scale, (a.weight * v).denominator)
+                q = (a.weight * v).denominator
+                if scale % q:
+                    scale = lcm(scale, q)
         den: dict = {}
         nums = [dict() for _ in range(h.value_dim)]
         for a, e in zip(h.atoms, exps):
-            mono = tuple((v, x - s) for v, (x, s) in enumerate(zip(e, shift)) if x != s)
-            w = a.weight * scale
-            den[mono] = den.get(mono, 0) + int(w)
+            mono = _shifted(e, shift) if shift else e
+            w = a.weight.numerator * (scale // a.weight.denominator)      # integer arithmetic only
+            den[mono] = den.get(mono, 0) + w
             for c, val in enumerate(a.value):
-                nums[c][mono] = nums[c].get(mono, 0) + int(w * val)
+                # scale makes w·val integral: the division is exact
+                t = w * val.numerator if val.denominator == 1 else w * val.numerator // val.denominator
+                nums[c][mono] = nums[c].get(mono, 0) + t
         nums = [{m: c for m, c in n.items() if c} for n in nums]
         out.append(HeadPolys(den, tuple(nums)))
     return out
 
 
-def _exponent(a, lat: Lattice) -> list:
-    """Lattice exponent of an atom with integer arithmetic only (fast for long keys)."""
-    e = [c.numerator * (s // c.denominator) if c else 0 for c, s in zip(a.key, lat.scales)]
-    if lat.has_z:
-        b = a.bias
-        e.append(b.numerator * (lat.bias_scale // b.denominator) if b else 0)
-    return e
+def _shift(exps: list, n: int) -> dict:
+    """``{v: min exponent}`` over ``n`` sparse exponents, for the variables whose minimum is not 0.
+
+    >>> _shift([((0, 2), (3, -1)), ((0, 1),)], 2)
+    {0: 1, 3: -1}
+    """
+    mins: dict = {}
+    count: dict = {}
+    for e in exps:
+        for v, x in e:
+            m = mins.get(v)
+            if m is None or x < m:
+                mins[v] = x
+            count[v] = count.get(v, 0) + 1
+    return {v: m for v, m in mins.items() if m and (m < 0 or count[v] == n)}
+
+
+def _shifted(e: tuple, shift: dict) -> tuple:
+    """The sparse exponent ``e - shift`` (zero entries dropped, sorted by variable).
+
+    >>> _shifted(((0, 2), (3, -1)), {0: 1, 3: -1, 5: -2})
+    ((0, 1), (5, 2))
+    """
+    d = dict(e)
+    for v, s in shift.items():
+        d[v] = d.get(v, 0) - s
+    return tuple(sorted((v, x) for v, x in d.items() if x))
 
 
 def variables(p: Sparse) -> set:
-    """Variables whose exponent varies over the terms of ``p``.
+    """Variables whose exponent varies over the terms of ``p`` (linear in the terms' sizes).
 
     >>> sorted(variables({((0, 1), (1, 1)): 1, ((1, 1),): 1}))
     [0]
     """
-    allv = {v for m in p for v, _ in m}
-    return {v for v in allv if len({dict(m).get(v, 0) for m in p}) > 1}
+    n = len(p)
+    seen: dict = {}
+    count: dict = {}
+    varies = set()
+    for m in p:
+        for v, x in m:
+            count[v] = count.get(v, 0) + 1
+            y = seen.setdefault(v, x)
+            if y != x:
+                varies.add(v)
+    varies.update(v for v, k in count.items() if k < n)
+    return varies
 
 
 def all_variables(*ps: Sparse) -> list:
@@ -127,23 +168,35 @@ def from_flint(vs: list, q: "flint.fmpz_mpoly") -> Sparse:
 
 def normal_form(p: Sparse) -> Sparse:
     """Associate with no monomial factor, content 1, positive coefficient on the
-    lex-largest exponent (dense over sorted variables); terms in descending lex order."""
-    vs = all_variables(p)
-    dense = {}
-    for m, c in p.items():
-        d = dict(m)
-        dense[tuple(d.get(v, 0) for v in vs)] = Fraction(c)
-    mins = [min(e[i] for e in dense) for i in range(len(vs))]
+    lex-largest exponent (dense over sorted variables); terms in descending lex order.
+
+    Sparse throughout: cost ``O(Σ |m| log)`` over the monomials ``m`` of ``p``.
+
+    >>> normal_form({((3, 2), (9, 1)): -4, ((3, 1),): 6})
+    {((3, 1), (9, 1)): 2, (): -3}
+    """
+    n = len(p)
     den = 1
-    for c in dense.values():
-        den = lcm(den, c.denominator)
-    ints = {tuple(a - b for a, b in zip(e, mins)): int(c * den) for e, c in dense.items()}
+    for c in p.values():
+        if type(c) is not int:
+            q = Fraction(c).denominator
+            if den % q:
+                den = lcm(den, q)
+    shift = _shift(p, n)
+    terms = []
     g = 0
-    for c in ints.values():
-        g = gcd(g, c)
-    s = 1 if ints[max(ints)] > 0 else -1
-    return {tuple((v, k) for v, k in zip(vs, e) if k): s * c // g
-            for e, c in sorted(ints.items(), reverse=True)}
+    for m, c in p.items():
+        ci = c * den if type(c) is int else int(Fraction(c) * den)
+        g = gcd(g, ci)
+        terms.append((_shifted(m, shift) if shift else m, ci))
+    # dense lex order of non-negative exponents over sorted variables = tuple order of (-v, e)
+    terms.sort(key=_lex_key, reverse=True)
+    s = 1 if terms[0][1] > 0 else -1
+    return {m: s * c // g for m, c in terms}
+
+
+def _lex_key(t: tuple) -> tuple:
+    return tuple((-v, x) for v, x in t[0])
 
 
 def x_support(p: Sparse, dim: int) -> set:
@@ -152,7 +205,8 @@ def x_support(p: Sparse, dim: int) -> set:
     >>> sorted(x_support({((0, 1), (2, 1)): 1, ((0, 1),): 2}, 2))
     [((0, 1),)]
     """
-    return {tuple((v, k) for v, k in m if v < dim) for m in p}
+    # monomials are sorted by variable: only the last pair can be z (index dim)
+    return {m if not m or m[-1][0] < dim else tuple((v, k) for v, k in m if v < dim) for m in p}
 
 
 def to_json_poly(p: Sparse) -> list:
