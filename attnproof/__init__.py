@@ -2,28 +2,59 @@
 
 The public API (the command line is a thin layer over it):
 
->>> from attnproof import sigmoid_sum, fuse
+>>> from attnproof import sigmoid_sum, fuse, bound, prove, check
 >>> fuse(sigmoid_sum(3)).atoms
 8
+>>> bound(sigmoid_sum(3)).value
+8
+>>> cert = prove(sigmoid_sum(3))
+>>> cert.minimum, check(cert).status
+(8, 'valid')
+
+Imports are lazy (PEP 562): ``import attnproof`` loads nothing heavy, and
+``python -m attnproof.checker CERT`` runs on a bare Python (the checker uses the
+standard library only).  ``attnproof.search`` is the search subpackage; it is
+also callable, as the API function :func:`attnproof.api.search`.
 """
 
-from .errors import (AlgebraError, AttnproofError, CertificateError, InputError, LimitError,
-                     NumberError, NumericError, SolverError, ValidationError)
-from .model import Atom, Head, MultiHead
-from .io import (canonical_json, dump_problem, load_problem, loads_problem, parse_number,
-                 problem_from_dict, problem_sha256, problem_to_dict)
-from .fusion import Fusion, ReducedForm, fuse, product_fusion, reduced_form
-from .families import biased_sigmoid_sum, graph_sum, random_multihead, sigmoid_sum
+from __future__ import annotations
+
+import importlib
+from typing import Any
 
 __version__ = "0.1.0"
 
-__all__ = [
-    "AttnproofError", "InputError", "NumberError", "ValidationError", "LimitError",
-    "AlgebraError", "CertificateError", "SolverError", "NumericError",
-    "Atom", "Head", "MultiHead",
-    "load_problem", "loads_problem", "dump_problem", "problem_from_dict", "problem_to_dict",
-    "problem_sha256", "canonical_json", "parse_number",
-    "Fusion", "ReducedForm", "fuse", "product_fusion", "reduced_form",
-    "sigmoid_sum", "biased_sigmoid_sum", "graph_sum", "random_multihead",
-    "__version__",
-]
+# public name -> module that defines it (imported on first use)
+_EXPORTS = {
+    **dict.fromkeys(("AttnproofError", "InputError", "NumberError", "ValidationError", "LimitError",
+                     "AlgebraError", "CertificateError", "SolverError", "NumericError"), "errors"),
+    **dict.fromkeys(("Atom", "Head", "MultiHead"), "model"),
+    **dict.fromkeys(("load_problem", "loads_problem", "dump_problem", "problem_from_dict",
+                     "problem_to_dict", "problem_sha256", "canonical_json", "parse_number"), "io"),
+    **dict.fromkeys(("Fusion", "ReducedForm", "fuse", "product_fusion", "reduced_form"), "fusion"),
+    **dict.fromkeys(("sigmoid_sum", "biased_sigmoid_sum", "graph_sum", "random_multihead"),
+                    "families"),
+    **dict.fromkeys(("bound", "prove", "check"), "api"),
+    "LowerBound": "bounds", "Certificate": "certificate", "Verdict": "checker",
+}
+# subpackages reachable as attributes (``attnproof.search`` is callable: the API's search)
+_SUBMODULES = ("algebra", "api", "bounds", "certificate", "checker", "cli", "errors", "executor",
+               "families", "fusion", "io", "model", "numeric", "plot", "search")
+
+__all__ = sorted(_EXPORTS) + ["search", "__version__"]
+
+
+def __getattr__(name: str) -> Any:
+    """Import a public name (or a subpackage) on first use."""
+    mod = _EXPORTS.get(name)
+    if mod is not None:
+        value = getattr(importlib.import_module(f"{__name__}.{mod}"), name)
+        globals()[name] = value
+        return value
+    if name in _SUBMODULES:
+        return importlib.import_module(f"{__name__}.{name}")
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_EXPORTS) | set(_SUBMODULES))

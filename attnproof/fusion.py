@@ -56,19 +56,26 @@ def product_size_bound(M: MultiHead) -> int:
 def check_size(M: MultiHead, max_atoms: int | None) -> None:
     """Refuse, before allocating anything, a fusion larger than ``max_atoms``.
 
+    The size is :func:`attnproof.algebra.sizes.fusion_size_bound`: a bound on
+    every polynomial the fusion code builds, estimated from the head supports.
+
     >>> from attnproof.families import sigmoid_sum
     >>> check_size(sigmoid_sum(30), 1 << 20)
     Traceback (most recent call last):
     ...
-    attnproof.errors.LimitError: the product fusion of these 30 heads may have up to 1073741824 atoms (the product of the head sizes), over --max-atoms 1048576; raise --max-atoms, or use 'attnproof prove', whose structural certificates need no fusion
+    attnproof.errors.LimitError: a fusion of these 30 heads may have up to 1073741824 atoms (estimated from the head supports before building it), over --max-atoms 1048576; raise --max-atoms, or use 'attnproof prove', whose structural certificates need no fusion
     """
+    # -- size guard (iface): estimate of what is built, not the product of head sizes --
     if max_atoms is None:
         return
-    bound = product_size_bound(M)
+    from .algebra.sizes import fusion_size_bound
+
+    bound = fusion_size_bound(M)
     if bound > max_atoms:
         raise LimitError(
-            f"the product fusion of these {len(M)} heads may have up to {bound} atoms "
-            f"(the product of the head sizes), over --max-atoms {max_atoms}; raise --max-atoms, "
+            f"a fusion of {'this head' if len(M) == 1 else f'these {len(M)} heads'} may have up to "
+            f"{bound} atoms (estimated from the "
+            f"head supports before building it), over --max-atoms {max_atoms}; raise --max-atoms, "
             f"or use 'attnproof prove', whose structural certificates need no fusion")
 
 
@@ -224,6 +231,19 @@ class Fusion:
     def entries(self) -> int:
         """Number of (key, bias) entries written to a problem file."""
         return len(self.frac.den)
+
+    def __repr__(self) -> str:
+        """Short: ``Fusion(8 atoms, method='reduced', heads=3)``."""
+        return f"Fusion({self.atoms} atoms, method={self.method!r}, heads={len(self.multihead)})"
+
+    def _repr_latex_(self) -> str:
+        """Notebooks: the fused head ``N/D`` (when small) and its atom count."""
+        text = rf"\text{{{self.method} fusion of {len(self.multihead)} heads: {self.atoms} atoms}}"
+        if len(self.frac.den) <= 12 and len(self.frac.num) == 1:
+            from .algebra.display import fraction_text
+
+            text += r"\quad " + fraction_text(self.frac.num[0], self.frac.den, self.lattice, "latex")
+        return f"${text}$"
 
     def _atom_rows(self):
         """``(sparse key over the problem's coordinates, bias, weight, numerators, exponent)``."""

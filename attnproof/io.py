@@ -5,7 +5,9 @@ Number rule (applies everywhere a problem file holds a number):
 * JSON integers are exact integers.
 * Strings hold exact rationals: ``"3"``, ``"-2/7"``, ``"0.1"`` (= 1/10),
   ``"1.5e-3"`` (= 3/2000).  ASCII digits only; no ``_``, no hex, no spaces.
-  At most 2000 digits and exponents of at most 2000 in absolute value.
+  At most 2000 digits and exponents of at most 2000 in absolute value, and the
+  exact value's numerator and denominator have at most 2000 digits each (the
+  format's limits, shared with the checker: ``attnproof.checker.limits``).
 * **JSON floats are rejected** (``0.1`` written as a bare JSON number cannot be
   told apart from the binary float 0.1000000000000000055...).  Write them as
   strings.  ``true``/``false``, ``NaN``, ``Infinity`` and ``null`` are rejected.
@@ -37,6 +39,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any, BinaryIO, Callable, Sequence
 
+from .checker.limits import MAX_DIGITS, MAX_DIM, MAX_EXPONENT, MAX_FILE_BYTES, fits_digits
 from .errors import InputError, NumberError, ValidationError
 from .model import Atom, Head, MultiHead
 
@@ -49,9 +52,6 @@ __all__ = [
 
 PROBLEM_FORMAT = "attnproof-problem"
 PROBLEM_VERSION = 1
-MAX_DIGITS = 2000
-MAX_EXPONENT = 2000
-MAX_FILE_BYTES = 512 * 1024 * 1024
 
 _NUM_RE = re.compile(
     r"^(?P<sign>[+-]?)(?:(?P<int>[0-9]+)(?:\.(?P<frac>[0-9]*))?|\.(?P<frac2>[0-9]+))"
@@ -73,7 +73,7 @@ def parse_number(x: Any, where: str = "") -> Fraction:
     if isinstance(x, bool) or x is None:
         raise NumberError(f"{pre}{json.dumps(x)} is not a number")
     if isinstance(x, int):
-        if abs(x).bit_length() > MAX_DIGITS * 4:
+        if not fits_digits(x):
             raise NumberError(f"{pre}integer with more than {MAX_DIGITS} digits")
         return Fraction(x)
     if isinstance(x, float):
@@ -95,7 +95,10 @@ def parse_number(x: Any, where: str = "") -> Fraction:
         den = int(m.group("den"))
         if den == 0:
             raise NumberError(f"{pre}{shown!r}: zero denominator")
-        return Fraction(int(m.group("num")), den)
+        val = Fraction(int(m.group("num")), den)
+        if not (fits_digits(val.numerator) and fits_digits(val.denominator)):
+            raise NumberError(f"{pre}{shown!r}: more than {MAX_DIGITS} digits")
+        return val
     m = _NUM_RE.match(s)
     if not m:
         raise NumberError(
@@ -113,6 +116,9 @@ def parse_number(x: Any, where: str = "") -> Fraction:
     mant = int((digits + frac) or "0")
     scale = exp - len(frac)
     val = Fraction(mant * 10 ** scale) if scale >= 0 else Fraction(mant, 10 ** (-scale))
+    if not (fits_digits(val.numerator) and fits_digits(val.denominator)):
+        raise NumberError(f"{pre}{shown!r}: the exact value has more than {MAX_DIGITS} digits "
+                          "in its numerator or denominator")
     return -val if m.group("sign") == "-" else val
 
 
@@ -271,9 +277,12 @@ def read_json_file(path: str | os.PathLike) -> Any:
     """
     p = Path(path)
     text = read_text_file(p)
-    if p.suffix.lower() in (".yaml", ".yml"):
-        return _loads_yaml(text)
-    return loads_json(text)
+    try:
+        if p.suffix.lower() in (".yaml", ".yml"):
+            return _loads_yaml(text)
+        return loads_json(text)
+    except InputError as e:            # syntax and float errors name the file
+        raise type(e)(f"{p}: {e}") from None
 
 
 def _check_keys(obj: dict, allowed: set[str], required: set[str], where: str) -> None:
@@ -384,8 +393,9 @@ def problem_from_dict(obj: Any) -> MultiHead:
     if type(obj["version"]) is not int or obj["version"] != PROBLEM_VERSION:
         raise ValidationError(f"problem: unsupported version {obj['version']!r} (this attnproof reads version 1)")
     d = obj["dim"]
-    if type(d) is not int or d < 0 or d > 100000:
-        raise ValidationError(f"problem: dim must be a non-negative integer, got {d!r}")
+    if type(d) is not int or d < 0 or d > MAX_DIM:
+        raise ValidationError(f"problem: dim must be an integer from 0 to {MAX_DIM}, got "
+                              f"{d if type(d) is int and fits_digits(d) else type(d).__name__}")
     heads_in = obj["heads"]
     if not isinstance(heads_in, list) or not heads_in:
         raise ValidationError("problem: 'heads' must be a non-empty list")
@@ -500,33 +510,74 @@ def problem_sha256(M: MultiHead) -> str:
 def atomic_write(path: str | os.PathLike, write: Callable[[BinaryIO], None]) -> None:
     """Write a file atomically: ``write(f)`` fills a temp file in the same folder,
     then fsync and ``os.replace``.  A crash mid-write leaves the old file or none,
-    never a partial one; the new file gets the usual permissions (umask).
+    never a partial one; a new file gets the usual permissions (umask), a replaced
+    one keeps its own.
+
+    What ``PATH`` may be (every ``-o PATH`` of the command line):
+
+    * a symlink is **followed**: its final target is replaced atomically and the
+      link itself stays (a dangling link creates its target);
+    * an existing character device or pipe (``/dev/null``, ``/dev/stdout``) is
+      **written through**, never replaced;
+    * a directory, socket, block device or anything else that is not a regular
+      file is **refused** (:class:`~attnproof.errors.InputError`, exit 3).
 
     >>> import tempfile, os
     >>> path = os.path.join(tempfile.mkdtemp(), "a.bin")
     >>> atomic_write(path, lambda f: f.write(b"abc"))
     >>> open(path, "rb").read(), os.listdir(os.path.dirname(path))
     (b'abc', ['a.bin'])
+    >>> atomic_write(os.devnull, lambda f: f.write(b"x")); os.path.exists(os.devnull)
+    True
     """
+    import stat as _stat
+
     p = Path(path)
-    folder = p.parent if str(p.parent) else Path(".")
+    try:
+        st = os.stat(p)                      # follows symlinks
+    except FileNotFoundError:
+        st = None
+    except OSError as e:
+        raise InputError(f"{p}: cannot be written ({e.strerror})") from None
+    if st is not None and not _stat.S_ISREG(st.st_mode):
+        if _stat.S_ISDIR(st.st_mode):
+            raise InputError(f"{p}: is a directory")
+        if not (_stat.S_ISCHR(st.st_mode) or _stat.S_ISFIFO(st.st_mode)):
+            raise InputError(f"{p}: not a regular file, character device or pipe; refusing "
+                             "to replace it")
+        try:
+            with open(p, "wb") as f:         # write through: the device or pipe stays
+                write(f)
+        except OSError as e:
+            raise InputError(f"{p}: cannot be written ({e.strerror})") from None
+        return
+    target = Path(os.path.realpath(p)) if p.is_symlink() else p
+    folder = target.parent if str(target.parent) else Path(".")
     if not folder.is_dir():
         raise InputError(f"{p}: folder {folder} does not exist")
-    fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=folder)
     try:
-        mask = os.umask(0)
-        os.umask(mask)
-        os.chmod(tmp, 0o666 & ~mask)
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
+    except OSError as e:
+        raise InputError(f"{p}: cannot be written ({e.strerror})") from None
+    try:
+        if st is not None:
+            os.chmod(tmp, _stat.S_IMODE(st.st_mode))
+        else:
+            mask = os.umask(0)
+            os.umask(mask)
+            os.chmod(tmp, 0o666 & ~mask)
         with os.fdopen(fd, "wb") as f:
             write(f)
             f.flush()
             os.fsync(f.fileno())
-        os.replace(tmp, p)
-    except BaseException:
+        os.replace(tmp, target)
+    except BaseException as e:
         try:
             os.unlink(tmp)
         except OSError:
             pass
+        if isinstance(e, OSError):
+            raise InputError(f"{p}: cannot be written ({e.strerror or e})") from None
         raise
 
 

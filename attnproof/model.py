@@ -14,6 +14,7 @@ has ``value_dim == 1``.
 
 from __future__ import annotations
 
+import numbers
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Iterable, Sequence
@@ -23,15 +24,39 @@ from .errors import ValidationError
 __all__ = ["Atom", "Head", "MultiHead"]
 
 
-def _frac_tuple(xs: Iterable, what: str) -> tuple[Fraction, ...]:
-    out = []
-    for x in xs:
-        if type(x) is not Fraction:        # Fractions are immutable: keep them as they are
-            if isinstance(x, bool) or not isinstance(x, (int, Fraction)):
-                raise ValidationError(f"{what}: expected exact rationals, got {x!r}")
-            x = Fraction(x)
-        out.append(x)
-    return tuple(out)
+def _exact(x, what: str) -> Fraction:
+    """One exact rational from the number types a Python user has.
+
+    int, :class:`~fractions.Fraction`, NumPy integers (any ``numbers.Rational``) and
+    strings such as ``"1/3"`` or ``"0.25"``; floats are refused (they are not exact).
+
+    >>> _exact("1/3", "key"), _exact(Fraction(1, 2), "key")
+    (Fraction(1, 3), Fraction(1, 2))
+    >>> _exact(0.5, "key")
+    Traceback (most recent call last):
+    ...
+    attnproof.errors.ValidationError: key: expected exact rationals (int, Fraction, "p/q"), got 0.5
+    """
+    if type(x) is Fraction:             # Fractions are immutable: keep them as they are
+        return x
+    if type(x) is int:
+        return Fraction(x)
+    if isinstance(x, bool):
+        raise ValidationError(f"{what}: expected exact rationals (int, Fraction, \"p/q\"), got {x!r}")
+    if isinstance(x, numbers.Rational):
+        return Fraction(int(x.numerator), int(x.denominator))
+    if isinstance(x, str) and len(x) <= 4000 and x.strip() and "_" not in x:
+        try:
+            return Fraction(x.strip())
+        except (ValueError, ZeroDivisionError):
+            pass
+    raise ValidationError(f"{what}: expected exact rationals (int, Fraction, \"p/q\"), got {x!r}")
+
+
+def _frac_tuple(xs, what: str) -> tuple[Fraction, ...]:
+    if isinstance(xs, (str, bytes)) or not isinstance(xs, Iterable):
+        xs = (xs,)                      # a scalar value (or key, when d = 1)
+    return tuple(_exact(x, what) for x in xs)
 
 
 _ZERO = Fraction(0)
@@ -40,11 +65,7 @@ DENSE_CACHE_DIM = 64       # dense keys of at most this dimension are cached on 
 
 
 def _frac(x, what: str) -> Fraction:
-    if type(x) is Fraction:
-        return x
-    if isinstance(x, bool) or not isinstance(x, (int, Fraction)):
-        raise ValidationError(f"{what}: expected an exact rational, got {x!r}")
-    return Fraction(x)
+    return _exact(x, what)
 
 
 def _sparse_from_items(items: Iterable, dim: int, what: str) -> tuple[tuple[int, Fraction], ...]:

@@ -334,7 +334,7 @@ def _chart(pic: NewtonPicture):
 
 
 def draw_newton(pic: NewtonPicture, path: str | os.PathLike, title: str | None = None) -> None:
-    """Draw a :class:`NewtonPicture` to a PNG file (written atomically).
+    """Draw a :class:`NewtonPicture` to an image file (PNG, or SVG/PDF by extension; written atomically).
 
     The polytope is shaded with its vertices as large dots; every point of
     ``supp_x(Q)`` is a small dot, the best fusion's keys are rings and the
@@ -419,4 +419,15 @@ def draw_newton(pic: NewtonPicture, path: str | os.PathLike, title: str | None =
     ax.set_title(title, fontsize=10)
     fig.legend(loc="lower center", ncol=2, fontsize=8, frameon=False)
     fig.subplots_adjust(bottom=0.2)
-    atomic_write(path, lambda fh: fig.savefig(fh, format="png"))
+    fmt = plot_format(path)
+    atomic_write(path, lambda fh: fig.savefig(fh, format=fmt))
+
+
+def plot_format(path: str | os.PathLike) -> str:
+    """The image format of an output path, by extension: png (default), svg or pdf.
+
+    >>> plot_format("k3.svg"), plot_format("k3.PNG"), plot_format("k3")
+    ('svg', 'png', 'png')
+    """
+    ext = os.path.splitext(str(path))[1].lower().lstrip(".")
+    return ext if ext in ("svg", "pdf") else "png"

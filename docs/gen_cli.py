@@ -26,6 +26,19 @@ Exit codes, shared by every command: **0** success (valid, consistent), **1** a
 negative verdict (invalid certificate, refuted claim), **2** inconclusive or
 undecided, **3** usage or input error, **4** internal error.
 
+Machine output (`--json`) uses one vocabulary in every command: `verdict` (what
+happened: `fused`, `proven`, `valid`, `sat`, `consistent`, ...), `atoms`,
+`lower_bound`, `upper_bound`, `minimum`, `complete` (the lower bound is the whole
+vertex count `V(Q)`), `trust` and `elapsed_s`.  Counts are JSON integers below
+2^53 and decimal strings from 2^53 on; other numbers are JSON numbers.  An error
+under `--json` is a JSON document too (`{"verdict": "error", "error": ...,
+"message": ..., "exit_code": 3}`) besides the one line on stderr.  The JSON Schemas
+of the problem file, the certificate and every command's output are in `schemas/`
+of the repository.
+
+Progress bars go to stderr, on a terminal after a second of work; `--progress`
+shows them anywhere (a pipe, a log file), and quiet is the default otherwise.
+
 """
 
 

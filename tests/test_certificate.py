@@ -77,7 +77,7 @@ def test_prove_json_and_check(tmp_path, capsys):
     assert out["certificate"] == str(cert)
     assert main(["check", str(cert), "--json"]) == 0
     v = json.loads(capsys.readouterr().out)
-    assert v["status"] == "valid" and v["lower_bound"] == 16
+    assert v["verdict"] == "valid" and v["lower_bound"] == 16
 
 
 def test_prove_w30_structurally_without_allocating(tmp_path, capsys):

@@ -13,7 +13,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
-PAGES = ["index.md", "tutorial.md", "theory.md", "certificates.md", "search.md", "cli.md", "faq.md"]
+PAGES = ["index.md", "tutorial.md", "theory.md", "certificates.md", "search.md", "cli.md", "faq.md",
+         "api.md"]
 
 
 def _gen_cli():
@@ -36,6 +37,7 @@ def test_mkdocs_build_strict(tmp_path):
     mkdocs = shutil.which("mkdocs", path=os.path.dirname(sys.executable)) or shutil.which("mkdocs")
     if mkdocs is None:
         pytest.skip("mkdocs is not installed (pip install -e '.[test]')")
+    pytest.importorskip("mkdocstrings", reason="the API page needs mkdocstrings (pip install -e '.[docs]')")
     proc = subprocess.run([mkdocs, "build", "--strict", "-q", "-f", str(ROOT / "mkdocs.yml"),
                            "-d", str(tmp_path / "site")], capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stdout + proc.stderr
@@ -43,6 +45,10 @@ def test_mkdocs_build_strict(tmp_path):
         stem = page[:-3]
         built = tmp_path / "site" / ("index.html" if stem == "index" else f"{stem}/index.html")
         assert built.is_file(), f"{built} was not built"
+    api = (tmp_path / "site" / "api" / "index.html").read_text(encoding="utf-8")
+    for name in ("attnproof.api.bound", "attnproof.api.prove", "attnproof.api.check",
+                 "attnproof.api.search", "attnproof.fusion.Fusion"):
+        assert f'id="{name}"' in api, f"the API page does not document {name}"
 
 
 def test_cli_reference_is_up_to_date():
@@ -56,10 +62,10 @@ def test_cli_reference_matches_help_of_every_command():
     from attnproof.cli import COMMANDS, build_parser
 
     text = (DOCS / "cli.md").read_text(encoding="utf-8")
-    blocks = dict(re.findall(r"^## `attnproof ?([a-z]*)`\n\n```text\n(.*?)\n```", text, re.S | re.M))
+    blocks = dict(re.findall(r"^## `attnproof ?([a-z-]*)`\n\n```text\n(.*?)\n```", text, re.S | re.M))
     parser = build_parser()
     available = set(parser._subparsers._group_actions[0].choices)
-    assert available <= set(COMMANDS)
+    assert available <= {c.replace("_", "-") for c in COMMANDS}
     assert set(blocks) == available | {""}
     env = dict(os.environ, COLUMNS="80")
     for name in sorted(blocks):

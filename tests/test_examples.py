@@ -71,6 +71,7 @@ def test_tour_notebook_executes(tmp_path):
     nb = nbformat.read(EXAMPLES / "tour.ipynb", as_version=4)
     assert all(not c.get("outputs") for c in nb.cells if c.cell_type == "code"), \
         "commit the notebook without outputs"
+    assert not any("subprocess" in c.source for c in nb.cells), "the tour uses the API, not the CLI"
     client = nbclient.NotebookClient(nb, timeout=300, kernel_name="python3",
                                      resources={"metadata": {"path": str(tmp_path)}})
     client.execute()

@@ -121,7 +121,7 @@ def test_atomic_write_replaces_or_keeps(tmp_path, monkeypatch):
         raise OSError("disk full")
 
     monkeypatch.setattr(os, "fsync", boom)
-    with pytest.raises(OSError):
+    with pytest.raises(InputError, match="disk full"):
         atomic_write_text(target, "new\n")
     assert target.read_text() == "old\n"
     assert [p.name for p in tmp_path.iterdir()] == ["out.json"]   # no temp file left behind

@@ -72,7 +72,10 @@ def test_numcheck_output_ignores_global_mpmath_precision(run_cli, w3):
         b = run_cli("numcheck", w3["problem"], w3["bad"], "--json")
     finally:
         mpmath.mp.dps = old
-    assert a == b and a[0] == 1
+
+    def same(r):           # everything but the wall-clock time
+        return r[0], {k: v for k, v in json.loads(r[1]).items() if k != "elapsed_s"}, r[2]
+    assert same(a) == same(b) and a[0] == 1
 
 
 def test_numcheck_usage_errors_exit_3(run_cli, w3, tmp_path):
@@ -194,7 +197,7 @@ def test_numcheck_certificate_binding_and_upper_claim(run_cli, tmp_path):
 
 
 def test_numcheck_certificate_without_explicit_fusion(run_cli, tmp_path):
-    rc, out, _ = run_cli("numcheck", _cert(tmp_path, sigmoid_sum(13)), "--samples", "2", "--digits", "30")
+    rc, out, _ = run_cli("numcheck", _cert(tmp_path, sigmoid_sum(17)), "--samples", "2", "--digits", "30")
     assert rc == 0
     assert "two independent evaluators" in out and "product_fusion" in out and "not built" in out
 

@@ -20,19 +20,20 @@ from dataclasses import dataclass, field
 from math import gcd
 from typing import Callable, Optional
 
-from ..errors import AlgebraError
+from ..errors import AlgebraError, LimitError
+from ..algebra.sizes import fusion_size_bound
 from ..fusion import DEFAULT_MAX_ATOMS, reduced_form
 from ..model import MultiHead
 from .factors import FactorSet, surviving_factors
 from .newton import independent_zonotope_functionals, minkowski_vertex, newton_vertices
 from .sparse import from_flint, head_polys, normal_form, variables, x_support
-from .zonotope import (acyclic_orientations_tutte, classify, generator_classes,
+from .zonotope import (acyclic_orientations_tutte, classify, count_acyclic_orientations,
+                       generator_classes,
                        graphic_edges, graphic_functionals, regions_general_position)
 
-__all__ = ["Block", "LowerBound", "lower_bound", "MAX_GRAPH_NODES", "MAX_EXPLICIT_VERTICES"]
+__all__ = ["Block", "LowerBound", "lower_bound", "MAX_EXPLICIT_VERTICES"]
 
 Progress = Optional[Callable[[int, int], None]]
-MAX_GRAPH_NODES = 12          # the checker counts graphic blocks up to this many nodes
 MAX_EXPLICIT_VERTICES = 1 << 16
 MAX_DENSE_CELLS = 1 << 22     # factors × variables of a block handled with dense exponent vectors
 
@@ -61,6 +62,17 @@ class LowerBound:
     reduced: tuple | None = None       # c3: (numerators, denominator) as sparse dicts
     tight: bool = True                 # True when the count is V(Q) itself
     notes: list = field(default_factory=list)
+
+    def __repr__(self) -> str:
+        """Short: ``LowerBound(16, trust='exact', path='c1', complete=True)``."""
+        return (f"LowerBound({self.value}, trust={self.trust!r}, path={self.path!r}, "
+                f"complete={self.tight})")
+
+    def _repr_latex_(self) -> str:
+        """Notebooks: the bound as a formula."""
+        rel = "=" if self.tight else r"\ge"
+        return (rf"$\text{{atoms}} \ge V(Q) {rel} {self.value}"
+                rf"\quad\text{{(trust {self.trust}, path {self.path})}}$")
 
 
 def product_entries(hp: list) -> int:
@@ -247,14 +259,13 @@ def _count_block(polys: list, mults: list, fs: list, dim: int, explicit: bool) -
     if kind == "graphic":
         gens = generator_classes([p for p, _ in pts])
         edges = graphic_edges(gens, len(vs))
-        if not explicit and len(vs) + 1 <= MAX_GRAPH_NODES:
-            n = acyclic_orientations_tutte(len(vs) + 1, edges) if len(edges) <= 10 else None
-            # the checker's recurrence (3^n over vertex sets), cross-checked against
-            # networkx's Tutte polynomial T(2, 0) on graphs with at most 10 edges
-            from ..checker.geometry import acyclic_orientations
-            m = acyclic_orientations(len(vs) + 1, edges)
-            if n is not None and n != m:
-                raise AlgebraError(f"acyclic orientation counts disagree: Tutte {n}, recurrence {m}")
+        if not explicit:
+            m, _ = count_acyclic_orientations(len(vs) + 1, edges)
+            if len(edges) <= 10:
+                # small graphs: cross-checked against networkx's Tutte polynomial T(2, 0)
+                n = acyclic_orientations_tutte(len(vs) + 1, edges)
+                if n != m:
+                    raise AlgebraError(f"acyclic orientation counts disagree: Tutte {n}, blocks {m}")
             return Block(fs, vs, "zonotope_graphic", m)
     # explicit vertex list
     if kind == "independent":
@@ -268,7 +279,8 @@ def _count_block(polys: list, mults: list, fs: list, dim: int, explicit: bool) -
         for p, _ in pts:
             total *= len(p)
         if total > 200000:
-            raise AlgebraError(f"block with {len(fs)} factors is too large for an explicit vertex list")
+            raise LimitError(f"a block with {len(fs)} factors has up to {total} candidate points, "
+                             f"too many for an explicit vertex list (limit 200000); drop --explicit")
         summ = {tuple([0] * len(vs))}
         for p, e in pts:
             summ = {tuple(a + e * b for a, b in zip(s, q)) for s in summ for q in p}
@@ -281,7 +293,8 @@ def _count_block(polys: list, mults: list, fs: list, dim: int, explicit: bool) -
             raise AlgebraError("a vertex functional is not generic (internal error)")
         verts.setdefault(u, tuple(c))
     if len(verts) > MAX_EXPLICIT_VERTICES:
-        raise AlgebraError("too many vertices for an explicit list")
+        raise LimitError(f"{len(verts)} vertices are too many for an explicit list (limit "
+                         f"{MAX_EXPLICIT_VERTICES}); drop --explicit")
     vl = sorted(verts.items())
     return Block(fs, vs, "vertices", len(vl), vertices=vl, complete=complete)
 
@@ -304,7 +317,7 @@ def lower_bound(M: MultiHead, explicit: bool = False, max_atoms: int | None = DE
     hp = hp if hp is not None else head_polys(M)
     fs: FactorSet = surviving_factors(M, progress, hp)
     dim = M.dim
-    use_c3 = not fs.complete and (max_atoms is None or product_entries(hp) <= max_atoms)
+    use_c3 = not fs.complete and (max_atoms is None or fusion_size_bound(M) <= max_atoms)
     if use_c3:
         r = reduced_form(M, max_atoms)
         if not r.is_constant():

@@ -12,9 +12,10 @@ import hashlib
 from dataclasses import dataclass
 from typing import Any, Callable, Optional
 
-from ..bounds.lower import LowerBound, lower_bound, product_entries
+from ..bounds.lower import LowerBound, lower_bound
 from ..bounds.sparse import head_polys, to_json_poly, x_support
 from ..errors import CertificateError
+from ..algebra.sizes import fusion_size_bound
 from ..fusion import DEFAULT_MAX_ATOMS, Fusion, fuse
 from ..io import canonical_json, decimal_string, problem_to_dict
 from ..model import MultiHead
@@ -24,7 +25,8 @@ __all__ = ["Certificate", "build_certificate", "encode_count", "EXPLICIT_FUSION_
 
 FORMAT = "attnproof-certificate"
 VERSION = 1
-EXPLICIT_FUSION_LIMIT = 4096
+EXPLICIT_FUSION_LIMIT = 65536
+EXPLICIT_TIE_LIMIT = 4096            # an explicit head that only ties the counted product
 EXPLICIT_FUSION_CELLS = 1 << 22       # atoms × (dim + 1) of an explicit head that only ties the product
 Progress = Optional[Callable[[int, int], None]]
 
@@ -54,6 +56,45 @@ class Certificate:
     upper: int
 
     @property
+    def lower_bound(self) -> int:
+        """The proven lower bound."""
+        return self.lower.value
+
+    @property
+    def upper_bound(self) -> int:
+        """The upper bound: atoms of the embedded fusion, or of the counted product fusion."""
+        return self.upper
+
+    @property
+    def minimum(self) -> int | None:
+        """The minimum atom count when the bounds meet, else None."""
+        return self.upper if self.lower.value == self.upper else None
+
+    @property
+    def trust(self) -> str:
+        """The trust level (THEORY §8)."""
+        return self.doc["trust"]
+
+    def write(self, path) -> None:
+        """Write the canonical text atomically."""
+        from ..io import atomic_write_text
+
+        atomic_write_text(path, self.text)
+
+    def __repr__(self) -> str:
+        """Short: ``Certificate(lower_bound=8, upper_bound=8, minimum=8, trust='exact')``."""
+        return (f"Certificate(lower_bound={self.lower_bound}, upper_bound={self.upper_bound}, "
+                f"minimum={self.minimum}, trust={self.trust!r})")
+
+    def _repr_latex_(self) -> str:
+        """Notebooks: the proven interval."""
+        if self.minimum is not None:
+            body = rf"\text{{minimum}} = {self.minimum}"
+        else:
+            body = rf"{self.lower_bound} \le \text{{minimum}} \le {self.upper_bound}"
+        return rf"${body}\quad\text{{(certificate, trust {self.trust})}}$"
+
+    @property
     def text(self) -> str:
         """Canonical JSON text (byte-identical for identical inputs)."""
         return canonical_json(self.doc)
@@ -63,7 +104,7 @@ class Certificate:
         c = self.doc["claims"]
         return {"lower_bound": c["lower_bound"], "upper_bound": c["upper_bound"],
                 "minimum": c["minimum"], "trust": self.doc["trust"],
-                "tight_lower_bound": self.lower.tight, "path": self.lower.path}
+                "complete": self.lower.tight, "path": self.lower.path}
 
 
 def _lower_steps(lb: LowerBound) -> list:
@@ -92,9 +133,10 @@ def build_certificate(M: MultiHead, explicit: bool = False, max_atoms: int | Non
                       progress: Progress = None) -> Certificate:
     """Prove lower and upper bounds for ``M`` and assemble the certificate.
 
-    The upper bound is an explicit fusion (the cheapest of :func:`attnproof.fusion.fuse`)
-    when the product fusion has at most ``explicit_fusion_limit`` atoms and it
-    beats the product count; otherwise the named rule ``product_fusion``.
+    The upper bound is the best verified fusion of :func:`attnproof.fusion.fuse`,
+    embedded when it has at most ``explicit_fusion_limit`` atoms (and is built only
+    when its estimated size is within ``max_atoms``); otherwise the named rule
+    ``product_fusion``, which the checker counts without building it.
     """
     hp = head_polys(M)
     lb = lower_bound(M, explicit=explicit, max_atoms=max_atoms, progress=progress, hp=hp)
@@ -104,11 +146,16 @@ def build_certificate(M: MultiHead, explicit: bool = False, max_atoms: int | Non
         prod *= len(x_support(H.den, M.dim))
     fusion = None
     upper = prod
-    if product_entries(hp) <= explicit_fusion_limit:
+    # the best verified fusion is embedded when it fits: built only when the estimate of
+    # its size is within max_atoms and the lower bound leaves room under the embedding limit
+    if lb.value <= explicit_fusion_limit and (max_atoms is None or fusion_size_bound(M) <= max_atoms):
         f = fuse(M, max_atoms=max_atoms)
+        f.verify()
         # an explicit head that is no smaller than the counted product is embedded only
         # while it is cheap to re-check (the checker orders its atoms by dense exponents)
-        if f.atoms < prod or (f.atoms == prod and f.entries * (M.dim + 1) <= EXPLICIT_FUSION_CELLS):
+        if f.atoms <= explicit_fusion_limit and (
+                f.atoms < prod or (f.atoms == prod and f.atoms <= EXPLICIT_TIE_LIMIT
+                                and f.entries * (M.dim + 1) <= EXPLICIT_FUSION_CELLS)):
             fusion, upper = f, f.atoms
     if fusion is not None:
         head = fusion.to_problem_dict(name=None)["heads"][0]

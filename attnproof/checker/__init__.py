@@ -17,21 +17,38 @@ invalid: certificate: missing field 'claims'
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
+from .limits import MAX_COUNT_DIGITS, work_limit
 from .problem import parse_problem
 from .rules import RULES, TRUST_ORDER, State, Unsupported
-from .syntax import Reject, canonical_text, count, fields, hexdigest, integer, loads
+from .syntax import (Budget, Reject, canonical_text, count, decimal_text, fields, hexdigest,
+                     integer, loads)
 
 FORMAT = "attnproof-certificate"
 VERSION = 1
 
 __all__ = ["Verdict", "check_text", "check_document", "show_count", "FORMAT", "VERSION", "RULES"]
 
+_MAX_COUNT = None
+
+
+def _count_limit() -> int:
+    global _MAX_COUNT
+    if _MAX_COUNT is None:
+        _MAX_COUNT = 10 ** MAX_COUNT_DIGITS
+    return _MAX_COUNT
+
 
 @dataclass
 class Verdict:
-    """The checker's answer: status, exit code, message and what was established."""
+    """The checker's answer: status, exit code, message and what was established.
+
+    ``bounds_verified``: the lower and upper bounds (and the minimum) hold;
+    ``window_steps``: indices of the ``window_refutation`` steps, whose claims the
+    checker cannot re-prove (``windows_verified`` once a replay re-proved them all).
+    A certificate with unverified window claims is *inconclusive*, never *valid*.
+    """
 
     status: str                      # valid | invalid | inconclusive
     code: int
@@ -44,29 +61,85 @@ class Verdict:
     trust: str | None = None
     window_refutations: list = field(default_factory=list)
     problem_sha256: str | None = None
+    bounds_verified: bool = False
+    window_steps: list = field(default_factory=list)
+    windows_verified: bool = False
+    strict: bool = False
+    work: int = 0
+    replay: list = field(default_factory=list)
 
     def to_dict(self) -> dict:
-        """JSON-ready form (big counts as decimal strings)."""
+        """JSON-ready form (big counts as decimal strings); ``verdict`` and ``status`` agree
+        with ``exit_code`` and with the first word of ``message``."""
         def big(n):
-            return n if n is None or n < (1 << 53) else str(n)
-        return {"status": self.status, "exit_code": self.code, "message": self.message,
-                "step": self.step, "rule": self.rule, "lower_bound": big(self.lower_bound),
-                "upper_bound": big(self.upper_bound), "minimum": big(self.minimum),
-                "trust": self.trust, "window_refutations": self.window_refutations,
-                "problem_sha256": self.problem_sha256}
+            return n if n is None or n < (1 << 53) else decimal_text(n)
+        wins = [dict(w, step=s, verified=self.windows_verified)
+                for w, s in zip(self.window_refutations, self.window_steps)]
+        return {"verdict": self.status, "exit_code": self.code,
+                "message": self.message, "step": self.step, "rule": self.rule,
+                "lower_bound": big(self.lower_bound), "upper_bound": big(self.upper_bound),
+                "minimum": big(self.minimum), "trust": self.trust,
+                "bounds_verified": self.bounds_verified, "window_refutations": wins,
+                "windows_verified": self.windows_verified,
+                "problem_sha256": self.problem_sha256, "work": self.work,
+                "replay": list(self.replay)}
+
+    def after_replay(self, results: list) -> "Verdict":
+        """The verdict once the window refutations were replayed.
+
+        ``results``: ``[(step index, ok, message)]`` with ``ok`` True (re-proven),
+        False (refuted: the certificate is invalid) or None (could not be
+        replayed: the verdict stays inconclusive).
+
+        >>> v = Verdict("inconclusive", 2, "inconclusive: ...", lower_bound=6, upper_bound=7,
+        ...             trust="window-refuted", bounds_verified=True, window_steps=[5],
+        ...             window_refutations=[{"atoms": 6, "window": {}}])
+        >>> v.after_replay([(5, True, "unsat")]).message
+        'valid: lower bound 6, upper bound 7, trust window-refuted; 1 window refutation re-proven by replay'
+        >>> w = v.after_replay([(5, False, "z3 answered sat")])
+        >>> w.status, w.code, w.message
+        ('invalid', 1, 'invalid: step 5 (window_refutation): replay failed: z3 answered sat')
+        """
+        rep = [{"step": i, "ok": ok, "message": m} for i, ok, m in results]
+        if not self.bounds_verified or not self.window_steps:
+            return replace(self, replay=rep)
+        bad = [(i, m) for i, ok, m in results if ok is False]
+        if bad:
+            i, m = bad[0]
+            return replace(self, status="invalid", code=1, replay=rep, step=i,
+                           rule="window_refutation", bounds_verified=False,
+                           message=f"invalid: step {i} (window_refutation): replay failed: {m}")
+        done = {i for i, ok, _ in results if ok is True}
+        if not set(self.window_steps) <= done:
+            why = next((m for _, ok, m in results if ok is None), "not replayed")
+            return replace(self, replay=rep, message=f"inconclusive: the bounds hold "
+                           f"({self._bounds_text()}), but the window refutations are not "
+                           f"re-proven ({why})")
+        n = len(self.window_steps)
+        v = replace(self, replay=rep, windows_verified=True)
+        if self.strict and self.trust != "exact":
+            return v
+        v.status, v.code = "valid", 0
+        v.message = (f"valid: {self._bounds_text()}; {n} window refutation"
+                     f"{'' if n == 1 else 's'} re-proven by replay")
+        return v
+
+    def _bounds_text(self) -> str:
+        return (f"lower bound {show_count(self.lower_bound)}, upper bound "
+                f"{show_count(self.upper_bound)}, trust {self.trust}")
 
 
 def show_count(n: int | None) -> str:
     """Short text for a count: ``2^k`` for large powers of two, digits count for other huge ones.
 
-    >>> show_count(2 ** 1000), show_count(38)
-    ('2^1000', '38')
+    >>> show_count(2 ** 1000), show_count(38), show_count(3 ** 9000)
+    ('2^1000', '38', '123393555118...(4295 digits)')
     """
     if n is None:
         return "none"
     if n >= (1 << 53) and n & (n - 1) == 0:
         return f"2^{n.bit_length() - 1}"
-    s = str(n)
+    s = decimal_text(n)
     return s if len(s) <= 30 else f"{s[:12]}...({len(s)} digits)"
 
 
@@ -82,31 +155,41 @@ def _claims(doc: dict) -> dict:
     return out
 
 
-def check_document(doc, expected_sha256: str | None = None, strict: bool = False) -> Verdict:
+def check_document(doc, expected_sha256: str | None = None, strict: bool = False,
+                   work: int | None = None) -> Verdict:
     """Check a parsed certificate document.
 
     ``expected_sha256``: the problem the user expects (binding);
-    ``strict``: steps that need anything but the checker itself are inconclusive.
+    ``strict``: steps that need anything but the checker itself are inconclusive;
+    ``work``: the work budget in elementary operations (default: from the size of
+    the canonical text, :func:`attnproof.checker.limits.work_limit`).
     """
     step_i, rule = None, None
+    budget = Budget(work)
     try:
         fields(doc, {"format", "version", "problem", "problem_sha256", "claims", "steps",
                      "trust"}, set(), "certificate")
         if doc["format"] != FORMAT:
             raise Reject(f"certificate: format must be {FORMAT!r}")
         if integer(doc["version"], "certificate: version") != VERSION:
-            raise Reject(f"certificate: unsupported version {doc['version']} (this checker reads 1)")
+            raise Reject("certificate: unsupported version (this checker reads 1)")
         sha = hexdigest(doc["problem_sha256"], "certificate: problem_sha256")
-        real = hashlib.sha256(canonical_text(doc["problem"]).encode("ascii")).hexdigest()
+        try:
+            real = hashlib.sha256(canonical_text(doc["problem"]).encode("ascii")).hexdigest()
+        except ValueError:          # a document built in Python, not read from JSON text
+            raise Reject("certificate: the problem holds a number that is not exact JSON "
+                         "or has too many digits") from None
         if real != sha:
             raise Reject("certificate: problem_sha256 is not the SHA-256 of the embedded problem")
         if expected_sha256 is not None and expected_sha256 != sha:
             raise Reject("certificate: the embedded problem is not the given problem file")
+        if work is None:
+            budget.limit = work_limit(len(canonical_text(doc)))
         claims = _claims(doc)
         if doc["trust"] not in TRUST_ORDER:
             raise Reject(f"certificate: unknown trust level {doc['trust']!r}")
         pb = parse_problem(doc["problem"])
-        st = State(pb)
+        st = State(pb, budget)
         steps = doc["steps"]
         if not isinstance(steps, list):
             raise Reject("certificate: steps must be a list")
@@ -114,50 +197,80 @@ def check_document(doc, expected_sha256: str | None = None, strict: bool = False
         for step_i, step in enumerate(steps):
             rule = step.get("rule") if isinstance(step, dict) else None
             if not isinstance(rule, str) or rule not in RULES:
-                raise Reject(f"unknown rule {rule!r}")
+                raise Reject(f"unknown rule {rule!r}"[:80])
             fn, ph = RULES[rule]
             if ph < phase:
                 raise Reject(f"rule {rule!r} is out of order")
             if ph > 1 and st.lower is None:
                 raise Reject("the newton_blocks step must come before the upper bound")
             phase = ph
+            st.step_index = step_i
             fn(st, step, f"step {step_i} ({rule})")
         step_i, rule = None, None
         if st.lower is None or st.upper is None:
             raise Reject("certificate: needs a newton_blocks step and an upper-bound step")
+        for name, got in (("lower bound", st.lower), ("upper bound", st.upper)):
+            if got >= _count_limit():
+                raise Unsupported(f"the proven {name} has more than {MAX_COUNT_DIGITS} digits "
+                                  "(beyond the format's counts)")
         if st.lower > st.upper:
-            raise Reject(f"certificate: derived lower bound {st.lower} exceeds the derived upper "
-                         f"bound {st.upper}")
+            raise Reject(f"certificate: derived lower bound {show_count(st.lower)} exceeds the "
+                         f"derived upper bound {show_count(st.upper)}")
         minimum = st.lower if st.lower == st.upper else None
         for name, got in (("lower_bound", st.lower), ("upper_bound", st.upper),
                           ("minimum", minimum)):
             if claims[name] != got:
-                raise Reject(f"claims: {name} is {claims[name]}, the steps prove {got}")
+                raise Reject(f"claims: {name} is {show_count(claims[name])}, the steps prove "
+                             f"{show_count(got)}")
         if claims["window_refutations"] != st.windows:
             raise Reject("claims: window_refutations do not match the window_refutation steps")
         if doc["trust"] != st.trust:
             raise Reject(f"certificate: trust is {doc['trust']!r}, the steps need {st.trust!r}")
-        v = Verdict("valid", 0, f"valid: lower bound {show_count(st.lower)}, upper bound "
-                    f"{show_count(st.upper)}, trust {st.trust}", lower_bound=st.lower, upper_bound=st.upper,
+        v = Verdict("valid", 0, "", lower_bound=st.lower, upper_bound=st.upper,
                     minimum=minimum, trust=st.trust, window_refutations=st.windows,
-                    problem_sha256=sha)
+                    problem_sha256=sha, bounds_verified=True, window_steps=st.window_steps,
+                    strict=strict, work=budget.used)
+        v.message = f"valid: {v._bounds_text()}"
+        if st.windows:
+            n = len(st.windows)
+            v.status, v.code = "inconclusive", 2
+            v.message = (f"inconclusive: the bounds hold ({v._bounds_text()}), but {n} window "
+                         f"refutation{' is' if n == 1 else 's are'} not re-proven (check with --replay)")
         if strict and st.trust != "exact":
             v.status, v.code = "inconclusive", 2
-            v.message = f"inconclusive under --strict: the certificate needs trust {st.trust!r}"
+            v.message = (f"inconclusive under --strict: the certificate needs trust {st.trust!r} "
+                         f"(the bounds hold: {v._bounds_text()})")
         return v
     except Reject as e:
         where = "" if step_i is None or str(e).startswith("step ") else f"step {step_i} ({rule}): "
-        return Verdict("invalid", 1, f"invalid: {where}{e}", step=step_i, rule=rule)
+        return Verdict("invalid", 1, f"invalid: {where}{e}", step=step_i, rule=rule,
+                       work=budget.used)
     except Unsupported as e:
-        return Verdict("inconclusive", 2, f"inconclusive: {e}", step=step_i, rule=rule)
+        where = "" if step_i is None or str(e).startswith("step ") else f"step {step_i} ({rule}): "
+        return Verdict("inconclusive", 2, f"inconclusive: {where}{e}", step=step_i, rule=rule,
+                       work=budget.used)
     except RecursionError:
-        return Verdict("invalid", 1, "invalid: certificate nested too deeply", step=step_i, rule=rule)
+        return Verdict("invalid", 1, "invalid: certificate nested too deeply", step=step_i,
+                       rule=rule, work=budget.used)
+    except MemoryError:
+        return Verdict("inconclusive", 2, "inconclusive: out of memory while checking",
+                       step=step_i, rule=rule, work=budget.used)
+    except Exception as e:      # a checker bug must never read as acceptance, nor crash
+        return Verdict("inconclusive", 2, f"inconclusive: internal checker error "
+                       f"({type(e).__name__}) at step {step_i}", step=step_i, rule=rule,
+                       work=budget.used)
 
 
-def check_text(text: str, expected_sha256: str | None = None, strict: bool = False) -> Verdict:
-    """Check certificate JSON text (see :func:`check_document`)."""
+def check_text(text: str, expected_sha256: str | None = None, strict: bool = False,
+               work: int | None = None) -> Verdict:
+    """Check certificate JSON text (see :func:`check_document`); the default work
+    budget grows linearly with ``len(text)``."""
     try:
         doc = loads(text)
     except Reject as e:
         return Verdict("invalid", 1, f"invalid: {e}")
-    return check_document(doc, expected_sha256, strict)
+    except MemoryError:
+        return Verdict("inconclusive", 2, "inconclusive: out of memory while reading")
+    if work is None:
+        work = work_limit(len(text))
+    return check_document(doc, expected_sha256, strict, work)

@@ -10,7 +10,7 @@ head's denominator ``D_h = Σ w_i X^{e_i}`` and numerators
 ...     {"atoms": [{"key": ["1/2"], "value": 1}, {"key": [0], "value": 0}]}]}
 >>> pb = parse_problem(doc)
 >>> pb.scales, pb.bias_scale, sorted(pb.den[0].items())
-((2,), 0, [((), Fraction(1, 1)), (((0, 1),), Fraction(1, 1))])
+({0: 2}, 0, [((), Fraction(1, 1)), (((0, 1),), Fraction(1, 1))])
 """
 
 from __future__ import annotations
@@ -20,7 +20,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from math import lcm
 
-from .syntax import Reject, fields, integer, rational
+from .limits import MAX_DIM, MAX_LATTICE_BITS
+from .syntax import Reject, Unsupported, fields, integer, rational
 
 
 @dataclass
@@ -29,7 +30,7 @@ class Problem:
 
     dim: int
     value_dim: int
-    scales: tuple
+    scales: dict       # j -> s_j for the coordinates whose s_j != 1 (never per dimension)
     bias_scale: int
     den: list          # D_h
     num: list          # [N_{h,0}, ..., N_{h,m-1}]
@@ -44,7 +45,7 @@ class Problem:
         """Sparse lattice monomial of a (sparse) key and bias; Reject when off the lattice."""
         out = []
         for j, k in key:
-            e = k * self.scales[j]
+            e = k * self.scales.get(j, 1)
             if type(e) is not int:
                 if e.denominator != 1:
                     raise Reject(f"{where}: key coordinate {j} = {k} is not on the problem's lattice")
@@ -152,6 +153,8 @@ def parse_problem(doc) -> Problem:
     if integer(doc["version"], "problem: version") != 1:
         raise Reject("problem: unsupported problem version")
     dim = integer(doc["dim"], "problem: dim", 0)
+    if dim > MAX_DIM:
+        raise Reject(f"problem: dim {dim} is above the format's limit {MAX_DIM}")
     heads = doc["heads"]
     if not isinstance(heads, list) or not heads:
         raise Reject("problem: 'heads' must be a non-empty list")
@@ -163,18 +166,23 @@ def parse_problem(doc) -> Problem:
             raise Reject(f"problem head {h_i}: name must be a string")
         atoms, m = parse_atoms(h["atoms"], dim, m, f"problem head {h_i}")
         parsed.append(atoms)
-    scales = [1] * dim
+    scales: dict = {}
     L = 1
     biased = False
     for atoms in parsed:
         for key, bias, _, _ in atoms:
             for j, c in key:
-                if type(c) is not int:
-                    scales[j] = lcm(scales[j], c.denominator)
+                if type(c) is not int and c.denominator != 1:
+                    scales[j] = lcm(scales.get(j, 1), c.denominator)
+                    if scales[j].bit_length() > MAX_LATTICE_BITS:
+                        raise Unsupported(f"problem: the lattice scale of coordinate {j} has more "
+                                          f"than {MAX_LATTICE_BITS} bits")
             if bias:
                 biased = True
                 L = lcm(L, bias.denominator)
-    pb = Problem(dim, m, tuple(scales), L if biased else 0, [], [], parsed)
+                if L.bit_length() > MAX_LATTICE_BITS:
+                    raise Unsupported(f"problem: the bias scale has more than {MAX_LATTICE_BITS} bits")
+    pb = Problem(dim, m, scales, L if biased else 0, [], [], parsed)
     for h_i, atoms in enumerate(parsed):
         D, N = head_polys(pb, atoms, f"problem head {h_i}")
         pb.den.append(D)

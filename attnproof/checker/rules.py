@@ -28,50 +28,123 @@ from itertools import combinations
 from math import comb, gcd
 
 from . import poly as P
-from .geometry import acyclic_orientations, primitive_direction, rank
+from .flint_gcd import coprime
+from .geometry import GraphTooLarge, acyclic_orientations, primitive_direction, rank
+from .limits import MAX_EXPANSION, MAX_GRAPH_NODES, MAX_SUBSETS
 from .problem import head_polys, parse_atoms
-from .syntax import Reject, canonical_text, count, fields, hexdigest, integer, rational
+from .syntax import (UNLIMITED, Budget, Reject, Unsupported, canonical_text, count, fields,
+                     hexdigest, integer, rational)
 
 TRUST_ORDER = ("exact", "exact-modulo-flint", "window-refuted", "numeric", "unknown")
-MAX_GRAPH_NODES = 12
-MAX_SUBSETS = 20_000
-MAX_EXPANSION = 2_000_000      # terms a product may reach before a step is inconclusive
-
-
-class Unsupported(Exception):
-    """A step the checker cannot decide (verdict *inconclusive*)."""
+SMALL_HEAD = 64        # heads with at most this many terms are indexed by their directions
 
 
 class State:
-    """What the steps established so far."""
+    """What the steps established so far, and the work budget they share."""
 
-    def __init__(self, pb) -> None:
+    def __init__(self, pb, budget: Budget = UNLIMITED) -> None:
         self.pb = pb
+        self.budget = budget
         self.factors: list = []        # (poly, multiplicity)
         self.factor_texts: list = []
         self.flint_used = False
         self.lower = None
         self.upper = None
         self.windows: list = []
+        self.window_steps: list = []
+        self.step_index = None
         self.trust = "exact"
         self._index = None
+        self._hvars: list = []
+        self._dirs = None
+        self._xvars: list = []
 
     def weaken(self, level: str) -> None:
         """Lower the trust level to ``level`` if it is weaker."""
         if TRUST_ORDER.index(level) > TRUST_ORDER.index(self.trust):
             self.trust = level
 
-    def heads_with(self, vs: set) -> list:
-        """Heads whose denominator involves every variable of ``vs``."""
+    def _head_index(self) -> None:
         if self._index is None:
             self._index = {}
             for h, D in enumerate(self.pb.den):
-                for v in P.variables(D):
+                self.budget.charge(P.size(D), "indexing the heads")
+                hv = P.variables(D)
+                self._hvars.append(hv)
+                for v in hv:
                     self._index.setdefault(v, []).append(h)
+
+    def heads_with(self, vs: set) -> list:
+        """Heads whose denominator involves every variable of ``vs``."""
+        self._head_index()
         if not vs:
             return list(range(len(self.pb.den)))
         first = min(vs, key=lambda v: len(self._index.get(v, ())))
-        return [h for h in self._index.get(first, ()) if vs <= P.variables(self.pb.den[h])]
+        cands = self._index.get(first, ())
+        self.budget.charge(len(cands), "matching factors to heads")
+        return [h for h in cands if vs <= self._hvars[h]]
+
+    def divisor_candidates(self, f: dict) -> list:
+        """Heads whose denominator ``f`` may divide (every other one it does not).
+
+        A divisor's varying variables vary in the multiple.  For a binomial ``f``
+        with support ``{a, b}`` also by direction: if ``f | D`` then
+        ``Newt(D) = [a, b] + Newt(D/f)``, and for a generic functional orthogonal
+        to ``b - a`` the face of ``Newt(D)`` is a segment parallel to ``b - a``
+        whose ends are support points of ``D``.  So ``D`` has two support points
+        differing by a multiple of ``b - a``.  Heads with at most ``SMALL_HEAD``
+        terms are indexed by the primitive directions of their support
+        differences; larger ones are always candidates.  The work per factor is
+        the number of candidates, not the number of heads.
+        """
+        vs = P.variables(f)
+        if len(f) != 2:
+            return self.heads_with(vs)
+        self._head_index()
+        if self._dirs is None:
+            self._dirs = {}
+            for h, D in enumerate(self.pb.den):
+                if len(D) > SMALL_HEAD:
+                    self._dirs.setdefault(None, []).append(h)
+                    continue
+                ms = list(D)
+                self.budget.charge(len(ms) * len(ms) * (1 + max(len(m) for m in ms)),
+                                   "indexing the heads")
+                for i in range(len(ms)):
+                    for j in range(i + 1, len(ms)):
+                        d = _primitive(P.mono_mul(ms[j], P.mono_inv(ms[i])))
+                        hs = self._dirs.setdefault(d, [])
+                        if not hs or hs[-1] != h:
+                            hs.append(h)
+        a, b = list(f)
+        cands = sorted(set(self._dirs.get(_primitive(P.mono_mul(b, P.mono_inv(a))), ()))
+                       | set(self._dirs.get(None, ())))
+        self.budget.charge(1 + len(cands), "matching factors to heads")
+        return [h for h in cands if vs <= self._hvars[h]]
+
+    def factor_xvars(self, j: int) -> set:
+        """x variables of bound factor ``j`` (computed once)."""
+        while len(self._xvars) < len(self.factors):
+            f = self.factors[len(self._xvars)][0]
+            self.budget.charge(P.size(f), "factor variables")
+            self._xvars.append(x_vars(f, self.pb.dim))
+        return self._xvars[j]
+
+
+def _primitive(g: tuple) -> tuple:
+    """The primitive sparse vector parallel to ``g`` with first non-zero entry positive.
+
+    >>> _primitive(((1, -2), (4, 6)))
+    ((1, 1), (4, -3))
+    """
+    k = 0
+    for _, x in g:
+        k = gcd(k, x)
+    if k == 0:
+        raise ValueError("zero vector")
+    if g[0][1] < 0:
+        k = -k
+    return tuple((v, x // k) for v, x in g)
 
 
 # -- polynomial syntax ------------------------------------------------------
@@ -121,17 +194,13 @@ def read_poly(x, where: str, nvars: int, rational_coefficients: bool = False) ->
     return out
 
 
-def x_points(f: dict, dim: int, vs: list) -> list:
-    """Distinct projections of ``supp(f)`` on the x variables ``vs`` (dense tuples).
+def x_points(f: dict, dim: int) -> list:
+    """Distinct projections of ``supp(f)`` on the x variables (sparse monomials, lex order).
 
-    >>> x_points({((0, 1), (2, 1)): 1, ((2, 3),): 1}, 2, [0])       # z (index 2) dropped
-    [(0,), (1,)]
+    >>> x_points({((0, 1), (2, 1)): 1, ((2, 3),): 1}, 2)       # z (index 2) dropped
+    [(), ((0, 1),)]
     """
-    pts = set()
-    for m in f:
-        d = dict(m)
-        pts.add(tuple(d.get(v, 0) for v in vs))
-    return sorted(pts)
+    return sorted({tuple(pr for pr in m if pr[0] < dim) for m in f}, key=P.lex_key)
 
 
 def x_vars(f: dict, dim: int) -> set:
@@ -145,35 +214,41 @@ def x_vars(f: dict, dim: int) -> set:
 
 # -- irreducibility witnesses (THEORY §5, C1) ------------------------------
 
-def _linear_var(D: dict, vs: list):
-    """Smallest variable in which ``f`` is linear with a single-term coefficient, or None.
+def _linear_var(f: dict):
+    """Smallest variable in which ``f`` (normal form: exponents >= 0, minimum 0) is
+    linear with a single-term coefficient, or None.
 
-    >>> _linear_var({(0, 1): 1, (1, 0): 1}, [3, 5])      # x3 + x5: linear in x3
+    >>> _linear_var({((3, 1),): 1, ((5, 1),): 1, (): 1})      # x3 + x5 + 1: linear in x3
     3
     """
-    for i, v in enumerate(vs):
-        if {e[i] for e in D} == {0, 1}:
-            a = sum(1 for e in D if e[i] == 0)
-            if a == 1 or len(D) - a == 1:
-                return v
+    n = len(f)
+    ones: dict = {}
+    other: set = set()
+    for m in f:
+        for v, e in m:
+            if e == 1:
+                ones[v] = ones.get(v, 0) + 1
+            else:
+                other.add(v)
+    for v in sorted(ones):
+        if v not in other and ones[v] < n and (ones[v] == 1 or n - ones[v] == 1):
+            return v
     return None
 
 
-def _irreducible(f: dict, wit, where: str) -> None:
+def _irreducible(f: dict, wit, where: str, budget: Budget) -> None:
     """Check an irreducibility witness.  Witnesses are canonical: ``linear`` with
     the smallest possible variable when one exists, else ``binomial`` (2 terms),
     else ``simplex`` (3 or more terms)."""
     kind = wit.get("kind") if isinstance(wit, dict) else None
-    vs = sorted({v for m in f for v, _ in m})
-    D = P.to_dense(f, vs)
-    lin = _linear_var(D, vs)
+    lin = _linear_var(f)
     if kind == "linear":
         # f = a + b·x_i, a and b free of x_i, one of them a single term (a unit of
         # the Laurent ring).  Degrees in x_i add under products, so a factorization
         # has a factor free of x_i dividing a and b, hence a unit.
         fields(wit, {"kind", "var"}, set(), where)
         v = integer(wit["var"], f"{where}: var", 0)
-        if v not in vs:
+        if v not in P.variables(f):
             raise Reject(f"{where}: the polynomial does not involve variable {v}")
         if lin is None:
             raise Reject(f"{where}: not linear with a single-term coefficient in any variable")
@@ -188,19 +263,20 @@ def _irreducible(f: dict, wit, where: str) -> None:
         fields(wit, {"kind"}, set(), where)
         if lin is not None:
             raise Reject(f"{where}: the canonical witness is 'linear' (variable {lin})")
-        pts = sorted(D)
+        pts = sorted(f, key=P.lex_key)
         if kind == "binomial" and len(pts) != 2:
             raise Reject(f"{where}: a binomial has exactly 2 terms, this one has {len(pts)}")
         if kind == "simplex" and len(pts) < 3:
             raise Reject(f"{where}: a simplex witness needs at least 3 terms (use 'binomial')")
-        diffs = [[a - b for a, b in zip(p, pts[0])] for p in pts[1:]]
+        inv0 = P.mono_inv(pts[0])
+        diffs = [P.mono_mul(p, inv0) for p in pts[1:]]
         g = 0
         for row in diffs:
-            for x in row:
+            for _, x in row:
                 g = gcd(g, x)
         if g != 1:
             raise Reject(f"{where}: the edge vectors of the support have gcd {g}, not 1")
-        if rank(diffs) != len(diffs):
+        if rank([dict(r) for r in diffs], budget) != len(diffs):
             raise Reject(f"{where}: the support is not affinely independent")
         return
     raise Reject(f"{where}: unknown irreducibility witness {kind!r}")
@@ -214,39 +290,41 @@ def _check_identity(st: State, Nstar: list, Dstar: dict, where: str) -> None:
     ``N*·T_B = Σ_{h∉B} N_h·(D*/D_h)·T_B + D*·Σ_{h∈B} N_h·Π_{g∈B, g≠h} D_g``.
     """
     pb = st.pb
+    bud = st.budget
     m = pb.value_dim
     acc = [dict() for _ in range(m)]
     B = []
     for h, D in enumerate(pb.den):
-        G = P.divexact(Dstar, D)
+        G = P.divexact(Dstar, D, bud)
         if G is None:
             B.append(h)
             continue
         for c in range(m):
-            P.add_into(acc[c], P.mul(pb.num[h][c], G))
+            P.add_into(acc[c], P.mul(pb.num[h][c], G, bud))
     if not B:
         lhs, rhs = Nstar, acc
     else:
         size = len(Dstar) + max((len(n) for n in Nstar), default=0)
         for h in B:
             size *= len(pb.den[h])
-        if size > MAX_EXPANSION:
-            raise Unsupported(f"{where}: verifying this fusion would expand a product of "
-                              f"{len(B)} head denominators (about {size} terms)")
+            if size > MAX_EXPANSION:
+                raise Unsupported(f"{where}: verifying this fusion would expand a product of "
+                                  f"{len(B)} head denominators (more than {MAX_EXPANSION} terms)")
         T = {(): Fraction(1)}
         for h in B:
-            T = P.mul(T, pb.den[h])
-        lhs = [P.mul(n, T) for n in Nstar]
-        rhs = [P.mul(a, T) for a in acc]
+            T = P.mul(T, pb.den[h], bud)
+        lhs = [P.mul(n, T, bud) for n in Nstar]
+        rhs = [P.mul(a, T, bud) for a in acc]
         for h in B:
             rest = {(): Fraction(1)}
             for g in B:
                 if g != h:
-                    rest = P.mul(rest, pb.den[g])
+                    rest = P.mul(rest, pb.den[g], bud)
             for c in range(m):
-                P.add_into(rhs[c], P.mul(Dstar, P.mul(pb.num[h][c], rest)))
+                P.add_into(rhs[c], P.mul(Dstar, P.mul(pb.num[h][c], rest, bud), bud))
     for c in range(m):
         diff = dict(lhs[c])
+        bud.charge(len(rhs[c]), "comparing polynomials")
         P.add_into(diff, rhs[c], Fraction(-1))
         if diff:
             raise Reject(f"{where}: the fraction is not equal to the sum of the heads "
@@ -269,20 +347,20 @@ def rule_irreducible_factor(st: State, step: dict, where: str) -> None:
     if st.flint_used:
         raise Reject(f"{where}: irreducible_factor cannot follow reduced_by_flint")
     pb = st.pb
+    bud = st.budget
     f = read_poly(step["poly"], f"{where}: poly", pb.dim + (1 if pb.has_z else 0))
     if len(f) < 2:
         raise Reject(f"{where}: a single term is a unit, not a factor")
-    if P.normal_form(f) != f:
+    if not P.is_normal_form(f):
         raise Reject(f"{where}: the factor is not in normal form (no monomial factor, "
                      "coprime integer coefficients, positive lex-leading coefficient)")
     text = canonical_text(step["poly"])
     if st.factor_texts and not text > st.factor_texts[-1]:
         raise Reject(f"{where}: factors must be strictly increasing by their canonical JSON text")
-    _irreducible(f, step["witness"], f"{where}: witness")
-    vs = P.variables(f)
+    _irreducible(f, step["witness"], f"{where}: witness", bud)
     vals = {}
-    for h in st.heads_with(vs):
-        a, C = P.valuation(f, pb.den[h])
+    for h in st.divisor_candidates(f):
+        a, C = P.valuation(f, pb.den[h], bud)
         if a:
             vals[h] = (a, C)
     if not vals:
@@ -295,18 +373,18 @@ def rule_irreducible_factor(st: State, step: dict, where: str) -> None:
     size = 1
     for h in top:
         size *= max(len(vals[h][1]), max((len(n) for n in pb.num[h]), default=1))
-    if size > MAX_EXPANSION:
-        raise Unsupported(f"{where}: the residue of {len(top)} heads would expand to about "
-                          f"{size} terms")
+        if size > MAX_EXPANSION:
+            raise Unsupported(f"{where}: the residue of {len(top)} heads would expand to more "
+                              f"than {MAX_EXPANSION} terms")
     for c in range(comp + 1):
         X: dict = {}
         for h in top:
             t = pb.num[h][c]
             for g in top:
                 if g != h:
-                    t = P.mul(t, vals[g][1])
+                    t = P.mul(t, vals[g][1], bud)
             P.add_into(X, t)
-        divides = (not X) or P.divexact(X, f) is not None
+        divides = (not X) or P.divexact(X, f, bud) is not None
         if c < comp and not divides:
             raise Reject(f"{where}: residue_component must be the smallest component "
                          f"not divisible by the factor ({c} already is not)")
@@ -318,14 +396,15 @@ def rule_irreducible_factor(st: State, step: dict, where: str) -> None:
 
 
 def rule_reduced_by_flint(st: State, step: dict, where: str) -> None:
-    """C3: ``P/Q`` equals the sum (verified) and ``gcd(P, Q) = 1`` (trusted to FLINT)."""
+    """C3: ``P/Q`` equals the sum (verified) and ``gcd(P, Q) = 1``, recomputed by FLINT
+    now (python-flint must be importable; otherwise the step is inconclusive)."""
     fields(step, {"rule", "numerator", "denominator"}, set(), where)
     if st.factors:
         raise Reject(f"{where}: reduced_by_flint cannot be combined with other factors")
     pb = st.pb
     nv = pb.dim + (1 if pb.has_z else 0)
     Qd = read_poly(step["denominator"], f"{where}: denominator", nv)
-    if len(Qd) < 2 or P.normal_form(Qd) != Qd:
+    if len(Qd) < 2 or not P.is_normal_form(Qd):
         raise Reject(f"{where}: the denominator must be a non-monomial polynomial in normal form")
     nums = step["numerator"]
     if not isinstance(nums, list) or len(nums) != pb.value_dim:
@@ -333,6 +412,12 @@ def rule_reduced_by_flint(st: State, step: dict, where: str) -> None:
     Pn = [read_poly(p, f"{where}: numerator {c}", nv, True) if p != [] else {}
           for c, p in enumerate(nums)]
     _check_identity(st, Pn, Qd, where)
+    try:
+        ok = coprime(Pn, Qd)
+    except Unsupported as e:
+        raise Unsupported(f"{where}: {e}") from None
+    if not ok:
+        raise Reject(f"{where}: P/Q is not in lowest terms (FLINT finds a non-unit common factor)")
     st.factors.append((Qd, 1))
     st.flint_used = True
     st.weaken("exact-modulo-flint")
@@ -340,18 +425,22 @@ def rule_reduced_by_flint(st: State, step: dict, where: str) -> None:
 
 def _block_count(st: State, blk: dict, fs: list, where: str) -> int:
     dim = st.pb.dim
-    bvars = sorted(set().union(*(x_vars(st.factors[j][0], dim) for j in fs)))
+    bud = st.budget
+    bvars = sorted(set().union(*(st.factor_xvars(j) for j in fs)))
+    pos = {v: i for i, v in enumerate(bvars)}
     method = blk.get("method")
     if method == "vertices":
         fields(blk, {"factors", "method", "vertices"}, set(), where)
         ents = blk["vertices"]
         if not isinstance(ents, list) or not ents:
             raise Reject(f"{where}: 'vertices' must be a non-empty list of [u, c]")
-        pts = [(x_points(st.factors[j][0], dim, bvars), st.factors[j][1]) for j in fs]
+        pts = [(x_points(st.factors[j][0], dim), st.factors[j][1]) for j in fs]
+        per_vertex = sum(P.size(dict.fromkeys(fp)) for fp, _ in pts) + 2 * len(bvars)
         n = len(bvars)
         prev = None
         for k, ent in enumerate(ents):
             w = f"{where}, vertex {k}"
+            bud.charge(per_vertex, "checking vertices")
             if not isinstance(ent, list) or len(ent) != 2 or not all(
                     isinstance(v, list) and len(v) == n for v in ent):
                 raise Reject(f"{w}: expected [u, c], two lists of {n} integers")
@@ -362,16 +451,16 @@ def _block_count(st: State, blk: dict, fs: list, where: str) -> int:
             prev = u
             # Lemma 6: c must have a unique maximizer u_j on every factor; then
             # Σ e_j·u_j is the unique maximizer of c on Newt_x(R_block), a vertex.
-            tot = [0] * n
+            tot: dict = {}
             for fp, e in pts:
-                vals = [sum(a * b for a, b in zip(c, p)) for p in fp]
+                vals = [sum(c[pos[v]] * x for v, x in p) for p in fp]
                 best = max(vals)
                 if vals.count(best) != 1:
                     raise Reject(f"{w}: the functional has several maximizers on a factor")
-                p = fp[vals.index(best)]
-                tot = [t + e * x for t, x in zip(tot, p)]
-            if tot != u:
-                raise Reject(f"{w}: the functional selects {tot}, not the listed vertex")
+                for v, x in fp[vals.index(best)]:
+                    tot[v] = tot.get(v, 0) + e * x
+            if any(tot.get(v, 0) != u[i] for i, v in enumerate(bvars)):
+                raise Reject(f"{w}: the functional selects another point than the listed vertex")
         return len(ents)
     if method == "simplex":
         return _simplex_count(st, blk, fs, where)
@@ -380,44 +469,59 @@ def _block_count(st: State, blk: dict, fs: list, where: str) -> int:
         raise Reject(f"{where}: unknown block method {method!r}")
     classes = set()
     for j in fs:
-        fp = x_points(st.factors[j][0], dim, bvars)
+        fp = x_points(st.factors[j][0], dim)
         if len(fp) != 2:
             raise Reject(f"{where}: factor {j} is not a binomial in the x variables")
-        classes.add(primitive_direction([a - b for a, b in zip(fp[1], fp[0])]))
+        bud.charge(P.size(dict.fromkeys(fp)), "zonotope generators")
+        classes.add(_primitive(P.mono_mul(fp[1], P.mono_inv(fp[0]))))
     gens = sorted(classes)
+    rows = [{pos[v]: x for v, x in g} for g in gens]
     if method == "zonotope_independent":
-        if rank(gens) != len(gens):
+        if rank(rows, bud) != len(gens):
             raise Reject(f"{where}: the zonotope generators are not linearly independent")
         return 2 ** len(gens)
     if method == "zonotope_general_position":
         # n central hyperplanes in general position in rank r (every r of the
         # normals independent) cut space into 2·Σ_{i<r} C(n-1, i) regions
-        r, n = rank(gens), len(gens)
+        r, n = rank(rows, bud), len(gens)
         if r == n:
             raise Reject(f"{where}: independent generators: use zonotope_independent")
-        if comb(n, r) > MAX_SUBSETS:
-            raise Unsupported(f"{where}: general position of {n} generators needs {comb(n, r)} "
+        subsets = comb(n, r)
+        if r <= 2:
+            # the classes are distinct primitive directions up to sign: any two are
+            # independent, and rank <= 2 needs nothing more
+            return 2 * sum(comb(n - 1, i) for i in range(r))
+        if subsets > MAX_SUBSETS:
+            raise Unsupported(f"{where}: general position of {n} generators needs {subsets} "
                               f"rank computations (the checker does up to {MAX_SUBSETS})")
-        for sub in combinations(gens, r):
-            if rank(list(sub)) != r:
+        for sub in combinations(rows, r):
+            if rank(list(sub), bud) != r:
                 raise Reject(f"{where}: the generators are not in general position")
         return 2 * sum(comb(n - 1, i) for i in range(r))
     # graphic: generator e_a - e_b is the edge {a, b}; e_a alone is {a, ground}
+    n = len(bvars) + 1
     ground = len(bvars)
     edges = []
-    for g in gens:
-        nz = [(i, x) for i, x in enumerate(g) if x]
+    for g in rows:
+        nz = sorted(g.items())
         if len(nz) == 1 and abs(nz[0][1]) == 1:
             edges.append((nz[0][0], ground))
         elif len(nz) == 2 and {nz[0][1], nz[1][1]} == {1, -1}:
             edges.append((nz[0][0], nz[1][0]))
         else:
-            raise Reject(f"{where}: generator {list(g)} is not graphic")
-    n = len(bvars) + 1
-    if n > MAX_GRAPH_NODES:
-        raise Unsupported(f"{where}: graphic block with {n} nodes (the checker counts up to "
-                          f"{MAX_GRAPH_NODES})")
-    return acyclic_orientations(n, edges)
+            raise Reject(f"{where}: a generator is not graphic (entries other than one +1 "
+                         "and one -1, or a single ±1)")
+    # a general block on m nodes costs up to 3^m terms: only within the remaining budget
+    left = (st.budget.limit - st.budget.used) if st.budget.limit is not None else 3 ** 40
+    m = 0
+    while m < MAX_GRAPH_NODES and 3 ** (m + 1) <= left:
+        m += 1
+    try:
+        count = acyclic_orientations(n, edges, max_general=m)
+        st.budget.charge(len(edges) + n, "counting acyclic orientations")
+        return count
+    except GraphTooLarge as e:
+        raise Unsupported(f"{where}: {e}") from None
 
 
 def _simplex_count(st: State, blk: dict, fs: list, where: str) -> int:
@@ -484,7 +588,8 @@ def rule_newton_blocks(st: State, step: dict, where: str) -> None:
         prev_first = fs[0]
         if fs[-1] >= len(st.factors):
             raise Reject(f"{w}: factor {fs[-1]} does not exist")
-        bv = set().union(*(x_vars(st.factors[j][0], st.pb.dim) for j in fs))
+        st.budget.charge(len(fs), "newton blocks")
+        bv = set().union(*(st.factor_xvars(j) for j in fs))
         if bv & used_vars:
             raise Reject(f"{w}: shares x variables with an earlier block")
         used_vars |= bv
@@ -515,14 +620,12 @@ def rule_explicit_fusion(st: State, step: dict, where: str) -> None:
     pb = st.pb
     fields(step["head"], {"atoms"}, set(), f"{where}: head")
     atoms, m = parse_atoms(step["head"]["atoms"], pb.dim, pb.value_dim, f"{where}: head")
-    nv = pb.dim + (1 if pb.has_z else 0)
     prev = None
     for a_i, (key, bias, _, _) in enumerate(atoms):
-        mono = dict(pb.monomial(key, bias, f"{where}: head, atom {a_i}"))
-        dense = [mono.get(v, 0) for v in range(nv)]
-        if prev is not None and not dense > prev:
+        k = P.lex_key(pb.monomial(key, bias, f"{where}: head, atom {a_i}"))
+        if prev is not None and not k > prev:
             raise Reject(f"{where}: head atoms must be strictly increasing by lattice exponent")
-        prev = dense
+        prev = k
     Dstar, Nstar = head_polys(pb, atoms, f"{where}: head")
     _check_identity(st, Nstar, Dstar, where)
     st.upper = len({tuple((v, e) for v, e in mono if v < pb.dim) for mono in Dstar})
@@ -555,7 +658,8 @@ def rule_window_refutation(st: State, step: dict, where: str) -> None:
     """No fusion with <= ``atoms`` atoms whose G lies in the window (SMT; trust window-refuted).
 
     The checker verifies the SMT-LIB2 text against its hash and that two solvers
-    are named; it cannot re-prove the refutation (``--replay`` can).
+    are named; it cannot re-prove the refutation, so a certificate with such a
+    step is *inconclusive* until ``attnproof check --replay`` re-proves it.
     """
     fields(step, {"rule", "atoms", "window", "solvers", "smtlib_sha256", "smtlib"}, set(), where)
     if st.upper is None:
@@ -572,6 +676,7 @@ def rule_window_refutation(st: State, step: dict, where: str) -> None:
     if hashlib.sha256(step["smtlib"].encode("utf-8")).hexdigest() != digest:
         raise Reject(f"{where}: the SMT-LIB2 text does not match smtlib_sha256")
     st.windows.append({"atoms": k, "window": win})
+    st.window_steps.append(st.step_index)
     st.weaken("window-refuted")
 
 
@@ -586,4 +691,5 @@ RULES = {
     "window_refutation": (rule_window_refutation, 3),
 }
 
-__all__ = ["RULES", "State", "Unsupported", "TRUST_ORDER", "read_poly", "count"]
+__all__ = ["RULES", "State", "Unsupported", "TRUST_ORDER", "read_poly", "count",
+           "MAX_GRAPH_NODES", "MAX_SUBSETS", "MAX_EXPANSION"]

@@ -1,9 +1,10 @@
 """Strict JSON and exact-number syntax for the checker (standard library only).
 
 * JSON: duplicate keys, floats, ``NaN``/``Infinity`` are rejected.
-* Integers in a certificate: JSON integers (at most 5000 digits).  *Counts*
-  (the bounds) are JSON integers below ``2^53`` and decimal strings from
-  ``2^53`` on, so that any JSON reader keeps them exact.
+* Integers in a certificate: JSON integers (at most ``MAX_DIGITS`` digits).
+  *Counts* (the bounds) are JSON integers below ``2^53`` and decimal strings
+  from ``2^53`` on (at most ``MAX_COUNT_DIGITS`` digits, read in chunks), so
+  that any JSON reader keeps them exact.
 * Rationals of the embedded problem are canonical: a JSON integer, or a string
   ``"p/q"`` in lowest terms with ``q >= 2``.
 
@@ -28,8 +29,10 @@ import re
 from fractions import Fraction
 from math import gcd
 
-MAX_DIGITS = 5000
+from .limits import MAX_COUNT_DIGITS, MAX_DIGITS, fits_digits
+
 BIG = 1 << 53
+_CHUNK = 4000                    # digits per int/str conversion (Python's limit is 4300)
 _RAT = re.compile(r"^(-?)([1-9][0-9]*)/([1-9][0-9]*)$")
 _DEC = re.compile(r"^-?[1-9][0-9]*$")
 _HEX = re.compile(r"^[0-9a-f]{64}$")
@@ -37,6 +40,72 @@ _HEX = re.compile(r"^[0-9a-f]{64}$")
 
 class Reject(Exception):
     """A certificate breaks a syntactic or semantic rule."""
+
+
+class Unsupported(Exception):
+    """A step the checker cannot decide within its limits (verdict *inconclusive*)."""
+
+
+class Budget:
+    """The checker's work meter: :meth:`charge` raises :class:`Unsupported` past ``limit``.
+
+    >>> b = Budget(10)
+    >>> b.charge(7, "x"); b.used
+    7
+    >>> b.charge(7, "dividing")
+    Traceback (most recent call last):
+    ...
+    attnproof.checker.syntax.Unsupported: dividing: the check needs more than 10 operations (the work budget of this certificate)
+    """
+
+    def __init__(self, limit: int | None) -> None:
+        self.limit = limit
+        self.used = 0
+
+    def charge(self, n: int, what: str) -> None:
+        """Count ``n`` elementary operations."""
+        self.used += n
+        if self.limit is not None and self.used > self.limit:
+            raise Unsupported(f"{what}: the check needs more than {self.limit} operations "
+                              "(the work budget of this certificate)")
+
+
+UNLIMITED = Budget(None)
+
+
+def parse_decimal(s: str) -> int:
+    """An integer from a string of ASCII decimal digits (optional ``-``), in chunks.
+
+    Never hits Python's int/str conversion limit, whatever the length.
+
+    >>> parse_decimal("-" + "9" * 5000) == -(10 ** 5000 - 1)
+    True
+    """
+    neg = s.startswith("-")
+    digits = s[1:] if neg else s
+    v = 0
+    for i in range(0, len(digits), _CHUNK):
+        part = digits[i:i + _CHUNK]
+        v = v * 10 ** len(part) + int(part)
+    return -v if neg else v
+
+
+def decimal_text(n: int) -> str:
+    """Decimal text of any integer, in chunks (inverse of :func:`parse_decimal`).
+
+    >>> t = decimal_text(7 ** 9000); len(t), parse_decimal(t) == 7 ** 9000
+    (7606, True)
+    """
+    if -(1 << 13000) < n < (1 << 13000):
+        return str(n)
+    neg, n = n < 0, abs(n)
+    base = 10 ** _CHUNK
+    parts = []
+    while n:
+        n, r = divmod(n, base)
+        parts.append(r)
+    text = str(parts[-1]) + "".join(str(p).zfill(_CHUNK) for p in reversed(parts[:-1]))
+    return "-" + text if neg else text
 
 
 def _pairs(pairs):
@@ -59,7 +128,7 @@ def _const(s):
 def _int(s):
     if len(s.lstrip("-")) > MAX_DIGITS:
         raise Reject(f"integer with more than {MAX_DIGITS} digits")
-    return int(s)
+    return int(s)                 # at most MAX_DIGITS < 4300 digits: within Python's limit
 
 
 def loads(text: str):
@@ -75,6 +144,17 @@ def loads(text: str):
         raise Reject(f"not valid JSON: {e.msg} at line {e.lineno} column {e.colno}") from None
     except RecursionError:
         raise Reject("JSON nested too deeply") from None
+
+
+def _show(x) -> str:
+    """At most 40 characters of JSON for a message (never converts a huge int)."""
+    if type(x) is int and not fits_digits(x):
+        return "<an integer with more than %d digits>" % MAX_DIGITS
+    if isinstance(x, str):
+        return json.dumps(x[:40])[:40]
+    if isinstance(x, (list, dict)):
+        return "a list" if isinstance(x, list) else "an object"
+    return json.dumps(x)[:40]
 
 
 def fields(obj, required: set, optional: set, where: str) -> dict:
@@ -105,7 +185,9 @@ def integer(x, where: str, lo: int | None = None) -> int:
     attnproof.checker.syntax.Reject: k: expected an integer, got true
     """
     if type(x) is not int:
-        raise Reject(f"{where}: expected an integer, got {json.dumps(x)[:40]}")
+        raise Reject(f"{where}: expected an integer, got {_show(x)}")
+    if not fits_digits(x):
+        raise Reject(f"{where}: integer with more than {MAX_DIGITS} digits")
     if lo is not None and x < lo:
         raise Reject(f"{where}: must be at least {lo}, got {x}")
     return x
@@ -119,16 +201,16 @@ def count(x, where: str) -> int:
     """
     if type(x) is int:
         if x < 0:
-            raise Reject(f"{where}: a count must be non-negative, got {x}")
+            raise Reject(f"{where}: a count must be non-negative, got {_show(x)}")
         if x >= BIG:
-            raise Reject(f"{where}: {x} is at least 2^53 and must be written as a decimal string")
+            raise Reject(f"{where}: {_show(x)} is at least 2^53 and must be written as a decimal string")
         return x
-    if isinstance(x, str) and _DEC.match(x) and len(x) <= MAX_DIGITS:
-        v = int(x)
+    if isinstance(x, str) and len(x) <= MAX_COUNT_DIGITS and _DEC.match(x):
+        v = parse_decimal(x)
         if v < BIG:
             raise Reject(f"{where}: {x!r} is below 2^53 and must be written as a JSON integer")
         return v
-    raise Reject(f"{where}: expected a count (integer, or decimal string from 2^53 on), got {json.dumps(x)[:40]}")
+    raise Reject(f"{where}: expected a count (integer, or decimal string from 2^53 on), got {_show(x)}")
 
 
 def rational(x, where: str) -> Fraction | int:
@@ -140,14 +222,16 @@ def rational(x, where: str) -> Fraction | int:
     (Fraction(-1, 3), 4)
     """
     if type(x) is int:
-        return x                      # the JSON parser already capped the digits
+        if not fits_digits(x):    # documents built in Python skip the JSON reader's cap
+            raise Reject(f"{where}: integer with more than {MAX_DIGITS} digits")
+        return x
     if isinstance(x, str) and len(x) <= 2 * MAX_DIGITS + 2:
         m = _RAT.match(x)
-        if m:
+        if m and len(m.group(2)) <= MAX_DIGITS and len(m.group(3)) <= MAX_DIGITS:
             p, q = int(m.group(2)), int(m.group(3))
             if q >= 2 and gcd(p, q) == 1:
                 return Fraction(-p if m.group(1) else p, q)
-    raise Reject(f"{where}: {json.dumps(x)[:40]} is not a canonical rational "
+    raise Reject(f"{where}: {_show(x)} is not a canonical rational "
                  f"(an integer, or \"p/q\" in lowest terms with q >= 2)")
 
 

@@ -17,7 +17,7 @@ import importlib
 import importlib.util
 import sys
 
-from .common import EXIT_INTERNAL, EXIT_USAGE, ArgumentParser, guarded
+from .common import _JSON_MODE, EXIT_INTERNAL, EXIT_USAGE, ArgumentParser, run_command
 
 # module names (cmd_<name>.py); a command's NAME may differ (merge_report -> merge-report)
 COMMANDS = ("demo", "family", "fuse", "show", "bound", "prove", "check", "search",
@@ -61,12 +61,17 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the console script; returns the exit code."""
+    argv = sys.argv[1:] if argv is None else list(argv)
     parser = build_parser()
-    args = parser.parse_args(argv)
+    token = _JSON_MODE.set("--json" in argv)       # usage errors under --json are JSON too
+    try:
+        args = parser.parse_args(argv)
+    finally:
+        _JSON_MODE.reset(token)
     if getattr(args, "_run", None) is None:
         parser.print_help(sys.stderr)
         return EXIT_USAGE
-    return guarded(args._run, args)
+    return run_command(args._run, args)
 
 
 def _console() -> None:  # pragma: no cover

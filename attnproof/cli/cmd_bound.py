@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from .common import EXIT_OK, Progress, add_max_atoms, print_json
+from .common import EXIT_OK, Progress, add_common, add_max_atoms, print_json
 
 NAME = "bound"
 HELP = "prove a lower bound on the atoms of every exact single-head fusion"
@@ -17,8 +17,15 @@ Path c1 factors the head denominators and certifies each factor (irreducible,
 and surviving in Q); blocks of factors in disjoint variables multiply, and
 products of binomials are counted as zonotopes (regions of a hyperplane
 arrangement; acyclic orientations for graph sums).  Path c3 takes Q from
-FLINT's gcd (trust exact-modulo-flint).  'tight' says whether the count is
-V(Q) itself or only a verified part of it.  To get a certificate that a
+FLINT's gcd (trust exact-modulo-flint).  'complete' says whether the count is
+V(Q) itself or only a verified part of it.
+
+Graphic blocks (graph sums) are counted as acyclic orientations: a product over
+biconnected blocks of n! (complete), 2^n - 2 (cycle), prod (1 + d_i) over a
+perfect elimination ordering (chordal), or an exact subset recurrence for
+other blocks of at most 16 nodes; a larger general block is an input error
+(exit 3) that names the limit.  --max-atoms limits the reduced form that the
+FLINT path (c3) builds, estimated before it is built.  To get a certificate that a
 small independent checker verifies, use 'attnproof prove'.
 
 examples:
@@ -29,20 +36,18 @@ examples:
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("problem", metavar="PROBLEM", help="problem file (JSON, or YAML by extension)")
-    p.add_argument("--json", action="store_true", help="print the result as JSON")
     p.add_argument("--explicit", action="store_true",
                    help="count by an explicit list of vertices (one block) instead of structurally")
     add_max_atoms(p)
+    add_common(p)
 
 
 def summarize(lb) -> dict:
     """JSON-ready summary of a :class:`~attnproof.bounds.LowerBound`."""
-    def big(n):
-        return n if n < (1 << 53) else str(n)
-    return {"lower_bound": big(lb.value), "trust": lb.trust, "path": lb.path, "tight": lb.tight,
-            "factors": len(lb.factors) if lb.path == "c1" else None,
+    return {"verdict": "proven", "lower_bound": lb.value, "trust": lb.trust, "path": lb.path,
+            "complete": lb.tight, "factors": len(lb.factors) if lb.path == "c1" else None,
             "blocks": [{"factors": len(b.factors), "variables": len(b.variables),
-                        "method": b.method, "count": big(b.count)} for b in lb.blocks],
+                        "method": b.method, "count": b.count} for b in lb.blocks],
             "notes": lb.notes}
 
 
@@ -51,7 +56,7 @@ def run(args: argparse.Namespace) -> int:
     from ..io import load_problem
 
     M = load_problem(args.problem)
-    with Progress("factoring head denominators") as bar:
+    with Progress("bound: factors, then vertices", heartbeat=True) as bar:
         lb = lower_bound(M, explicit=args.explicit, max_atoms=args.max_atoms, progress=bar)
     s = summarize(lb)
     if args.json:

@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 import json
 
-from .common import EXIT_INCONCLUSIVE, EXIT_NEGATIVE, EXIT_OK, EXIT_USAGE, print_json
+from .common import (EXIT_INCONCLUSIVE, EXIT_NEGATIVE, EXIT_OK, EXIT_USAGE, Progress, add_common,
+                     print_json)
 
 NAME = "check"
 HELP = "verify a certificate with the small independent checker"
@@ -14,8 +15,15 @@ Verify CERT with attnproof's trusted checker: standard library only, it
 re-derives every claim from the problem embedded in the certificate.
 
 exit codes: 0 valid, 1 invalid (the failing step and rule are named),
-            2 inconclusive (e.g. --strict and a step that trusts FLINT or SMT),
-            3 usage or input error (unreadable file, bad --problem)
+            2 inconclusive (a step beyond the checker's limits, FLINT missing for
+              reduced_by_flint, window refutations not re-proven without --replay,
+              or --strict and a step that trusts FLINT or SMT),
+            3 usage or input error (unreadable file, a problem file or a YAML
+              file instead of a certificate, bad --problem)
+The first line (and "verdict" under --json) always agrees with the exit code.
+
+The same checker runs without attnproof: 'python -m attnproof.checker CERT',
+or a folder written by 'attnproof export-checker DIR'.
 
 examples:
   attnproof check w10.cert.json
@@ -30,26 +38,118 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--strict", action="store_true",
                    help="accept only fully exact certificates (trust 'exact'); others are inconclusive")
     p.add_argument("--replay", action="store_true",
-                   help="re-run z3 and cvc5 on each windowed refutation (needs attnproof.search)")
-    p.add_argument("--json", action="store_true", help="print the verdict as JSON")
+                   help="re-prove each windowed refutation: re-encode it from the problem and "
+                        "re-run z3 and cvc5 (needs attnproof.search)")
+    p.add_argument("--replay-timeout", metavar="SECONDS", type=float, default=None,
+                   help="time budget for the whole replay (default 600); past it the verdict "
+                        "is inconclusive")
+    p.add_argument("--max-work", metavar="OPS", type=int, default=None,
+                   help="the checker's work budget in elementary operations (default: "
+                        "linear in the certificate's size); past it the verdict is inconclusive")
+    add_common(p)
 
 
-def replay(text: str) -> list[tuple[int, bool, str]]:
-    """Replay every window_refutation step: ``[(step index, ok, message)]``."""
+# replay messages that say the step could not be decided (not that it is wrong)
+_NOT_A_REFUTATION = ("not available", "unavailable", "answered unknown")
+
+
+def replay(text: str, budget_s: float | None = None) -> list[tuple[int, bool | None, str]]:
+    """Replay every window_refutation step: ``[(step index, ok, message)]``.
+
+    ``ok`` is None when a step could not be replayed (no solvers, time budget
+    spent).  Identical steps are replayed once; the whole replay, re-encoding
+    and symmetry search included, stops at ``budget_s`` seconds.
+    """
+    import signal
+    import time
+
+    from ..checker.limits import REPLAY_SECONDS
+    from ..errors import AttnproofError
+
+    doc = json.loads(text)
+    steps = [(i, s) for i, s in enumerate(doc.get("steps", []))
+             if isinstance(s, dict) and s.get("rule") == "window_refutation"]
     try:
         from ..search.replay import replay_step
     except ImportError:
-        return [(-1, False, "replay unavailable (attnproof.search.replay is not installed)")]
+        return [(i, None, "replay unavailable (attnproof.search.replay is not installed)")
+                for i, _ in steps]
     from ..io import problem_from_dict
 
-    doc = json.loads(text)
-    problem = problem_from_dict(doc["problem"])     # the checker has already validated it
+    try:
+        problem = problem_from_dict(doc["problem"])
+    except AttnproofError as e:
+        return [(i, None, f"replay cannot read the problem: {e}") for i, _ in steps]
+    budget_s = REPLAY_SECONDS if budget_s is None else budget_s
+    deadline = time.monotonic() + budget_s
+
+    class _Spent(Exception):
+        pass
+
+    def _alarm(signum, frame):
+        raise _Spent()
+
+    use_alarm = hasattr(signal, "setitimer")
+    try:
+        old = signal.signal(signal.SIGALRM, _alarm) if use_alarm else None
+    except ValueError:                      # not the main thread: solver timeouts only
+        use_alarm, old = False, None
+    done: dict = {}
     out = []
-    for i, step in enumerate(doc.get("steps", [])):
-        if isinstance(step, dict) and step.get("rule") == "window_refutation":
-            ok, msg = replay_step(step, problem=problem)
+    try:
+        for i, step in steps:
+            key = json.dumps([step.get("smtlib_sha256"), step.get("atoms"), step.get("window")],
+                             sort_keys=True)
+            if key not in done:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    done[key] = (None, f"replay time budget of {budget_s:g} s spent")
+                else:
+                    try:
+                        if use_alarm:
+                            signal.setitimer(signal.ITIMER_REAL, left)
+                        done[key] = replay_step(step, timeout=left, problem=problem)
+                    except _Spent:
+                        done[key] = (None, f"replay time budget of {budget_s:g} s spent")
+                    except AttnproofError as e:
+                        done[key] = (None, f"replay failed to run: {e}")
+                    except MemoryError:
+                        done[key] = (None, "replay ran out of memory")
+                    except Exception as e:  # the replay is outside the trusted checker
+                        done[key] = (None, f"replay failed to run ({type(e).__name__})")
+                    finally:
+                        if use_alarm:
+                            signal.setitimer(signal.ITIMER_REAL, 0)
+                ok, msg = done[key]
+                if ok is False and any(t in msg for t in _NOT_A_REFUTATION):
+                    done[key] = (None, msg)     # no solver, or a timeout: nothing was refuted
+            ok, msg = done[key]
             out.append((i, ok, msg))
+    finally:
+        if use_alarm:
+            signal.signal(signal.SIGALRM, old)
     return out
+
+
+def _not_a_certificate(path: str, text: str) -> None:
+    """Refuse (exit 3) a YAML file or a problem file given where a certificate belongs."""
+    from pathlib import Path
+
+    from ..errors import InputError
+
+    if Path(path).suffix.lower() in (".yaml", ".yml"):
+        raise InputError(f"{path}: certificates are JSON, this is a YAML file")
+    head = text.lstrip()[:4096]
+    if head.startswith("{") and '"attnproof-problem"' in head:
+        import json as _json
+
+        try:
+            doc = _json.loads(text)
+        except ValueError:
+            return
+        if isinstance(doc, dict) and doc.get("format") == "attnproof-problem":
+            raise InputError(f"{path}: is a problem file, not a certificate (make one with "
+                             f"'attnproof prove {path} -o CERT')")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -57,26 +157,25 @@ def run(args: argparse.Namespace) -> int:
     from ..io import read_text_file
 
     text = read_text_file(args.certificate)
+    _not_a_certificate(args.certificate, text)
     expected = None
     if args.problem:
         from ..io import load_problem, problem_sha256
         expected = problem_sha256(load_problem(args.problem))
-    v = check_text(text, expected_sha256=expected, strict=args.strict)
+    work = getattr(args, "max_work", None)
+    if work is not None and work < 1:
+        from ..errors import InputError
+        raise InputError("--max-work must be a positive number of operations")
+    with Progress("checking the certificate", heartbeat=True):
+        v = check_text(text, expected_sha256=expected, strict=args.strict, work=work)
+    if args.replay and v.bounds_verified and v.window_steps:
+        v = v.after_replay(replay(text, getattr(args, "replay_timeout", None)))
     code = v.code
-    replays = []
-    if args.replay and v.code == 0:
-        replays = replay(text)
-        if any(i < 0 for i, _, _ in replays):
-            code = EXIT_INCONCLUSIVE
-        elif not all(ok for _, ok, _ in replays):
-            code = EXIT_NEGATIVE
     if args.json:
-        d = v.to_dict()
-        d["exit_code"] = code
-        d["replay"] = [{"step": i, "ok": ok, "message": m} for i, ok, m in replays]
-        print_json(d)
+        print_json(v.to_dict())
     else:
         print(v.message)
-        for i, ok, m in replays:
-            print(f"  replay{'' if i < 0 else f' step {i}'}: {'ok' if ok else 'FAILED'}: {m}")
+        for r in v.replay:
+            state = {True: "ok", False: "FAILED", None: "not replayed"}[r["ok"]]
+            print(f"  replay step {r['step']}: {state}: {r['message']}")
     return code if code in (EXIT_OK, EXIT_NEGATIVE, EXIT_INCONCLUSIVE) else EXIT_USAGE

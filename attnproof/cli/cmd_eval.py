@@ -6,7 +6,7 @@ import argparse
 import os
 import sys
 
-from .common import EXIT_OK, Progress, nonneg_int, positive_int, print_json
+from .common import EXIT_OK, Progress, add_common, nonneg_int, positive_int, print_json
 
 NAME = "eval"
 HELP = "evaluate a problem's heads at query points (float64 kernels or Arb balls)"
@@ -44,7 +44,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "(Numba for large heads, NumPy for small ones; default auto)")
     p.add_argument("-o", "--output", metavar="OUT.npy",
                    help="save the values (float64, shape (m, value_dim); ball midpoints with --digits)")
-    p.add_argument("--json", action="store_true", help="print JSON instead of text")
+    add_common(p)
 
 
 def load_queries(path: str, dim: int):
@@ -117,7 +117,7 @@ def run(args: argparse.Namespace) -> int:
         source = {"queries": args.queries}
     if args.output and os.path.isdir(args.output):
         raise InputError(f"{args.output}: is a directory")
-    doc: dict = {"problem": args.problem, "heads": len(M), "dim": M.dim,
+    doc: dict = {"verdict": "evaluated", "problem": args.problem, "heads": len(M), "dim": M.dim,
                  "value_dim": M.value_dim, "count": int(Q.shape[0]), **source}
     if args.digits is not None:
         qs = queries_from_array(Q, M.dim)

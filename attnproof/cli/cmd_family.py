@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from .common import EXIT_OK, nonneg_int, positive_int
+from .common import EXIT_OK, add_common, nonneg_int, positive_int, print_json
 
 NAME = "family"
 HELP = "write the problem file of a family (sigmoid-sum, biased-sigmoid, graph, random)"
@@ -30,7 +30,7 @@ FAMILIES = ("sigmoid-sum", "biased-sigmoid", "graph", "random")
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("name", choices=FAMILIES, metavar="NAME", help="one of: " + ", ".join(FAMILIES))
-    p.add_argument("-o", "--output", metavar="FILE", help="write here (default: standard output)")
+    p.add_argument("-o", "--output", metavar="FILE", help="write here (default: standard output; with --json, inside the JSON document)")
     p.add_argument("--d", type=positive_int, metavar="D", help="sigmoid-sum: number of heads/dimensions")
     p.add_argument("--biases", metavar="B1,B2,...",
                    help="biased-sigmoid: exact biases, e.g. 1/2,0,-0.25")
@@ -45,6 +45,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="random: keys are integers in [-K, K] (default 2)")
     p.add_argument("--with-biases", action="store_true", help="random: give atoms random biases")
     p.add_argument("--seed", type=int, default=0, help="random: seed (default 0)")
+    add_common(p)
 
 
 def build(args: argparse.Namespace):
@@ -80,9 +81,15 @@ def build(args: argparse.Namespace):
 def run(args: argparse.Namespace) -> int:
     from ..io import atomic_write_text, canonical_json, problem_to_dict
 
-    text = canonical_json(problem_to_dict(build(args)))
+    M = build(args)
+    doc = problem_to_dict(M)
+    text = canonical_json(doc)
     if args.output:
         atomic_write_text(args.output, text)
-    else:
+    if args.json:
+        print_json({"verdict": "written", "family": args.name, "heads": len(M), "dim": M.dim,
+                    "head_atom_terms": M.head_atom_terms, "output": args.output,
+                    "problem": None if args.output else doc})
+    elif not args.output:
         sys.stdout.write(text)
     return EXIT_OK

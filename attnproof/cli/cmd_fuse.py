@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from .common import EXIT_OK, Progress, add_max_atoms, nonneg_int, print_json
+from .common import EXIT_OK, Progress, add_common, add_max_atoms, nonneg_int, plural, print_json
 
 NAME = "fuse"
 HELP = "fuse a multi-head into one exact head (reduced form, lcm or product fusion)"
@@ -18,6 +18,10 @@ of the head denominators, or the product fusion.  The result is exact; before
 it is reported it is also compared with the multi-head exactly at --verify
 random positive integer points.  Atoms are counted as distinct keys.
 
+--max-atoms limits the fusion that is built: its size is estimated from the
+head supports (the product of the head sizes, the box and the degree slice
+that every intermediate polynomial fits in) before anything is allocated.
+
 examples:
   attnproof fuse w4.json
   attnproof fuse w4.json -o fused.json --json
@@ -27,11 +31,11 @@ examples:
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("problem", metavar="PROBLEM", help="problem file (JSON, or YAML by extension)")
     p.add_argument("-o", "--output", metavar="FILE", help="write the fused head as a one-head problem file")
-    p.add_argument("--json", action="store_true", help="print a JSON summary")
     p.add_argument("--verify", type=nonneg_int, default=2, metavar="K",
                    help="exact identity check at K random positive integer points (default 2; 0 to skip)")
     p.add_argument("--seed", type=int, default=0, help="seed of the verification points (default 0)")
     add_max_atoms(p)
+    add_common(p)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -44,14 +48,15 @@ def run(args: argparse.Namespace) -> int:
     f.verify(args.verify, args.seed)
     if args.output:
         atomic_write_text(args.output, canonical_json(f.to_problem_dict()))
-    summary = {"atoms": f.atoms, "entries": f.entries, "heads": len(M),
+    summary = {"verdict": "fused", "atoms": f.atoms, "entries": f.entries, "heads": len(M),
                "head_atom_terms": M.head_atom_terms, "method": f.method,
                "verified_points": args.verify, "output": args.output}
     if args.json:
         print_json(summary)
     else:
-        print(f"{len(M)} heads with {M.head_atom_terms} head-atom terms fuse exactly into one head "
-              f"with {f.atoms} atoms ({f.method} fusion)")
+        print(f"{plural(len(M), 'head')} with {M.head_atom_terms} head-atom terms "
+              f"{'fuses' if len(M) == 1 else 'fuse'} exactly into one head "
+              f"with {plural(f.atoms, 'atom')} ({f.method} fusion)")
         if f.entries != f.atoms:
             print(f"  {f.entries} (key, bias) entries: atoms sharing a key differ in bias")
         if args.output:

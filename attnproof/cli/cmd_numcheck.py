@@ -6,8 +6,8 @@ import argparse
 import sys
 from typing import Any
 
-from .common import (EXIT_INCONCLUSIVE, EXIT_NEGATIVE, EXIT_OK, Progress, nonneg_int, positive_int,
-                     print_json)
+from .common import (EXIT_INCONCLUSIVE, EXIT_NEGATIVE, EXIT_OK, Progress, add_common, nonneg_int,
+                     positive_int, print_json)
 
 NAME = "numcheck"
 HELP = "compare a problem with a claimed fusion (or a certificate) using Arb balls"
@@ -48,7 +48,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--max-digits", type=positive_int, metavar="D2",
                    help="precision cap in digits (default 2 x --digits)")
     p.add_argument("--seed", type=nonneg_int, default=0, help="seed of the random queries (default 0)")
-    p.add_argument("--json", action="store_true", help="print a JSON report")
+    add_common(p)
 
 
 def _load(path: str):
@@ -145,7 +145,7 @@ def check_certificate(doc: dict, args: argparse.Namespace) -> int:
                                "note": "numerical checks only; the certificate's proof is checked by "
                                        "'attnproof check'"}
     if res is not None:
-        doc_out["ball_check"] = res.to_dict()
+        doc_out["ball_check"] = _numbers(res.to_dict())
     if args.json:
         print_json(doc_out)
     else:
@@ -163,6 +163,18 @@ def check_certificate(doc: dict, args: argparse.Namespace) -> int:
     if verdict == "consistent" and any(c["ok"] is False for c in checks):
         return EXIT_NEGATIVE
     return EXIT_OF[verdict]
+
+
+def _numbers(d: dict) -> dict:
+    """``max_difference`` as a JSON number (its exact decimal text kept as ``max_difference_text``)."""
+    t = d.get("max_difference")
+    if isinstance(t, str):
+        d["max_difference_text"] = t
+        try:
+            d["max_difference"] = float(t.strip("[]").split()[0])
+        except (ValueError, IndexError):
+            d["max_difference"] = None
+    return d
 
 
 EXIT_OF = {"consistent": EXIT_OK, "refuted": EXIT_NEGATIVE, "undecided": EXIT_INCONCLUSIVE}
@@ -200,7 +212,7 @@ def run(args: argparse.Namespace) -> int:
                            samples=args.samples, max_digits=args.max_digits, progress=bar)
     if args.json:
         doc: dict[str, Any] = {"problem": args.problem, "fused": args.fused,
-                               "fused_atoms": len(fused.heads[0]), **res.to_dict()}
+                               "atoms": fused.heads[0].distinct_keys, **_numbers(res.to_dict())}
         print_json(doc)
     else:
         _print_check(res, "numcheck")

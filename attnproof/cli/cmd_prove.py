@@ -4,18 +4,25 @@ from __future__ import annotations
 
 import argparse
 
-from .common import EXIT_OK, Progress, add_max_atoms, positive_int, print_json
+from .common import (EXIT_OK, EXPLICIT_FUSION_LIMIT, Progress, add_common, add_max_atoms,
+                     positive_int, print_json)
 
 NAME = "prove"
 HELP = "prove lower and upper atom bounds and write a certificate"
 DESCRIPTION = """\
-Prove the lower bound (as 'attnproof bound') and an upper bound (an explicit
-exact fusion, or the product fusion counted without building it), and write a
+Prove the lower bound (as 'attnproof bound') and an upper bound (the best
+verified fusion of 'attnproof fuse', embedded in the certificate, or the
+product fusion counted without building it), and write a
 certificate that 'attnproof check' re-verifies with a small independent
 checker.  The certificate is checked before it is written; identical inputs
 give byte-identical certificates.  Format: docs/certificates.md.
 
 minimum is the proven minimum atom count when the bounds meet, else null.
+
+limits: the fusion is built only when its size, estimated before allocation,
+is within --max-atoms, and embedded when it has at most
+--explicit-fusion-limit atoms (a large embedded fusion makes a large
+certificate that takes longer to check).
 
 examples:
   attnproof prove w10.json -o w10.cert.json
@@ -26,14 +33,16 @@ examples:
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("problem", metavar="PROBLEM", help="problem file (JSON, or YAML by extension)")
     p.add_argument("-o", "--output", metavar="CERT", required=True, help="certificate file to write")
-    p.add_argument("--json", action="store_true", help="print the result as JSON")
     p.add_argument("--explicit", action="store_true",
                    help="list every vertex of the Newton polytope (one block) instead of counting "
                         "blocks structurally")
-    p.add_argument("--explicit-fusion-limit", type=positive_int, default=4096, metavar="N",
-                   help="embed an explicit fused head when the product fusion has at most N atoms "
-                        "(default 4096); above, the upper bound is the counted product fusion")
+    p.add_argument("--explicit-fusion-limit", type=positive_int, default=EXPLICIT_FUSION_LIMIT,
+                   metavar="N",
+                   help=f"embed the best verified fusion when it has at most N atoms (default "
+                        f"{EXPLICIT_FUSION_LIMIT}); above, the upper bound is the product fusion, "
+                        f"which the checker counts without building it")
     add_max_atoms(p)
+    add_common(p)
 
 
 def ball_check(M, head) -> None:
@@ -56,18 +65,21 @@ def run(args: argparse.Namespace) -> int:
     from ..io import atomic_write_text, load_problem
 
     M = load_problem(args.problem)
-    with Progress("proving") as bar:
+    with Progress("proving: factors and bounds") as bar:
         cert = build_certificate(M, explicit=args.explicit, max_atoms=args.max_atoms,
                                  explicit_fusion_limit=args.explicit_fusion_limit, progress=bar)
     if cert.fusion is not None:
-        ball_check(M, cert.fusion.to_head())
+        with Progress("ball check of the fusion", heartbeat=True):
+            ball_check(M, cert.fusion.to_head())
     text = cert.text
-    verdict = check_text(text)
+    with Progress("checking the certificate", heartbeat=True):
+        verdict = check_text(text)
     if verdict.code != 0:
         raise CertificateError(f"the checker does not accept the certificate: {verdict.message}")
     atomic_write_text(args.output, text)
-    s = dict(cert.summary())
-    s["certificate"] = args.output
+    s = {"verdict": "proven", **cert.summary(), "certificate": args.output,
+         "lower_bound": verdict.lower_bound, "upper_bound": verdict.upper_bound,
+         "minimum": verdict.minimum}
     if args.json:
         print_json(s)
         return EXIT_OK

@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from .common import (EXIT_INCONCLUSIVE, EXIT_NEGATIVE, EXIT_OK, Progress, add_max_atoms,
-                     positive_int, print_json)
+from .common import (EXIT_INCONCLUSIVE, EXIT_NEGATIVE, EXIT_OK, Progress, add_common,
+                     add_max_atoms, positive_int, print_json)
 
 NAME = "search"
 HELP = "search a window for a smaller single-head fusion (z3, refutations re-checked by cvc5)"
@@ -67,8 +67,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "no translation bounds, arithmetic cardinality (for comparison)")
     p.add_argument("--no-cross-check", action="store_true",
                    help="do not re-check unsat with cvc5 (the answer is then 'unknown')")
-    p.add_argument("--json", action="store_true", help="print a JSON summary")
     add_max_atoms(p)
+    add_common(p)
 
 
 def _check_output_paths(args: argparse.Namespace) -> None:
@@ -120,7 +120,7 @@ def run(args: argparse.Namespace) -> int:
     opts = _options(args)
 
     if args.minimize:
-        with Progress("searching") as bar:
+        with Progress("minimizing: SMT queries", heartbeat=True) as bar:
             mr = minimize(M, window, args.timeout, opts, progress=bar, max_atoms=args.max_atoms)
         last = mr.steps[-1] if mr.steps else None
         if args.smtlib and last is not None:
@@ -132,8 +132,13 @@ def run(args: argparse.Namespace) -> int:
             doc = search_certificate(M, mr.best, [ref] if ref is not None else [])
             atomic_write_text(args.certificate, canonical_json(doc))
         summary = mr.to_dict()
-        summary["result"] = {"refuted": "unsat", "bound": "sat", "unknown": "unknown"}[mr.stopped]
-        summary["atoms"] = mr.best.atoms
+        summary["verdict"] = {"refuted": "unsat", "bound": "sat", "unknown": "unknown"}[mr.stopped]
+        summary["atoms"] = summary.pop("best_atoms")
+        summary["method"] = summary.pop("best_method")
+        summary["start"] = summary.pop("start_atoms")
+        summary["minimum"] = mr.best.atoms if mr.stopped == "bound" else None
+        for s in summary["steps"]:
+            s["verdict"] = s.pop("result")
         summary["window"] = last.window.to_dict() if last is not None else None
         if args.json:
             print_json(summary)
@@ -155,7 +160,9 @@ def run(args: argparse.Namespace) -> int:
         return {"refuted": EXIT_OK, "bound": EXIT_OK, "unknown": EXIT_INCONCLUSIVE}[mr.stopped]
 
     from ..fusion import reduced_form
-    res = search_fusion(M, args.atoms, window, args.timeout, opts, r=reduced_form(M, args.max_atoms))
+    r = reduced_form(M, args.max_atoms)
+    with Progress(f"SMT query: at most {args.atoms} atoms", heartbeat=True):
+        res = search_fusion(M, args.atoms, window, args.timeout, opts, r=r)
     if args.smtlib:
         atomic_write_text(args.smtlib, res.encoding.smtlib)
     if res.result == "sat" and args.output:
@@ -166,6 +173,7 @@ def run(args: argparse.Namespace) -> int:
         doc = search_certificate(M, res.fusion, [res] if res.result == "unsat" else [])
         atomic_write_text(args.certificate, canonical_json(doc))
     summary = res.to_dict()
+    summary["verdict"] = summary.pop("result")
     summary["output"] = args.output if res.result == "sat" else None
     summary["certificate"] = args.certificate if res.result != "unknown" else None
     if args.json:

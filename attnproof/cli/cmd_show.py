@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from .common import EXIT_OK, add_max_atoms, positive_int
+from .common import EXIT_OK, add_common, add_max_atoms, plural, positive_int, print_json
 
 NAME = "show"
 HELP = "print the heads and the reduced form P/Q as formulas"
@@ -19,6 +19,7 @@ examples:
   attnproof show k3.json --unicode
   attnproof show k3.json --latex
   attnproof show k3.json --plot k3.png
+  attnproof show k3.json --plot k3.svg --json
   attnproof show w5.json --plot w5.png --project 0,1,2
 """
 
@@ -29,13 +30,15 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--latex", action="store_true", help="LaTeX formulas (SymPy), for papers and notebooks")
     p.add_argument("--plot", metavar="OUT.png",
                    help="also draw the Newton polytope of Q with its vertices, the keys of the best "
-                        "cheap fusion and of the product fusion, to a PNG file")
+                        "cheap fusion and of the product fusion, to an image file (PNG; SVG or PDF "
+                        "by the extension .svg or .pdf)")
     p.add_argument("--project", metavar="I,J[,K]",
                    help="with --plot: draw the shadow on these 0-based coordinates (default: the "
                         "polytope's own affine hull when it has dimension <= 3, else 0,1,2)")
     p.add_argument("--max-terms", type=positive_int, default=64, metavar="T",
                    help="print polynomials with at most T terms in full (default 64)")
     add_max_atoms(p)
+    add_common(p)
 
 
 def _fmt(num, den, lattice, style: str, max_terms: int) -> str:
@@ -79,26 +82,36 @@ def run(args: argparse.Namespace) -> int:
         project = parse_projection(args.project, M.dim)
     elif args.project is not None:
         raise InputError("--project needs --plot OUT.png")
-    print(f"variables: {legend(lat, 'latex' if args.latex else 'plain')}")
+    lines: list[str] = []
+    out = lines.append
+    doc: dict = {"verdict": "shown", "variables": legend(lat, 'latex' if args.latex else 'plain'),
+                 "heads": [], "style": style}
+    out(f"variables: {doc['variables']}")
     for i, h in enumerate(M.heads):
         f = head_fraction(h, lat)
         label = f"head {i}" + (f" ({h.name})" if h.name else "")
         for c, n in enumerate(f.num):
             comp = f"[{c}]" if len(f.num) > 1 else ""
-            print(f"{label}{comp}, {len(h)} atoms:")
-            print("  " + _fmt(n, f.den, lat, style, args.max_terms).replace("\n", "\n  "))
+            text = _fmt(n, f.den, lat, style, args.max_terms)
+            doc["heads"].append({"head": i, "name": h.name, "component": c, "atoms": len(h),
+                                 "formula": text})
+            out(f"{label}{comp}, {len(h)} atoms:")
+            out("  " + text.replace("\n", "\n  "))
     r = reduced_form(M, max_atoms=args.max_atoms)
-    print(f"sum of the {len(M)} heads in lowest terms, P/Q:")
+    out(f"sum of the {plural(len(M), 'head')} in lowest terms, P/Q:")
+    doc["reduced"] = []
     for c, p in enumerate(r.P):
         comp = f"[{c}]" if len(r.P) > 1 else ""
         text = _fmt(p, r.Q, lat, style, args.max_terms)
+        doc["reduced"].append(text)
         if "\n" in text:      # 2-D output: the formula on its own lines
-            print(f"  P/Q{comp} =")
-            print("    " + text.replace("\n", "\n    "))
+            out(f"  P/Q{comp} =")
+            out("    " + text.replace("\n", "\n    "))
         else:
-            print(f"  P/Q{comp} = {text}")
+            out(f"  P/Q{comp} = {text}")
     pos = all(c > 0 for c in r.Q.coeffs())
-    print(f"Q has {len(r.support_x())} support points (distinct keys), "
+    doc.update({"q_support_points": len(r.support_x()), "q_positive": pos, "plot": args.plot})
+    out(f"Q has {len(r.support_x())} support points (distinct keys), "
           f"{'all coefficients positive' if pos else 'some coefficients negative or zero-sum'}")
     if args.plot is not None:
         from ..plot import draw_newton, newton_picture
@@ -107,5 +120,10 @@ def run(args: argparse.Namespace) -> int:
         draw_newton(pic, args.plot)
         what = (f"shadow on coordinates {','.join(map(str, pic.coords))}, {len(pic.vertices)} vertices"
                 if pic.projected else f"Newt(Q) of dimension {pic.affine_dim}, {len(pic.vertices)} vertices")
-        print(f"picture: {args.plot} ({what})")
+        out(f"picture: {args.plot} ({what})")
+        doc["plot_vertices"] = len(pic.vertices)
+    if args.json:
+        print_json(doc)
+    else:
+        print("\n".join(lines))
     return EXIT_OK

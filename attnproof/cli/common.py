@@ -1,4 +1,4 @@
-"""Shared pieces of the command line: exit codes, error guard, progress, output."""
+"""Shared pieces of the command line: exit codes, error guard, progress, JSON output."""
 
 from __future__ import annotations
 
@@ -7,7 +7,9 @@ import json
 import os
 import sys
 import time
+import threading
 import traceback
+from contextvars import ContextVar
 from typing import Any, Callable, TextIO
 
 from ..errors import AttnproofError, InputError, LimitError
@@ -19,101 +21,234 @@ EXIT_USAGE = 3
 EXIT_INTERNAL = 4
 
 
+# per-run settings of the command line (set by :func:`run_command`, reset afterwards)
+_JSON_MODE: ContextVar[bool] = ContextVar("attnproof_json_mode", default=False)
+_FORCE_PROGRESS: ContextVar[bool | None] = ContextVar("attnproof_progress", default=None)
+_STARTED: ContextVar[float | None] = ContextVar("attnproof_started", default=None)
+
+BIG = 1 << 53
+# the library's defaults, repeated here so that building the parser imports no FLINT
+# (tests/test_cli.py checks that they agree with attnproof.fusion and attnproof.certificate)
+DEFAULT_MAX_ATOMS = 1 << 20
+EXPLICIT_FUSION_LIMIT = 65536
+
+
 class ArgumentParser(argparse.ArgumentParser):
-    """argparse with usage errors mapped to exit code 3 (not argparse's 2)."""
+    """argparse with usage errors mapped to exit code 3 (not argparse's 2); JSON under --json."""
 
     def error(self, message: str):  # type: ignore[override]
+        if _JSON_MODE.get():
+            print_json(error_doc("UsageError", f"{self.prog}: {message}", EXIT_USAGE))
+            self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\n")
         self.print_usage(sys.stderr)
         self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\n")
 
 
+def error_doc(kind: str, message: str, code: int) -> dict:
+    """The JSON document of an error under ``--json``."""
+    return {"verdict": "error", "error": kind, "message": message, "exit_code": code}
+
+
+def run_command(fn: Callable[[Any], int], args: Any) -> int:
+    """Run a parsed command with its ``--json`` and ``--progress`` settings in force."""
+    tokens = [_JSON_MODE.set(bool(getattr(args, "json", False))),
+              _FORCE_PROGRESS.set(True if getattr(args, "progress", False) else None),
+              _STARTED.set(time.monotonic())]
+    try:
+        return guarded(fn, args)
+    finally:
+        for var, tok in zip((_JSON_MODE, _FORCE_PROGRESS, _STARTED), tokens):
+            var.reset(tok)
+
+
+def _fail(kind: str, message: str, code: int, prefix: str = "error") -> int:
+    print(f"attnproof: {prefix}: {message}", file=sys.stderr)
+    if _JSON_MODE.get():
+        print_json(error_doc(kind, message, code))
+    return code
+
+
 def guarded(fn: Callable[[Any], int], args: Any) -> int:
-    """Run a command; deliberate errors become one line on stderr and exit 3."""
+    """Run a command; deliberate errors become one line on stderr and exit 3 (JSON too under --json)."""
     try:
         return int(fn(args))
     except (InputError, LimitError) as e:
-        print(f"attnproof: error: {e}", file=sys.stderr)
-        return EXIT_USAGE
+        return _fail(type(e).__name__, str(e), EXIT_USAGE)
     except AttnproofError as e:
-        print(f"attnproof: error: {e}", file=sys.stderr)
-        return EXIT_INTERNAL
+        return _fail(type(e).__name__, str(e), EXIT_INTERNAL)
     except KeyboardInterrupt:
         print("attnproof: interrupted", file=sys.stderr)
         return 130
     except BrokenPipeError:
         return 0
     except MemoryError:
-        print("attnproof: error: out of memory (try a smaller --max-atoms)", file=sys.stderr)
-        return EXIT_INTERNAL
+        return _fail("MemoryError", "out of memory (try a smaller --max-atoms)", EXIT_INTERNAL)
     except Exception as e:  # internal error: one line, traceback only on request
         if os.environ.get("ATTNPROOF_DEBUG"):
             traceback.print_exc()
-        print(f"attnproof: internal error: {type(e).__name__}: {e} "
-              f"(set ATTNPROOF_DEBUG=1 for a traceback)", file=sys.stderr)
-        return EXIT_INTERNAL
+        return _fail("InternalError", f"{type(e).__name__}: {e} (set ATTNPROOF_DEBUG=1 for a "
+                     f"traceback)", EXIT_INTERNAL, prefix="internal error")
 
 
 class Progress:
-    """A progress indicator on stderr, shown only on a terminal and after ``delay`` seconds.
+    """A progress bar on stderr (tqdm), shown on a terminal, or anywhere with ``--progress``.
 
-    Call it as ``progress(done, total)``; ``close()`` clears the line.
+    Use it as a context manager and call it as ``bar(done, total)`` (``total``
+    may be None: a counter).  ``heartbeat=True`` redraws it twice a second with
+    the elapsed time while the caller waits on something opaque (an SMT query);
+    :meth:`describe` changes its label.  Nothing is drawn before ``delay``
+    seconds on a terminal; with ``--progress`` it is drawn at once.
+
+    >>> import io
+    >>> with Progress("fusing heads", stream=io.StringIO(), enabled=True, delay=0) as bar:
+    ...     bar(1, 2); bar(2, 2)
+    >>> "fusing heads" in bar.stream.getvalue()
+    True
     """
 
     def __init__(self, label: str, stream: TextIO | None = None, enabled: bool | None = None,
-                 delay: float = 1.0) -> None:
+                 delay: float = 1.0, heartbeat: bool = False) -> None:
         self.label = label
         self.stream = stream if stream is not None else sys.stderr
-        self.enabled = self.stream.isatty() if enabled is None else enabled
+        forced = _FORCE_PROGRESS.get()
+        if enabled is None:
+            enabled = True if forced else _isatty(self.stream)
+        self.enabled = enabled
+        self.delay = 0.0 if forced else delay
+        self.heartbeat = heartbeat
         self.start = time.monotonic()
-        self.delay = delay
-        self.last = 0.0
-        self.shown = False
+        self._bar: Any = None
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def _ensure(self, total: int | None) -> Any:
+        if self._bar is None:
+            from tqdm import tqdm
+
+            tty = _isatty(self.stream)
+            fmt = self._format(total)
+            self._bar = tqdm(total=total or None, desc=self.label, file=self.stream, leave=False,
+                             dynamic_ncols=tty, ncols=None if tty else 80, delay=self.delay,
+                             mininterval=0.1 if tty else 0.5, bar_format=fmt, ascii=not tty,
+                             initial=0)
+        return self._bar
+
+    def _format(self, total: int | None) -> str:
+        if total:
+            return "{desc}: {percentage:3.0f}%|{bar}| {n_fmt}/{total_fmt} [{elapsed}<{remaining}]"
+        return "{desc} [{elapsed} elapsed]" if self.heartbeat else "{desc}: {n_fmt} [{elapsed}]"
 
     def __call__(self, done: int, total: int | None = None) -> None:
         if not self.enabled:
             return
-        now = time.monotonic()
-        if now - self.start < self.delay or (now - self.last < 0.1 and done != total):
-            return
-        self.last = now
-        elapsed = now - self.start
-        if total:
-            width = 30
-            k = int(width * done / total)
-            bar = "#" * k + "." * (width - k)
-            msg = f"\r{self.label} [{bar}] {done}/{total} {elapsed:.1f}s"
-        else:
-            msg = f"\r{self.label} {done} {elapsed:.1f}s"
-        self.stream.write(msg)
-        self.stream.flush()
-        self.shown = True
+        with self._lock:
+            bar = self._ensure(total)
+            if total and bar.total != total:
+                bar.total = total
+                bar.bar_format = self._format(total)
+            bar.n = done
+            bar.refresh() if self.delay == 0 else bar.update(0)
+
+    def describe(self, label: str) -> None:
+        """Change the label shown before the bar."""
+        self.label = label
+        if self.enabled and self._bar is not None:
+            with self._lock:
+                self._bar.set_description_str(label)
+
+    def _beat(self) -> None:
+        while not self._stop.wait(0.5):
+            with self._lock:
+                if time.monotonic() - self.start >= self.delay:
+                    self._ensure(None).refresh()
 
     def close(self) -> None:
-        """Erase the progress line if one was drawn."""
-        if self.shown:
-            self.stream.write("\r\033[K")
-            self.stream.flush()
-            self.shown = False
+        """Stop the heartbeat and erase the bar."""
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join()
+            self._thread = None
+        if self._bar is not None:
+            self._bar.close()
+            self._bar = None
 
     def __enter__(self) -> "Progress":
+        if self.enabled and self.heartbeat:
+            if self.delay == 0:
+                self._ensure(None).refresh()
+            self._thread = threading.Thread(target=self._beat, daemon=True)
+            self._thread.start()
         return self
 
     def __exit__(self, *exc: Any) -> None:
         self.close()
 
 
+def _isatty(stream: Any) -> bool:
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError):
+        return False
+
+
+def plural(n: int, word: str, words: str | None = None) -> str:
+    """``"1 head"``, ``"3 heads"``.
+
+    >>> plural(1, "head"), plural(2, "head"), plural(1, "query", "queries")
+    ('1 head', '2 heads', '1 query')
+    """
+    return f"{n} {word if n == 1 else (words or word + 's')}"
+
+
+def json_ready(obj: Any) -> Any:
+    """The one number rule of every ``--json``: integers >= 2^53 become decimal strings.
+
+    >>> json_ready({"a": [2 ** 60, 3], "b": None})
+    {'a': ['1152921504606846976', 3], 'b': None}
+    """
+    if isinstance(obj, bool) or obj is None:
+        return obj
+    if isinstance(obj, int):
+        return str(obj) if abs(obj) >= BIG else obj
+    if isinstance(obj, dict):
+        return {str(k): json_ready(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [json_ready(v) for v in obj]
+    return obj
+
+
+def elapsed() -> float:
+    """Seconds since the command started (0.0 outside a command)."""
+    t0 = _STARTED.get()
+    return 0.0 if t0 is None else round(time.monotonic() - t0, 3)
+
+
 def print_json(obj: Any) -> None:
-    """Machine output: one JSON document on stdout."""
-    print(json.dumps(obj, sort_keys=True, indent=2))
+    """Machine output: one JSON document on stdout (big integers as strings, with ``elapsed_s``)."""
+    if isinstance(obj, dict) and "elapsed_s" not in obj:
+        obj = {**obj, "elapsed_s": elapsed()}
+    print(json.dumps(json_ready(obj), sort_keys=True, indent=2))
+    sys.stdout.flush()
+
+
+def add_common(p: argparse.ArgumentParser, json: bool = True, progress: bool = True) -> None:
+    """The options every command shares: ``--json`` and ``--progress``."""
+    if json:
+        p.add_argument("--json", action="store_true",
+                       help="print the result as one JSON document (schemas/ describes it); "
+                            "errors too")
+    if progress:
+        p.add_argument("--progress", action="store_true",
+                       help="show progress bars on stderr even when it is not a terminal "
+                            "(on a terminal they appear after a second)")
 
 
 def add_max_atoms(p: argparse.ArgumentParser) -> None:
     """The shared ``--max-atoms`` guard option."""
-    from ..fusion import DEFAULT_MAX_ATOMS
-
     p.add_argument("--max-atoms", type=positive_int, default=DEFAULT_MAX_ATOMS, metavar="N",
-                   help=f"refuse fusions that may exceed N atoms, before allocating them "
-                        f"(default {DEFAULT_MAX_ATOMS})")
+                   help=f"refuse to build a fusion whose size, estimated from the head supports "
+                        f"before anything is allocated, exceeds N atoms (default {DEFAULT_MAX_ATOMS})")
 
 
 def _int_at_least(s: str, low: int, word: str) -> int:

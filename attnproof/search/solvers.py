@@ -56,6 +56,9 @@ class SolverRun:
         return d
 
 
+PIP_PACKAGES = {"z3": "z3-solver", "cvc5": "cvc5"}     # the pip package of each solver
+
+
 def solver_available(name: str) -> bool:
     """True when the solver's Python package can be imported.
 
@@ -73,7 +76,7 @@ def solver_version(name: str) -> str:
     True
     """
     if not solver_available(name):
-        raise SolverError(f"solver {name} is not available (install the '{name}' Python package)")
+        raise SolverError(f"solver {name} is not available (pip install {PIP_PACKAGES.get(name, name)})")
     if name == "z3":
         import z3
         return z3.get_version_string()
@@ -87,8 +90,12 @@ def _limits(memory_mb: int, cpu_s: int):
         import resource
         os.setsid()
         lim = memory_mb * 1024 * 1024
-        resource.setrlimit(resource.RLIMIT_AS, (lim, lim))
-        resource.setrlimit(resource.RLIMIT_CPU, (cpu_s, cpu_s + 5))
+        for what, soft, hard in ((resource.RLIMIT_AS, lim, lim),
+                                 (resource.RLIMIT_CPU, cpu_s, cpu_s + 5)):
+            cap = resource.getrlimit(what)[1]   # never above limits the caller already has
+            if cap != resource.RLIM_INFINITY:
+                soft, hard = min(soft, cap), min(hard, cap)
+            resource.setrlimit(what, (soft, hard))
     return apply
 
 
@@ -108,7 +115,7 @@ def run_solver(name: str, smtlib: str, timeout: float, model_vars: tuple[str, ..
     if name not in SOLVER_NAMES:
         raise SolverError(f"unknown solver {name!r}; choose one of {', '.join(SOLVER_NAMES)}")
     if not solver_available(name):
-        raise SolverError(f"solver {name} is not available (install the '{name}' Python package)")
+        raise SolverError(f"solver {name} is not available (pip install {PIP_PACKAGES.get(name, name)})")
     timeout = max(float(timeout), 0.1)
     req = json.dumps({"solver": name, "smtlib": smtlib, "timeout_ms": int(timeout * 1000),
                       "model_vars": list(model_vars), "seed": int(seed)})

@@ -1,0 +1,146 @@
+"""The Python API in four verbs: :func:`bound`, :func:`prove`, :func:`check`, :func:`search`.
+
+Each takes a problem as a :class:`~attnproof.model.MultiHead`, a problem file
+path or a problem document (dict), and returns the library's own objects,
+which print briefly and render in notebooks (``_repr_latex_``).  The command
+line (``attnproof bound|prove|check|search``) is a thin layer over the same
+functions.
+
+>>> from attnproof import bound, prove, check, sigmoid_sum
+>>> bound(sigmoid_sum(4))
+LowerBound(16, trust='exact', path='c1', complete=True)
+>>> cert = prove(sigmoid_sum(4))
+>>> cert
+Certificate(lower_bound=16, upper_bound=16, minimum=16, trust='exact')
+>>> check(cert).status
+'valid'
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any, Callable, Optional, Sequence
+
+from .errors import CertificateError, InputError
+from .model import MultiHead
+
+__all__ = ["bound", "prove", "check", "search", "as_problem"]
+
+Progress = Optional[Callable[[int, int], None]]
+DEFAULT_MAX_ATOMS = 1 << 20
+
+
+def as_problem(problem: Any) -> MultiHead:
+    """A :class:`MultiHead` from a multi-head, a problem file path or a problem document.
+
+    >>> as_problem({"format": "attnproof-problem", "version": 1, "dim": 1,
+    ...             "heads": [{"atoms": [{"key": [1], "value": 1}, {"key": [0], "value": 0}]}]}).dim
+    1
+    """
+    if isinstance(problem, MultiHead):
+        return problem
+    if isinstance(problem, dict):
+        from .io import problem_from_dict
+
+        return problem_from_dict(problem)
+    if isinstance(problem, (str, os.PathLike)):
+        from .io import load_problem
+
+        return load_problem(problem)
+    raise InputError(f"expected a MultiHead, a problem file path or a problem document, "
+                     f"got {type(problem).__name__}")
+
+
+def bound(problem: Any, *, explicit: bool = False, max_atoms: int | None = DEFAULT_MAX_ATOMS,
+          progress: Progress = None):
+    """The proven lower bound on the atoms of every exact single-head fusion (THEORY §4).
+
+    Returns a :class:`~attnproof.bounds.LowerBound` (``.value``, ``.trust``, ``.tight``).
+    """
+    from .bounds import lower_bound
+
+    return lower_bound(as_problem(problem), explicit=explicit, max_atoms=max_atoms,
+                       progress=progress)
+
+
+def prove(problem: Any, *, explicit: bool = False, max_atoms: int | None = DEFAULT_MAX_ATOMS,
+          explicit_fusion_limit: int | None = None, output: str | os.PathLike | None = None,
+          progress: Progress = None):
+    """Lower and upper bounds in a certificate that the independent checker accepts.
+
+    The certificate is checked before it is returned (and written to ``output``,
+    atomically, when given); a certificate the checker refuses raises
+    :class:`~attnproof.errors.CertificateError`.
+    """
+    from .certificate import EXPLICIT_FUSION_LIMIT, build_certificate
+    from .checker import check_text
+
+    cert = build_certificate(as_problem(problem), explicit=explicit, max_atoms=max_atoms,
+                             explicit_fusion_limit=(EXPLICIT_FUSION_LIMIT if explicit_fusion_limit
+                                                    is None else explicit_fusion_limit),
+                             progress=progress)
+    v = check_text(cert.text)
+    if v.code != 0:
+        raise CertificateError(f"the checker does not accept the certificate: {v.message}")
+    if output is not None:
+        from .io import atomic_write_text
+
+        atomic_write_text(output, cert.text)
+    return cert
+
+
+def check(certificate: Any, *, problem: Any = None, strict: bool = False):
+    """Verify a certificate with the trusted checker; returns its :class:`~attnproof.checker.Verdict`.
+
+    ``certificate``: a :class:`~attnproof.certificate.Certificate`, a document
+    (dict), certificate JSON text, or a file path.  ``problem``: when given,
+    the certificate must be about this problem.
+    """
+    from .checker import check_text
+
+    if hasattr(certificate, "text") and hasattr(certificate, "doc"):
+        text = certificate.text
+    elif isinstance(certificate, dict):
+        from .io import canonical_json
+
+        text = canonical_json(certificate)
+    elif isinstance(certificate, str) and certificate.lstrip().startswith("{"):
+        text = certificate
+    elif isinstance(certificate, (str, os.PathLike)):
+        from .io import read_text_file
+
+        text = read_text_file(certificate)
+    else:
+        raise InputError(f"expected a certificate, its text or a file path, got "
+                         f"{type(certificate).__name__}")
+    expected = None
+    if problem is not None:
+        from .io import problem_sha256
+
+        expected = problem_sha256(as_problem(problem))
+    return check_text(text, expected_sha256=expected, strict=strict)
+
+
+def search(problem: Any, atoms: int | None = None, *, window: int | Sequence | Any = 1,
+           minimize: bool = False, timeout: float = 600, options: Any = None,
+           max_atoms: int | None = DEFAULT_MAX_ATOMS, progress: Progress = None):
+    """Search a window for a fusion with at most ``atoms`` atoms (z3; unsat re-checked by cvc5).
+
+    With ``minimize=True`` walk the atom count down from the best cheap fusion
+    (:func:`attnproof.search.minimize`); otherwise one query
+    (:func:`attnproof.search.search_fusion`).  ``window``: a box radius or a
+    list of exponent vectors of the multiplier ``G`` (THEORY §6).
+    """
+    from .search import SearchOptions, minimize as _minimize, search_fusion
+
+    M = as_problem(problem)
+    opts = options if options is not None else SearchOptions()
+    if minimize:
+        if atoms is not None:
+            raise InputError("give either atoms or minimize=True, not both")
+        return _minimize(M, window, timeout, opts, progress=progress, max_atoms=max_atoms)
+    if atoms is None:
+        raise InputError("search needs atoms=K (or minimize=True)")
+    from .fusion import reduced_form
+
+    return search_fusion(M, atoms, window, timeout, opts, r=reduced_form(M, max_atoms))

@@ -1,0 +1,70 @@
+"""The format's limits, in one place: the checker, ``attnproof.io`` and the docs use these.
+
+``attnproof.io`` imports its limits from here (the checker imports nothing from
+the rest of attnproof, so the dependency goes this way).  docs/certificates.md
+§8 lists them; a test asserts that the page and these constants agree.
+
+* ``MAX_DIGITS``: decimal digits of any integer, and of the numerator and of the
+  denominator of any rational, in a problem or a certificate (below Python's
+  4300-digit int/str conversion limit, so nothing ever hits it).
+* ``MAX_EXPONENT``: the decimal exponent of a number such as ``"1.5e-3"`` in a
+  problem file (the checker reads only canonical numbers, which have none).
+* ``MAX_DIM``: the problem dimension ``d``.
+* ``MAX_COUNT_DIGITS``: decimal digits of a count (the bounds); counts are read
+  and written in chunks, never through one ``int``/``str`` conversion.
+* ``MAX_LATTICE_BITS``: bits of a lattice scale ``s_j`` or ``L`` (THEORY §2);
+  a problem beyond it is inconclusive for the checker.
+* ``WORK_BASE + WORK_PER_BYTE * len(text)``: the checker's work budget, in
+  elementary operations (one term of a polynomial product, one division step,
+  one entry of an elimination...); past it the verdict is *inconclusive*.
+  The checker is therefore linear in the certificate size, with this constant.
+* ``MAX_FLINT_DENSE``: ``reduced_by_flint`` recomputes ``gcd(P, Q)`` with FLINT
+  only when ``Π_v (deg_v + 1)`` of every polynomial is at most this and every
+  exponent span is below ``2^MAX_FLINT_EXPONENT_BITS`` and every coefficient
+  below ``2^MAX_FLINT_COEFFICIENT_BITS`` (FLINT returns 0 above 64-bit exponents
+  and may allocate dense arrays); otherwise inconclusive.
+
+>>> MAX_DIGITS < 4300 and MAX_DIM == 100_000
+True
+>>> fits_digits(10 ** 2000 - 1), fits_digits(-10 ** 2000)
+(True, False)
+"""
+
+from __future__ import annotations
+
+MAX_DIGITS = 2000
+MAX_EXPONENT = 2000
+MAX_DIM = 100_000
+MAX_COUNT_DIGITS = 40_000
+MAX_LATTICE_BITS = 8192
+MAX_FILE_BYTES = 512 * 1024 * 1024
+WORK_BASE = 500_000
+WORK_PER_BYTE = 16
+MAX_FLINT_DENSE = 100_000
+MAX_FLINT_EXPONENT_BITS = 17
+MAX_FLINT_COEFFICIENT_BITS = 8192
+MAX_GRAPH_NODES = 16
+MAX_SUBSETS = 20_000
+MAX_EXPANSION = 2_000_000
+REPLAY_SECONDS = 600
+
+_TEN_DIGITS = 10 ** MAX_DIGITS
+
+__all__ = ["MAX_DIGITS", "MAX_EXPONENT", "MAX_DIM", "MAX_COUNT_DIGITS", "MAX_LATTICE_BITS",
+           "MAX_FILE_BYTES", "WORK_BASE", "WORK_PER_BYTE", "MAX_FLINT_DENSE",
+           "MAX_FLINT_EXPONENT_BITS", "MAX_FLINT_COEFFICIENT_BITS", "MAX_GRAPH_NODES", "MAX_SUBSETS", "MAX_EXPANSION",
+           "REPLAY_SECONDS", "fits_digits", "work_limit"]
+
+
+def fits_digits(n: int) -> bool:
+    """True when the integer ``n`` has at most ``MAX_DIGITS`` decimal digits."""
+    return -_TEN_DIGITS < n < _TEN_DIGITS
+
+
+def work_limit(nbytes: int) -> int:
+    """The checker's work budget for a certificate of ``nbytes`` bytes.
+
+    >>> work_limit(0) == WORK_BASE
+    True
+    """
+    return WORK_BASE + WORK_PER_BYTE * nbytes

@@ -1,0 +1,133 @@
+"""The adversarial corpus under resource limits (certificates/adversarial/, index.json).
+
+Every file must get its expected exit code within its budget (wall seconds and
+address space, enforced by ``setitimer`` and ``RLIMIT_AS`` in a child
+process), never exit 4 and never die by a signal.  Files checked with
+``--replay`` run each in their own child (the replay has its own timer).
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+ADV = ROOT / "certificates" / "adversarial"
+INDEX = json.loads((ADV / "index.json").read_text())
+
+_BATCH = r"""
+import contextlib, io, json, resource, signal, sys, time
+mb, items = json.loads(sys.stdin.read())
+resource.setrlimit(resource.RLIMIT_AS, (mb << 20, mb << 20))
+from attnproof.cli import main
+
+class Over(BaseException):
+    pass
+
+def _alarm(*_):
+    raise Over()
+
+signal.signal(signal.SIGALRM, _alarm)
+out = {}
+for path, args, seconds in items:
+    buf = io.StringIO()
+    t = time.monotonic()
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        with contextlib.redirect_stdout(buf), contextlib.redirect_stderr(buf):
+            code = main(["check", path, "--json", *args])
+    except Over:
+        code = "over time budget"
+    except MemoryError:
+        code = "over memory budget"
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+    out[path] = [code, round(time.monotonic() - t, 3), buf.getvalue()[:50000]]
+print(json.dumps(out))
+"""
+
+
+def _have(need: str) -> bool:
+    if need == "flint":
+        from attnproof.checker.flint_gcd import flint_module
+        return flint_module() is not None
+    if need == "solvers":
+        try:
+            from attnproof.search.solvers import solver_available
+        except ImportError:
+            return False
+        return solver_available("z3") and solver_available("cvc5")
+    raise AssertionError(need)
+
+
+def expected(entry: dict) -> int:
+    """The expected exit code; 2 (inconclusive) when something it needs is missing."""
+    return entry["exit"] if all(_have(n) for n in entry["needs"]) else 2
+
+
+def _run_batch(items: list, mb: int, timeout: float) -> dict:
+    p = subprocess.run([sys.executable, "-c", _BATCH], input=json.dumps([mb, items]),
+                       capture_output=True, text=True, timeout=timeout, cwd=ROOT)
+    assert p.returncode == 0, f"the checker process died (rc {p.returncode}): {p.stderr[-2000:]}"
+    return json.loads(p.stdout)
+
+
+def test_corpus_is_complete_and_covers_every_kind():
+    files = {p.name for p in ADV.glob("*.json")} - {"index.json"}
+    assert files == set(INDEX)
+    assert len(INDEX) >= 40
+    kinds = {name.split("-")[0] for name in INDEX}
+    assert kinds == {"forged", "bomb", "syntax"}
+    for e in INDEX.values():
+        assert e["exit"] in (0, 1, 2, 3) and e["seconds"] <= 10 and e["memory_mb"] <= 1024
+    # each issue item has its bomb, and every rule a forged claim
+    for needle in ("bomb-exponent", "bomb-dim-1e9", "bomb-dim-1e30", "bomb-digits-4301",
+                   "bomb-rank", "bomb-quadratic", "bomb-replay", "forged-flint",
+                   "forged-window", "forged-factor", "forged-vertex", "forged-blocks",
+                   "forged-fusion", "forged-upper", "syntax-nan"):
+        assert any(n.startswith(needle) for n in INDEX), needle
+    assert sum(1 for e in INDEX.values() if e["exit"] == 1) >= 30
+    # calibration: neither an always-accept nor an always-reject checker passes
+    assert {0, 1, 2} <= {e["exit"] for e in INDEX.values()}
+
+
+_WORDS = {0: "valid", 1: "invalid", 2: "inconclusive"}
+
+
+def _agrees(code, out: str) -> bool:
+    """Under --json, verdict, message and exit code agree (exit 3 is a usage error)."""
+    if code not in _WORDS:
+        return code == 3
+    d = json.loads(out)
+    return (d["exit_code"] == code and d["verdict"] == _WORDS[code]
+            and d["message"].startswith(_WORDS[code])
+            and "internal checker error" not in d["message"])
+
+
+def test_adversarial_files_within_budget():
+    items = [(str(ADV / p), e["args"], e["seconds"]) for p, e in sorted(INDEX.items())
+             if "--replay" not in e["args"]]
+    mb = max(e["memory_mb"] for e in INDEX.values())
+    total = sum(s for _, _, s in items)
+    res = _run_batch(items, mb, timeout=total + 60)
+    bad = []
+    for path, args, _ in items:
+        code, secs, out = res[path]
+        entry = INDEX[Path(path).name]
+        if code != expected(entry) or not _agrees(code, out):
+            bad.append(f"{Path(path).name}: got {code} in {secs} s, expected {expected(entry)}: {out}")
+    assert not bad, "\n".join(bad)
+
+
+@pytest.mark.parametrize("name", sorted(p for p, e in INDEX.items() if "--replay" in e["args"]))
+def test_adversarial_replay_within_budget(name):
+    e = INDEX[name]
+    res = _run_batch([(str(ADV / name), e["args"], e["seconds"] + 30)], e["memory_mb"],
+                     timeout=e["seconds"] + 60)
+    code, secs, out = res[str(ADV / name)]
+    assert code == expected(e) and _agrees(code, out), out
+    assert secs <= e["seconds"] + 5, f"{name}: {secs} s"

@@ -1,0 +1,146 @@
+"""One set of format limits (io, checker, docs) and output files that never replace
+what they must not (issue: the checker under attack, items 9 and 10)."""
+
+from __future__ import annotations
+
+import os
+import re
+import stat
+from pathlib import Path
+
+import pytest
+
+from attnproof import io
+from attnproof.checker import limits, syntax
+from attnproof.cli import main
+from attnproof.errors import InputError, NumberError, ValidationError
+
+ROOT = Path(__file__).resolve().parent.parent
+DOC = (ROOT / "docs" / "certificates.md").read_text()
+
+
+def test_io_uses_the_checker_limits():
+    assert io.MAX_DIGITS is limits.MAX_DIGITS
+    assert io.MAX_EXPONENT is limits.MAX_EXPONENT
+    assert io.MAX_FILE_BYTES is limits.MAX_FILE_BYTES
+    assert syntax.MAX_DIGITS is limits.MAX_DIGITS
+
+
+@pytest.mark.parametrize("name", ["MAX_DIGITS", "MAX_DIM", "MAX_COUNT_DIGITS", "MAX_LATTICE_BITS",
+                                  "WORK_BASE", "WORK_PER_BYTE", "MAX_FLINT_DENSE",
+                                  "MAX_FLINT_EXPONENT_BITS", "MAX_FLINT_COEFFICIENT_BITS", "MAX_GRAPH_NODES", "MAX_SUBSETS",
+                                  "MAX_EXPANSION", "REPLAY_SECONDS", "MAX_EXPONENT"])
+def test_docs_state_each_limit(name):
+    """docs/certificates.md lists every limit with the value the code uses."""
+    m = re.search(rf"`{name}`\s*\|\s*([0-9_,^ ]+?)\s*\|", DOC)
+    assert m, f"{name} is not in the limits table of docs/certificates.md"
+    text = m.group(1).replace(",", "").replace("_", "").replace(" ", "")
+    value = 2 ** int(text[2:]) if text.startswith("2^") else int(text)
+    assert value == getattr(limits, name)
+
+
+def _problem(dim, key):
+    return {"format": "attnproof-problem", "version": 1, "dim": dim,
+            "heads": [{"atoms": [{"key": key, "value": 1}, {"key": {}, "value": 0}]}]}
+
+
+def test_dim_limit_is_the_same_in_io_and_checker():
+    from attnproof.checker.problem import parse_problem
+    ok = _problem(limits.MAX_DIM, {"3": 1})
+    io.problem_from_dict(ok)
+    parse_problem(ok)
+    bad = _problem(limits.MAX_DIM + 1, {"3": 1})
+    with pytest.raises(ValidationError):
+        io.problem_from_dict(bad)
+    with pytest.raises(syntax.Reject):
+        parse_problem(bad)
+    with pytest.raises(ValidationError):
+        io.problem_from_dict(_problem(10 ** 30, {"3": 1}))
+
+
+def test_digit_limit_is_the_same_in_io_and_checker():
+    n = "9" * limits.MAX_DIGITS
+    assert io.parse_number(n) == int(n)
+    assert syntax.rational(int(n), "x") == int(n)
+    for text in ("9" * (limits.MAX_DIGITS + 1), f"1e{limits.MAX_DIGITS}",
+                 f"{'9' * 1500}e600", f"1/{'7' * (limits.MAX_DIGITS + 1)}"):
+        with pytest.raises(NumberError):
+            io.parse_number(text)
+    with pytest.raises(syntax.Reject):
+        syntax.rational(10 ** limits.MAX_DIGITS, "x")
+    with pytest.raises(syntax.Reject):
+        syntax.loads("1" * (limits.MAX_DIGITS + 1))
+
+
+@pytest.mark.parametrize("digits", [4299, 4301, 5000, 20000])
+def test_counts_of_any_length_never_hit_the_int_str_limit(digits):
+    """Counts are read and written in chunks (Python refuses int/str above 4300 digits)."""
+    from attnproof.checker import show_count
+    n = 10 ** (digits - 1) + 7
+    text = syntax.decimal_text(n)
+    assert len(text) == digits and syntax.count(text, "c") == n
+    assert f"({digits} digits)" in show_count(n)
+
+
+# -- output files (-o) --------------------------------------------------------------
+
+def test_write_through_a_character_device():
+    io.atomic_write_text(os.devnull, "x")
+    assert stat.S_ISCHR(os.stat(os.devnull).st_mode)
+
+
+def test_write_through_a_pipe(tmp_path):
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    r = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)
+    try:
+        io.atomic_write_text(fifo, "hello")
+        assert os.read(r, 100) == b"hello"
+    finally:
+        os.close(r)
+    assert stat.S_ISFIFO(os.stat(fifo).st_mode)
+
+
+def test_symlinks_are_followed(tmp_path):
+    target = tmp_path / "real.json"
+    target.write_text("old")
+    os.chmod(target, 0o640)
+    link = tmp_path / "link.json"
+    link.symlink_to(target)
+    io.atomic_write_text(link, "new")
+    assert link.is_symlink() and target.read_text() == "new"
+    assert stat.S_IMODE(os.stat(target).st_mode) == 0o640
+    dangling = tmp_path / "dangling.json"
+    dangling.symlink_to(tmp_path / "created.json")
+    io.atomic_write_text(dangling, "made")
+    assert dangling.is_symlink() and (tmp_path / "created.json").read_text() == "made"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["created.json", "dangling.json",
+                                                           "link.json", "real.json"]
+
+
+def test_refused_outputs(tmp_path):
+    with pytest.raises(InputError, match="is a directory"):
+        io.atomic_write_text(tmp_path, "x")
+    loop = tmp_path / "loop"
+    loop.symlink_to(loop)
+    with pytest.raises(InputError):
+        io.atomic_write_text(loop, "x")
+    import socket
+    sock_path = tmp_path / "s"
+    s = socket.socket(socket.AF_UNIX)
+    try:
+        s.bind(str(sock_path))
+        with pytest.raises(InputError, match="refusing"):
+            io.atomic_write_text(sock_path, "x")
+    finally:
+        s.close()
+    assert stat.S_ISSOCK(os.stat(sock_path).st_mode)
+
+
+def test_cli_output_to_devnull_and_directory(tmp_path, capsys):
+    p = tmp_path / "w2.json"
+    assert main(["family", "sigmoid-sum", "--d", "2", "-o", str(p)]) == 0
+    assert main(["prove", str(p), "-o", os.devnull]) == 0
+    assert stat.S_ISCHR(os.stat(os.devnull).st_mode)
+    assert main(["prove", str(p), "-o", str(tmp_path)]) == 3
+    assert "is a directory" in capsys.readouterr().err
