@@ -133,13 +133,13 @@ OUTPUTS = {
         "method": {"enum": ["reduced", "lcm", "product"]}, "verified_points": INT,
         "output": STR_OR_NULL}, ["atoms", "entries", "heads", "method"]),
     "bound": _output(["proven"], {
-        "lower_bound": COUNT, "trust": TRUST, "path": {"enum": ["c1", "c3"]}, "complete": BOOL,
+        "lower_bound": COUNT, "trust": TRUST, "path": {"enum": ["c1", "c3", "geometry"]}, "complete": BOOL,
         "factors": {"type": ["integer", "null"]}, "blocks": {"type": "array", "items": BLOCK},
         "notes": {"type": "array", "items": {"type": "string"}}},
         ["lower_bound", "trust", "complete", "blocks"]),
     "prove": _output(["proven"], {
         "lower_bound": COUNT, "upper_bound": COUNT, "minimum": COUNT_OR_NULL, "trust": TRUST,
-        "complete": BOOL, "path": {"enum": ["c1", "c3"]}, "certificate": {"type": "string"}},
+        "complete": BOOL, "path": {"enum": ["c1", "c3", "geometry"]}, "certificate": {"type": "string"}},
         ["lower_bound", "upper_bound", "minimum", "trust", "complete", "certificate"]),
     "check": _output(["valid", "invalid", "inconclusive"], {
         "exit_code": INT, "message": {"type": "string"}, "step": {"type": ["integer", "null"]},
