@@ -64,7 +64,7 @@ def minkowski_step(mv: MinkowskiVertices, points: list) -> dict:
         u = [sum(points[h][i][j] for h, i in enumerate(t)) for j in range(len(c))]
         return [list(t), u, list(c)]
 
-    if not mv.complete:
+    if not (mv.complete and mv.certified):
         return {"rule": "minkowski_vertices", "complete": False,
                 "vertices": [vert(t, c) for t, c in mv.vertices],
                 "non_vertices": [], "point_non_vertices": [[] for _ in mv.head_non_vertices]}
@@ -146,8 +146,9 @@ def geometry_proof(M: MultiHead, *, complete: bool = True, progress: Progress = 
     mv = minkowski_vertices(fpts, complete=complete, progress=progress, spec=spec,
                             max_candidates=max_candidates)
     steps.append(minkowski_step(mv, fpts))
-    allv = not any(mv.head_non_vertices) and mv.complete
-    return GeometryProof(steps, mv.count, mv.complete, "minkowski_vertices", classes, reps, allv)
+    exact = mv.complete and mv.certified
+    allv = exact and not any(mv.head_non_vertices)
+    return GeometryProof(steps, mv.count, exact, "minkowski_vertices", classes, reps, allv)
 
 
 def _prod(xs) -> int:
