@@ -30,10 +30,12 @@ from ..geometry.points import head_points, project, varying_coordinates
 from ..geometry.vertices import classify_points
 from ..model import MultiHead
 
-__all__ = ["GeometryProof", "geometry_proof", "geometry_certificate", "chain_step",
+__all__ = ["GeometryProof", "geometry_proof", "MAX_CANDIDATES", "geometry_certificate", "chain_step",
            "generic_heads_step", "minkowski_step", "direct_sum_step"]
 
 Progress = Optional[Callable[[int, int], None]]
+# candidate vertex tuples decided before a Minkowski count becomes partial (a lower bound)
+MAX_CANDIDATES = 100_000
 
 
 def _mu(m: dict) -> list:
@@ -108,10 +110,11 @@ class GeometryProof:
 
 
 def geometry_proof(M: MultiHead, *, complete: bool = True, progress: Progress = None,
-                   spec=None, max_candidates: int | None = None) -> GeometryProof | None:
+                   spec=None, max_candidates: int | None = MAX_CANDIDATES) -> GeometryProof | None:
     """Prove the Newton vertex bound of ``M`` by THEORY §9, or None when some head
     denominator cannot be certified irreducible (no chain found) or two heads are
-    associates through a non-monomial unit."""
+    associates through a non-monomial unit.  ``max_candidates`` (None: no cap): above
+    this many tuples of per-head vertices the count is partial (THEORY 9.4)."""
     lat = Lattice.of(M)
     pts_all = head_points(M, lat)
     try:
