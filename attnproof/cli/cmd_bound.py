@@ -27,8 +27,9 @@ or whether it is only a verified part of it.
 Graphic blocks (graph sums) are counted as acyclic orientations: a product over
 biconnected blocks of n! (complete), 2^n - 2 (cycle), prod (1 + d_i) over a
 perfect elimination ordering (chordal), or an exact subset recurrence for
-other blocks of at most 16 nodes; a larger general block is an input error
-(exit 3) that names the limit.  --max-atoms limits the reduced form that the
+other blocks of at most 16 nodes whose count fits the checker's work budget
+(400000 steps: about 12 to 15 nodes, fewer for sparse graphs); any other
+block is an input error (exit 3) that names the limit.  --max-atoms limits the reduced form that the
 FLINT path (c3) builds, estimated before it is built.  To get a certificate that a
 small independent checker verifies, use 'attnproof prove'.
 
