@@ -144,3 +144,18 @@ def test_cli_output_to_devnull_and_directory(tmp_path, capsys):
     assert stat.S_ISCHR(os.stat(os.devnull).st_mode)
     assert main(["prove", str(p), "-o", str(tmp_path)]) == 3
     assert "is a directory" in capsys.readouterr().err
+
+
+def test_prove_reports_an_unchecked_certificate(tmp_path, monkeypatch, capsys):
+    """A certificate beyond the checker's limits is written, but never reported as checked."""
+    import attnproof.checker as C
+    p = tmp_path / "w2.json"
+    assert main(["family", "sigmoid-sum", "--d", "2", "-o", str(p)]) == 0
+    monkeypatch.setattr(C, "work_limit", lambda n: 5)
+    out = tmp_path / "w2.cert"
+    assert main(["prove", str(p), "-o", str(out), "--json"]) == 2
+    d = __import__("json").loads(capsys.readouterr().out)
+    assert d["verdict"] == "unchecked" and "work budget" in d["message"]
+    assert out.exists()
+    monkeypatch.undo()
+    assert main(["check", str(out)]) == 0

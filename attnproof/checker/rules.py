@@ -413,7 +413,7 @@ def rule_reduced_by_flint(st: State, step: dict, where: str) -> None:
           for c, p in enumerate(nums)]
     _check_identity(st, Pn, Qd, where)
     try:
-        ok = coprime(Pn, Qd)
+        ok = coprime(Pn, Qd, st.budget)
     except Unsupported as e:
         raise Unsupported(f"{where}: {e}") from None
     if not ok:
