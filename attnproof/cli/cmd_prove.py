@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import argparse
 
-from .common import (EXIT_INCONCLUSIVE, EXIT_OK, EXPLICIT_FUSION_LIMIT, Progress, add_common,
-                     add_max_atoms, positive_int, print_json)
+from .common import (EXIT_OK, EXPLICIT_FUSION_LIMIT, Progress, add_common, add_max_atoms,
+                     positive_int, print_json)
 
 NAME = "prove"
 HELP = "prove lower and upper atom bounds and write a certificate"
@@ -61,7 +61,7 @@ def ball_check(M, head) -> None:
 def run(args: argparse.Namespace) -> int:
     from ..certificate import build_certificate
     from ..checker import check_text
-    from ..errors import CertificateError
+    from ..errors import CertificateError, LimitError
     from ..io import atomic_write_text, load_problem
 
     M = load_problem(args.problem)
@@ -74,17 +74,9 @@ def run(args: argparse.Namespace) -> int:
     text = cert.text
     with Progress("checking the certificate", heartbeat=True):
         verdict = check_text(text)
-    if verdict.code == 2:
-        # beyond the checker's documented limits (docs/certificates.md §8): the
-        # certificate is written, but not reported as checked
-        atomic_write_text(args.output, text)
-        if args.json:
-            print_json({"verdict": "unchecked", **cert.summary(), "certificate": args.output,
-                        "message": verdict.message})
-        else:
-            print(f"certificate written to {args.output}, but the checker is inconclusive on it: "
-                  f"{verdict.message}")
-        return EXIT_INCONCLUSIVE
+    if verdict.code == 2:            # a limit of the checker (work budget, sizes): not a bug
+        raise LimitError(f"the checker cannot decide this certificate within its limits "
+                         f"({verdict.message}); nothing was written")
     if verdict.code != 0:
         raise CertificateError(f"the checker does not accept the certificate: {verdict.message}")
     atomic_write_text(args.output, text)
