@@ -29,7 +29,7 @@ from math import comb, gcd
 
 from . import poly as P
 from .flint_gcd import coprime
-from .geometry import GraphTooLarge, acyclic_orientations, primitive_direction, rank
+from .geometry import GraphTooLarge, acyclic_orientations, rank
 from .limits import MAX_EXPANSION, MAX_GRAPH_NODES, MAX_SUBSETS
 from .problem import head_polys, parse_atoms
 from .syntax import (UNLIMITED, Budget, Reject, Unsupported, canonical_text, count, fields,
@@ -413,7 +413,7 @@ def rule_reduced_by_flint(st: State, step: dict, where: str) -> None:
           for c, p in enumerate(nums)]
     _check_identity(st, Pn, Qd, where)
     try:
-        ok = coprime(Pn, Qd)
+        ok = coprime(Pn, Qd, st.budget)
     except Unsupported as e:
         raise Unsupported(f"{where}: {e}") from None
     if not ok:
