@@ -729,3 +729,8 @@ RULES = {
 
 __all__ = ["RULES", "State", "Unsupported", "TRUST_ORDER", "read_poly", "count",
            "MAX_GRAPH_NODES", "MAX_SUBSETS", "MAX_EXPANSION"]
+
+# THEORY §9 (real-valued keys): chains, generic heads, Minkowski vertices, direct sums
+from .rules_geometry import GEOMETRY_RULES  # noqa: E402  (uses the helpers above)
+
+RULES.update(GEOMETRY_RULES)

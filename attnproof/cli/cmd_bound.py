@@ -17,8 +17,12 @@ Path c1 factors the head denominators and certifies each factor (irreducible,
 and surviving in Q); blocks of factors in disjoint variables multiply, and
 products of binomials are counted as zonotopes (regions of a hyperplane
 arrangement; acyclic orientations for graph sums).  Path c3 takes Q from
-FLINT's gcd (trust exact-modulo-flint).  'complete' says whether the count is
-V(Q) itself or only a verified part of it.
+FLINT's gcd (trust exact-modulo-flint).  Path geometry (keys with long
+decimals or binary floats, and heads that C1 cannot factor) proves every head
+denominator irreducible from its Newton polytope and counts exact vertices of
+the Minkowski sum, with no polynomial algebra (THEORY §9).  'complete' says
+whether every candidate vertex was decided, so that the count is V(Q) itself,
+or whether it is only a verified part of it.
 
 Graphic blocks (graph sums) are counted as acyclic orientations: a product over
 biconnected blocks of n! (complete), 2^n - 2 (cycle), prod (1 + d_i) over a

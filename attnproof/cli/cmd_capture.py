@@ -75,7 +75,7 @@ def run(args: argparse.Namespace) -> int:
     cap = capture(model, tokens, args.layer, args.position, heads=heads, tokenizer=tok,
                   model_name=name)
     save_capture(cap, args.output)
-    s = {"verdict": "captured", "capture": args.output, "model": name, "layer": cap.meta["layer"],
+    s = {"verdict": "written", "capture": args.output, "model": name, "layer": cap.meta["layer"],
          "position": cap.meta["position"], "heads": list(cap.heads), "n_ctx": cap.n_ctx,
          "d_model": cap.d_model, "d_head": cap.d_head, "layernorm": cap.has_layernorm}
     if args.json:
