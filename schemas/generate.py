@@ -133,13 +133,13 @@ OUTPUTS = {
         "method": {"enum": ["reduced", "lcm", "product"]}, "verified_points": INT,
         "output": STR_OR_NULL}, ["atoms", "entries", "heads", "method"]),
     "bound": _output(["proven"], {
-        "lower_bound": COUNT, "trust": TRUST, "path": {"enum": ["c1", "c3", "geometry"]}, "complete": BOOL,
+        "lower_bound": COUNT, "trust": TRUST, "path": {"enum": ["c1", "c3"]}, "complete": BOOL,
         "factors": {"type": ["integer", "null"]}, "blocks": {"type": "array", "items": BLOCK},
         "notes": {"type": "array", "items": {"type": "string"}}},
         ["lower_bound", "trust", "complete", "blocks"]),
     "prove": _output(["proven"], {
         "lower_bound": COUNT, "upper_bound": COUNT, "minimum": COUNT_OR_NULL, "trust": TRUST,
-        "complete": BOOL, "path": {"enum": ["c1", "c3", "geometry"]}, "certificate": {"type": "string"}},
+        "complete": BOOL, "path": {"enum": ["c1", "c3"]}, "certificate": {"type": "string"}},
         ["lower_bound", "upper_bound", "minimum", "trust", "complete", "certificate"]),
     "check": _output(["valid", "invalid", "inconclusive"], {
         "exit_code": INT, "message": {"type": "string"}, "step": {"type": ["integer", "null"]},
@@ -207,7 +207,8 @@ OUTPUTS = {
         "model": STR_OR_NULL, "layer": {"type": ["integer", "null"]},
         "position": {"type": ["integer", "null"]}, "tokens": {"type": ["array", "null"]},
         "domain": {"enum": ["layernorm", "raw"]}, "arithmetic": {"enum": ["float64", "exact"]},
-        "heads": {"type": "array", "items": INT}, "head_atoms": {"type": "object"},
+        "heads": {"type": "array", "items": INT},
+        "head_atoms": {"type": "object", "additionalProperties": INT},
         "complete": BOOL, "files": {"type": "object"},
         "pairs": {"type": "array", "items": QUESTION},
         "layer_question": {"oneOf": [QUESTION, {"type": "null"}]}},
