@@ -19,14 +19,15 @@ from attnproof.numeric import evaluate_mpmath
 
 
 def integer_capture(seed: int = 0, n_heads: int = 3, d_model: int = 3, n_ctx: int = 3) -> Capture:
-    """Small integer weights, d_head 2, scale 1: keys are small integer vectors."""
+    """Small integer weights, d_head 2, scale 1, b_Q = 0: keys are small integer vectors
+    and biases vanish (proven by exact polynomial algebra, no float geometry needed)."""
     rng = np.random.default_rng(seed)
 
     def r(*s):
         return rng.integers(-2, 3, size=s).astype(float)
 
     return Capture(x=r(n_ctx, d_model), query=r(d_model), W_Q=r(n_heads, d_model, 2),
-                   b_Q=r(n_heads, 2), W_K=r(n_heads, d_model, 2), b_K=r(n_heads, 2),
+                   b_Q=np.zeros((n_heads, 2)), W_K=r(n_heads, d_model, 2), b_K=r(n_heads, 2),
                    W_V=r(n_heads, d_model, 2), b_V=r(n_heads, 2), W_O=r(n_heads, 2, d_model),
                    scale=1.0, heads=tuple(range(n_heads)),
                    meta={"model": "integer-toy", "layer": 0, "position": n_ctx - 1,
@@ -188,7 +189,7 @@ def test_import_command_writes_a_loadable_problem(tmp_path, run_cli):
                            str(tmp_path / "p.json"), "--json")
     assert rc == 0, err
     s = json.loads(out)
-    assert s["heads"] == [2, 0] and s["domain"] == "layernorm" and s["atoms"] == [4, 4]
+    assert s["heads"] == [2, 0] and s["domain"] == "layernorm" and s["head_atoms"] == [4, 4]
     M = load_problem(tmp_path / "p.json")
     assert [h.name for h in M.heads] == ["L0H2", "L0H0"]
     assert M == capture_to_problem(cap, [2, 0])
@@ -254,3 +255,27 @@ def test_merge_report_needs_two_heads(tmp_path, run_cli):
     rc, _, err = run_cli("merge-report", str(tmp_path / "c.npz"), "--heads", "1", "-o",
                          str(tmp_path / "r"))
     assert rc == 3 and "at least two heads" in err
+
+
+def _schema_valid(name: str, doc) -> None:
+    jsonschema = pytest.importorskip("jsonschema")
+    from pathlib import Path
+
+    schema = json.loads((Path(__file__).resolve().parents[1] / "schemas" /
+                         f"cli-{name}.schema.json").read_text())
+    jsonschema.validators.validator_for(schema)(schema).validate(doc)
+
+
+def test_json_outputs_follow_their_schemas(tmp_path, run_cli):
+    save_capture(integer_capture(seed=1), tmp_path / "c.npz")
+    rc, out, err = run_cli("import", str(tmp_path / "c.npz"), "-o", str(tmp_path / "p.json"), "--json")
+    assert rc == 0, err
+    _schema_valid("import", json.loads(out))
+    rc, out, err = run_cli("merge-report", str(tmp_path / "c.npz"), "-o", str(tmp_path / "r"),
+                           "--json", "--no-layer")
+    doc = json.loads(out)
+    assert doc["verdict"] == ("answered" if rc == 0 else "inconclusive")
+    _schema_valid("merge-report", doc)
+    rc, out, err = run_cli("import", str(tmp_path / "none.npz"), "-o", str(tmp_path / "p.json"), "--json")
+    assert rc == 3
+    _schema_valid("import", json.loads(out))

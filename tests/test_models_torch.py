@@ -159,7 +159,7 @@ def test_capture_command_and_import(tiny_folder, tmp_path, run_cli):
                          "--layer", "0", "-o", str(out), "--json")
     assert rc == 0, err
     s = json.loads(o)
-    assert s["n_ctx"] == N_TOKENS and s["heads"] == [0, 1, 2, 3] and s["model"] == "tiny-gpt2"
+    assert s["verdict"] == "written" and s["n_ctx"] == N_TOKENS and s["heads"] == [0, 1, 2, 3] and s["model"] == "tiny-gpt2"
     cap = load_capture(out)
     assert cap.head_out is not None and cap.meta["token_strings"][0] == "w0"
     rc, o, err = run_cli("import", str(out), "--heads", "1,3", "-o", str(tmp_path / "p.json"), "--json")

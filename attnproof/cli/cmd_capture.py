@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from .common import EXIT_OK, nonneg_int, print_json
+from .common import EXIT_OK, add_common, nonneg_int, print_json
 
 NAME = "capture"
 HELP = "capture one attention layer of a local model (needs the models extra)"
@@ -42,7 +42,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="dtype to run the model in (default float64)")
     p.add_argument("--name", help="model name to record (default: the folder's name)")
     p.add_argument("-o", "--output", metavar="CAPTURE", required=True, help="capture file (.npz)")
-    p.add_argument("--json", action="store_true", help="print the result as JSON")
+    add_common(p)
 
 
 def _ids(text: str) -> list:
@@ -75,7 +75,7 @@ def run(args: argparse.Namespace) -> int:
     cap = capture(model, tokens, args.layer, args.position, heads=heads, tokenizer=tok,
                   model_name=name)
     save_capture(cap, args.output)
-    s = {"capture": args.output, "model": name, "layer": cap.meta["layer"],
+    s = {"verdict": "written", "capture": args.output, "model": name, "layer": cap.meta["layer"],
          "position": cap.meta["position"], "heads": list(cap.heads), "n_ctx": cap.n_ctx,
          "d_model": cap.d_model, "d_head": cap.d_head, "layernorm": cap.has_layernorm}
     if args.json:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import time
 
-from .common import EXIT_OK, print_json
+from .common import EXIT_OK, add_common, print_json
 
 NAME = "import"
 HELP = "turn a captured attention layer (.npz) into an exact problem file"
@@ -40,7 +40,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="query domain (default: layernorm when the capture has LayerNorm parameters)")
     p.add_argument("--arithmetic", choices=("float64", "exact"), default="float64",
                    help="how keys and values are computed from the floats (default float64)")
-    p.add_argument("--json", action="store_true", help="print the result as JSON")
+    add_common(p)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -56,7 +56,7 @@ def run(args: argparse.Namespace) -> int:
     text = canonical_json(problem_document(cap, M, heads, domain, args.arithmetic))
     atomic_write_text(args.output, text)
     dev = model_deviation(cap, M, heads, domain)
-    s = {"problem": args.output, "heads": heads, "atoms": [len(h) for h in M.heads], "dim": M.dim,
+    s = {"verdict": "written", "problem": args.output, "heads": heads, "head_atoms": [len(h) for h in M.heads], "dim": M.dim,
          "value_dim": M.value_dim, "domain": domain, "arithmetic": args.arithmetic,
          "model": cap.meta.get("model"), "layer": cap.meta.get("layer"),
          "position": cap.meta.get("position"), "model_deviation": dev,

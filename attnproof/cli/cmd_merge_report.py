@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import argparse
 
-from .common import EXIT_INCONCLUSIVE, EXIT_OK, Progress, add_max_atoms, nonneg_int, print_json
+from .common import (EXIT_INCONCLUSIVE, EXIT_OK, Progress, add_common, add_executor_options,
+                     add_max_atoms, executor_spec, nonneg_int, print_json)
 
 NAME = "merge-report"
 HELP = "prove, for every pair of heads of a captured layer, how many atoms a merged head needs"
@@ -38,26 +39,24 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--arithmetic", choices=("float64", "exact"), default="float64",
                    help="how keys and values are computed from the floats (default float64)")
     p.add_argument("--no-layer", action="store_true", help="only the pairs, not all heads together")
-    p.add_argument("--workers", type=nonneg_int, default=0, metavar="N",
-                   help="run the questions on a local Dask cluster of N workers (default: in process)")
     p.add_argument("--explicit-fusion-limit", type=nonneg_int, default=0, metavar="N",
                    help="embed an explicit fused head when the product fusion has at most N atoms "
                         "(default 0: the upper bound is the counted product fusion; building "
                         "explicit fusions of float-key heads is slow)")
-    p.add_argument("--json", action="store_true", help="print the report as JSON")
+    add_common(p)
     add_max_atoms(p)
+    add_executor_options(p)
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..executor import ExecutorSpec
     from ..models.capture import load_capture
     from ..models.problem import parse_heads
     from ..models.report import merge_report, write_report
 
     cap = load_capture(args.capture)
     heads = parse_heads(args.heads, cap)
-    spec = ExecutorSpec(workers=args.workers) if args.workers else None
-    with Progress("merge report") as bar:
+    spec = executor_spec(args)
+    with Progress("merge report: questions proven") as bar:
         rep = merge_report(cap, args.output, heads=heads, domain=args.domain,
                            arithmetic=args.arithmetic, layer=not args.no_layer,
                            max_atoms=args.max_atoms, explicit_fusion_limit=args.explicit_fusion_limit,
@@ -67,6 +66,8 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         doc = rep.to_json()
         doc["files"] = paths
+        doc["verdict"] = "answered" if code == EXIT_OK else "inconclusive"
+        doc["head_atoms"] = doc.pop("atoms")        # per-head sizes; 'atoms' is a fusion's count
         print_json(doc)
         return code
     print(rep.to_markdown())
