@@ -45,6 +45,8 @@ def main() -> None:
     ap.add_argument("--quick", action="store_true", help="16 tokens, heads 0-3 in the report")
     ap.add_argument("--arithmetic", choices=("float64", "exact"), default="float64")
     ap.add_argument("--keep", metavar="DIR", help="work in DIR and keep the files")
+    ap.add_argument("--workers", type=int, default=2,
+                    help="Dask workers for the layer report (default 2: one per core; 0 in process)")
     args = ap.parse_args()
     n_tokens = 16 if args.quick else 64
     env = dict(os.environ, HF_HUB_OFFLINE="1", HF_HUB_DISABLE_PROGRESS_BARS="1",
@@ -106,12 +108,14 @@ def main() -> None:
     heads = ["--heads", "0,1,2,3"] if args.quick else []
     rep_dir = os.path.join(work, "report")
     t_rep, out = sh(exe + ["merge-report", cap_path, "-o", rep_dir, "--json",
-                           "--arithmetic", args.arithmetic] + heads, env)
+                           "--arithmetic", args.arithmetic, "--workers", str(args.workers)] + heads,
+                    env)
     doc = json.loads(out)
     mins = sorted({str(q["minimum"]) for q in doc["pairs"]})
     trusts = sorted({q["trust"] for q in doc["pairs"]})
     lay = doc["layer_question"] or {}
-    print(f"merge-report: {len(doc['pairs'])} pairs + layer in {t_rep:.1f} s: pair minima "
+    print(f"merge-report ({args.workers} workers): {len(doc['pairs'])} pairs + layer in "
+          f"{t_rep:.1f} s: pair minima "
           f"{', '.join(mins)} (trust {', '.join(trusts)}); layer ({len(lay.get('heads', []))} heads): "
           f"lower {lay.get('lower_bound')}, upper {lay.get('upper_bound')}, minimum "
           f"{lay.get('minimum')}, trust {lay.get('trust')}; complete {doc['complete']}")
