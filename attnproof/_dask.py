@@ -11,11 +11,12 @@ measured from then.  A task that finishes returns its result; one whose
 worker died (``KilledWorker``), that was lost or cancelled, or that passed its
 deadline is submitted once more, then recorded as ``TaskFailed``.  A task
 that raises an exception of its own makes the whole call raise it (as in
-process).  A timed-out task on a local cluster has its worker restarted;
-on an external cluster it is abandoned (the tasks of this package bound
-their own running time).  When no worker is left for ``NO_WORKER_GRACE``
-seconds, or the scheduler is lost, the remaining tasks are ``TaskFailed``:
-the answer is honestly partial, never a hang.
+process).  A timed-out task on a local cluster has its worker process
+killed (its nanny starts a new one); on an external cluster it is abandoned
+(the tasks of this package bound their own running time).  When no worker
+is left for ``NO_WORKER_GRACE`` seconds, or the scheduler is lost, the
+remaining tasks are ``TaskFailed``: the answer is honestly partial, never a
+hang.
 
 >>> is_running(type("Spec", (), {"workers": 3, "scheduler": None})())
 False
@@ -267,8 +268,21 @@ def map_tasks_dask(fn: Callable[..., Any], items: Sequence[tuple], spec,
     return results
 
 
+def _worker_pid() -> int:
+    import os
+    return os.getpid()
+
+
 def _expire(client, futures, local: bool) -> None:
-    """Stop waiting for ``futures``; on a local cluster, restart the workers still running them."""
+    """Stop waiting for ``futures``; on a local cluster, kill the worker processes still running them.
+
+    A running Python thread cannot be interrupted, and a graceful restart waits
+    for it; the local cluster's nannies start a fresh worker in place of a
+    killed one.  An external cluster's workers are left alone.
+    """
+    import os
+    import signal
+
     keys = {f.key for f in futures}
     workers = []
     if local:
@@ -276,12 +290,25 @@ def _expire(client, futures, local: bool) -> None:
             workers = [w for w, ks in client.processing().items() if keys & set(ks)]
         except Exception:
             workers = []
+    if workers:
+        try:
+            pids = client.run(_worker_pid, workers=workers)
+        except Exception:
+            pids = {}
+        for pid in pids.values():
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except OSError:
+                pass
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:   # let the scheduler notice before anything is resubmitted
+            try:
+                if not set(workers) & set(client.scheduler_info()["workers"]):
+                    break
+            except Exception:
+                break
+            time.sleep(0.05)
     try:
         client.cancel(list(futures), force=True)
     except Exception:
         pass
-    if workers:
-        try:
-            client.restart_workers(workers, raise_for_error=False)
-        except Exception:
-            pass

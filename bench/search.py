@@ -80,8 +80,8 @@ def main() -> None:
     times: dict[str, list[float]] = {"default": [], "plain z3": []}
     for i in range(args.repeats):
         t, doc = run(default, args.timeout)
-        if doc.get("result") != "unsat":
-            raise SystemExit(f"default: expected unsat, got {doc.get('result')} ({doc.get('reason')})")
+        if doc.get("verdict") != "unsat":
+            raise SystemExit(f"default: expected unsat, got {doc.get('verdict')} ({doc.get('reason')})")
         solvers = ", ".join(f"{n} {v['seconds']:.2f} s" for n, v in doc["solvers"].items())
         times["default"].append(t)
         print(f"  run {i + 1}: default  {t:7.2f} s  unsat, cross-checked ({solvers})", flush=True)
@@ -100,12 +100,12 @@ def main() -> None:
             t, doc = run(["search", path, "--atoms", str(k), "--window", str(radius), *to], args.timeout)
             solvers = ", ".join(f"{s} {v['result']} {v['seconds']:.2f} s" for s, v in doc["solvers"].items())
             print(f"  {name}, k = {k}, radius {radius} ({doc['window_points']} exponents): "
-                  f"{doc['result']} in {t:.1f} s ({solvers})", flush=True)
+                  f"{doc['verdict']} in {t:.1f} s ({solvers})", flush=True)
     if args.minimize:
         t, doc = run(["search", k4, "--minimize", "--window", "1", *to], args.timeout)
         steps = ", ".join(f"k={q['k']} {q['answer']} {q['seconds']:.1f} s" for q in doc["queries"])
         print(f"search --minimize --window 1 on K_4: {len(doc['queries'])} queries in {t:.1f} s "
-              f"({steps}); smallest {doc['best_atoms']}, stopped: {doc['stopped']}")
+              f"({steps}); smallest {doc['atoms']}, stopped: {doc['stopped']}")
     a, b = median(times["default"]), median(times["plain z3"])
     print(f"medians: default {a:.2f} s, plain z3 {b:.2f} s")
     print(f"ratio plain z3 / default (whole processes, cross-check included): {b / a:.2f}x")

@@ -147,6 +147,9 @@ def test_a_general_block_beyond_the_limit_is_an_input_error(tmp_path, run_cli):
         assert rc == 3 and f"up to {MAX_GENERAL_NODES} nodes" in err and "20 nodes" in err
     with pytest.raises(GraphTooLarge):
         acyclic_orientations(20, list(grid.edges()))
+    grid = nx.convert_node_labels_to_integers(nx.grid_2d_graph(4, 4))    # 16 nodes, over the budget
+    rc, _, err = run_cli("bound", _write(tmp_path, "g44", graph_sum(grid)))
+    assert rc == 3 and "work budget" in err and "400000 steps" in err
 
 
 def test_unions_multiply():

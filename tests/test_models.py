@@ -189,7 +189,7 @@ def test_import_command_writes_a_loadable_problem(tmp_path, run_cli):
                            str(tmp_path / "p.json"), "--json")
     assert rc == 0, err
     s = json.loads(out)
-    assert s["heads"] == [2, 0] and s["domain"] == "layernorm" and s["atoms"] == [4, 4]
+    assert s["heads"] == [2, 0] and s["domain"] == "layernorm" and s["head_atoms"] == [4, 4]
     M = load_problem(tmp_path / "p.json")
     assert [h.name for h in M.heads] == ["L0H2", "L0H0"]
     assert M == capture_to_problem(cap, [2, 0])

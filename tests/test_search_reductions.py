@@ -276,3 +276,37 @@ def test_minimize_k4_radius_1_in_at_most_six_queries():
     mr = minimize(graph_sum(named_graph("complete", 4)), 1, timeout=600)
     assert mr.stopped in ("refuted", "bound") and len(mr.steps) <= 6
     assert all(s.result in ("sat", "unsat") for s in mr.steps)
+
+
+# ---------------------------------------------------------------- the denominator-only query
+
+def test_relaxed_unsat_is_reported_with_its_own_text():
+    res = search_fusion(graph_sum(named_graph("complete", 3)), 6, 1, timeout=120)
+    assert res.result == "unsat" and res.encoding.stats["numerators"] is False
+    assert res.symmetry_group >= 2
+    full = build_query(graph_sum(named_graph("complete", 3)), 6, 1)[2]
+    assert "numerators" not in full.stats and full.sha256 != res.encoding.sha256
+
+
+def test_relaxed_model_that_is_not_a_fusion_sends_the_full_query(monkeypatch):
+    """σ(q), window radius 1.  The relaxed answer is faked to be the model G = 1 - x,
+    which is not a fusion (D = 1 - x^2); the search must then ask the full query
+    and answer from it."""
+    from attnproof.search.solvers import SolverRun
+    real = query_module.run_solvers
+    calls = []
+
+    def fake(names, text, timeout, model_vars=(), **kw):
+        calls.append(text)
+        if len(calls) == 1:
+            model = {v: "0" for v in model_vars}
+            # window of radius 1: points (-1,), (0,), (1,) -> g_0, g_1, g_2
+            model.update({"g_1": "1", "g_2": "-1"})
+            return {"z3": SolverRun("z3", "sat", "x", 0.1, "", model)}
+        return real(names, text, timeout, model_vars, **kw)
+
+    monkeypatch.setattr(query_module, "run_solvers", fake)
+    M = sigmoid_sum(1)
+    res = search_fusion(M, 2, 1, timeout=60)
+    assert len(calls) == 2 and "numerators" not in res.encoding.stats
+    assert res.result == "sat" and res.atoms == 2

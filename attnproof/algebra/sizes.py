@@ -59,22 +59,37 @@ def box_slice_max(widths: list[int]) -> int:
 def fusion_size_bound(M: MultiHead, lattice: Lattice | None = None) -> int:
     """An upper bound on the terms of every polynomial a fusion of ``M`` builds (see the module)."""
     lat = lattice if lattice is not None else Lattice.of(M)
-    dim = lat.dim
-    heads = []             # (entries, {coordinate: width}, homogeneous)
+    scales, dim = lat.scales, lat.dim
+    heads = []             # (entries, {coordinate: width}, homogeneous); coordinate dim is z
     for h in M.heads:
-        exps = {lat.exponent(a) for a in h.atoms}
-        first = next(iter(exps))
-        lo, hi = list(first), list(first)
-        degrees = set()
-        for e in exps:
-            for j, x in enumerate(e):
-                if x < lo[j]:
-                    lo[j] = x
-                elif x > hi[j]:
-                    hi[j] = x
-            degrees.add(sum(e[:dim]))
-        widths = {j: hi[j] - lo[j] for j in range(len(first)) if hi[j] > lo[j]}
-        heads.append((len(exps), widths, len(degrees) == 1))
+        # coordinates in which the keys of this head differ (no hashing of long keys)
+        varying: set = set()
+        if getattr(h.atoms[0], "sparse_key", None) is not None:      # sorted (index, value) pairs
+            rows = [dict(a.sparse_key) for a in h.atoms]
+            for r in rows[1:]:
+                if r != rows[0]:
+                    varying.update(j for j in r.keys() | rows[0].keys()
+                                   if r.get(j, 0) != rows[0].get(j, 0))
+            vs = sorted(varying)
+            keys = [tuple(r.get(j, 0) for j in vs) for r in rows]
+        else:
+            k0 = h.atoms[0].key
+            for a in h.atoms[1:]:
+                if a.key is not k0:
+                    varying.update(j for j, (x, y) in enumerate(zip(a.key, k0)) if x != y)
+            vs = sorted(varying)
+            keys = [tuple(a.key[j] for j in vs) for a in h.atoms]
+        entries = {(k, a.bias) for k, a in zip(keys, h.atoms)}
+        b0 = h.atoms[0].bias
+        widths = {}
+        for i, j in enumerate(vs):
+            col = [k[i] for k, _ in entries]
+            widths[j] = int((max(col) - min(col)) * scales[j])
+        if lat.has_z and any(b != b0 for _, b in entries):
+            col = [b for _, b in entries]
+            widths[lat.dim] = int((max(col) - min(col)) * lat.bias_scale)
+        degrees = {sum(x * scales[j] for x, j in zip(k, vs)) for k, _ in entries}
+        heads.append((len(entries), widths, len(degrees) == 1))
     # group heads that share a varying coordinate (union-find over coordinates)
     parent: dict = {}
 

@@ -511,14 +511,10 @@ def _block_count(st: State, blk: dict, fs: list, where: str) -> int:
         else:
             raise Reject(f"{where}: a generator is not graphic (entries other than one +1 "
                          "and one -1, or a single ±1)")
-    # a general block on m nodes costs up to 3^m terms: only within the remaining budget
-    left = (st.budget.limit - st.budget.used) if st.budget.limit is not None else 3 ** 40
-    m = 0
-    while m < MAX_GRAPH_NODES and 3 ** (m + 1) <= left:
-        m += 1
+    # general blocks: at most MAX_GRAPH_NODES nodes, every step of the recurrence charged
     try:
-        count = acyclic_orientations(n, edges, max_general=m)
         st.budget.charge(len(edges) + n, "counting acyclic orientations")
+        count = acyclic_orientations(n, edges, max_general=MAX_GRAPH_NODES, budget=st.budget)
         return count
     except GraphTooLarge as e:
         raise Unsupported(f"{where}: {e}") from None
@@ -693,3 +689,8 @@ RULES = {
 
 __all__ = ["RULES", "State", "Unsupported", "TRUST_ORDER", "read_poly", "count",
            "MAX_GRAPH_NODES", "MAX_SUBSETS", "MAX_EXPANSION"]
+
+# THEORY §9 (real-valued keys): chains, generic heads, Minkowski vertices, direct sums
+from .rules_geometry import GEOMETRY_RULES  # noqa: E402  (uses the helpers above)
+
+RULES.update(GEOMETRY_RULES)

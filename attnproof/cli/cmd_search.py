@@ -223,6 +223,9 @@ def run(args: argparse.Namespace) -> int:
         print(f"  solvers: {solvers}; SMT-LIB2 sha256 {res.encoding.sha256}")
         if res.symmetry_group > 1:
             print(f"  symmetry group of order {res.symmetry_group} broken by lex-leader constraints")
+        if res.encoding.stats.get("numerators") is False:
+            print("  query: denominator-only (no constraint on N = P*G: a relaxation, so its "
+                  "unsat refutes fusions too)")
         if res.result == "sat" and args.output:
             print(f"  witness written to {args.output}")
         if args.certificate and res.result != "unknown":

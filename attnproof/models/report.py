@@ -50,7 +50,7 @@ def _count(v: Any) -> Optional[int]:
 
 def prove_question(M: MultiHead, cert_path: str, max_atoms: Optional[int],
                    explicit_fusion_limit: int) -> dict:
-    """Prove one question, check its certificate, write it; a dict of the claims.
+    """Prove one question and check its certificate; a dict of the claims and the certificate text.
 
     A module-level task for :func:`attnproof.executor.map_tasks`.  An error the
     toolkit raises on purpose is recorded in the result (``"error"``), never raised,
@@ -58,7 +58,6 @@ def prove_question(M: MultiHead, cert_path: str, max_atoms: Optional[int],
     """
     from ..certificate import build_certificate
     from ..checker import check_text
-    from ..io import atomic_write_text
 
     t0 = time.monotonic()
     try:
@@ -67,7 +66,6 @@ def prove_question(M: MultiHead, cert_path: str, max_atoms: Optional[int],
         verdict = check_text(text)
         if verdict.code != 0:
             raise AttnproofError(f"the checker does not accept the certificate: {verdict.message}")
-        atomic_write_text(cert_path, text)
     except (AttnproofError, MemoryError, RecursionError) as e:
         return {"error": f"{type(e).__name__}: {e}", "elapsed_s": round(time.monotonic() - t0, 3),
                 "lower_bound": None, "upper_bound": None, "minimum": None, "trust": "unknown"}
@@ -79,6 +77,7 @@ def prove_question(M: MultiHead, cert_path: str, max_atoms: Optional[int],
            "elapsed_s": round(time.monotonic() - t0, 3)}
     if "complete" in summ:
         out["complete"] = summ["complete"]
+    out["_certificate_text"] = text   # written by the caller: a worker may be another machine
     return out
 
 
@@ -277,10 +276,14 @@ def merge_report(cap: Capture, out_dir: str | os.PathLike, heads: Optional[Seque
     results = map_tasks(prove_question, tasks, spec=spec, progress=progress)
     rep = MergeReport(meta=dict(cap.meta), heads=hs, atoms=atoms, domain=domain,
                       arithmetic=arithmetic)
-    for q, r in zip(questions, results):
+    from ..io import atomic_write_text
+    for q, task, r in zip(questions, tasks, results):
         if not isinstance(r, dict):             # executor.TaskFailed
             r = {"error": f"task failed: {getattr(r, 'reason', r)}", "lower_bound": None,
                  "upper_bound": None, "minimum": None, "trust": "unknown"}
+        text = r.pop("_certificate_text", None)
+        if text is not None:                    # written here, wherever the task ran
+            atomic_write_text(task[1], text)
         prod = 1
         for h in q:
             prod *= atoms[h]

@@ -305,7 +305,8 @@ def _leading_terms(targets: Sequence[Exponent], svars: list[str], window: Window
 
 def encode(r, window: Window, k: int, *, cardinality: str = "sum",
            symmetries: Sequence[Sequence[int]] = (), centering: bool = False,
-           leading_terms: int = 0, parity: Sequence[Exponent] = ()) -> Encoding:
+           leading_terms: int = 0, parity: Sequence[Exponent] = (),
+           numerators: bool = True) -> Encoding:
     """The query "a fusion with at most ``k`` atoms whose ``G`` lies in ``window``".
 
     >>> from attnproof.families import sigmoid_sum
@@ -321,7 +322,9 @@ def encode(r, window: Window, k: int, *, cardinality: str = "sum",
     a lex-leader constraint (at most :data:`MAX_LEX_CONSTRAINTS`: any subset of
     the group is sound).  ``centering`` needs a box window on a unimodular
     frame (the caller checks).  ``leading_terms`` is the number of term orders
-    whose leading-term constraints are added (0: none).
+    whose leading-term constraints are added (0: none).  ``numerators=False``
+    leaves out every constraint on ``N = P·G``: the *denominator-only* query
+    (a relaxation: its ``unsat`` refutes the window, its models need not be fusions).
     """
     if r.lattice.has_z:
         raise InputError("search: problems with biases have exp-rational coefficients, "
@@ -331,7 +334,7 @@ def encode(r, window: Window, k: int, *, cardinality: str = "sum",
     if not isinstance(k, int) or k < 1:
         raise InputError(f"the target atom count must be a positive integer, got {k!r}")
     qd = poly_to_dict(r.Q)
-    pds = [poly_to_dict(p) for p in r.P]
+    pds = [poly_to_dict(p) for p in r.P] if numerators else []
     D = _products(qd, window)
     Ns = [_products(pd, window) for pd in pds]
     targets = sorted(D)
@@ -399,5 +402,7 @@ def encode(r, window: Window, k: int, *, cardinality: str = "sum",
              "term_orders": norders}
     if parity:
         stats["parity_clauses"] = npar
+    if not numerators:
+        stats["numerators"] = False
     return Encoding(k, window, tuple(gvars), tuple(targets), text,
                     hashlib.sha256(text.encode("ascii")).hexdigest(), stats)

@@ -15,7 +15,7 @@ and reported only when both agree; anything else is ``unknown``.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Optional, Sequence
 
 from ..errors import InputError, SolverError
@@ -43,6 +43,11 @@ class SearchOptions:
     ``centering``: normalize translations of ``G`` (box windows);
     ``cardinality``: ``"sum"`` (arithmetic) or ``"counter"`` (Boolean);
     ``parity``: Lemma 11.1 level-parity clauses for the binomial factors of ``Q``;
+    ``numerators``: include the constraints on ``N = P·G`` (False: the
+    denominator-only query, a relaxation);
+    ``relax_first``: ask the denominator-only query first, with the (often
+    larger) symmetry group of ``Q`` alone; its ``unsat`` refutes the window, and
+    the full query is asked only when its model is not a fusion;
     ``cross_check``: an ``unsat`` needs cvc5 to agree (both solvers run at once).
     """
 
@@ -53,6 +58,8 @@ class SearchOptions:
     cross_check: bool = True
     leading_terms: int = 0
     parity: bool = True
+    numerators: bool = True
+    relax_first: bool = True
 
     @classmethod
     def straightforward(cls) -> "SearchOptions":
@@ -62,7 +69,7 @@ class SearchOptions:
         ('sum', 'counter')
         """
         return cls(lineality=False, symmetry=False, centering=False, cardinality="sum",
-                   leading_terms=0, parity=False)
+                   leading_terms=0, parity=False, relax_first=False)
 
 
 @dataclass
@@ -135,19 +142,20 @@ def build_query(M: MultiHead, k: int, window: int | Sequence | Window,
                          "which are outside the SMT search (THEORY §6)")
     if r is None:
         r = reduced_form(M)
-    key = (repr(window) if not isinstance(window, Window) else window, options)
-    if cache is not None and cache.get("key") == key and cache.get("r") is r:
-        frame, win, perms, group, dirs = cache["value"]
+    key = (id(r), repr(window) if not isinstance(window, Window) else window, options)
+    if cache is not None and key in cache and cache[key][0] is r:
+        frame, win, perms, group, dirs = cache[key][1]
     else:
         frame, win = _frame_and_window(r, window, options)
-        perms, group = window_symmetries(r, win) if options.symmetry else ([], 1)
+        perms, group = (window_symmetries(r, win, options.numerators) if options.symmetry
+                        else ([], 1))
         dirs = binomial_directions(r) if options.parity else ()
         if cache is not None:
-            cache.update(key=key, r=r, value=(frame, win, perms, group, dirs))
+            cache[key] = (r, (frame, win, perms, group, dirs))
     centering = (options.centering and win.kind == "box" and frame.unimodular
                  and (win.radius or 0) > 0)
     enc = encode(r, win, k, cardinality=options.cardinality, symmetries=perms, centering=centering,
-                 leading_terms=options.leading_terms, parity=dirs)
+                 leading_terms=options.leading_terms, parity=dirs, numerators=options.numerators)
     return r, frame, enc, group
 
 
@@ -209,6 +217,23 @@ def search_fusion(M: MultiHead, k: int, window: int | Sequence | Window, timeout
     ('sat', 4, ['atoms', 'encoding', 'frame', 'result'])
     """
     t0 = time.perf_counter()
+    if cache is None:
+        cache = {}
+    if r is None:
+        r = reduced_form(M)
+    if options.relax_first and options.numerators and any(not p.is_zero() for p in r.P):
+        res = _query(M, k, window, replace(options, numerators=False), r, cache, timeout, t0,
+                     relaxed=True)
+        if res is not None:
+            return res
+    res = _query(M, k, window, options, r, cache, timeout, t0)
+    assert res is not None
+    return res
+
+
+def _query(M, k, window, options: SearchOptions, r, cache, timeout: float, t0: float,
+           relaxed: bool = False) -> SearchResult | None:
+    """Build and run one encoding; None when a relaxed model is not a fusion."""
     r, frame, enc, group = build_query(M, k, window, options, r, cache)
     res = SearchResult("unknown", k, enc.window, frame, enc, symmetry_group=group)
     names = ("z3", "cvc5") if options.cross_check else ("z3",)
@@ -222,6 +247,8 @@ def search_fusion(M: MultiHead, k: int, window: int | Sequence | Window, timeout
              for i, name in enumerate(enc.gvars)}
         f = fusion_from_g(r, g)
         if not verify_fusion(f, k):
+            if relaxed:
+                return None         # D = Q·G is fine but N = P·G is not: ask the full query
             raise SolverError(f"{z.solver} returned a model that does not verify as a fusion with "
                               f"at most {k} atoms (query {enc.sha256[:12]})")
         res.result, res.fusion = "sat", f
