@@ -191,12 +191,12 @@ OUTPUTS = {
         ["count", "method", "rigorous", "values"]),
     "import": _output(["written"], {
         "problem": {"type": "string"}, "heads": {"type": "array", "items": INT},
-        "atoms": {"type": "array", "items": INT}, "dim": INT, "value_dim": INT,
+        "head_atoms": {"type": "array", "items": INT}, "dim": INT, "value_dim": INT,
         "domain": {"enum": ["layernorm", "raw"]}, "arithmetic": {"enum": ["float64", "exact"]},
         "model": STR_OR_NULL, "layer": {"type": ["integer", "null"]},
         "position": {"type": ["integer", "null"]},
         "model_deviation": {"type": ["number", "null"]}},
-        ["problem", "heads", "atoms", "dim", "domain", "arithmetic"]),
+        ["problem", "heads", "head_atoms", "dim", "domain", "arithmetic"]),
     "capture": _output(["written"], {
         "capture": {"type": "string"}, "model": {"type": "string"}, "layer": INT, "position": INT,
         "heads": {"type": "array", "items": INT}, "n_ctx": INT, "d_model": INT, "d_head": INT,
@@ -207,7 +207,7 @@ OUTPUTS = {
         "model": STR_OR_NULL, "layer": {"type": ["integer", "null"]},
         "position": {"type": ["integer", "null"]}, "tokens": {"type": ["array", "null"]},
         "domain": {"enum": ["layernorm", "raw"]}, "arithmetic": {"enum": ["float64", "exact"]},
-        "heads": {"type": "array", "items": INT}, "atoms": {"type": "object"},
+        "heads": {"type": "array", "items": INT}, "head_atoms": {"type": "object"},
         "complete": BOOL, "files": {"type": "object"},
         "pairs": {"type": "array", "items": QUESTION},
         "layer_question": {"oneOf": [QUESTION, {"type": "null"}]}},
