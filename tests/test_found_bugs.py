@@ -42,3 +42,41 @@ def test_check_deeply_nested_problem_certificate_is_not_an_internal_error(tmp_pa
     assert "internal error" not in r.stderr
     if json_flag:
         assert json.loads(r.stdout)["verdict"] == "invalid"
+
+
+def test_deeply_nested_yaml_problem_is_an_input_error(tmp_path):
+    """A YAML problem nested 5,000 deep made every command exit 4 (RecursionError)."""
+    bad = tmp_path / "deep.yaml"
+    bad.write_text("heads: " + "[" * 5000 + "]" * 5000 + "\n")
+    r = _cli(["bound", str(bad), "--json"])
+    assert r.returncode == 3, r.stderr
+    assert json.loads(r.stdout)["verdict"] == "error"
+
+
+def test_npz_decompression_bomb_is_refused_before_loading(tmp_path, monkeypatch):
+    """A 3 MB ``.npz`` whose one array expands to 3.3 GB was read into memory (3 GB, 20 s)
+    before any check; the declared expanded size is now checked first (exit 3).  The test
+    lowers the limit 64-fold and the bomb with it."""
+    import attnproof.arrays
+    from attnproof.checker.limits import MAX_FILE_BYTES
+
+    assert attnproof.arrays.MAX_NPZ_EXPANDED_BYTES == MAX_FILE_BYTES
+    monkeypatch.setattr(attnproof.arrays, "MAX_NPZ_EXPANDED_BYTES", MAX_FILE_BYTES // 64)
+    import struct
+    import zipfile
+
+    from attnproof.arrays import load_npz
+    from attnproof.errors import InputError
+
+    bomb = tmp_path / "bomb.npz"
+    header = "{'descr': '<f8', 'fortran_order': False, 'shape': (6250000, 1), }"
+    header = header + " " * (118 - len(header)) + "\n"
+    with zipfile.ZipFile(bomb, "w", compression=zipfile.ZIP_DEFLATED) as z:
+        with z.open("keys_0.npy", "w", force_zip64=True) as f:
+            f.write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)) + header.encode())
+            chunk = bytes(1 << 24)
+            for _ in range(4):
+                f.write(chunk)
+    assert bomb.stat().st_size < 10 ** 6
+    with pytest.raises(InputError, match="expand"):
+        load_npz(bomb)
