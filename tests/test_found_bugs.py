@@ -80,3 +80,13 @@ def test_npz_decompression_bomb_is_refused_before_loading(tmp_path, monkeypatch)
     assert bomb.stat().st_size < 10 ** 6
     with pytest.raises(InputError, match="expand"):
         load_npz(bomb)
+
+
+def test_bound_says_1_atom_not_1_atoms(tmp_path, capsys):
+    """A constant multi-head (every value 1) printed "needs at least 1 atoms"."""
+    prob = tmp_path / "one.json"
+    prob.write_text(json.dumps({"format": "attnproof-problem", "version": 1, "dim": 1, "heads": [
+        {"atoms": [{"key": [1], "value": 1}, {"key": [0], "value": 1}]}]}))
+    assert main(["bound", str(prob)]) == 0
+    out = capsys.readouterr().out
+    assert "at least 1 atom " in out and "1 atoms" not in out
