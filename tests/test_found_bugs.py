@@ -90,3 +90,20 @@ def test_bound_says_1_atom_not_1_atoms(tmp_path, capsys):
     assert main(["bound", str(prob)]) == 0
     out = capsys.readouterr().out
     assert "at least 1 atom " in out and "1 atoms" not in out
+
+
+@pytest.mark.xfail(strict=True, reason="the geometric path's class product keeps heads whose class "
+                   "sum is constant (generic_heads drops them from Q, the fusion does not)")
+def test_float_head_with_constant_values_costs_no_atoms():
+    """Head 0 has one value on every atom, so it is the constant function: the sum is head 1
+    plus a constant, an exact 4-atom head.  On float keys (the geometric path) ``fuse`` gave
+    the 5 × 4 = 20-atom product and ``prove`` an upper bound 20 beside a lower bound 4."""
+    np = pytest.importorskip("numpy")
+    from attnproof import MultiHead, fuse
+
+    rng = np.random.default_rng(7)
+    keys = [rng.standard_normal((5, 4)).astype(np.float32),
+            rng.standard_normal((4, 4)).astype(np.float32)]
+    vals = [np.ones(5, dtype=np.float32), rng.standard_normal(4).astype(np.float32)]
+    M = MultiHead.from_arrays(keys, vals)
+    assert fuse(M).atoms == 4
