@@ -86,10 +86,12 @@ def client_for(spec):
                     # this process owns the scheduler: its log lines about dead workers would be
                     # noise on stderr; the affected tasks are reported as TaskFailed instead
                     logging.getLogger(name).setLevel(logging.CRITICAL)
+                # the scheduler's HTTP routes on a free local port (the default 8787 may be taken;
+                # no dashboard is drawn without bokeh)
                 with dask.config.set({"distributed.scheduler.allowed-failures": 0}):
                     cluster = distributed.LocalCluster(
                         n_workers=spec.workers, threads_per_worker=1, processes=True,
-                        dashboard_address=None, silence_logs=logging.ERROR)
+                        dashboard_address="127.0.0.1:0", silence_logs=logging.ERROR)
                 client = distributed.Client(cluster, set_as_default=False)
         except ExecutorError:
             raise
