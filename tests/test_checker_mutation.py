@@ -33,7 +33,7 @@ EXPECTED = {"w3.json": (519, 519), "w3-explicit.json": (692, 680), "k3.json": (5
             "flint.json": (313, 312), "decimal.json": (623, 610), "biased.json": (346, 346),
             "cancel.json": (155, 154), "zonotope-2d.json": (706, 706),
             "geom-triangles.json": (598, 565), "geom-direct.json": (307, 307),
-            "geom-chain.json": (482, 479), "geom-partial.json": (399, 382)}
+            "geom-chain.json": (482, 479), "geom-partial.json": (399, 380)}
 
 
 def _dump(obj, dup: tuple | None, path: tuple = ()) -> str:

@@ -223,3 +223,14 @@ def test_checker_rejects_forgeries(forge):
     assert check_document(doc).code == 0
     forge(doc)
     assert check_document(doc).code == 1
+
+
+def test_thin_cone_uses_the_exact_fallback():
+    """Margin 1e-20 of the row norms: the float LP cannot see it, the exact simplex decides."""
+    from attnproof.geometry.separation import stats
+
+    rows = [(10 ** 20, 10 ** 20 + 1), (-10 ** 20, -10 ** 20 + 1)]
+    before = stats["exact"]
+    r = separate(rows)
+    assert isinstance(r, Functional) and verify_functional(rows, r.c)
+    assert stats["exact"] == before + 1

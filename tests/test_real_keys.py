@@ -292,3 +292,15 @@ def test_random_float_heads(seed, heads, atoms, dim, biases, binary):
     v = check_text(cert.text)
     assert v.code == 0, v.message
     assert v.lower_bound == lb.value <= v.upper_bound
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_geometry_agrees_with_the_flint_reduced_form(seed):
+    # short decimals: C1 cannot factor the heads (no simplex), geometry proves them irreducible;
+    # FLINT's gcd (C3) computes Q itself, and its exact vertex list must give the same count
+    from attnproof.bounds.lower import _c3
+
+    M = float_multihead(2, 6, 3, seed=seed, digits=1, biases=seed == 1)
+    lb = lower_bound(M)
+    assert lb.path == "geometry" and lb.trust == "exact" and lb.complete
+    assert lb.value == _c3(M, reduced_form(M), True).value

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Optional
 
 from ..bounds.lower import LowerBound, lower_bound
-from ..bounds.sparse import head_polys, to_json_poly, x_support
+from ..bounds.sparse import to_json_poly
 from ..errors import CertificateError
 from ..algebra.sizes import fusion_size_bound
 from ..fusion import DEFAULT_MAX_ATOMS, ClassProductFusion, Fusion, fuse
@@ -107,6 +107,24 @@ class Certificate:
                 "complete": self.lower.tight, "path": self.lower.path}
 
 
+def distinct_key_product(M: MultiHead) -> int:
+    """``Π_h |supp_x(D_h)|``, the distinct keys per head multiplied: what the checker's
+    ``product_fusion`` rule counts (no head polynomial is built).
+
+    >>> from attnproof.families import sigmoid_sum
+    >>> distinct_key_product(sigmoid_sum(20))
+    1048576
+    """
+    from ..algebra.lattice import Lattice
+
+    lat = Lattice.of(M)
+    d = lat.dim
+    prod = 1
+    for h in M.heads:
+        prod *= len({tuple((v, e) for v, e in lat.sparse_exponent(a) if v < d) for a in h.atoms})
+    return prod
+
+
 def _lower_steps(lb: LowerBound) -> list:
     if lb.path == "geometry":                  # THEORY §9: chains, generic heads, vertices
         return [dict(s) for s in lb.geometry.steps]
@@ -143,12 +161,9 @@ def build_certificate(M: MultiHead, explicit: bool = False, max_atoms: int | Non
     :mod:`attnproof.certificate.geometry_steps`; with a direct sum of heads
     whose keys are all vertices, lower and upper bound meet at ``Π_h n_h``.
     """
-    hp = head_polys(M)
-    lb = lower_bound(M, explicit=explicit, max_atoms=max_atoms, progress=progress, hp=hp)
+    lb = lower_bound(M, explicit=explicit, max_atoms=max_atoms, progress=progress)
     steps = _lower_steps(lb)
-    prod = 1
-    for H in hp:
-        prod *= len(x_support(H.den, M.dim))
+    prod = distinct_key_product(M)
     fusion = None
     upper = prod
     # the best verified fusion is embedded when it fits: built only when the estimate of

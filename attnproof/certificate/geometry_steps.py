@@ -30,10 +30,12 @@ from ..geometry.points import head_points, project, varying_coordinates
 from ..geometry.vertices import classify_points
 from ..model import MultiHead
 
-__all__ = ["GeometryProof", "geometry_proof", "geometry_certificate", "chain_step",
+__all__ = ["GeometryProof", "geometry_proof", "MAX_CANDIDATES", "geometry_certificate", "chain_step",
            "generic_heads_step", "minkowski_step", "direct_sum_step"]
 
 Progress = Optional[Callable[[int, int], None]]
+# candidate vertex tuples decided before a Minkowski count becomes partial (a lower bound)
+MAX_CANDIDATES = 100_000
 
 
 def _mu(m: dict) -> list:
@@ -64,7 +66,7 @@ def minkowski_step(mv: MinkowskiVertices, points: list) -> dict:
         u = [sum(points[h][i][j] for h, i in enumerate(t)) for j in range(len(c))]
         return [list(t), u, list(c)]
 
-    if not mv.complete:
+    if not (mv.complete and mv.certified):
         return {"rule": "minkowski_vertices", "complete": False,
                 "vertices": [vert(t, c) for t, c in mv.vertices],
                 "non_vertices": [], "point_non_vertices": [[] for _ in mv.head_non_vertices]}
@@ -108,10 +110,11 @@ class GeometryProof:
 
 
 def geometry_proof(M: MultiHead, *, complete: bool = True, progress: Progress = None,
-                   spec=None, max_candidates: int | None = None) -> GeometryProof | None:
+                   spec=None, max_candidates: int | None = MAX_CANDIDATES) -> GeometryProof | None:
     """Prove the Newton vertex bound of ``M`` by THEORY §9, or None when some head
     denominator cannot be certified irreducible (no chain found) or two heads are
-    associates through a non-monomial unit."""
+    associates through a non-monomial unit.  ``max_candidates`` (None: no cap): above
+    this many tuples of per-head vertices the count is partial (THEORY 9.4)."""
     lat = Lattice.of(M)
     pts_all = head_points(M, lat)
     try:
@@ -146,8 +149,9 @@ def geometry_proof(M: MultiHead, *, complete: bool = True, progress: Progress = 
     mv = minkowski_vertices(fpts, complete=complete, progress=progress, spec=spec,
                             max_candidates=max_candidates)
     steps.append(minkowski_step(mv, fpts))
-    allv = not any(mv.head_non_vertices) and mv.complete
-    return GeometryProof(steps, mv.count, mv.complete, "minkowski_vertices", classes, reps, allv)
+    exact = mv.complete and mv.certified
+    allv = exact and not any(mv.head_non_vertices)
+    return GeometryProof(steps, mv.count, exact, "minkowski_vertices", classes, reps, allv)
 
 
 def _prod(xs) -> int:

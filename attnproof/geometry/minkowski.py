@@ -57,6 +57,7 @@ class MinkowskiVertices:
     head_non_vertices: list = field(default_factory=list)
     complete: bool = True
     candidates: int = 0
+    certified: bool = True           # refutations kept (a certificate may claim completeness)
 
     @property
     def count(self) -> int:
@@ -308,6 +309,39 @@ def _check_functional(heads, t, c) -> bool:
     return True
 
 
+def _partial(heads, verts, res, max_candidates, progress, spec):
+    """Decide a deterministic random sample of full tuples (no refutations kept): a
+    verified lower bound.  The vertex of one generic direction is always included."""
+    import random
+
+    from ..executor import map_tasks
+
+    r = len(heads)
+    rng = random.Random(20261130)
+    picked = set()
+    # the maximizers of a generic integer direction: a vertex tuple (verified below)
+    c = [rng.randint(-2 ** 40, 2 ** 40) for _ in heads[0][0]]
+    picked.add(tuple(max(range(len(pts)), key=lambda i, pts=pts: dot(c, pts[i])) for pts in heads))
+    while len(picked) < max_candidates:
+        picked.add(tuple(rng.choice(v) for v in verts))
+    cands = sorted(picked)
+    chunks = [(heads, tuple(cands[s:s + CHUNK]), False, True) for s in range(0, len(cands), CHUNK)]
+    results = map_tasks(decide_chunk, chunks, spec=spec,
+                        progress=(lambda i, n: progress(min(i * CHUNK, len(cands)), len(cands)))
+                        if progress is not None else None)
+    for part in results:
+        if not isinstance(part, list):
+            raise LimitError(f"a vertex enumeration task failed: {part!r}")
+        res.vertices.extend((t, data) for t, kind, data in part if kind == "v")
+    res.vertices.sort()
+    res.candidates = len(cands)
+    res.complete = False
+    res.certified = False
+    res.non_vertices = []
+    res.head_non_vertices = [[] for _ in heads]
+    return res
+
+
 def minkowski_vertices(heads_points: Sequence[Sequence[Sequence[int]]], *, complete: bool = True,
                        progress: Progress = None, spec=None,
                        max_candidates: int | None = None) -> MinkowskiVertices:
@@ -315,9 +349,10 @@ def minkowski_vertices(heads_points: Sequence[Sequence[Sequence[int]]], *, compl
 
     ``heads_points``: per head, distinct integer points of one dimension.
     ``complete``: keep a Gordan certificate for every rejected candidate (else
-    only the vertices are kept; the result is still fully decided unless
-    ``max_candidates`` stops it).  ``max_candidates``: stop deciding after this
-    many candidate tuples and report a partial (lower-bound) count.
+    only the vertices are kept and ``certified`` is False; the count is still
+    exact).  ``max_candidates``: when the tuples of per-head vertices exceed it,
+    decide only that many (a seeded random sample, plus the vertex of one generic
+    direction) and report a partial count: a verified lower bound, ``complete`` False.
     ``spec``: an :class:`attnproof.executor.ExecutorSpec` for the chunks.
     """
     from ..executor import map_tasks
@@ -336,26 +371,23 @@ def minkowski_vertices(heads_points: Sequence[Sequence[Sequence[int]]], *, compl
     if r == 1:
         res.vertices = [((i,), c) for i, c in hv[0].vertices]
         res.candidates = len(heads[0])
+        res.certified = complete
         return res
+    space = 1
+    for v in verts:
+        space *= len(v)
+    if max_candidates is not None and space > max_candidates:
+        return _partial(heads, verts, res, max_candidates, progress, spec)
     prefixes = [(i,) for i in verts[0]]
-    total = 0
-    for k in range(1, r):
-        total += len(prefixes) * len(verts[k])
     done = 0
-    budget = max_candidates
     for k in range(1, r):
         final = k == r - 1
         cands = [t + (v,) for t in prefixes for v in verts[k]]
-        if budget is not None and len(cands) > budget:
-            cands = cands[:budget]
-            res.complete = False
-        if budget is not None:
-            budget -= len(cands)
         chunks = [(heads[:k + 1], tuple(cands[s:s + CHUNK]), complete, final)
                   for s in range(0, len(cands), CHUNK)]
-        base = done
+        base, total = done, done + len(cands)
 
-        def bar(i, n, base=base):
+        def bar(i, n, base=base, total=total):
             if progress is not None:
                 progress(min(base + i * CHUNK, total), total)
 
@@ -374,15 +406,7 @@ def minkowski_vertices(heads_points: Sequence[Sequence[Sequence[int]]], *, compl
                 elif complete:
                     res.non_vertices.append((t, data))
         prefixes = survivors
-        if not res.complete:
-            break
-    if not res.complete:
-        res.non_vertices = []
-        res.head_non_vertices = [[] for _ in heads]
-        if r > 1 and not res.vertices:
-            pass
     res.vertices.sort()
     res.non_vertices.sort()
-    if not complete:
-        res.complete = res.complete and True
+    res.certified = complete
     return res
