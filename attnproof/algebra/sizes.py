@@ -62,19 +62,31 @@ def fusion_size_bound(M: MultiHead, lattice: Lattice | None = None) -> int:
     dim = lat.dim
     heads = []             # (entries, {coordinate: width}, homogeneous)
     for h in M.heads:
-        exps = {lat.exponent(a) for a in h.atoms}
-        first = next(iter(exps))
-        lo, hi = list(first), list(first)
+        # sparse exponents: work linear in the non-zero key coordinates, never in dim
+        exps = {lat.sparse_exponent(a) for a in h.atoms}
+        lo: dict = {}
+        hi: dict = {}
+        seen: dict = {}
         degrees = set()
         for e in exps:
-            for j, x in enumerate(e):
-                if x < lo[j]:
+            deg = 0
+            for j, x in e:
+                if j not in lo:
+                    lo[j] = hi[j] = x
+                elif x < lo[j]:
                     lo[j] = x
                 elif x > hi[j]:
                     hi[j] = x
-            degrees.add(sum(e[:dim]))
-        widths = {j: hi[j] - lo[j] for j in range(len(first)) if hi[j] > lo[j]}
-        heads.append((len(exps), widths, len(degrees) == 1))
+                seen[j] = seen.get(j, 0) + 1
+                if j < dim:
+                    deg += x
+            degrees.add(deg)
+        n = len(exps)
+        for j, k in seen.items():          # a coordinate some exponent lacks is 0 there
+            if k < n:
+                lo[j], hi[j] = min(lo[j], 0), max(hi[j], 0)
+        widths = {j: hi[j] - lo[j] for j in sorted(lo) if hi[j] > lo[j]}
+        heads.append((n, widths, len(degrees) == 1))
     # group heads that share a varying coordinate (union-find over coordinates)
     parent: dict = {}
 
