@@ -119,7 +119,10 @@ def fusion_size_bound(M: MultiHead, lattice: Lattice | None = None) -> int:
             box *= w + 1
         best = min(prod, box)
         xw = [w for j, w in width.items() if j < dim]
-        if homogeneous and best > 1 and len(xw) * sum(xw) <= _SLICE_WORK:
+        # the largest slice holds at least box / (Σ widths + 1) points: skip the count
+        # when that already exceeds the best bound (e.g. many heads of few atoms)
+        if (homogeneous and best > 1 and best * (sum(xw) + 1) > box
+                and len(xw) * sum(xw) <= _SLICE_WORK):
             zpart = 1
             for j, w in width.items():
                 if j >= dim:
