@@ -80,6 +80,11 @@ def prove(problem: Any, *, explicit: bool = False, max_atoms: int | None = DEFAU
                                                     is None else explicit_fusion_limit),
                              progress=progress)
     v = check_text(cert.text)
+    if v.code == 2:
+        from .errors import LimitError
+
+        raise LimitError(f"the checker cannot decide this certificate within its limits "
+                         f"({v.message})")
     if v.code != 0:
         raise CertificateError(f"the checker does not accept the certificate: {v.message}")
     if output is not None:

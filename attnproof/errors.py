@@ -45,3 +45,7 @@ class SolverError(AttnproofError):
 
 class NumericError(AttnproofError):
     """A numerical evaluation could not be carried out as asked."""
+
+
+class ExecutorError(InputError):
+    """The executor cannot run as asked: a bad ``--workers``/``--scheduler``, Dask missing or unreachable."""

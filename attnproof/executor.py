@@ -6,18 +6,40 @@ nothing else in the package knows how tasks are executed.  A task is a pure,
 module-level function and picklable arguments; results come back in the order
 of the inputs, whichever executor ran them, so outputs are identical.
 
+Where tasks run is an :class:`ExecutorSpec`: in process (the default), on a
+``dask.distributed.LocalCluster`` of ``workers`` processes, or on an existing
+Dask cluster given by its scheduler address.  Dask is imported only when a
+distributed spec is actually used (:mod:`attnproof._dask`).
+
+On a distributed executor a task whose worker dies, or that runs past
+``timeout`` seconds, is retried once and then reported as a
+:class:`TaskFailed` placeholder in its place: callers turn it into
+``unknown``, never into an answer.  An exception raised by the task itself is
+raised to the caller, as it would be in process.
+
 >>> map_tasks(pow, [(2, 3), (3, 2)])
 [8, 9]
 >>> ExecutorSpec().describe()
 'in process'
+>>> ExecutorSpec(workers=2, timeout=60).describe()
+'Dask LocalCluster with 2 worker(s), 60 s per task'
 """
 
 from __future__ import annotations
 
+import os
+import re
+import time
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable, Optional, Sequence
+from typing import Any, Callable, Iterable, Mapping, Optional, Sequence
 
-__all__ = ["ExecutorSpec", "map_tasks", "TaskFailed"]
+from .errors import ExecutorError
+
+__all__ = ["ExecutorSpec", "map_tasks", "TaskFailed", "shutdown_executors", "SCHEDULER_ENV"]
+
+SCHEDULER_ENV = "DASK_SCHEDULER_ADDRESS"
+_ADDRESS = re.compile(r"^(tcp|tls|inproc|ucx|ws|wss)://[^\s/]+$")
+_MAX_WORKERS = 1024
 
 
 class TaskFailed:
@@ -25,6 +47,8 @@ class TaskFailed:
 
     >>> TaskFailed("timeout").reason
     'timeout'
+    >>> TaskFailed("a") == TaskFailed("a"), bool(TaskFailed("a"))
+    (True, False)
     """
 
     __slots__ = ("reason",)
@@ -35,25 +59,110 @@ class TaskFailed:
     def __repr__(self) -> str:
         return f"TaskFailed({self.reason!r})"
 
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, TaskFailed) and other.reason == self.reason
+
+    def __hash__(self) -> int:
+        return hash(("TaskFailed", self.reason))
+
+    def __bool__(self) -> bool:
+        return False
+
 
 @dataclass(frozen=True)
 class ExecutorSpec:
-    """Where tasks run: in process (default), a local Dask cluster, or a scheduler address."""
+    """Where tasks run: in process (default), a local Dask cluster, or a scheduler address.
 
-    workers: int = 0                 # > 0: a dask.distributed.LocalCluster with this many workers
-    scheduler: Optional[str] = None  # tcp://HOST:PORT of an existing Dask scheduler
-    timeout: Optional[float] = None  # seconds per task (distributed runs)
+    ``workers > 0`` starts a ``LocalCluster`` of that many single-threaded
+    worker processes, once per process and only when a batch needs it:
+    batches of fewer than ``min_tasks`` tasks run in process, and a batch
+    first runs in process for ``warmup`` seconds, so work that finishes in
+    that time never pays for starting a cluster.  ``scheduler`` connects to
+    an existing cluster instead (``tcp://HOST:PORT``).  ``timeout`` bounds
+    each distributed task (seconds; ``None``: no bound).
+
+    >>> ExecutorSpec(workers=2).in_process, ExecutorSpec().in_process
+    (False, True)
+    """
+
+    workers: int = 0
+    scheduler: Optional[str] = None
+    timeout: Optional[float] = None
+    warmup: float = 1.0
+    min_tasks: int = 2
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.workers, int) or not 0 <= self.workers <= _MAX_WORKERS:
+            raise ExecutorError(f"workers {self.workers!r}: give an integer from 0 to {_MAX_WORKERS}")
+        if self.scheduler is not None:
+            if self.workers:
+                raise ExecutorError("give either a number of local workers or a scheduler address, not both")
+            check_scheduler_address(self.scheduler)
+        if self.timeout is not None and not (0 < self.timeout <= 7 * 86400):
+            raise ExecutorError(f"timeout {self.timeout!r}: give seconds between 0 and 604800")
 
     @property
     def in_process(self) -> bool:
+        """True when tasks run in this process, one after the other."""
         return not self.workers and not self.scheduler
 
+    @classmethod
+    def from_options(cls, workers: Optional[int] = None, scheduler: Optional[str] = None,
+                     timeout: Optional[float] = None,
+                     environ: Mapping[str, str] = os.environ) -> "ExecutorSpec":
+        """The spec of ``--workers`` / ``--scheduler``, with ``DASK_SCHEDULER_ADDRESS`` as default.
+
+        ``workers=0`` asks for in-process execution whatever the environment says.
+
+        >>> ExecutorSpec.from_options(environ={}).in_process
+        True
+        >>> ExecutorSpec.from_options(environ={"DASK_SCHEDULER_ADDRESS": "tcp://10.0.0.1:8786"}).scheduler
+        'tcp://10.0.0.1:8786'
+        >>> ExecutorSpec.from_options(workers=0, environ={"DASK_SCHEDULER_ADDRESS": "tcp://h:1"}).in_process
+        True
+        """
+        if scheduler is None and workers is None:
+            scheduler = environ.get(SCHEDULER_ENV) or None
+        return cls(workers=workers or 0, scheduler=scheduler, timeout=timeout)
+
     def describe(self) -> str:
+        """A short phrase for messages and reports."""
         if self.scheduler:
-            return f"dask scheduler {self.scheduler}"
-        if self.workers:
-            return f"dask LocalCluster with {self.workers} worker(s)"
-        return "in process"
+            where = f"Dask scheduler {self.scheduler}"
+        elif self.workers:
+            where = f"Dask LocalCluster with {self.workers} worker(s)"
+        else:
+            return "in process"
+        return where + (f", {self.timeout:g} s per task" if self.timeout else "")
+
+
+def check_scheduler_address(address: str) -> str:
+    """Accept ``tcp://HOST:PORT`` (or tls, inproc, ucx, ws, wss); raise ExecutorError otherwise.
+
+    >>> check_scheduler_address("tcp://127.0.0.1:8786")
+    'tcp://127.0.0.1:8786'
+    >>> check_scheduler_address("127.0.0.1")
+    Traceback (most recent call last):
+    ...
+    attnproof.errors.ExecutorError: scheduler address '127.0.0.1': expected tcp://HOST:PORT
+    """
+    if not isinstance(address, str) or not _ADDRESS.match(address):
+        raise ExecutorError(f"scheduler address {address!r}: expected tcp://HOST:PORT")
+    return address
+
+
+def _in_process(fn, items, results, start, stop, progress, total, offset=0,
+                deadline: Optional[float] = None) -> int:
+    """Run ``items[start:stop]`` here; stop early (returning the next index) past ``deadline``."""
+    i = start
+    while i < stop:
+        if deadline is not None and i > start and time.monotonic() >= deadline:
+            break
+        results[i] = fn(*items[i])
+        i += 1
+        if progress is not None:
+            progress(offset + i, total)
+    return i
 
 
 def map_tasks(fn: Callable[..., Any], arg_tuples: Iterable[Sequence[Any]], *,
@@ -61,16 +170,36 @@ def map_tasks(fn: Callable[..., Any], arg_tuples: Iterable[Sequence[Any]], *,
               progress: Optional[Callable[[int, int], None]] = None) -> list:
     """``[fn(*args) for args in arg_tuples]``, in input order, on the executor ``spec``.
 
-    ``progress(done, total)`` is called as tasks finish.
+    ``progress(done, total)`` is called as tasks finish (in any order on Dask).
+    On a distributed spec an entry may be a :class:`TaskFailed` (the task's
+    worker died twice, or it ran past ``spec.timeout`` twice).
+
+    >>> map_tasks(divmod, [(7, 2)], spec=ExecutorSpec(workers=2))   # one task: in process
+    [(3, 1)]
     """
     items = [tuple(a) for a in arg_tuples]
     spec = spec or ExecutorSpec()
-    if not spec.in_process:
-        from ._dask import map_tasks_dask    # the only place that imports Dask
-        return map_tasks_dask(fn, items, spec, progress)
-    out = []
-    for i, args in enumerate(items):
-        out.append(fn(*args))
-        if progress is not None:
-            progress(i + 1, len(items))
-    return out
+    n = len(items)
+    results: list = [None] * n
+    if spec.in_process or n < max(spec.min_tasks, 1):
+        _in_process(fn, items, results, 0, n, progress, n)
+        return results
+    from . import _dask    # imports nothing heavy; Dask itself is imported on first use
+    start = 0
+    if spec.workers and spec.warmup > 0 and not _dask.is_running(spec):
+        start = _in_process(fn, items, results, 0, n, progress, n,
+                            deadline=time.monotonic() + spec.warmup)
+        if start == n:
+            return results
+    rest = items[start:]
+    sub = None if progress is None else (lambda done, _t, _s=start: progress(_s + done, n))
+    results[start:] = _dask.map_tasks_dask(fn, rest, spec, sub)
+    return results
+
+
+def shutdown_executors() -> None:
+    """Close every Dask client and local cluster this process opened (also done at exit)."""
+    import sys
+    mod = sys.modules.get(__name__.rsplit(".", 1)[0] + "._dask")
+    if mod is not None:
+        mod.shutdown()

@@ -19,7 +19,7 @@ from .errors import InputError
 from .model import Atom, Head, MultiHead
 
 __all__ = ["sigmoid_sum", "biased_sigmoid_sum", "graph_sum", "named_graph", "parse_edges",
-           "random_multihead", "one_hot_head", "GRAPH_NAMES"]
+           "random_multihead", "one_hot_head", "float_multihead", "float32_decimal", "GRAPH_NAMES"]
 
 GRAPH_NAMES = ("path", "cycle", "complete", "star", "petersen")
 
@@ -163,6 +163,65 @@ def random_multihead(heads: int, atoms: int, dim: int, seed: int, *, max_key: in
             value = tuple(rat(-max_num, max_num) for _ in range(value_dim))
             bias = Fraction(rng.randint(-2, 2), rng.randint(1, 2)) if biases else Fraction(0)
             hs.append(Atom(key, value, bias=bias, weight=rat(1, max_num)))
+        out.append(Head(tuple(hs), name=f"h{h + 1}"))
+    return MultiHead(tuple(out), dim=dim)
+
+
+def float32_decimal(x) -> Fraction:
+    """The shortest decimal that reads back as the float32 ``x``, as an exact rational.
+
+    This is what a user sees when a float32 tensor is printed and pasted into a
+    problem file; it is *not* the binary value of ``x`` (use ``Fraction(float(x))``
+    for that, as :meth:`attnproof.model.MultiHead.from_arrays` does).
+
+    >>> float32_decimal(0.1), float(float32_decimal(1 / 3))
+    (Fraction(1, 10), 0.33333334)
+    """
+    import numpy as np
+
+    return Fraction(np.format_float_positional(np.float32(x), unique=True, trim="0"))
+
+
+def float_multihead(heads: int, atoms: int | Sequence[int], dim: int, seed: int, *,
+                    biases: bool = False, value_dim: int = 1, digits: int | None = None,
+                    binary: bool = False, scale: float = 1.0) -> MultiHead:
+    """A reproducible multi-head with float32 keys, as a real attention layer has.
+
+    Keys (and biases, values) are standard normal float32 samples times ``scale``.
+    Each number becomes an exact rational: its shortest decimal repr (default),
+    its exact binary value (``binary=True``), or the sample rounded to ``digits``
+    decimal places.  ``atoms`` is one count for every head or one per head.
+
+    >>> M = float_multihead(2, 3, 4, seed=0)
+    >>> (len(M), M.dim, M.head_atom_terms), M == float_multihead(2, 3, 4, seed=0)
+    ((2, 4, 6), True)
+    >>> float_multihead(1, 2, 1, seed=0, digits=2).heads[0].atoms[0].key
+    (Fraction(13, 100),)
+    """
+    import numpy as np
+
+    counts = [atoms] * heads if isinstance(atoms, int) else list(atoms)
+    if heads < 1 or len(counts) != heads or min(counts) < 1 or dim < 0 or value_dim < 1:
+        raise InputError("float heads need heads >= 1, atoms >= 1 per head, dim >= 0, value_dim >= 1")
+    rng = np.random.default_rng(seed)
+
+    def exact(x) -> Fraction:
+        x = np.float32(x)
+        if binary:
+            return Fraction(float(x))
+        if digits is not None:
+            return Fraction(round(float(x), digits)).limit_denominator(10 ** digits)
+        return float32_decimal(x)
+
+    out = []
+    for h, n in enumerate(counts):
+        K = (rng.standard_normal((n, dim)) * scale).astype(np.float32)
+        V = rng.standard_normal((n, value_dim)).astype(np.float32)
+        B = rng.standard_normal(n).astype(np.float32) if biases else None
+        hs = []
+        for i in range(n):
+            hs.append(Atom(tuple(exact(x) for x in K[i]), tuple(exact(x) for x in V[i]),
+                           bias=exact(B[i]) if biases else _ZERO))
         out.append(Head(tuple(hs), name=f"h{h + 1}"))
     return MultiHead(tuple(out), dim=dim)
 

@@ -25,14 +25,19 @@ from typing import Any, Callable, Optional
 
 import flint
 
+from .algebra.budget import flint_obstacle, require_flint
 from .algebra.expfrac import ExpFraction, head_fraction, poly_context
 from .algebra.lattice import Lattice
 from .errors import AlgebraError, LimitError
-from .io import PROBLEM_FORMAT, PROBLEM_VERSION, format_number, sparse_key_to_json
+from .io import PROBLEM_FORMAT, PROBLEM_VERSION, SPARSE_KEY_DIM, format_number, sparse_key_to_json
 from .model import Atom, Head, MultiHead
 
-__all__ = ["DEFAULT_MAX_ATOMS", "ReducedForm", "Fusion", "reduced_form", "product_fusion",
-           "lcm_fusion", "fuse", "compress", "product_size_bound", "check_size", "verify_head"]
+__all__ = ["DEFAULT_MAX_ATOMS", "ReducedForm", "Fusion", "ClassProductFusion", "reduced_form",
+           "product_fusion", "class_product_fusion", "lcm_fusion", "fuse", "compress",
+           "product_size_bound", "check_size", "verify_head"]
+
+_GEOMETRY_HINT = ("'attnproof bound', 'prove' and 'fuse' handle such keys by exact geometry "
+                  "(THEORY §9); see docs/real-keys.md")
 
 DEFAULT_MAX_ATOMS = 1 << 20
 
@@ -156,6 +161,7 @@ def reduced_form(M: MultiHead, max_atoms: int | None = DEFAULT_MAX_ATOMS,
     """
     check_size(M, max_atoms)
     lat = Lattice.of(M)
+    require_flint(M, "the reduced form P/Q", _GEOMETRY_HINT, lat)
     ctx = poly_context(lat)
     zero_shift = (0,) * lat.nvars
     P: list = []
@@ -341,6 +347,8 @@ def product_fusion(M: MultiHead, max_atoms: int | None = DEFAULT_MAX_ATOMS,
     """
     check_size(M, max_atoms)
     lat = Lattice.of(M)
+    require_flint(M, "the expanded product fusion", "'attnproof fuse' counts and writes it "
+                  "without polynomial algebra (class_product_fusion)", lat)
     ctx = poly_context(lat)
     N: list = []
     D = None
@@ -384,10 +392,16 @@ def fuse(M: MultiHead, max_atoms: int | None = DEFAULT_MAX_ATOMS,
     >>> f = fuse(graph_sum(nx.cycle_graph(3)))
     >>> (f.atoms, f.method)
     (7, 'reduced')
+
+    Keys whose lattice exponents are too long for polynomial algebra (binary
+    floats, long decimals: :func:`attnproof.algebra.budget.flint_obstacle`) get
+    :func:`class_product_fusion`, counted without expansion.
     """
     sf = sparse_fusion(M)
     if sf is not None:
         return sf  # type: ignore[return-value]
+    if flint_obstacle(M) is not None:
+        return class_product_fusion(M, max_atoms, progress)  # type: ignore[return-value]
     comp = compress(M)
     if comp is not None:
         # the polynomial algebra runs over the coordinates some key uses, not all of R^dim
@@ -448,6 +462,353 @@ def verify_head(M: MultiHead, head: Head, points: int = 3, seed: int = 0, max_nu
             raise AlgebraError(f"the head differs from the multi-head at the point ({shown})")
 
 
+# -- the class product fusion: counted and written without polynomial algebra ------------
+
+_MOD_P = (1 << 61) - 1          # a prime: the modular identity check of ClassProductFusion.verify
+
+
+def exact_decimal(x: Fraction) -> int | str:
+    """An exact number as a problem file writes it: a finite decimal when there is one.
+
+    >>> exact_decimal(Fraction(3, 8)), exact_decimal(Fraction(-1, 3)), exact_decimal(Fraction(4))
+    ('0.375', '-1/3', 4)
+    >>> exact_decimal(Fraction(1, 2 ** 30))
+    '9.31322574615478515625e-10'
+    """
+    x = Fraction(x)
+    if x.denominator == 1:
+        return int(x.numerator)
+    q = x.denominator
+    a = b = 0
+    while q % 2 == 0:
+        q //= 2
+        a += 1
+    while q % 5 == 0:
+        q //= 5
+        b += 1
+    if q != 1:
+        return f"{x.numerator}/{x.denominator}"
+    k = max(a, b)                                    # x = n / 10^k exactly
+    n = x.numerator * (10 ** k // x.denominator)
+    sign = "-" if n < 0 else ""
+    digits = str(abs(n))
+    if len(digits) <= k:                             # |x| < 1: scientific keeps it short
+        mant = digits.rstrip("0")
+        exp = len(digits) - k - 1
+        frac = mant[1:]
+        return f"{sign}{mant[0]}{'.' + frac if frac else ''}e{exp}" if exp < -4 else \
+            f"{sign}0.{'0' * (k - len(digits))}{digits}".rstrip("0")
+    whole, frac = digits[:-k], digits[-k:].rstrip("0")
+    return f"{sign}{whole}.{frac}" if frac else f"{sign}{whole}"
+
+
+@dataclass(frozen=True)
+class _Factor:
+    """One factor ``D_c`` of a class product: a class of associate heads merged into one.
+
+    ``entries``: sorted ``(x-exponent, z-exponent, weight, values)``; ``points``:
+    the distinct x-exponents (sorted)."""
+
+    heads: tuple
+    entries: tuple
+    points: tuple
+
+
+def _class_factors(M: MultiHead, lat: Lattice) -> list[_Factor]:
+    """Heads grouped into classes of associates (THEORY Cor 9.3), each class merged into one head.
+
+    A head ``g`` with ``D_g = q·z^a·x^t·D_r`` (``r`` the class representative)
+    contributes ``N_g / (q z^a x^t)`` over ``D_r``; heads with one key and heads
+    associate to no other form classes of their own.
+    """
+    from .geometry.associates import _translation, _unit, associate_classes, zpoly_heads
+
+    Z = zpoly_heads(M, lat)
+    try:
+        classes, _ = associate_classes(M, lat)
+    except ValueError:                       # associates through a non-monomial unit: keep apart
+        classes = [[h] for h, (D, _) in enumerate(Z) if len(D) > 1]
+    grouped = {h for cl in classes for h in cl}
+    groups = sorted([list(cl) for cl in classes] + [[h] for h in range(len(M.heads)) if h not in grouped])
+    m = M.value_dim
+    zero = (0,) * M.dim
+    out = []
+    for cl in groups:
+        rep = cl[0]
+        D = Z[rep][0]
+        N: list[dict] = [dict() for _ in range(m)]
+        for h in cl:
+            if h == rep:
+                q, a, t = Fraction(1), 0, zero
+            else:
+                t = _translation(Z[h][0], D)
+                u = _unit(Z[h][0], D, t) if t is not None else None
+                if u is None:
+                    raise AlgebraError("associate heads without a monomial unit (internal error)")
+                q, a = u
+            for c in range(m):
+                for s, zp in Z[h][1][c].items():
+                    x = tuple(si - ti for si, ti in zip(s, t))
+                    for e, val in zp.items():
+                        N[c][(x, e - a)] = N[c].get((x, e - a), 0) + Fraction(val) / q
+        entries = []
+        for x, zp in D.items():
+            for e, W in zp.items():
+                W = Fraction(W)
+                entries.append((x, e, W, tuple(Fraction(N[c].get((x, e), 0)) / W for c in range(m))))
+        for c in range(m):
+            if any((x, e) not in {(y, f) for y, f, _, _ in entries} for x, e in N[c]):
+                raise AlgebraError("a merged numerator leaves the denominator's support (internal error)")
+        out.append(_Factor(tuple(cl), tuple(sorted(entries)), tuple(sorted(D))))
+    return out
+
+
+def distinct_sums(point_sets, limit: int | None = None, direct: bool | None = None) -> int | None:
+    """``|{Σ_c p_c : p_c ∈ S_c}|``, exactly: the atoms of a product of heads.
+
+    Injective (``Π |S_c|``) when the difference spaces are independent (THEORY
+    Lemma 9.5, a certified rank); otherwise the sums are enumerated, compared
+    through a random integer functional and every tie checked exactly.  None when
+    that needs more than ``limit`` sums.  ``direct``: the caller already knows
+    whether the sets form a direct sum (skips the rank certificate).
+
+    >>> distinct_sums([[(0, 0), (1, 0)], [(0, 0), (0, 1)]])
+    4
+    >>> distinct_sums([[(0,), (1,)], [(0,), (1,)], [(0,), (1,)]])
+    4
+    """
+    sets = [list(ps) for ps in point_sets if len(ps) > 1]
+    total = 1
+    for ps in sets:
+        total *= len(ps)
+    if len(sets) <= 1:
+        return total
+    if direct is None:
+        from .geometry.direct_sum import direct_sum_certificate
+        direct = direct_sum_certificate(sets) is not None
+    if direct:
+        return total
+    if limit is not None and total > limit:
+        return None
+    rng = random.Random(0)
+    d = len(sets[0][0])
+    r = [rng.getrandbits(64) | 1 for _ in range(d)]
+    vals = [[sum(a * b for a, b in zip(r, p)) for p in ps] for ps in sets]
+
+    def exact(t):
+        return tuple(map(sum, zip(*(sets[k][i] for k, i in enumerate(t)))))
+
+    cur: dict = {0: [()]}
+    for k in range(len(sets)):
+        new: dict = {}
+        for v, reps in cur.items():
+            for i, w in enumerate(vals[k]):
+                for rep in reps:
+                    t = rep + (i,)
+                    have = new.get(v + w)
+                    if have is None:
+                        new[v + w] = [t]
+                    else:
+                        s = exact(t)
+                        if all(exact(u) != s for u in have):
+                            have.append(t)
+        cur = new
+    return sum(len(reps) for reps in cur.values())
+
+
+@dataclass(frozen=True, eq=False)
+class ClassProductFusion:
+    """The product fusion over classes of associate heads, without polynomial algebra.
+
+    ``D* = Π_c D_c`` over the classes (associate heads merged, THEORY Cor 9.3),
+    ``N* = Σ_c N_c Π_{c'≠c} D_{c'}``: the entry of a tuple of class entries has
+    the sum of the keys and biases, the product of the weights and the sum of
+    the values.  ``atoms`` counts distinct key sums exactly
+    (:func:`distinct_sums`); the head itself is built only by :meth:`to_head`.
+
+    >>> from attnproof.families import float_multihead
+    >>> M = float_multihead(2, 5, 3, seed=1)
+    >>> f = class_product_fusion(M)
+    >>> f.atoms, f.entries, f.method
+    (25, 25, 'product')
+    >>> f.verify(points=2)
+    >>> len(f.to_head().atoms)
+    25
+    """
+
+    multihead: MultiHead
+    lattice: Lattice
+    factors: tuple
+    atoms: int
+    entries: int
+    method: str
+    max_atoms: int | None = DEFAULT_MAX_ATOMS
+
+    def _rows(self):
+        """Merged entries ``(x, z, weight, values)`` of the product, sorted by exponent."""
+        size = 1
+        for f in self.factors:
+            size *= len(f.entries)
+        if self.max_atoms is not None and size > self.max_atoms:
+            raise LimitError(f"writing this fusion enumerates {size} entries, over --max-atoms "
+                             f"{self.max_atoms}; raise --max-atoms")
+        m = self.multihead.value_dim
+        d = self.multihead.dim
+        acc: dict = {((0,) * d, 0): (Fraction(0), [Fraction(0)] * m)}
+        first = True
+        for f in self.factors:
+            new: dict = {}
+            for (x, z), (W, NV) in acc.items():
+                for y, e, w, vals in f.entries:
+                    key = (tuple(map(int.__add__, x, y)), z + e)
+                    if first:
+                        ww, nv = w, [w * v for v in vals]
+                    else:
+                        ww = W * w
+                        # N-coefficients: N_acc·w + W·(w·v)  (the value of a sum is the sum of values)
+                        nv = [n * w + ww * v for n, v in zip(NV, vals)]
+                    old = new.get(key)
+                    if old is None:
+                        new[key] = (ww, nv)
+                    else:
+                        new[key] = (old[0] + ww, [a + b for a, b in zip(old[1], nv)])
+            acc = new
+            first = False
+        for (x, z), (W, NV) in sorted(acc.items()):
+            yield x, z, W, tuple(n / W for n in NV)
+
+    def order_keys(self) -> list[tuple]:
+        """The lattice exponents of the atoms of :meth:`to_head`, in that (ascending) order."""
+        z = self.lattice.has_z
+        return [x + (e,) if z else x for x, e, _, _ in self._rows()]
+
+    def to_head(self, name: str | None = "fused") -> Head:
+        """The fused head as an exact :class:`Head` (enumerates every entry)."""
+        lat = self.lattice
+        atoms = []
+        for x, z, W, vals in self._rows():
+            key = tuple(Fraction(xj, s) for xj, s in zip(x, lat.scales))
+            bias = Fraction(z, lat.bias_scale) if lat.has_z else Fraction(0)
+            atoms.append(Atom(key=key, value=vals, bias=bias, weight=W))
+        return Head(tuple(atoms), name=name)
+
+    def to_multihead(self, name: str | None = "fused") -> MultiHead:
+        """The fused head as a one-head :class:`MultiHead`."""
+        return MultiHead((self.to_head(name),), dim=self.multihead.dim)
+
+    def to_problem_dict(self, name: str | None = "fused") -> dict:
+        """A one-head problem document; keys, biases and values as exact decimals where finite."""
+        d = self.multihead.dim
+        scalar = self.multihead.value_dim == 1
+        atoms = []
+        for a in self.to_head(name).atoms:
+            if d <= SPARSE_KEY_DIM:
+                key: Any = [exact_decimal(c) for c in a.key]
+            else:
+                key = {str(j): exact_decimal(c) for j, c in enumerate(a.key) if c}
+            ad: dict[str, Any] = {"key": key}
+            vals = [exact_decimal(v) for v in a.value]
+            ad["value"] = vals[0] if scalar else vals
+            if a.bias:
+                ad["bias"] = exact_decimal(a.bias)
+            if a.weight != 1:
+                ad["weight"] = exact_decimal(a.weight)
+            atoms.append(ad)
+        head: dict[str, Any] = {"atoms": atoms}
+        if name is not None:
+            head["name"] = name
+        return {"format": PROBLEM_FORMAT, "version": PROBLEM_VERSION, "dim": d, "heads": [head]}
+
+    def verify(self, points: int = 2, seed: int = 0) -> None:
+        """Compare the fused head with the multi-head modulo the prime ``2^61 - 1``.
+
+        At random points of the torus over ``GF(p)`` (exponents reduce modulo
+        ``p - 1``, so no exponent is ever expanded): evidence that the written
+        head is right, not a proof; the fusion is exact by construction.
+        """
+        if points <= 0:
+            return
+        rows = [(x + ((z,) if self.lattice.has_z else ()), W, vals) for x, z, W, vals in self._rows()]
+        heads = []
+        for h in self.multihead.heads:
+            heads.append([(self.lattice.exponent(a), a.weight, a.value) for a in h.atoms])
+        rng = random.Random(seed)
+        p = _MOD_P
+        done = tries = 0
+        while done < points:
+            tries += 1
+            if tries > 20 * points:
+                raise AlgebraError("no evaluation point found for the modular check (internal error)")
+            pt = [rng.randrange(2, p - 1) for _ in range(self.lattice.nvars)]
+            fused = _mod_head(rows, pt, p)
+            parts = [_mod_head(h, pt, p) for h in heads]
+            if fused is None or any(q is None for q in parts):
+                continue
+            total = [sum(q[c] for q in parts) % p for c in range(self.multihead.value_dim)]
+            if total != fused:
+                raise AlgebraError("the fused head differs from the multi-head modulo 2^61 - 1 "
+                                   "(internal error)")
+            done += 1
+
+
+def _mod(x: Fraction, p: int) -> int:
+    return x.numerator % p * pow(x.denominator % p, -1, p) % p
+
+
+def _mod_head(rows, pt, p):
+    """``N/D`` of a head modulo ``p`` at the point ``pt``; None when ``D ≡ 0`` or a denominator is."""
+    try:
+        den = 0
+        num = None
+        for e, w, vals in rows:
+            t = _mod(Fraction(w), p)
+            for ej, xj in zip(e, pt):
+                if ej:
+                    t = t * pow(xj, ej % (p - 1), p) % p
+            den = (den + t) % p
+            if num is None:
+                num = [0] * len(vals)
+            for c, v in enumerate(vals):
+                num[c] = (num[c] + t * _mod(Fraction(v), p)) % p
+        if den == 0:
+            return None
+        inv = pow(den, -1, p)
+        return [n * inv % p for n in num]
+    except ValueError:                     # a denominator divisible by p
+        return None
+
+
+def class_product_fusion(M: MultiHead, max_atoms: int | None = DEFAULT_MAX_ATOMS,
+                         progress: Progress = None) -> ClassProductFusion:
+    """The product over classes of associate heads, counted exactly and built lazily.
+
+    Needs no polynomial algebra, so it works for keys of any length (THEORY §9).
+    ``LimitError`` when the number of distinct key sums is unknown: no direct
+    sum (Lemma 9.5) and more than ``max_atoms`` sums to enumerate.
+    """
+    lat = Lattice.of(M)
+    factors = _class_factors(M, lat)
+    if progress is not None:
+        progress(1, 2)
+    pts = [f.points for f in factors]
+    from .geometry.direct_sum import direct_sum_certificate
+    direct = direct_sum_certificate([p for p in pts if len(p) > 1]) is not None \
+        if sum(len(p) > 1 for p in pts) > 1 else True
+    atoms = distinct_sums(pts, max_atoms, direct)
+    ent_sets = [sorted({x + (z,) for x, z, _, _ in f.entries}) for f in factors]
+    entries = atoms if direct and all(len(e) == len(p) for e, p in zip(ent_sets, pts)) else \
+        distinct_sums(ent_sets, max_atoms, None if lat.has_z else direct)
+    if atoms is None or entries is None:
+        bound = 1
+        for p in pts:
+            bound *= len(p)
+        raise LimitError(f"the product fusion has at most {bound} atoms; counting the coincident "
+                         f"key sums exactly would enumerate more than --max-atoms {max_atoms}; "
+                         f"raise --max-atoms")
+    if progress is not None:
+        progress(2, 2)
+    method = "product" if all(len(f.heads) == 1 for f in factors) else "merged-product"
+    return ClassProductFusion(M, lat, tuple(factors), atoms, entries, method, max_atoms)
 SPARSE_FUSION_CELLS = 1 << 16    # above (atoms × active coordinates), one-head fusion goes sparse
 
 

@@ -445,7 +445,8 @@ def loads_problem(text: str) -> MultiHead:
 
 
 def load_problem(path: str | os.PathLike) -> MultiHead:
-    """Load and validate a problem file (JSON, or YAML by extension).
+    """Load and validate a problem file (JSON, YAML by extension, or ``.npz`` arrays:
+    :func:`attnproof.arrays.load_npz`).
 
     >>> import tempfile, os
     >>> from attnproof.families import sigmoid_sum
@@ -454,6 +455,9 @@ def load_problem(path: str | os.PathLike) -> MultiHead:
     >>> load_problem(path) == sigmoid_sum(2)
     True
     """
+    if str(path).lower().endswith(".npz"):         # arrays of floats, exact binary values
+        from .arrays import load_npz
+        return load_npz(path)
     obj = read_json_file(path)
     try:
         return problem_from_dict(obj)

@@ -340,6 +340,22 @@ class MultiHead:
     def __len__(self) -> int:
         return len(self.heads)
 
+    @classmethod
+    def from_arrays(cls, keys, values, biases=None, weights=None, names=None) -> "MultiHead":
+        """Per-head NumPy arrays (float32/float64/int) taken at their exact binary values.
+
+        ``keys[h]``: ``(n_h, d)``; ``values[h]``: ``(n_h,)`` or ``(n_h, m)``;
+        ``biases[h]``, ``weights[h]``: ``(n_h,)`` or None (see :mod:`attnproof.arrays`).
+
+        >>> import numpy as np
+        >>> M = MultiHead.from_arrays([np.eye(2, dtype=np.float32)], [np.float32([1, 0])])
+        >>> M.heads[0].atoms[0].key, M.value_dim
+        ((Fraction(1, 1), Fraction(0, 1)), 1)
+        """
+        from .arrays import multihead_from_arrays
+
+        return multihead_from_arrays(keys, values, biases, weights, names)
+
     @property
     def value_dim(self) -> int:
         """Dimension ``m`` of the values."""

@@ -1,128 +1,114 @@
-"""Benchmark: the reduced SMT encoding against the straightforward one, on K_4.
+"""Benchmark what a user waits for: whole ``attnproof search`` processes, cross-check included.
 
-Query: a fusion of the graph sum W_{K_4} with at most 37 atoms (the cheap fusion
-has 38, the Newton bound is 24) and G in a box of radius 1.  Measured in this
-run, z3 time per configuration on the same SMT-LIB2 text with a few random
-seeds, median kept (z3's time varies by 2x with the seed; the cvc5 cross-check
-is timed separately):
+Question: a fusion of the graph sum W_{K_4} with at most 37 atoms (the cheap
+fusion has 38, the Newton bound is 24), G in the box of radius 1 on the
+sublattice sum(t) = 0 (27 exponents).  Two commands answer it, run alternately
+in this one run (``--repeats`` times each, median kept, wall-clock seconds of
+the whole process: start-up, encoding, solvers, verification):
 
-* ``plain, full box``: THEORY §6 as written: no lineality removal (G in
-  [-1,1]^4, 81 exponents), no symmetry breaking, no translation bounds,
-  arithmetic cardinality ``Σ ite(s,1,0) ≤ k``;
-* ``plain, dehomogenized``: the same, with G on the sublattice sum(t) = 0
-  (free coordinates [-1,1]^3, 27 exponents): THEORY's "window [-1,1]^3";
-* each reduction alone on the dehomogenized window, then all together (the default).
+* ``default``: ``attnproof search k4.json --atoms 37 --window 1`` -- every
+  reduction, z3 and cvc5 at once; the answer is ``unsat`` only if both agree;
+* ``plain z3``: ``attnproof search k4.json --atoms 37 --window '<the same 27
+  points>' --plain --no-cross-check`` -- the straightforward encoding of
+  THEORY §6 on the same window, z3 alone (it reports ``unknown`` because
+  nothing re-checks z3's ``unsat``; the bench requires that z3 said ``unsat``).
 
-Ratios are against ``plain, dehomogenized`` (same window, so the same claim)
-and against ``plain, full box`` (a larger window, so a stronger claim: the
-ratio understates the gain).  With ``--minimize S`` it also runs
-``attnproof search --minimize`` on K_4 with radius 2 for at most S seconds
-and reports how far it got.
+With ``--larger`` it also times the default command on larger windows (K_4 and
+C_4 at radius 2, K_3 at radius 8), and with ``--minimize`` the bisection
+``search --minimize --window 1`` on K_4 (number of queries and time).  The
+ratio plain / default is printed last.  The machine's load changes the
+figures from run to run: compare the two columns of one run, not runs.
 
-    python bench/search.py [--seeds 3] [--timeout 300] [--skip-full] [--minimize 600] [--only-minimize]
+    python bench/search.py [--repeats 3] [--timeout 600] [--larger] [--minimize]
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
 import time
-from dataclasses import replace
 
 from attnproof.families import graph_sum, named_graph
-from attnproof.fusion import fuse
-from attnproof.search import SearchOptions, build_query, run_solver, search_fusion
-from attnproof.search.query import newton_lower_bound
+from attnproof.io import dump_problem
+from attnproof.search import box_window, lineality_frame
+from attnproof.fusion import reduced_form
 
 K4 = graph_sum(named_graph("complete", 4))
-PLAIN = SearchOptions.straightforward()
-DEHOM = replace(PLAIN, lineality=True)
-CONFIGS = [
-    ("plain, full box", PLAIN),
-    ("plain, dehomogenized", DEHOM),
-    ("+ counter cardinality", replace(DEHOM, cardinality="counter")),
-    ("+ symmetry breaking", replace(DEHOM, symmetry=True)),
-    ("+ translation bounds", replace(DEHOM, centering=True)),
-    ("all (default)", SearchOptions()),
-]
+LARGER = [("K_4", "complete", 4, 37, 2), ("C_4", "cycle", 4, 14, 2), ("K_3", "complete", 3, 6, 8)]
 
 
-def z3_times(options: SearchOptions, k: int, radius: int, timeout: float, seeds: int):
-    """z3 times on the same SMT-LIB2 text with random seeds 0..seeds-1 (None: timed out)."""
-    _, _, enc, group = build_query(K4, k, radius, options)
-    out = []
-    for seed in range(seeds):
-        z = run_solver("z3", enc.smtlib, timeout, seed=seed)
-        if z.result == "sat":
-            raise SystemExit(f"unexpected sat for k = {k}")
-        out.append(z.seconds if z.result == "unsat" else None)
-    return out, enc, group
-
-
-def median(xs):
-    """Median of the times, a timeout counting as infinite."""
-    ys = sorted(float("inf") if x is None else x for x in xs)
-    return ys[len(ys) // 2]
-
-
-def minimize_for(seconds: float, radius: int) -> None:
-    """Walk k down on K_4 with a total time budget; print every step."""
+def run(args: list[str], timeout: float) -> tuple[float, dict]:
+    """Wall-clock seconds of one ``attnproof`` process and its JSON output."""
     t0 = time.perf_counter()
-    best = fuse(K4)
-    low, kind = newton_lower_bound(K4)
-    print(f"\n--minimize on K_4, radius {radius}, budget {seconds:.0f} s: start {best.atoms} atoms, "
-          f"lower bound {low} ({kind})")
-    atoms = best.atoms
-    while atoms > low:
-        left = seconds - (time.perf_counter() - t0)
-        if left < 1:
-            print("  budget spent")
-            break
-        res = search_fusion(K4, atoms - 1, radius, left)
-        z = res.solvers["z3"]
-        print(f"  k = {atoms - 1}: {res.result}" + (f" ({res.atoms} atoms)" if res.atoms else "")
-              + f"  z3 {z.seconds:.1f} s" + (f", {res.reason}" if res.reason else "")
-              + f"  [{time.perf_counter() - t0:.0f} s total]", flush=True)
-        if res.result != "sat":
-            break
-        atoms = res.atoms
-    print(f"  smallest found: {atoms} atoms in {time.perf_counter() - t0:.0f} s")
+    proc = subprocess.run([sys.executable, "-m", "attnproof", *args, "--json"], capture_output=True,
+                          text=True, timeout=timeout + 60)
+    seconds = time.perf_counter() - t0
+    try:
+        doc = json.loads(proc.stdout)
+    except ValueError:
+        raise SystemExit(f"attnproof {' '.join(args)} gave no JSON (exit {proc.returncode}): "
+                         f"{proc.stderr.strip()[-300:]}")
+    return seconds, doc
+
+
+def median(xs: list[float]) -> float:
+    """The median (upper middle for an even count)."""
+    ys = sorted(xs)
+    return ys[len(ys) // 2]
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--seeds", type=int, default=3, help="z3 random seeds per configuration (median kept)")
-    ap.add_argument("--timeout", type=float, default=300, help="z3 limit per run, seconds")
-    ap.add_argument("--skip-full", action="store_true", help="skip the 81-exponent full-box baseline")
-    ap.add_argument("--minimize", type=float, default=0, metavar="S",
-                    help="also run the walk down on K_4 with radius 2 for S seconds")
-    ap.add_argument("--only-minimize", action="store_true", help="skip the encoding comparison")
+    ap.add_argument("--repeats", type=int, default=3, help="runs of each command (median kept)")
+    ap.add_argument("--timeout", type=float, default=600, help="--timeout of every command, seconds")
+    ap.add_argument("--larger", action="store_true", help="also time the default on larger windows")
+    ap.add_argument("--minimize", action="store_true", help="also time search --minimize on K_4, radius 1")
     args = ap.parse_args()
-    if args.only_minimize:
-        minimize_for(args.minimize or 600, 2)
-        return
-    k, radius = 37, 1
-    print(f"K_4, k = {k}, box radius {radius}; z3 seconds, median of seeds 0..{args.seeds - 1} "
-          f"(each run); limit {args.timeout:.0f} s")
-    times = {}
-    for name, opts in CONFIGS:
-        if args.skip_full and name == "plain, full box":
-            continue
-        ts, enc, group = z3_times(opts, k, radius, args.timeout, args.seeds)
-        times[name] = median(ts)
-        st = enc.stats
-        each = " ".join(f"{t:.1f}" if t is not None else "timeout" for t in ts)
-        print(f"  {name:24s} {times[name]:8.2f} s  ({each})  window {st['window_points']:3d}, "
-              f"targets {st['targets']:4d}, symmetries {group}, centering clauses "
-              f"{st['centering_clauses']}", flush=True)
-    mine = times["all (default)"]
-    for base in ("plain, dehomogenized", "plain, full box"):
-        if base in times:
-            print(f"ratio {base} / all (medians): {times[base] / mine:.1f}x")
-    full = search_fusion(K4, k, radius, args.timeout)
-    print(f"default with the cvc5 cross-check: {full.result}, z3 {full.solvers['z3'].seconds:.2f} s, "
-          f"cvc5 {full.solvers['cvc5'].seconds if 'cvc5' in full.solvers else float('nan'):.2f} s")
+    tmp = tempfile.mkdtemp(prefix="attnproof-bench-")
+    k4 = os.path.join(tmp, "k4.json")
+    dump_problem(K4, k4)
+    points = json.dumps([list(p) for p in box_window(lineality_frame(reduced_form(K4)), 1).points])
+    to = ["--timeout", str(args.timeout)]
+    default = ["search", k4, "--atoms", "37", "--window", "1", *to]
+    plain = ["search", k4, "--atoms", "37", "--window", points, "--plain", "--no-cross-check", *to]
+    print(f"K_4, k = 37, G in the radius-1 box of sum(t) = 0 (27 exponents); whole processes, "
+          f"wall-clock seconds, {args.repeats} runs each, alternating; {os.cpu_count()} CPUs")
+    times: dict[str, list[float]] = {"default": [], "plain z3": []}
+    for i in range(args.repeats):
+        t, doc = run(default, args.timeout)
+        if doc.get("verdict") != "unsat":
+            raise SystemExit(f"default: expected unsat, got {doc.get('verdict')} ({doc.get('reason')})")
+        solvers = ", ".join(f"{n} {v['seconds']:.2f} s" for n, v in doc["solvers"].items())
+        times["default"].append(t)
+        print(f"  run {i + 1}: default  {t:7.2f} s  unsat, cross-checked ({solvers})", flush=True)
+        t, doc = run(plain, args.timeout)
+        z = doc["solvers"]["z3"]
+        if z["result"] != "unsat":
+            raise SystemExit(f"plain z3: expected z3 unsat, got {z['result']} ({z.get('reason')})")
+        times["plain z3"].append(t)
+        print(f"  run {i + 1}: plain z3 {t:7.2f} s  z3 unsat, not cross-checked "
+              f"(z3 {z['seconds']:.2f} s)", flush=True)
+    if args.larger:
+        print("larger windows, default command (one run each):")
+        for name, graph, n, k, radius in LARGER:
+            path = os.path.join(tmp, f"{graph}{n}.json")
+            dump_problem(graph_sum(named_graph(graph, n)), path)
+            t, doc = run(["search", path, "--atoms", str(k), "--window", str(radius), *to], args.timeout)
+            solvers = ", ".join(f"{s} {v['result']} {v['seconds']:.2f} s" for s, v in doc["solvers"].items())
+            print(f"  {name}, k = {k}, radius {radius} ({doc['window_points']} exponents): "
+                  f"{doc['verdict']} in {t:.1f} s ({solvers})", flush=True)
     if args.minimize:
-        minimize_for(args.minimize, 2)
+        t, doc = run(["search", k4, "--minimize", "--window", "1", *to], args.timeout)
+        steps = ", ".join(f"k={q['k']} {q['answer']} {q['seconds']:.1f} s" for q in doc["queries"])
+        print(f"search --minimize --window 1 on K_4: {len(doc['queries'])} queries in {t:.1f} s "
+              f"({steps}); smallest {doc['atoms']}, stopped: {doc['stopped']}")
+    a, b = median(times["default"]), median(times["plain z3"])
+    print(f"medians: default {a:.2f} s, plain z3 {b:.2f} s")
+    print(f"ratio plain z3 / default (whole processes, cross-check included): {b / a:.2f}x")
 
 
 if __name__ == "__main__":

@@ -17,6 +17,7 @@ from fractions import Fraction
 from pathlib import Path
 
 from attnproof.certificate import build_certificate
+from attnproof.certificate.geometry_steps import geometry_certificate
 from attnproof.families import biased_sigmoid_sum, graph_sum, named_graph, sigmoid_sum
 from attnproof.io import canonical_json
 from attnproof.model import Atom, Head, MultiHead
@@ -53,6 +54,34 @@ def _zonotope_2d() -> MultiHead:
     return MultiHead((sig((1, 0), "a"), sig((0, 1), "b"), sig((1, 2), "c"), sig((2, -1), "d")))
 
 
+def _points_problem(*point_lists) -> MultiHead:
+    return MultiHead(tuple(Head(tuple(Atom(k, (i,)) for i, k in enumerate(pts)), name=f"h{h}")
+                           for h, pts in enumerate(point_lists)))
+
+
+def _geom_triangles() -> MultiHead:
+    # two triangles in R^3 with 2-digit decimal keys: 8 of the 9 sums are vertices (THEORY 9.4)
+    F = Fraction
+    return _points_problem(
+        [(F(3, 5), F(-17, 50), F(9, 10)), (F(-2, 25), F(77, 100), F(9, 10)),
+         (F(67, 100), F(9, 25), F(-23, 25))],
+        [(F(1, 5), F(99, 100), F(-9, 25)), (F(67, 100), F(-43, 50), F(-59, 100)),
+         (F(-71, 100), F(-1, 25), F(21, 100))])
+
+
+def _geom_direct() -> MultiHead:
+    # two heads in independent subspaces of R^4 (THEORY 9.5): minimum 3 * 3
+    F = Fraction
+    return _points_problem(
+        [(F(1, 3), F(2, 7), 0, 0), (F(-1, 2), F(1, 5), 0, 0), (0, F(-3, 4), 0, 0)],
+        [(0, 0, F(1, 9), F(2, 3)), (0, 0, F(-5, 6), F(1, 11)), (0, 0, 0, 0)])
+
+
+def _geom_chain() -> MultiHead:
+    # the octahedron: indecomposable by a chain of triangular faces (THEORY 9.1)
+    return _points_problem([(1, 0, 0), (-1, 0, 0), (0, 1, 0), (0, -1, 0), (0, 0, 1), (0, 0, -1)])
+
+
 def _window_k3() -> dict | None:
     try:
         from attnproof.search.certify import search_certificate
@@ -83,6 +112,10 @@ def valid(window: bool = True) -> dict[str, dict]:
         "cancel": build_certificate(_cancel()).doc,
         "flint": build_certificate(_flint()).doc,
         "zonotope-2d": build_certificate(_zonotope_2d()).doc,
+        "geom-triangles": geometry_certificate(_geom_triangles()).doc,
+        "geom-direct": geometry_certificate(_geom_direct()).doc,
+        "geom-chain": geometry_certificate(_geom_chain()).doc,
+        "geom-partial": geometry_certificate(_geom_triangles(), max_candidates=5).doc,
     }
     w = _window_k3() if window else None
     if w is not None:
@@ -169,6 +202,29 @@ def invalid(v: dict[str, dict]) -> list[tuple[str, str, object, int, list]]:
         mut("window-hash", "k3-window", "window_refutation: SMT-LIB2 text edited, hash unchanged",
             lambda d: _step(d, "window_refutation").__setitem__(
                 "smtlib", _step(d, "window_refutation")["smtlib"] + " "))
+    # THEORY §9 rules (docs/certificates.md §6.7-6.10)
+    mut("geom-chain-not-face", "geom-chain", "indecomposable_chain: a triangle's functional "
+        "is maximal on every point", lambda d: _step(d, "indecomposable_chain")["triangles"][0]
+        .__setitem__(1, [0, 0, 0]))
+    mut("geom-chain-uncovered", "geom-chain", "indecomposable_chain: a triangle dropped, a "
+        "vertex is on no triangle", lambda d: _step(d, "indecomposable_chain")["triangles"].pop() and None)
+    mut("geom-simplex-prime", "geom-triangles", "indecomposable_chain: the modular witness is "
+        "not a prime", lambda d: _step(d, "indecomposable_chain").__setitem__("prime", 2 ** 61 + 1))
+    mut("geom-classes", "geom-triangles", "generic_heads: two non-associate heads merged into one class",
+        lambda d: _step(d, "generic_heads").__setitem__("classes", [[0, 1]]))
+    mut("geom-gordan", "geom-triangles", "minkowski_vertices: a Gordan multiplier changed",
+        lambda d: _step(d, "minkowski_vertices")["non_vertices"][0][1][0].__setitem__(2, 1))
+    mut("geom-incomplete", "geom-triangles", "minkowski_vertices: complete, but a candidate "
+        "is not refuted", lambda d: _step(d, "minkowski_vertices")["non_vertices"].pop() and None)
+    mut("geom-partial-complete", "geom-partial", "minkowski_vertices: a partial count claimed "
+        "complete", lambda d: _step(d, "minkowski_vertices").__setitem__("complete", True))
+    mut("geom-direct-dependent", "geom-triangles", "direct_sum: the difference spaces of two "
+        "triangles in R^3 are dependent",
+        lambda d: (d["steps"].__setitem__(-2, {"rule": "direct_sum", "prime": 2 ** 61 - 1, "factors": [
+            {"basis": [1, 2], "relations": [], "vertices": [], "non_vertices": []}] * 2}),
+                   d["claims"].update(lower_bound=9, minimum=9)) and None)
+    mut("geom-direct-basis", "geom-direct", "direct_sum: a basis point dropped without a relation",
+        lambda d: _step(d, "direct_sum")["factors"][0]["basis"].pop() and None)
     # graphic block over the checker's limit: the 4 x 5 grid, a biconnected block on 20 nodes
     # that is neither chordal nor a cycle, claimed as zonotope_graphic (the producer refuses it)
     from unittest import mock

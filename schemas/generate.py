@@ -121,6 +121,12 @@ ERROR = {"type": "object", "additionalProperties": False,
 BLOCK = {"type": "object", "required": ["factors", "variables", "method", "count"],
          "properties": {"factors": INT, "variables": INT, "method": {"type": "string"},
                         "count": COUNT}}
+QUESTION = {"type": "object", "required": ["heads", "lower_bound", "upper_bound", "minimum", "trust"],
+            "properties": {"heads": {"type": "array", "items": INT}, "lower_bound": COUNT_OR_NULL,
+                           "upper_bound": COUNT_OR_NULL, "minimum": COUNT_OR_NULL,
+                           "trust": TRUST, "product": COUNT, "elapsed_s": ELAPSED,
+                           "certificate": {"type": "string"}, "error": {"type": "string"},
+                           "complete": BOOL}}
 OUTPUTS = {
     "fuse": _output(["fused"], {
         "atoms": COUNT, "entries": COUNT, "heads": INT, "head_atom_terms": INT,
@@ -183,6 +189,31 @@ OUTPUTS = {
         "count": INT, "dim": INT, "heads": INT, "value_dim": INT, "method": {"type": "string"},
         "rigorous": BOOL, "values": {"type": "array"}, "output": {"type": "string"}},
         ["count", "method", "rigorous", "values"]),
+    "import": _output(["written"], {
+        "problem": {"type": "string"}, "heads": {"type": "array", "items": INT},
+        "head_atoms": {"type": "array", "items": INT}, "dim": INT, "value_dim": INT,
+        "domain": {"enum": ["layernorm", "raw"]}, "arithmetic": {"enum": ["float64", "exact"]},
+        "model": STR_OR_NULL, "layer": {"type": ["integer", "null"]},
+        "position": {"type": ["integer", "null"]},
+        "model_deviation": {"type": ["number", "null"]}},
+        ["problem", "heads", "head_atoms", "dim", "domain", "arithmetic"]),
+    "capture": _output(["written"], {
+        "capture": {"type": "string"}, "model": {"type": "string"}, "layer": INT, "position": INT,
+        "heads": {"type": "array", "items": INT}, "n_ctx": INT, "d_model": INT, "d_head": INT,
+        "layernorm": BOOL},
+        ["capture", "model", "layer", "position", "heads", "n_ctx"]),
+    "merge-report": _output(["answered", "inconclusive"], {
+        "format": {"const": "attnproof-merge-report"}, "version": {"const": 1},
+        "model": STR_OR_NULL, "layer": {"type": ["integer", "null"]},
+        "position": {"type": ["integer", "null"]}, "tokens": {"type": ["array", "null"]},
+        "domain": {"enum": ["layernorm", "raw"]}, "arithmetic": {"enum": ["float64", "exact"]},
+        "heads": {"type": "array", "items": INT},
+        "head_atoms": {"type": "object", "additionalProperties": INT},
+        "complete": BOOL, "files": {"type": "object"},
+        "pairs": {"type": "array", "items": QUESTION},
+        "layer_question": {"oneOf": [QUESTION, {"type": "null"}]}},
+        ["heads", "pairs", "layer_question", "complete", "domain"],
+        ),
     "export-checker": _output(["written"], {
         "directory": {"type": "string"}, "files": {"type": "array", "items": {"type": "string"}}},
         ["directory", "files"]),

@@ -147,7 +147,8 @@ def test_checker_imports_only_the_standard_library():
             elif isinstance(node, ast.ImportFrom):
                 assert node.level == 1 or node.module.split(".")[0] in allowed, (f, node.module)
         assert ('"flint"' in src) == (f.name == "flint_gcd.py"), f
-    assert total < 2900      # graph counting past 12 nodes, the __main__ entry point, budgets
+    assert total < 3500      # graph counting past 12 nodes, the __main__ entry point, budgets;
+                             # THEORY §9 rules (rules_geometry.py) about 600 lines
 
 
 def test_checker_runs_without_flint(monkeypatch):

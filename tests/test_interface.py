@@ -147,6 +147,9 @@ def test_a_general_block_beyond_the_limit_is_an_input_error(tmp_path, run_cli):
         assert rc == 3 and f"up to {MAX_GENERAL_NODES} nodes" in err and "20 nodes" in err
     with pytest.raises(GraphTooLarge):
         acyclic_orientations(20, list(grid.edges()))
+    grid = nx.convert_node_labels_to_integers(nx.grid_2d_graph(4, 4))    # 16 nodes, over the budget
+    rc, _, err = run_cli("bound", _write(tmp_path, "g44", graph_sum(grid)))
+    assert rc == 3 and "work budget" in err and "400000 steps" in err
 
 
 def test_unions_multiply():
@@ -298,3 +301,21 @@ def test_every_command_has_json_and_progress():
     for name, sub in build_parser()._subparsers._group_actions[0].choices.items():   # noqa: SLF001
         opts = {s for a in sub._actions for s in a.option_strings}
         assert {"--json", "--progress"} <= opts, name
+
+
+@pytest.mark.parametrize("M", [sigmoid_sum(3), graph_sum(nx.complete_graph(4))])
+def test_explicit_fusion_product_path_rejects_a_wrong_value(M):
+    """The checker's fast path (D* = product of the head denominators) still rejects a bad N*."""
+    from attnproof.certificate import build_certificate
+    from attnproof.checker import check_document, check_text
+    from attnproof.io import canonical_json
+
+    cert = build_certificate(M)
+    assert check_text(cert.text).status == "valid"
+    doc = json.loads(cert.text)
+    step = next(s for s in doc["steps"] if s["rule"] == "explicit_fusion")
+    atom = step["head"]["atoms"][-1]
+    atom["value"] = "1/7" if atom["value"] != "1/7" else "1/8"
+    v = check_document(json.loads(canonical_json(doc)))
+    assert v.status == "invalid" and "not equal to the sum of the heads" in v.message
+

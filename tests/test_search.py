@@ -39,7 +39,9 @@ def test_w2_three_atoms_refuted_four_found(radius):
     assert res.result == "unsat"
     assert {n: r.result for n, r in res.solvers.items()} == {"z3": "unsat", "cvc5": "unsat"}
     found = search_fusion(W2, 4, radius, timeout=60)
-    assert found.result == "sat" and found.atoms == 4 and "cvc5" not in found.solvers
+    assert found.result == "sat" and found.atoms == 4
+    assert "sat" in {r.result for r in found.solvers.values()} and "unsat" not in {
+        r.result for r in found.solvers.values()}
 
 
 @pytest.mark.parametrize("H, vertices, radius", [

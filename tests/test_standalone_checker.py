@@ -108,3 +108,9 @@ def test_export_refuses_to_overwrite(tmp_path, run_cli):
     rc, _, err = run_cli("export-checker", str(tmp_path / "c"))
     assert rc == 3 and "--force" in err
     assert run_cli("export-checker", str(tmp_path / "c"), "--force")[0] == 0
+
+
+def test_attnproof_check_loads_no_flint():
+    cert = CERTS / "valid" / "k4.json"
+    mods = _loaded_after(f"from attnproof.cli import main\nassert main(['check', {str(cert)!r}]) == 0")
+    assert not mods & {"flint", "numpy", "sympy", "networkx"}

@@ -60,7 +60,7 @@ def fusion_size_bound(M: MultiHead, lattice: Lattice | None = None) -> int:
     """An upper bound on the terms of every polynomial a fusion of ``M`` builds (see the module)."""
     lat = lattice if lattice is not None else Lattice.of(M)
     dim = lat.dim
-    heads = []             # (entries, {coordinate: width}, homogeneous)
+    heads = []             # (entries, {coordinate: width}, homogeneous); coordinate dim is z
     for h in M.heads:
         # sparse exponents: work linear in the non-zero key coordinates, never in dim
         exps = {lat.sparse_exponent(a) for a in h.atoms}

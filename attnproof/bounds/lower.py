@@ -3,8 +3,18 @@
 Path C1 (structural): certified irreducible factors ``f^e`` of the reduced
 denominator (:mod:`.factors`), grouped into blocks in disjoint variables
 (Lemma 5, networkx components), each block counted as a zonotope (Lemma 7) or
-by a verified vertex list (Lemma 6).  Path C3: the reduced denominator ``Q``
-from FLINT (trust ``exact-modulo-flint``), counted by a vertex list.
+by a verified vertex list (Lemma 6).  Path ``geometry`` (THEORY §9): every
+head denominator proven absolutely irreducible from its Newton polytope,
+classes of associates, then a direct sum (Lemma 9.5) or exact Minkowski
+vertices (Lemma 9.4); no polynomial is expanded, factored or divided.  Path
+C3: the reduced denominator ``Q`` from FLINT (trust ``exact-modulo-flint``),
+counted by a vertex list.
+
+Order: C1 when it certifies every factor; else the geometry; else C3.  Keys
+whose lattice exponents are too long for polynomial algebra
+(:func:`attnproof.algebra.budget.flint_obstacle`: binary floats, long
+decimals) go to the geometry directly; when it cannot certify some head the
+answer is the trivial bound 1, marked incomplete (never a crash).
 
 >>> from attnproof.families import sigmoid_sum
 >>> lb = lower_bound(sigmoid_sum(3))
@@ -20,8 +30,9 @@ from dataclasses import dataclass, field
 from math import gcd
 from typing import Callable, Optional
 
-from ..errors import AlgebraError, LimitError
+from ..algebra.budget import flint_obstacle
 from ..algebra.sizes import fusion_size_bound
+from ..errors import AlgebraError, LimitError
 from ..fusion import DEFAULT_MAX_ATOMS, reduced_form
 from ..model import MultiHead
 from .factors import FactorSet, surviving_factors
@@ -35,6 +46,7 @@ __all__ = ["Block", "LowerBound", "lower_bound", "MAX_EXPLICIT_VERTICES"]
 
 Progress = Optional[Callable[[int, int], None]]
 MAX_EXPLICIT_VERTICES = 1 << 16
+MAX_EXPLICIT_CANDIDATES = 1 << 20
 MAX_DENSE_CELLS = 1 << 22     # factors × variables of a block handled with dense exponent vectors
 
 
@@ -62,6 +74,12 @@ class LowerBound:
     reduced: tuple | None = None       # c3: (numerators, denominator) as sparse dicts
     tight: bool = True                 # True when the count is V(Q) itself
     notes: list = field(default_factory=list)
+    geometry: object | None = None     # path "geometry": the GeometryProof (certificate steps)
+
+    @property
+    def complete(self) -> bool:
+        """True when every candidate was decided: the count is ``V(Q)`` itself, not a part of it."""
+        return self.tight
 
     def __repr__(self) -> str:
         """Short: ``LowerBound(16, trust='exact', path='c1', complete=True)``."""
@@ -239,17 +257,19 @@ def _count_block(polys: list, mults: list, fs: list, dim: int, explicit: bool) -
             if simplex_pivots(pts) is not None:
                 return Block(fs, vs, "simplex", len(pts))
         if skind == "graphic":
-            # edges straight from the sparse generators: e_a - e_b is {a, b}, e_a is {a, ground}
-            pos = {v: i for i, v in enumerate(vs)}
-            ground = len(vs)
-            edges = [(pos[g[0][0]], pos[g[1][0]] if len(g) == 2 else ground) for g in sgens]
-            m, _ = count_acyclic_orientations(len(vs) + 1, edges)
+            # acyclic orientations straight from the sparse generators (no dense vectors):
+            # e_a - e_b is the edge {a, b}, e_a alone the edge {a, ground}
+            idx = {v: i for i, v in enumerate(vs)}
+            edges = [(idx[g[0][0]], idx[g[1][0]]) if len(g) == 2 else (idx[g[0][0]], len(vs))
+                     for g in sgens]
+            count, _ = count_acyclic_orientations(len(vs) + 1, edges)
             if len(edges) <= 10:
                 # small graphs: cross-checked against networkx's Tutte polynomial T(2, 0)
-                n = acyclic_orientations_tutte(len(vs) + 1, edges)
-                if n != m:
-                    raise AlgebraError(f"acyclic orientation counts disagree: Tutte {n}, blocks {m}")
-            return Block(fs, vs, "zonotope_graphic", m)
+                t = acyclic_orientations_tutte(len(vs) + 1, edges)
+                if t != count:
+                    raise AlgebraError(f"acyclic orientation counts disagree: Tutte {t}, "
+                                       f"blocks {count}")
+            return Block(fs, vs, "zonotope_graphic", count)
     if len(vs) * len(fs) > MAX_DENSE_CELLS:
         raise AlgebraError(f"block with {len(fs)} factors in {len(vs)} variables is too large "
                            "for an explicit vertex list")
@@ -284,17 +304,25 @@ def _count_block(polys: list, mults: list, fs: list, dim: int, explicit: bool) -
         cands = graphic_functionals(len(vs), edges)
         complete = True
     else:
+        # Lemma 6 / 9.4: vertex tuples of Σ e_j Newt(f_j), decided exactly (e_j P has P's normal fan)
         total = 1
         for p, _ in pts:
             total *= len(p)
-        if total > 200000:
-            raise LimitError(f"a block with {len(fs)} factors has up to {total} candidate points, "
-                             f"too many for an explicit vertex list (limit 200000); drop --explicit")
-        summ = {tuple([0] * len(vs))}
-        for p, e in pts:
-            summ = {tuple(a + e * b for a, b in zip(s, q)) for s in summ for q in p}
-        found, complete = newton_vertices(sorted(summ))
-        cands = [c for _, c in found]
+        if total > MAX_EXPLICIT_CANDIDATES:
+            raise LimitError(f"a block of {len(fs)} factors has {total} candidate vertex tuples, over "
+                             f"the {MAX_EXPLICIT_CANDIDATES} an explicit vertex list decides; drop --explicit")
+        if len(vs) <= 2:
+            summ = {tuple([0] * len(vs))}
+            for p, e in pts:
+                summ = {tuple(a + e * b for a, b in zip(s, q)) for s in summ for q in p}
+            found, complete = newton_vertices(sorted(summ))
+            cands = [c for _, c in found]
+        else:
+            from ..geometry import minkowski_vertices
+
+            mv = minkowski_vertices([p for p, _ in pts], complete=False)
+            cands = [c for _, c in mv.vertices]
+            complete = mv.complete
     verts = {}
     for c in cands:
         u = minkowski_vertex(c, pts)
@@ -323,9 +351,22 @@ def lower_bound(M: MultiHead, explicit: bool = False, max_atoms: int | None = DE
     structurally.  The C3 fallback (FLINT) is used when some factor has no C1
     witness or does not survive, and the product fusion fits in ``max_atoms``.
     """
+    obstacle = flint_obstacle(M)
+    if obstacle is not None:
+        lb = _geometric(M, progress)
+        if lb is not None:
+            lb.notes.insert(0, f"{obstacle}: exact geometry, no polynomial algebra (THEORY §9)")
+            return lb
+        return LowerBound(1, "none", "exact", tight=False, notes=[
+            f"{obstacle}, and some head denominator has no certificate of irreducibility "
+            "from its Newton polytope (THEORY 9.1-9.3): only the trivial bound 1 is proven"])
     hp = hp if hp is not None else head_polys(M)
     fs: FactorSet = surviving_factors(M, progress, hp)
     dim = M.dim
+    if not fs.complete and dim >= 3:       # in the plane an indecomposable polygon is a triangle (C1)
+        lb = _geometric(M, progress)
+        if lb is not None:
+            return lb
     use_c3 = not fs.complete and (max_atoms is None or fusion_size_bound(M) <= max_atoms)
     if use_c3:
         r = reduced_form(M, max_atoms)
@@ -345,6 +386,20 @@ def lower_bound(M: MultiHead, explicit: bool = False, max_atoms: int | None = DE
     return LowerBound(value, "c1", "exact",
                       [(f.poly, f.multiplicity, f.witness, f.residue_component) for f in fs.factors],
                       blocks, tight=tight, notes=notes)
+
+
+def _geometric(M: MultiHead, progress: Progress = None) -> LowerBound | None:
+    """THEORY §9: the bound from exact geometry, or None when some head is not certified."""
+    from ..certificate.geometry_steps import geometry_proof
+
+    gp = geometry_proof(M, progress=progress)
+    if gp is None:
+        return None
+    notes = [f"{len(gp.factors)} head class(es) certified irreducible; counted by "
+             f"{gp.method.replace('_', ' ')}"]
+    if not gp.complete:
+        notes.append("the vertex enumeration is partial: the bound is a verified part of V(Q)")
+    return LowerBound(gp.lower, "geometry", "exact", tight=gp.complete, notes=notes, geometry=gp)
 
 
 def _c3(M: MultiHead, r, explicit: bool) -> LowerBound:

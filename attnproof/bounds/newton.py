@@ -1,10 +1,11 @@
 """Vertices of Newton polytopes with exact separating functionals (THEORY §4, Theorem 3, Lemma 6).
 
 Candidates come from exact constructions (2-D hulls, zonotope sign vectors)
-or from random integer directions; every functional is then verified with
-integers: ``c`` must have a unique maximizer on every factor's support.  A
-vertex list is sound even if incomplete, since each verified vertex is a real
-vertex; :func:`newton_vertices` says whether its list is known complete.
+or from the exact vertex enumeration of :mod:`attnproof.geometry` (LP guesses
+verified with integers, Gordan certificates for the rest); every functional is
+then verified with integers: ``c`` must have a unique maximizer on every
+factor's support.  A vertex list is sound even if incomplete, since each
+verified vertex is a real vertex.
 
 >>> vs, complete = newton_vertices([(0, 0), (1, 0), (0, 1), (1, 1), (1, 2)])
 >>> [u for u, c in vs], complete
@@ -13,7 +14,6 @@ vertex; :func:`newton_vertices` says whether its list is known complete.
 
 from __future__ import annotations
 
-import random
 from fractions import Fraction
 from itertools import product
 from math import gcd, lcm
@@ -57,34 +57,23 @@ def minkowski_vertex(c: Sequence[int], factors: Sequence[tuple[Sequence[Point], 
     return tuple(tot)
 
 
-def _cross(o, a, b) -> int:
-    return (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0])
-
-
 def hull_2d(pts: Sequence[Point]) -> list[tuple[Point, Point]]:
-    """Vertices of a planar point set with integer functionals (monotone chain).
+    """Vertices of a planar point set with integer functionals.
+
+    The vertices come from the one exact hull of the toolkit
+    (:func:`attnproof.plot.hull_2d`, monotone chain); each gets the sum of the
+    outward normals of its two edges.
 
     >>> hull_2d([(0, 0), (1, 0), (3, 0)])
     [((0, 0), (-3, 0)), ((3, 0), (3, 0))]
     >>> hull_2d([(0, 0), (2, 0), (1, 1), (0, 2)])
     [((0, 0), (-2, -2)), ((0, 2), (0, 2)), ((2, 0), (2, 0))]
     """
-    P = sorted(set(pts))
-    if len(P) <= 2:
-        if len(P) == 1:
-            return [(P[0], (0, 0))]
-        d = (P[1][0] - P[0][0], P[1][1] - P[0][1])
-        return sorted([(P[0], (-d[0], -d[1])), (P[1], d)])
-    lower, upper = [], []
-    for p in P:
-        while len(lower) >= 2 and _cross(lower[-2], lower[-1], p) <= 0:
-            lower.pop()
-        lower.append(p)
-    for p in reversed(P):
-        while len(upper) >= 2 and _cross(upper[-2], upper[-1], p) <= 0:
-            upper.pop()
-        upper.append(p)
-    hull = lower[:-1] + upper[:-1]          # counter-clockwise
+    from ..plot import hull_2d as ccw_hull
+
+    hull = ccw_hull(pts)                     # counter-clockwise, strict turns
+    if len(hull) == 1:
+        return [(hull[0], (0, 0))]
     if len(hull) == 2:                       # collinear points: a segment
         a, b = hull
         d = (b[0] - a[0], b[1] - a[1])
@@ -130,13 +119,17 @@ def independent_zonotope_functionals(gens: Sequence[Point]) -> list[tuple[int, .
     return sorted(out)
 
 
-def newton_vertices(pts: Sequence[Point], seed: int = 0, tries: int | None = None
-                    ) -> tuple[list[tuple[Point, tuple]], bool]:
+def newton_vertices(pts: Sequence[Point]) -> tuple[list[tuple[Point, tuple]], bool]:
     """Vertices of ``conv(pts)`` with verified integer functionals, and whether the list is complete.
 
-    Dimension <= 2 (after dropping constant coordinates) is exact; otherwise
-    random integer directions find vertices (complete=False unless every point
-    turned out to be a vertex).
+    Dimension <= 2 (after dropping constant coordinates) by the exact planar
+    hull; above, every point is decided by the exact separation oracle of
+    :mod:`attnproof.geometry` (an LP guess, verified with integers, with a
+    Gordan certificate for every non-vertex), so the list is always complete.
+
+    >>> vs, complete = newton_vertices([(0, 0, 0), (2, 0, 0), (0, 2, 0), (0, 0, 2), (1, 0, 0)])
+    >>> [u for u, c in vs], complete                    # (1, 0, 0) lies on an edge
+    ([(0, 0, 0), (0, 0, 2), (0, 2, 0), (2, 0, 0)], True)
     """
     P = sorted(set(tuple(p) for p in pts))
     n = len(P[0])
@@ -152,13 +145,13 @@ def newton_vertices(pts: Sequence[Point], seed: int = 0, tries: int | None = Non
             if u is not None:
                 res.append((u, tuple(full)))
         return sorted(set(res)), True
-    rng = random.Random(seed)
-    found: dict = {}
-    tries = tries if tries is not None else 50 * len(P) + 200
-    for _ in range(tries):
-        c = tuple(rng.randint(-10 ** 6, 10 ** 6) if i in live else 0 for i in range(n))
-        u = unique_maximizer(c, P)
-        if u is not None and u not in found:
-            found[u] = c
-    res = sorted(found.items())
-    return res, len(res) == len(P)
+    from ..geometry import classify_points
+
+    sub = [tuple(p[i] for i in live) for p in P]
+    res = []
+    for i, c in classify_points(sub, certificates=False).vertices:
+        full = [0] * n
+        for j, k in enumerate(live):
+            full[k] = c[j]
+        res.append((P[i], tuple(full)))
+    return sorted(res), True

@@ -88,7 +88,11 @@ def acyclic_orientations_tutte(n: int, edges) -> int:
     return int(sympy.sympify(T).subs({sympy.Symbol("x"): 2, sympy.Symbol("y"): 0}))
 
 
-def count_acyclic_orientations(n: int, edges) -> tuple[int, list[str]]:
+GENERAL_STEPS = 400_000     # steps of the subset recurrence: within the checker's default budget
+
+
+def count_acyclic_orientations(n: int, edges, max_steps: int | None = GENERAL_STEPS
+                               ) -> tuple[int, list[str]]:
     """Acyclic orientations of a graph on nodes ``0..n-1``, with how each block was counted.
 
     The producer's own count (the checker re-derives it with
@@ -96,8 +100,10 @@ def count_acyclic_orientations(n: int, edges) -> tuple[int, list[str]]:
     biconnected blocks (networkx) of ``m!`` (complete), ``2^m - 2`` (cycle),
     ``Π_C |C|! / Π_S |S|!`` over the maximal cliques and the separators of a clique
     tree (chordal: ``χ(k)`` is the same quotient of falling factorials), else the
-    subset recurrence for blocks of at most ``MAX_GENERAL_NODES`` nodes.  Larger
-    general blocks raise :class:`~attnproof.errors.LimitError` naming the limit.
+    subset recurrence for blocks of at most ``MAX_GENERAL_NODES`` nodes that it
+    finishes in ``max_steps`` steps (the checker charges the same steps to its
+    work budget).  Other general blocks raise :class:`~attnproof.errors.LimitError`
+    naming the limit.
 
     >>> count_acyclic_orientations(16, [(i, j) for i in range(16) for j in range(i)])[0]
     20922789888000
@@ -108,6 +114,7 @@ def count_acyclic_orientations(n: int, edges) -> tuple[int, list[str]]:
     from math import factorial
 
     from ..checker.geometry import MAX_GENERAL_NODES, _count_general
+    from ..checker.syntax import Budget, Unsupported
     from ..errors import LimitError
 
     G = nx.Graph()
@@ -141,7 +148,14 @@ def count_acyclic_orientations(n: int, edges) -> tuple[int, list[str]]:
             how.append("chordal")
         elif m <= MAX_GENERAL_NODES:
             nodes = sorted(B.nodes())
-            total *= _count_general(nodes, {v: set(B[v]) for v in nodes})
+            try:
+                total *= _count_general(nodes, {v: set(B[v]) for v in nodes}, Budget(max_steps))
+            except Unsupported:
+                raise LimitError(f"the graph of a graphic zonotope has a biconnected block with {m} "
+                                 f"nodes that is neither chordal nor a cycle, and counting its "
+                                 f"acyclic orientations exactly takes more than {max_steps} steps "
+                                 f"(the checker's default work budget; such blocks are counted "
+                                 f"up to {MAX_GENERAL_NODES} nodes within it)") from None
             how.append("general")
         else:
             raise LimitError(f"the graph of a graphic zonotope has a biconnected block with {m} "

@@ -13,10 +13,10 @@ from dataclasses import dataclass
 from typing import Any, Callable, Optional
 
 from ..bounds.lower import LowerBound, lower_bound
-from ..bounds.sparse import head_polys, to_json_poly, x_support
+from ..bounds.sparse import to_json_poly
 from ..errors import CertificateError
 from ..algebra.sizes import fusion_size_bound
-from ..fusion import DEFAULT_MAX_ATOMS, Fusion, fuse
+from ..fusion import DEFAULT_MAX_ATOMS, ClassProductFusion, Fusion, fuse
 from ..io import canonical_json, decimal_string, problem_to_dict
 from ..model import MultiHead
 
@@ -107,7 +107,27 @@ class Certificate:
                 "complete": self.lower.tight, "path": self.lower.path}
 
 
+def distinct_key_product(M: MultiHead) -> int:
+    """``Π_h |supp_x(D_h)|``, the distinct keys per head multiplied: what the checker's
+    ``product_fusion`` rule counts (no head polynomial is built).
+
+    >>> from attnproof.families import sigmoid_sum
+    >>> distinct_key_product(sigmoid_sum(20))
+    1048576
+    """
+    from ..algebra.lattice import Lattice
+
+    lat = Lattice.of(M)
+    d = lat.dim
+    prod = 1
+    for h in M.heads:
+        prod *= len({tuple((v, e) for v, e in lat.sparse_exponent(a) if v < d) for a in h.atoms})
+    return prod
+
+
 def _lower_steps(lb: LowerBound) -> list:
+    if lb.path == "geometry":                  # THEORY §9: chains, generic heads, vertices
+        return [dict(s) for s in lb.geometry.steps]
     steps: list[dict[str, Any]] = []
     if lb.path == "c3":
         P, Q = lb.reduced
@@ -137,28 +157,33 @@ def build_certificate(M: MultiHead, explicit: bool = False, max_atoms: int | Non
     embedded when it has at most ``explicit_fusion_limit`` atoms (and is built only
     when its estimated size is within ``max_atoms``); otherwise the named rule
     ``product_fusion``, which the checker counts without building it.
+    Long keys (THEORY §9) take the geometry steps of
+    :mod:`attnproof.certificate.geometry_steps`; with a direct sum of heads
+    whose keys are all vertices, lower and upper bound meet at ``Π_h n_h``.
     """
-    hp = head_polys(M)
-    lb = lower_bound(M, explicit=explicit, max_atoms=max_atoms, progress=progress, hp=hp)
+    lb = lower_bound(M, explicit=explicit, max_atoms=max_atoms, progress=progress)
     steps = _lower_steps(lb)
-    prod = 1
-    for H in hp:
-        prod *= len(x_support(H.den, M.dim))
+    prod = distinct_key_product(M)
     fusion = None
     upper = prod
     # the best verified fusion is embedded when it fits: built only when the estimate of
     # its size is within max_atoms and the lower bound leaves room under the embedding limit
-    if lb.value <= explicit_fusion_limit and (max_atoms is None or fusion_size_bound(M) <= max_atoms):
+    beaten = lb.path == "geometry" and lb.value == prod    # no fusion can beat the product
+    if not beaten and lb.value <= explicit_fusion_limit and (
+            max_atoms is None or fusion_size_bound(M) <= max_atoms):
         f = fuse(M, max_atoms=max_atoms)
         f.verify()
         # an explicit head that is no smaller than the counted product is embedded only
-        # while it is cheap to re-check (the checker orders its atoms by dense exponents)
+        # while it is cheap to re-check (the checker orders its atoms by dense exponents);
+        # the class product of long keys (THEORY §9) only when it beats the counted product
         if f.atoms <= explicit_fusion_limit and (
-                f.atoms < prod or (f.atoms == prod and f.atoms <= EXPLICIT_TIE_LIMIT
+                f.atoms < prod or (f.atoms == prod and isinstance(f, Fusion)
+                                and f.atoms <= EXPLICIT_TIE_LIMIT
                                 and f.entries * (M.dim + 1) <= EXPLICIT_FUSION_CELLS)):
             fusion, upper = f, f.atoms
     if fusion is not None:
-        head = fusion.to_problem_dict(name=None)["heads"][0]
+        head = (problem_to_dict(fusion.to_multihead(name=None)) if isinstance(fusion, ClassProductFusion)
+                else fusion.to_problem_dict(name=None))["heads"][0]
         exps = fusion.order_keys()
         head["atoms"] = [a for _, a in sorted(zip(exps, head["atoms"]), key=lambda t: t[0])]
         steps.append({"rule": "explicit_fusion", "head": head})

@@ -186,11 +186,12 @@ def perfect_elimination_order(nodes: list, adj: dict) -> list | None:
     return order
 
 
-def _count_general(nodes: list, adj: dict) -> int:
+def _count_general(nodes: list, adj: dict, budget: Budget = UNLIMITED) -> int:
     """Acyclic orientations by inclusion-exclusion on the set of sinks, over vertex subsets.
 
     ``a(S) = Σ_{∅≠I⊆S independent} (-1)^{|I|+1} a(S \\ I)``, ``a(∅) = 1``; disconnected
-    ``S`` split into components.  At most ``3^n`` terms.
+    ``S`` split into components.  At most ``3^n`` terms; every enumeration step is
+    charged to ``budget``.
     """
     idx = {v: i for i, v in enumerate(nodes)}
     nbr = [0] * len(nodes)
@@ -221,7 +222,11 @@ def _count_general(nodes: list, adj: dict) -> int:
             r = 0
             verts = [i for i in range(len(nodes)) if S >> i & 1]
             todo = [(0, 0, 0, 0)]         # (next position, I, forbidden, |I|)
+            steps = 0
             while todo:
+                steps += 1
+                if steps & 4095 == 0:
+                    budget.charge(4096, "counting acyclic orientations")
                 pos, I, forb, k = todo.pop()
                 if pos == len(verts):
                     if I:
@@ -231,13 +236,15 @@ def _count_general(nodes: list, adj: dict) -> int:
                 v = verts[pos]
                 if not forb >> v & 1:
                     todo.append((pos + 1, I | 1 << v, forb | nbr[v], k + 1))
+            budget.charge(steps & 4095, "counting acyclic orientations")
         memo[S] = r
         return r
 
     return a((1 << len(nodes)) - 1)
 
 
-def acyclic_orientations(n: int, edges, max_general: int = MAX_GENERAL_NODES) -> int:
+def acyclic_orientations(n: int, edges, max_general: int = MAX_GENERAL_NODES,
+                         budget: Budget = UNLIMITED) -> int:
     """Number of acyclic orientations of a simple graph on nodes ``0..n-1`` (``|χ_G(-1)|``).
 
     The count is the product over biconnected blocks (a one-vertex union
@@ -245,7 +252,8 @@ def acyclic_orientations(n: int, edges, max_general: int = MAX_GENERAL_NODES) ->
     is counted as ``m!`` (complete), ``2^m - 2`` (a cycle), ``Π (1 + d_i)`` over
     a verified perfect elimination ordering (chordal: ``χ(k) = Π (k - d_i)``,
     ``d_i`` the later neighbours of the ``i``-th vertex), else by the subset
-    recurrence when ``m <= max_general``; otherwise :class:`GraphTooLarge`.
+    recurrence when ``m <= max_general`` (its steps charged to ``budget``);
+    otherwise :class:`GraphTooLarge`.
 
     >>> acyclic_orientations(4, [(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)])
     24
@@ -279,5 +287,5 @@ def acyclic_orientations(n: int, edges, max_general: int = MAX_GENERAL_NODES) ->
         if m > max_general:
             raise GraphTooLarge(f"a biconnected block with {m} nodes that is neither chordal "
                                 f"nor a cycle (general blocks are counted up to {max_general} nodes)")
-        total *= _count_general(nodes, badj)
+        total *= _count_general(nodes, badj, budget)
     return total

@@ -56,14 +56,31 @@ def mono_mul(a: Mono, b: Mono) -> Mono:
         return b
     if not b:
         return a
-    d = dict(a)
-    for v, e in b:
-        s = d.get(v, 0) + e
-        if s:
-            d[v] = s
+    if len(a) == 1 and len(b) == 1:
+        (v, e), (w, f) = a[0], b[0]
+        if v == w:
+            return ((v, e + f),) if e + f else ()
+        return (a[0], b[0]) if v < w else (b[0], a[0])
+    out = []
+    i = j = 0
+    na, nb = len(a), len(b)
+    while i < na and j < nb:
+        v, e = a[i]
+        w, f = b[j]
+        if v == w:
+            if e + f:
+                out.append((v, e + f))
+            i += 1
+            j += 1
+        elif v < w:
+            out.append(a[i])
+            i += 1
         else:
-            del d[v]
-    return tuple(sorted(d.items()))
+            out.append(b[j])
+            j += 1
+    out.extend(a[i:])
+    out.extend(b[j:])
+    return tuple(out)
 
 
 def mono_inv(m: Mono) -> Mono:
@@ -187,8 +204,6 @@ def divexact(a: Poly, b: Poly, budget: Budget = UNLIMITED) -> Poly | None:
     if not a:
         return {}
     budget.charge(size(a) + size(b), "an exact division")
-    if len(b) > 1 and not_divisible(a, b, budget):
-        return None
     lo_a, hi_a = _box(a)
     lo_b, hi_b = _box(b)
     lo, hi = {}, {}
@@ -197,43 +212,62 @@ def divexact(a: Poly, b: Poly, budget: Budget = UNLIMITED) -> Poly | None:
         hi[v] = hi_a.get(v, 0) - hi_b.get(v, 0)
         if lo[v] > hi[v]:
             return None
-    required = {v for v in lo if lo[v] > 0 or hi[v] < 0}
+    # Mixed-radix integer codes over the box of a: every term of a remainder
+    # (a minus products of admissible quotient terms with b) stays in that box,
+    # and the dense lex order is the order of the codes.  Steps are then integer
+    # additions and a heap of integers.
+    vs = sorted(set(lo_a) | set(lo_b))
+    strides: dict = {}
+    span: dict = {}
+    sz = 1
+    for v in reversed(vs):
+        strides[v] = sz
+        span[v] = hi_a.get(v, 0) - lo_a.get(v, 0) + 1
+        sz *= span[v]
+    base = sum(lo_a.get(v, 0) * strides[v] for v in vs)
+
+    def code(m):
+        return sum(e * strides[v] for v, e in m) - base
+
     lb = max(b, key=lex_key)
     lcb = _num(b[lb])
-    inv_lb = mono_inv(lb)
-    rest = [(m, _num(c)) for m, c in b.items() if m != lb]
-    step_cost = 4 * (1 + size(b))    # a step: heap, monomial products, rationals
-    R = {m: _num(c) for m, c in a.items()}
-    heap = [(_neg_key(m), m) for m in R]
+    lbd = dict(lb)
+    lcode = code(lb)
+    rest = [(code(m) - lcode, _num(c)) for m, c in b.items() if m != lb]
+    step_cost = 2 + size(b) + len(vs) + sum(x.bit_length() for x in strides.values()) // 64
+    R = {code(m): _num(c) for m, c in a.items()}
+    heap = [-k for k in R]
     heapq.heapify(heap)
     Q: Poly = {}
+    # a quotient longer than a is rare (1 + x^n over 1 + x): past that many steps
+    # a homomorphic image decides non-divisibility before the division goes on
+    probe = 2 * len(a) + 16 if len(b) > 1 else -1
     while heap:
-        _, e = heapq.heappop(heap)
-        c = R.pop(e, None)
+        k = -heapq.heappop(heap)
+        c = R.pop(k, None)
         if not c:
             continue
-        budget.charge(step_cost + len(e) + sum(x.bit_length() for _, x in e) // 64,
-                      "an exact division")
-        qe = mono_mul(e, inv_lb)
-        present = 0
-        for v, x in qe:
-            if v not in lo or x < lo[v] or x > hi[v]:
-                return None
-            if v in required:
-                present += 1
-        if present < len(required):
+        budget.charge(step_cost, "an exact division")
+        if len(Q) == probe and not_divisible(a, b, budget):
             return None
+        qe = []
+        for v in vs:
+            x = lo_a.get(v, 0) + (k // strides[v]) % span[v] - lbd.get(v, 0)
+            if x < lo[v] or x > hi[v]:
+                return None
+            if x:
+                qe.append((v, x))
         if type(c) is int and type(lcb) is int and c % lcb == 0:
             qc = c // lcb                   # integer arithmetic while it stays exact
         else:
             qc = Fraction(c) / lcb
-        Q[qe] = qc
-        for eb, cb in rest:
-            t = mono_mul(qe, eb)
+        Q[tuple(qe)] = qc
+        for d, cb in rest:
+            t = k + d
             s = R.get(t, 0) - qc * cb
             if s:
                 if t not in R:
-                    heapq.heappush(heap, (_neg_key(t), t))
+                    heapq.heappush(heap, -t)
                 R[t] = s
             else:
                 R.pop(t, None)
@@ -341,6 +375,7 @@ def not_divisible(a: Poly, b: Poly, budget: Budget = UNLIMITED) -> bool:
         return r
 
     acc = [0] * d
+    powc: dict = {}
     for m, c in a.items():
         if type(c) is int:
             val = c % _P
@@ -353,7 +388,10 @@ def not_divisible(a: Poly, b: Poly, budget: Budget = UNLIMITED) -> bool:
             if v == t:
                 e = x
             else:
-                val = val * pow(_value(v), x, _P) % _P
+                pv = powc.get((v, x))
+                if pv is None:
+                    pv = powc[(v, x)] = pow(_value(v), x, _P)
+                val = val * pv % _P
         budget.charge(1 + e.bit_length() * d * d // 8, "an exact division")
         for j, r in enumerate(t_to(e)):
             acc[j] = (acc[j] + val * r) % _P

@@ -10,7 +10,7 @@ head's denominator ``D_h = Σ w_i X^{e_i}`` and numerators
 ...     {"atoms": [{"key": ["1/2"], "value": 1}, {"key": [0], "value": 0}]}]}
 >>> pb = parse_problem(doc)
 >>> pb.scales, pb.bias_scale, sorted(pb.den[0].items())
-({0: 2}, 0, [((), Fraction(1, 1)), (((0, 1),), Fraction(1, 1))])
+({0: 2}, 0, [((), 1), (((0, 1),), 1)])
 """
 
 from __future__ import annotations
@@ -142,6 +142,10 @@ def head_polys(pb: Problem, atoms: list, where: str) -> tuple[dict, list]:
                 N[c][m] = t
             else:
                 N[c].pop(m, None)
+    # integral coefficients as ints: much faster exact arithmetic downstream
+    D = {m: (c.numerator if type(c) is Fraction and c.denominator == 1 else c) for m, c in D.items()}
+    N = [{m: (c.numerator if type(c) is Fraction and c.denominator == 1 else c)
+          for m, c in n.items()} for n in N]
     return D, N
 
 

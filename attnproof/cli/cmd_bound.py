@@ -17,14 +17,19 @@ Path c1 factors the head denominators and certifies each factor (irreducible,
 and surviving in Q); blocks of factors in disjoint variables multiply, and
 products of binomials are counted as zonotopes (regions of a hyperplane
 arrangement; acyclic orientations for graph sums).  Path c3 takes Q from
-FLINT's gcd (trust exact-modulo-flint).  'complete' says whether the count is
-V(Q) itself or only a verified part of it.
+FLINT's gcd (trust exact-modulo-flint).  Path geometry (keys with long
+decimals or binary floats, and heads that C1 cannot factor) proves every head
+denominator irreducible from its Newton polytope and counts exact vertices of
+the Minkowski sum, with no polynomial algebra (THEORY §9).  'complete' says
+whether every candidate vertex was decided, so that the count is V(Q) itself,
+or whether it is only a verified part of it.
 
 Graphic blocks (graph sums) are counted as acyclic orientations: a product over
 biconnected blocks of n! (complete), 2^n - 2 (cycle), prod (1 + d_i) over a
 perfect elimination ordering (chordal), or an exact subset recurrence for
-other blocks of at most 16 nodes; a larger general block is an input error
-(exit 3) that names the limit.  --max-atoms limits the reduced form that the
+other blocks of at most 16 nodes whose count fits the checker's work budget
+(400000 steps: about 12 to 15 nodes, fewer for sparse graphs); any other
+block is an input error (exit 3) that names the limit.  --max-atoms limits the reduced form that the
 FLINT path (c3) builds, estimated before it is built.  To get a certificate that a
 small independent checker verifies, use 'attnproof prove'.
 

@@ -61,11 +61,11 @@ def ball_check(M, head) -> None:
 def run(args: argparse.Namespace) -> int:
     from ..certificate import build_certificate
     from ..checker import check_text
-    from ..errors import CertificateError
+    from ..errors import CertificateError, LimitError
     from ..io import atomic_write_text, load_problem
 
     M = load_problem(args.problem)
-    with Progress("proving: factors and bounds") as bar:
+    with Progress("proving: factors and bounds", heartbeat=True) as bar:
         cert = build_certificate(M, explicit=args.explicit, max_atoms=args.max_atoms,
                                  explicit_fusion_limit=args.explicit_fusion_limit, progress=bar)
     if cert.fusion is not None:
@@ -74,6 +74,9 @@ def run(args: argparse.Namespace) -> int:
     text = cert.text
     with Progress("checking the certificate", heartbeat=True):
         verdict = check_text(text)
+    if verdict.code == 2:            # a limit of the checker (work budget, sizes): not a bug
+        raise LimitError(f"the checker cannot decide this certificate within its limits "
+                         f"({verdict.message}); nothing was written")
     if verdict.code != 0:
         raise CertificateError(f"the checker does not accept the certificate: {verdict.message}")
     atomic_write_text(args.output, text)

@@ -9,13 +9,14 @@ from .common import (EXIT_INCONCLUSIVE, EXIT_NEGATIVE, EXIT_OK, Progress, add_co
                      add_max_atoms, positive_int, print_json)
 
 NAME = "search"
-HELP = "search a window for a smaller single-head fusion (z3, refutations re-checked by cvc5)"
+HELP = "search a window for a smaller single-head fusion (z3 and cvc5 at once)"
 DESCRIPTION = """\
 Ask whether PROBLEM has an exact single-head fusion with at most K atoms whose
 multiplier G (D = Q*G, N = P*G, THEORY Theorem 2) has its exponents in a
-finite window W.  z3 answers; a sat model is rebuilt as an exact head and
-verified before it is reported; an unsat answer is reported only when cvc5
-agrees on the same SMT-LIB2 text (its SHA-256 is printed).
+finite window W.  z3 and cvc5 run at once on the same SMT-LIB2 text (its
+SHA-256 is printed), each in its own process; a sat model is rebuilt as an
+exact head and verified before it is reported; an unsat answer is reported
+only when both solvers agree.
 
   sat      a verified fusion with at most K atoms (exit 0; -o writes it)
   unsat    no fusion with at most K atoms whose G lies in W (exit 1).  This is
@@ -27,19 +28,28 @@ exponent vectors of G (--window '[[0,0],[1,0]]').  For a homogeneous problem
 (graph sums are invariant under q -> q + t*1) the box lives in the free
 coordinates of the sublattice where G may be assumed to live; the output names
 them.  Symmetries that map the window onto itself and the translations of G
-are broken soundly.  Problems with logit biases are refused (exp-rational
+are broken soundly, and the level-parity constraints of the binomial factors
+of Q (THEORY Lemma 11.1) are added.  Problems with logit biases are refused (exp-rational
 coefficients are outside this search).
 
---minimize walks K down from the best cheap fusion ('attnproof fuse') towards
-the Newton lower bound until a K is refuted (every smaller K then is too, in
-that window), the bound is met, or a query is inconclusive (exit 0 for the
-first two, 2 for the last); --timeout then applies to each query.
+--minimize bisects K between the Newton lower bound and the best cheap fusion
+('attnproof fuse'): an unsat K refutes every smaller K in the window, a sat K
+gives a verified witness (possibly smaller than K).  It ends when the two
+meet (exit 0; the witness is the smallest with G in the window, or meets the
+bound), or when a query is inconclusive (exit 2); --timeout applies to each
+query, and each query's K, answer and time are printed on stderr as it ends.
 
 examples:
   attnproof search c4.json --atoms 14 --window 1
   attnproof search c4.json --atoms 15 --window 1 -o c4_fused.json --json
   attnproof search k3.json --minimize --window 2 --timeout 60
 """
+
+# --- sweep (attnproof.cli.search_sweep) ---
+from .search_sweep import SWEEP_HELP as _SWEEP_HELP  # noqa: E402
+
+DESCRIPTION += "\n" + _SWEEP_HELP
+# --- end sweep ---
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -48,7 +58,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     goal.add_argument("--atoms", "-k", type=positive_int, metavar="K",
                       help="look for a fusion with at most K atoms")
     goal.add_argument("--minimize", action="store_true",
-                      help="walk K down from the best cheap fusion until a refutation or the lower bound")
+                      help="bisect K between the lower bound and the best cheap fusion")
+    # --- sweep ---
+    from .search_sweep import add_sweep_arguments
+    add_sweep_arguments(p, goal)
+    # --- end sweep ---
     p.add_argument("--window", "-w", required=True, metavar="W",
                    help="box radius R (an integer) or a JSON list of exponent vectors of G")
     p.add_argument("--timeout", type=float, default=600.0, metavar="S",
@@ -66,7 +80,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="the straightforward encoding: no lineality removal, no symmetry breaking, "
                         "no translation bounds, arithmetic cardinality (for comparison)")
     p.add_argument("--no-cross-check", action="store_true",
-                   help="do not re-check unsat with cvc5 (the answer is then 'unknown')")
+                   help="run z3 only (an unsat answer is then reported as 'unknown')")
     add_max_atoms(p)
     add_common(p)
 
@@ -111,6 +125,12 @@ def run(args: argparse.Namespace) -> int:
 
     if not (args.timeout > 0) or args.timeout > 86400:
         raise InputError(f"--timeout {args.timeout}: give seconds between 0 and 86400")
+    # --- sweep ---
+    from .search_sweep import check_not_sweep, run_sweep
+    if args.sweep:
+        return run_sweep(args, _options(args))
+    check_not_sweep(args)
+    # --- end sweep ---
     _check_output_paths(args)
     M = load_problem(args.problem)
     if M.has_bias:
@@ -120,8 +140,18 @@ def run(args: argparse.Namespace) -> int:
     opts = _options(args)
 
     if args.minimize:
+        import time
+        t0 = time.perf_counter()
         with Progress("minimizing: SMT queries", heartbeat=True) as bar:
-            mr = minimize(M, window, args.timeout, opts, progress=bar, max_atoms=args.max_atoms)
+            def step(res) -> None:
+                bar.close()
+                extra = f", {res.atoms} atoms" if res.atoms else ""
+                why = f" ({res.reason})" if res.result == "unknown" and res.reason else ""
+                print(f"k = {res.target}: {res.result}{extra}{why} [{res.seconds:.1f} s]",
+                      file=sys.stderr, flush=True)
+
+            mr = minimize(M, window, args.timeout, opts, progress=bar, max_atoms=args.max_atoms,
+                          on_step=step)
         last = mr.steps[-1] if mr.steps else None
         if args.smtlib and last is not None:
             atomic_write_text(args.smtlib, last.encoding.smtlib)
@@ -140,6 +170,7 @@ def run(args: argparse.Namespace) -> int:
         for s in summary["steps"]:
             s["verdict"] = s.pop("result")
         summary["window"] = last.window.to_dict() if last is not None else None
+        summary["elapsed_s"] = round(time.perf_counter() - t0, 3)
         if args.json:
             print_json(summary)
         else:
@@ -192,6 +223,9 @@ def run(args: argparse.Namespace) -> int:
         print(f"  solvers: {solvers}; SMT-LIB2 sha256 {res.encoding.sha256}")
         if res.symmetry_group > 1:
             print(f"  symmetry group of order {res.symmetry_group} broken by lex-leader constraints")
+        if res.encoding.stats.get("numerators") is False:
+            print("  query: denominator-only (no constraint on N = P*G: a relaxation, so its "
+                  "unsat refutes fusions too)")
         if res.result == "sat" and args.output:
             print(f"  witness written to {args.output}")
         if args.certificate and res.result != "unknown":

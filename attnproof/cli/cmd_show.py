@@ -63,6 +63,59 @@ def _factored_or_count(p, lattice, max_terms):
     return sympy.Symbol(f"[{len(p)}-term polynomial]")
 
 
+def _unfactored(num, den, lattice, style: str, max_terms: int) -> str:
+    """``num/den`` without factoring (long exponents: FLINT's factor is out of reach)."""
+    import sympy
+
+    from ..algebra.display import fraction_expr
+
+    if len(num) > max_terms or len(den) > max_terms:
+        return f"[{len(num)}-term polynomial]/[{len(den)}-term polynomial]"
+    e = fraction_expr(num, den, lattice, factor_den=False)
+    if style == "latex":
+        return sympy.latex(e)
+    if style == "unicode":
+        return sympy.pretty(e, use_unicode=True)
+    return sympy.sstr(e)
+
+
+def _geometric_reduced_form(M, lat, obstacle: str, out) -> list | None:
+    """THEORY Cor 9.3 in words: Q as the product of the classes of associate head denominators.
+
+    Returns the classes of heads whose product is ``Q`` (None when not certified)."""
+    from ..geometry.associates import associate_classes
+    from ..geometry.chain import difference_box, indecomposable_chain
+    from ..geometry.points import head_points, project, varying_coordinates
+
+    out(f"sum of the {len(M)} heads in lowest terms: not expanded ({obstacle})")
+    try:
+        classes, constant = associate_classes(M, lat)
+    except ValueError as e:
+        out(f"  the reduced form is not known: {e}")
+        return None
+    pts = head_points(M, lat)
+    box = difference_box(pts)
+    for cl in classes:
+        vc = varying_coordinates(pts[cl[0]])
+        if indecomposable_chain(project(pts[cl[0]], vc), box=[box[j] for j in vc]) is None:
+            out(f"  the reduced form is not known: the denominator of head {cl[0]} has no "
+                  f"certificate of irreducibility from its Newton polytope (THEORY 9.1, 9.2)")
+            return None
+    names = [" = ".join(f"D{h}" for h in cl) for cl, c in zip(classes, constant) if not c]
+    const = [cl for cl, c in zip(classes, constant) if c]
+    out("  Q = " + (" * ".join(f"({n})" for n in names) if names else "1")
+          + "  (every head denominator absolutely irreducible, THEORY Cor 9.3; "
+          "'=' joins associate heads)")
+    if const:
+        out(f"  constant classes (no factor of Q): {const}")
+    n = 1
+    for cl, c in zip(classes, constant):
+        if not c:
+            n *= len(pts[cl[0]])
+    out(f"Q has at most {n} support points (distinct keys); 'attnproof bound' counts its vertices")
+    return [list(cl) for cl, c in zip(classes, constant) if not c]
+
+
 def run(args: argparse.Namespace) -> int:
     from ..algebra import Lattice, head_fraction
     from ..algebra.display import legend
@@ -82,6 +135,9 @@ def run(args: argparse.Namespace) -> int:
         project = parse_projection(args.project, M.dim)
     elif args.project is not None:
         raise InputError("--project needs --plot OUT.png")
+    from ..algebra.budget import flint_obstacle
+
+    obstacle = flint_obstacle(M, lat)
     lines: list[str] = []
     out = lines.append
     doc: dict = {"verdict": "shown", "variables": legend(lat, 'latex' if args.latex else 'plain'),
@@ -92,11 +148,23 @@ def run(args: argparse.Namespace) -> int:
         label = f"head {i}" + (f" ({h.name})" if h.name else "")
         for c, n in enumerate(f.num):
             comp = f"[{c}]" if len(f.num) > 1 else ""
-            text = _fmt(n, f.den, lat, style, args.max_terms)
+            text = (_fmt(n, f.den, lat, style, args.max_terms) if obstacle is None
+                    else _unfactored(n, f.den, lat, style, args.max_terms))
             doc["heads"].append({"head": i, "name": h.name, "component": c, "atoms": len(h),
                                  "formula": text})
             out(f"{label}{comp}, {len(h)} atoms:")
             out("  " + text.replace("\n", "\n  "))
+    if obstacle is not None:
+        if args.plot is not None:
+            raise InputError(f"--plot draws Newt(Q) from the expanded reduced form, out of reach "
+                             f"here ({obstacle})")
+        doc["reduced"] = None
+        doc["q_classes"] = _geometric_reduced_form(M, lat, obstacle, out)
+        if args.json:
+            print_json(doc)
+        else:
+            print("\n".join(lines))
+        return EXIT_OK
     r = reduced_form(M, max_atoms=args.max_atoms)
     out(f"sum of the {plural(len(M), 'head')} in lowest terms, P/Q:")
     doc["reduced"] = []

@@ -269,3 +269,28 @@ def positive_int(s: str) -> int:
 def nonneg_int(s: str) -> int:
     """argparse type: a non-negative integer."""
     return _int_at_least(s, 0, "non-negative")
+
+
+# --- executor options (shared by every command that runs independent tasks) ---------------
+
+def add_executor_options(p: argparse.ArgumentParser) -> None:
+    """``--workers N`` / ``--scheduler ADDR``: where independent tasks run (see docs/scale.md).
+
+    Read them back with :func:`executor_spec`.
+    """
+    g = p.add_argument_group("parallel execution (docs/scale.md)")
+    x = g.add_mutually_exclusive_group()
+    x.add_argument("--workers", type=nonneg_int, metavar="N",
+                   help="run independent tasks on a local Dask cluster of N worker processes "
+                        "(0: in this process, the default unless $DASK_SCHEDULER_ADDRESS is set)")
+    x.add_argument("--scheduler", metavar="ADDR",
+                   help="run them on an existing Dask cluster, tcp://HOST:PORT (default: "
+                        "$DASK_SCHEDULER_ADDRESS)")
+
+
+def executor_spec(args: argparse.Namespace, timeout: float | None = None):
+    """The :class:`attnproof.executor.ExecutorSpec` of parsed ``--workers``/``--scheduler``."""
+    from ..executor import ExecutorSpec
+
+    return ExecutorSpec.from_options(getattr(args, "workers", None), getattr(args, "scheduler", None),
+                                     timeout)

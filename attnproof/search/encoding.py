@@ -177,6 +177,37 @@ def _centering(targets: Sequence[Exponent], svars: list[str], window: Window,
     return decls, cl
 
 
+def _parity(targets: Sequence[Exponent], svars: list[str],
+            directions: Sequence[Exponent]) -> tuple[list[str], list[str]]:
+    """Lemma 11.1: on every line ``t + Z·g`` the support of ``D`` has both parities or none.
+
+    For each primitive ``g`` of a binomial factor ``1 + c·x^g`` (``c > 0``) of
+    ``Q``: ``(∨ σ at even offsets) = (∨ σ at odd offsets)`` on each line,
+    offsets counted along ``g``.  Implied by ``D = Q·G`` with ``D ≥ 0``.
+
+    >>> _parity([(0,), (1,), (2,)], ["a", "b", "c"], [(1,)])[1]
+    ['(assert (= (or a c) b))']
+    """
+    decls: list[str] = []
+    cl: list[str] = []
+    for g in directions:
+        p = next(i for i, x in enumerate(g) if x != 0)
+        lines: dict[Exponent, tuple[list[str], list[str]]] = {}
+        for t, s in zip(targets, svars):
+            k = t[p] // g[p]
+            base = tuple(a - k * b for a, b in zip(t, g))
+            lines.setdefault(base, ([], []))[k % 2].append(s)
+        for base in sorted(lines):
+            even, odd = lines[base]
+            if not even or not odd:
+                cl += [f"(assert (not {s}))" for s in even + odd]
+                continue
+            e = even[0] if len(even) == 1 else "(or " + " ".join(even) + ")"
+            o = odd[0] if len(odd) == 1 else "(or " + " ".join(odd) + ")"
+            cl.append(f"(assert (= {e} {o}))")
+    return decls, cl
+
+
 def clause(out: list[str], *lits: tuple[str, bool]) -> None:
     """Append ``(assert (or ...))`` for literals ``(atom, positive)``, simplifying constants.
 
@@ -274,7 +305,8 @@ def _leading_terms(targets: Sequence[Exponent], svars: list[str], window: Window
 
 def encode(r, window: Window, k: int, *, cardinality: str = "sum",
            symmetries: Sequence[Sequence[int]] = (), centering: bool = False,
-           leading_terms: int = 0) -> Encoding:
+           leading_terms: int = 0, parity: Sequence[Exponent] = (),
+           numerators: bool = True) -> Encoding:
     """The query "a fusion with at most ``k`` atoms whose ``G`` lies in ``window``".
 
     >>> from attnproof.families import sigmoid_sum
@@ -290,7 +322,9 @@ def encode(r, window: Window, k: int, *, cardinality: str = "sum",
     a lex-leader constraint (at most :data:`MAX_LEX_CONSTRAINTS`: any subset of
     the group is sound).  ``centering`` needs a box window on a unimodular
     frame (the caller checks).  ``leading_terms`` is the number of term orders
-    whose leading-term constraints are added (0: none).
+    whose leading-term constraints are added (0: none).  ``numerators=False``
+    leaves out every constraint on ``N = P·G``: the *denominator-only* query
+    (a relaxation: its ``unsat`` refutes the window, its models need not be fusions).
     """
     if r.lattice.has_z:
         raise InputError("search: problems with biases have exp-rational coefficients, "
@@ -300,7 +334,7 @@ def encode(r, window: Window, k: int, *, cardinality: str = "sum",
     if not isinstance(k, int) or k < 1:
         raise InputError(f"the target atom count must be a positive integer, got {k!r}")
     qd = poly_to_dict(r.Q)
-    pds = [poly_to_dict(p) for p in r.P]
+    pds = [poly_to_dict(p) for p in r.P] if numerators else []
     D = _products(qd, window)
     Ns = [_products(pd, window) for pd in pds]
     targets = sorted(D)
@@ -355,10 +389,20 @@ def encode(r, window: Window, k: int, *, cardinality: str = "sum",
         dcl, cl, norders = _leading_terms(targets, svars, window, list(qd), leading_terms)
         extra_decls += dcl
         body += cl
+    npar = 0
+    if parity:
+        dcl, cl = _parity(targets, svars, parity)
+        extra_decls += dcl
+        body += cl
+        npar = len(cl)
     lines += extra_decls + body + ["(check-sat)", "(exit)"]
     text = "\n".join(lines) + "\n"
     stats = {"window_points": len(window), "targets": len(targets), "numerator_only_terms": lone,
              "cardinality": cardinality, "lex_leader_constraints": nsym, "centering_clauses": ncent,
              "term_orders": norders}
+    if parity:
+        stats["parity_clauses"] = npar
+    if not numerators:
+        stats["numerators"] = False
     return Encoding(k, window, tuple(gvars), tuple(targets), text,
                     hashlib.sha256(text.encode("ascii")).hexdigest(), stats)

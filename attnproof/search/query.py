@@ -1,10 +1,10 @@
-"""Windowed searches for small fusions: one query, and the walk down in ``k``.
+"""Windowed searches for small fusions: one query, and the bisection in ``k``.
 
 :func:`search_fusion` asks "is there a fusion with at most ``k`` atoms whose
 ``G`` lies in the window?": z3 answers; a ``sat`` model is rebuilt and
 verified exactly before it is reported; an ``unsat`` is re-checked by cvc5
 and reported only when both agree; anything else is ``unknown``.
-:func:`minimize` walks ``k`` down from the best cheap fusion.
+:func:`minimize` bisects ``k`` between the Newton bound and the best cheap fusion.
 
 >>> from attnproof.families import sigmoid_sum
 >>> res = search_fusion(sigmoid_sum(2), 3, 1, timeout=60)
@@ -15,7 +15,7 @@ and reported only when both agree; anything else is ``unknown``.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Optional, Sequence
 
 from ..errors import InputError, SolverError
@@ -23,7 +23,7 @@ from ..fusion import DEFAULT_MAX_ATOMS, Fusion, fuse, reduced_form
 from ..model import MultiHead
 from .encoding import Encoding, encode
 from .lineality import Frame, full_frame, lineality_frame
-from .solvers import SolverRun, run_solver
+from .solvers import SolverRun, run_solvers
 from .symmetry import window_symmetries
 from .verify import fusion_from_g, parse_model_value, verify_fusion
 from .window import Window, box_window, points_window
@@ -41,7 +41,14 @@ class SearchOptions:
     ``lineality``: restrict ``G`` to the sublattice of a homogeneous problem;
     ``symmetry``: lex-leader constraints for symmetries that fix the window;
     ``centering``: normalize translations of ``G`` (box windows);
-    ``cardinality``: ``"sum"`` (arithmetic) or ``"counter"`` (Boolean).
+    ``cardinality``: ``"sum"`` (arithmetic) or ``"counter"`` (Boolean);
+    ``parity``: Lemma 11.1 level-parity clauses for the binomial factors of ``Q``;
+    ``numerators``: include the constraints on ``N = P·G`` (False: the
+    denominator-only query, a relaxation);
+    ``relax_first``: ask the denominator-only query first, with the (often
+    larger) symmetry group of ``Q`` alone; its ``unsat`` refutes the window, and
+    the full query is asked only when its model is not a fusion;
+    ``cross_check``: an ``unsat`` needs cvc5 to agree (both solvers run at once).
     """
 
     lineality: bool = True
@@ -50,6 +57,9 @@ class SearchOptions:
     cardinality: str = "counter"
     cross_check: bool = True
     leading_terms: int = 0
+    parity: bool = True
+    numerators: bool = True
+    relax_first: bool = True
 
     @classmethod
     def straightforward(cls) -> "SearchOptions":
@@ -59,7 +69,7 @@ class SearchOptions:
         ('sum', 'counter')
         """
         return cls(lineality=False, symmetry=False, centering=False, cardinality="sum",
-                   leading_terms=0)
+                   leading_terms=0, parity=False, relax_first=False)
 
 
 @dataclass
@@ -115,8 +125,12 @@ def _frame_and_window(r, window: int | Sequence, options: SearchOptions) -> tupl
 
 
 def build_query(M: MultiHead, k: int, window: int | Sequence | Window,
-                options: SearchOptions = SearchOptions(), r=None) -> tuple[Any, Frame, Encoding, int]:
+                options: SearchOptions = SearchOptions(), r=None,
+                cache: dict | None = None) -> tuple[Any, Frame, Encoding, int]:
     """The reduced form, frame, encoding and symmetry-group size of one query.
+
+    ``cache`` (a dict the caller keeps) holds what does not depend on ``k``
+    (frame, window, symmetries, binomial directions) across queries.
 
     >>> from attnproof.families import graph_sum, named_graph
     >>> r, frame, enc, group = build_query(graph_sum(named_graph("cycle", 4)), 14, 1)
@@ -128,23 +142,74 @@ def build_query(M: MultiHead, k: int, window: int | Sequence | Window,
                          "which are outside the SMT search (THEORY §6)")
     if r is None:
         r = reduced_form(M)
-    frame, win = _frame_and_window(r, window, options)
-    perms: list = []
-    group = 1
-    if options.symmetry:
-        perms, group = window_symmetries(r, win)
+    key = (id(r), repr(window) if not isinstance(window, Window) else window, options)
+    if cache is not None and key in cache and cache[key][0] is r:
+        frame, win, perms, group, dirs = cache[key][1]
+    else:
+        frame, win = _frame_and_window(r, window, options)
+        perms, group = (window_symmetries(r, win, options.numerators) if options.symmetry
+                        else ([], 1))
+        dirs = binomial_directions(r) if options.parity else ()
+        if cache is not None:
+            cache[key] = (r, (frame, win, perms, group, dirs))
     centering = (options.centering and win.kind == "box" and frame.unimodular
                  and (win.radius or 0) > 0)
     enc = encode(r, win, k, cardinality=options.cardinality, symmetries=perms, centering=centering,
-                 leading_terms=options.leading_terms)
+                 leading_terms=options.leading_terms, parity=dirs, numerators=options.numerators)
     return r, frame, enc, group
 
 
+MAX_FACTOR_TERMS = 5000
+
+
+def binomial_directions(r) -> tuple[tuple[int, ...], ...]:
+    """Primitive directions ``g`` of the binomial factors ``a·x^u + b·x^v`` (``ab > 0``) of ``Q``.
+
+    These are the factors Lemma 11.1 (level parity) applies to; ``g = v - u``
+    with its first non-zero coordinate positive.  Factors that are not
+    binomials, binomials with a non-primitive direction, and ``Q`` with more
+    than :data:`MAX_FACTOR_TERMS` terms give nothing (fewer constraints, never
+    a wrong one).
+
+    >>> from attnproof.families import graph_sum, named_graph
+    >>> binomial_directions(reduced_form(graph_sum(named_graph("path", 3))))
+    ((0, 1, -1), (1, -1, 0))
+    """
+    from math import gcd
+
+    from ..algebra.expfrac import poly_to_dict
+
+    if r.lattice.has_z or len(poly_to_dict(r.Q)) > MAX_FACTOR_TERMS:
+        return ()
+    out: list[tuple[int, ...]] = []
+    for f, _ in r.Q.factor()[1]:
+        terms = poly_to_dict(f)
+        if len(terms) != 2:
+            continue
+        (u, a), (v, b) = sorted(terms.items())
+        if (a > 0) != (b > 0):
+            continue
+        g = tuple(y - x for x, y in zip(u, v))
+        c = 0
+        for x in g:
+            c = gcd(c, x)
+        if c != 1:
+            continue
+        if next(x for x in g if x) < 0:
+            g = tuple(-x for x in g)
+        if g not in out:
+            out.append(g)
+    return tuple(out)
+
+
 def search_fusion(M: MultiHead, k: int, window: int | Sequence | Window, timeout: float = 600,
-                  options: SearchOptions = SearchOptions(), r=None) -> SearchResult:
+                  options: SearchOptions = SearchOptions(), r=None,
+                  cache: dict | None = None) -> SearchResult:
     """One windowed query: ``sat`` (verified witness), ``unsat`` (both solvers) or ``unknown``.
 
-    ``timeout`` bounds the whole query: z3 gets it, cvc5 gets what is left.
+    ``timeout`` bounds the whole query: z3 and cvc5 (with the cross-check) run at
+    once, each in its own process, until both answer or the time is up; a
+    ``sat`` from either stops the other.
 
     >>> from attnproof.families import graph_sum, named_graph
     >>> res = search_fusion(graph_sum(named_graph("path", 3)), 4, 1, timeout=60)
@@ -152,33 +217,52 @@ def search_fusion(M: MultiHead, k: int, window: int | Sequence | Window, timeout
     ('sat', 4, ['atoms', 'encoding', 'frame', 'result'])
     """
     t0 = time.perf_counter()
-    r, frame, enc, group = build_query(M, k, window, options, r)
+    if cache is None:
+        cache = {}
+    if r is None:
+        r = reduced_form(M)
+    if options.relax_first and options.numerators and any(not p.is_zero() for p in r.P):
+        res = _query(M, k, window, replace(options, numerators=False), r, cache, timeout, t0,
+                     relaxed=True)
+        if res is not None:
+            return res
+    res = _query(M, k, window, options, r, cache, timeout, t0)
+    assert res is not None
+    return res
+
+
+def _query(M, k, window, options: SearchOptions, r, cache, timeout: float, t0: float,
+           relaxed: bool = False) -> SearchResult | None:
+    """Build and run one encoding; None when a relaxed model is not a fusion."""
+    r, frame, enc, group = build_query(M, k, window, options, r, cache)
     res = SearchResult("unknown", k, enc.window, frame, enc, symmetry_group=group)
-    z = run_solver("z3", enc.smtlib, timeout, enc.gvars)
-    res.solvers["z3"] = z
-    if z.result == "sat":
+    names = ("z3", "cvc5") if options.cross_check else ("z3",)
+    left = max(timeout - (time.perf_counter() - t0), 0.1)
+    runs = run_solvers(names, enc.smtlib, left, enc.gvars)
+    res.solvers.update(runs)
+    sat = [run for run in runs.values() if run.result == "sat"]
+    if sat:
+        z = sat[0]
         g = {enc.window.points[i]: parse_model_value(z.model.get(name, "0"))
              for i, name in enumerate(enc.gvars)}
         f = fusion_from_g(r, g)
         if not verify_fusion(f, k):
-            raise SolverError(f"z3 returned a model that does not verify as a fusion with at most "
-                              f"{k} atoms (query {enc.sha256[:12]})")
+            if relaxed:
+                return None         # D = Q·G is fine but N = P·G is not: ask the full query
+            raise SolverError(f"{z.solver} returned a model that does not verify as a fusion with "
+                              f"at most {k} atoms (query {enc.sha256[:12]})")
         res.result, res.fusion = "sat", f
-    elif z.result == "unsat":
-        if not options.cross_check:
-            res.reason = "z3 unsat, not cross-checked by cvc5 (no refutation is reported)"
+        wrong = [n for n, run in runs.items() if run.result == "unsat"]
+        if wrong:
+            res.reason = f"{', '.join(wrong)} answered unsat, but the witness verifies exactly"
+    elif all(run.result == "unsat" for run in runs.values()):
+        if options.cross_check:
+            res.result = "unsat"
         else:
-            left = timeout - (time.perf_counter() - t0)
-            c = run_solver("cvc5", enc.smtlib, max(left, 1.0))
-            res.solvers["cvc5"] = c
-            if c.result == "unsat":
-                res.result = "unsat"
-            elif c.result == "sat":
-                res.reason = "solvers disagree: z3 unsat, cvc5 sat"
-            else:
-                res.reason = f"cvc5 did not confirm the refutation: {c.reason or c.result}"
+            res.reason = "z3 unsat, not cross-checked by cvc5 (no refutation is reported)"
     else:
-        res.reason = z.reason or "z3 returned unknown"
+        res.reason = "; ".join(f"{n} {run.result}" + (f" ({run.reason})" if run.reason else "")
+                               for n, run in runs.items())
     res.seconds = time.perf_counter() - t0
     return res
 
@@ -198,7 +282,7 @@ def newton_lower_bound(M: MultiHead, r=None) -> tuple[int, str]:
         return 1, "trivial"
     try:
         lb = lower_bound(M)
-    except Exception:  # the bound is only a stopping point for the walk
+    except Exception:  # the bound only ends the bisection early
         return 1, "trivial"
     if isinstance(lb.value, int) and lb.value >= 1:
         return lb.value, "newton"
@@ -207,7 +291,7 @@ def newton_lower_bound(M: MultiHead, r=None) -> tuple[int, str]:
 
 @dataclass
 class MinimizeResult:
-    """The walk down in ``k``: the smallest verified fusion and the refutation that stopped it."""
+    """The bisection in ``k``: the smallest verified fusion and the refutation that bounds it."""
 
     best: Fusion
     start: int
@@ -218,9 +302,15 @@ class MinimizeResult:
 
     @property
     def refutation(self) -> SearchResult | None:
-        """The final ``unsat`` query (every smaller ``k`` is refuted in its window)."""
-        last = self.steps[-1] if self.steps else None
-        return last if last is not None and last.result == "unsat" else None
+        """The ``unsat`` query with the largest ``k`` (every smaller ``k`` is refuted in its window)."""
+        refuted = [s for s in self.steps if s.result == "unsat"]
+        return max(refuted, key=lambda s: s.target) if refuted else None
+
+    def queries(self) -> list[dict[str, Any]]:
+        """One entry per query, in the order asked: ``k``, window, answer, seconds."""
+        return [{"k": s.target, "window": s.window.to_dict(), "answer": s.result,
+                 "seconds": round(s.seconds, 3), **({"atoms": s.atoms} if s.atoms else {})}
+                for s in self.steps]
 
     def to_dict(self) -> dict[str, Any]:
         """JSON summary."""
@@ -232,46 +322,75 @@ class MinimizeResult:
             "refuted_below": (None if ref is None else
                               {"atoms": ref.target, "window": ref.window.to_dict(),
                                "smtlib_sha256": ref.encoding.sha256}),
+            "queries": self.queries(),
             "steps": [s.to_dict() for s in self.steps]}
+
+
+def next_target(low: int, high: int) -> int:
+    """The ``k`` to ask next when every fusion in the window has ``≥ low`` atoms and one has ``high``.
+
+    The midpoint of ``[low, high - 1]``, rounded up: an ``unsat`` there halves
+    the interval, and a ``sat`` witness may land below ``k``.
+
+    >>> next_target(24, 38), next_target(37, 38), next_target(6, 7)
+    (31, 37, 6)
+    """
+    return (low + high) // 2
 
 
 def minimize(M: MultiHead, window: int | Sequence | Window, timeout: float = 600,
              options: SearchOptions = SearchOptions(), progress: Progress = None,
-             max_atoms: int | None = DEFAULT_MAX_ATOMS) -> MinimizeResult:
-    """Walk ``k`` down from the best cheap fusion until a refutation, an ``unknown`` or the bound.
+             max_atoms: int | None = DEFAULT_MAX_ATOMS,
+             on_step: Optional[Callable[[SearchResult], None]] = None) -> MinimizeResult:
+    """Bisect ``k`` between the Newton bound and the best cheap fusion.
 
-    ``stopped`` is ``"refuted"`` (every smaller ``k`` is unsat in the window),
-    ``"bound"`` (the witness meets the Newton bound: it is minimal), or
-    ``"unknown"``.
+    ``low`` starts at the Newton bound (Theorem 3: no fusion has fewer atoms),
+    ``high`` at the best cheap fusion.  Each query asks for ``k = next_target(low, high)``:
+    ``unsat`` refutes every ``k' ≤ k`` in the window (``low = k + 1``); ``sat``
+    gives a verified witness with ``a ≤ k`` atoms (``high = a``).  ``stopped``
+    is ``"refuted"`` (``low = high``: the witness is the smallest with ``G`` in
+    the window), ``"bound"`` (the witness meets the Newton bound: a proven
+    minimum), or ``"unknown"`` (a query was inconclusive).  ``on_step`` is
+    called with each query's result as soon as it is known; ``timeout``
+    applies to each query.
 
     >>> from attnproof.families import graph_sum, named_graph
     >>> mr = minimize(graph_sum(named_graph("complete", 3)), 1, timeout=60)
     >>> mr.best.atoms, mr.stopped, mr.refutation.target, mr.to_dict()["refuted_below"]["window"]
     (7, 'refuted', 6, {'kind': 'box', 'radius': 1, 'coordinates': [0, 1]})
+    >>> [(q["k"], q["answer"]) for q in mr.queries()]
+    [(6, 'unsat')]
     """
     r = reduced_form(M, max_atoms)
     best = fuse(M, max_atoms)
     start = best.atoms
     low, kind = newton_lower_bound(M, r)
+    bound = low
     steps: list[SearchResult] = []
-    stopped = "bound"
     total = max(start - low, 1)
     if progress is not None:
         progress(0, total)
-    while best.atoms > low:
-        k = best.atoms - 1
-        res = search_fusion(M, k, window, timeout, options, r)
+    high = best.atoms
+    stopped = "bound"
+    cache: dict = {}
+    while low < high:
+        k = next_target(low, high)
+        res = search_fusion(M, k, window, timeout, options, r, cache=cache)
         steps.append(res)
+        if on_step is not None:
+            on_step(res)
         if res.result == "sat":
             best = res.fusion
+            high = best.atoms
         elif res.result == "unsat":
-            stopped = "refuted"
-            break
+            low = k + 1
         else:
             stopped = "unknown"
             break
         if progress is not None:
-            progress(min(start - best.atoms, total), total)
+            progress(min(total - (high - low), total), total)
+    else:
+        stopped = "bound" if best.atoms <= bound else "refuted"
     if progress is not None:
         progress(total, total)
-    return MinimizeResult(best, start, low, kind, steps, stopped)
+    return MinimizeResult(best, start, bound, kind, steps, stopped)

@@ -4,7 +4,7 @@ Called by ``attnproof check CERT --replay``.  The text is checked against its
 SHA-256 first; given the certificate's problem, the query is then encoded again
 from that problem, ``k`` and the window, and the hash must match one of the
 encodings the search produces (this ties the SMT-LIB2 text to the problem it
-claims to be about); finally z3 and cvc5 run on exactly that text, each in its
+claims to be about); finally z3 and cvc5 run at once on exactly that text, each in its
 own killable process, and the step is confirmed only when both answer ``unsat``.
 
 >>> from attnproof.families import sigmoid_sum
@@ -23,8 +23,9 @@ from __future__ import annotations
 
 import hashlib
 import itertools
+from dataclasses import replace
 
-from .solvers import run_solver, solver_available
+from .solvers import run_solvers, solver_available
 
 __all__ = ["replay_step", "encoding_options_of", "DEFAULT_REPLAY_TIMEOUT"]
 
@@ -34,7 +35,8 @@ DEFAULT_REPLAY_TIMEOUT = 600.0
 def encoding_options_of(step: dict, M) -> dict | None:
     """The search options whose encoding of ``(M, k, window)`` has the step's hash, or None.
 
-    Every combination of the reductions (lineality, symmetry, centering,
+    Every combination of the reductions (numerator constraints or the
+    denominator-only relaxation, parity, lineality, symmetry, centering,
     cardinality) is tried, the default first, so a step written by any
     ``attnproof search`` run is recognized.
 
@@ -63,10 +65,12 @@ def encoding_options_of(step: dict, M) -> dict | None:
     except AttnproofError:
         return None
     default = SearchOptions()
-    combos = [default, SearchOptions.straightforward()]
-    for lin, sym, cen, card in itertools.product((True, False), (True, False), (True, False),
-                                                 ("counter", "sum")):
-        o = SearchOptions(lineality=lin, symmetry=sym, centering=cen, cardinality=card)
+    combos = [default, replace(default, numerators=False), SearchOptions.straightforward()]
+    for num, par, lin, sym, cen, card in itertools.product(
+            (True, False), (True, False), (True, False), (True, False), (True, False),
+            ("counter", "sum")):
+        o = SearchOptions(lineality=lin, symmetry=sym, centering=cen, cardinality=card, parity=par,
+                          numerators=num)
         if o not in combos:
             combos.append(o)
     for o in combos:
@@ -76,7 +80,7 @@ def encoding_options_of(step: dict, M) -> dict | None:
             continue
         if enc.window.to_dict() == window and enc.sha256 == digest:
             return {"lineality": o.lineality, "symmetry": o.symmetry, "centering": o.centering,
-                    "cardinality": o.cardinality}
+                    "cardinality": o.cardinality, "parity": o.parity, "numerators": o.numerators}
     return None
 
 
@@ -100,11 +104,12 @@ def replay_step(step: dict, timeout: float = DEFAULT_REPLAY_TIMEOUT,
     if problem is not None and encoding_options_of(step, problem) is None:
         return False, (f"the SMT-LIB2 text is not an encoding of the certificate's problem with "
                        f"at most {step.get('atoms')} atoms in this window")
-    parts = []
     for name in ("z3", "cvc5"):
         if not solver_available(name):
             return False, f"{name} is not available: cannot replay"
-        run = run_solver(name, text, timeout)
+    runs = run_solvers(("z3", "cvc5"), text, timeout)
+    parts = []
+    for name, run in runs.items():
         if run.result != "unsat":
             why = f" ({run.reason})" if run.reason else ""
             return False, f"{name} {run.version} answered {run.result}{why}, not unsat"

@@ -15,15 +15,18 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
+import queue
 import subprocess
 import sys
+import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Callable, Sequence
 
 from ..errors import SolverError
 
-__all__ = ["SolverRun", "run_solver", "solver_available", "solver_version", "SOLVER_NAMES",
+__all__ = ["SolverRun", "run_solver", "run_solvers", "solver_available", "solver_version", "SOLVER_NAMES",
            "DEFAULT_MEMORY_MB"]
 
 SOLVER_NAMES = ("z3", "cvc5")
@@ -99,19 +102,8 @@ def _limits(memory_mb: int, cpu_s: int):
     return apply
 
 
-def run_solver(name: str, smtlib: str, timeout: float, model_vars: tuple[str, ...] = (),
-               memory_mb: int = DEFAULT_MEMORY_MB, seed: int = 0) -> SolverRun:
-    """Run one solver on SMT-LIB2 text in a killable child process.
-
-    The solver's own time limit is ``timeout``; the child is killed at
-    ``timeout`` plus a small slack.  Any failure to answer is ``unknown``.
-    ``seed`` (non-zero) sets the solver's random seed, a per-run parameter.
-
-    >>> run = run_solver("cvc5", "(set-logic QF_LRA)(declare-fun a () Real)(assert (> a 1))(check-sat)",
-    ...                  30, ("a",))
-    >>> run.result, run.model["a"] != ""
-    ('sat', True)
-    """
+def _start(name: str, smtlib: str, timeout: float, model_vars: tuple[str, ...],
+           memory_mb: int, seed: int) -> tuple[subprocess.Popen, str]:
     if name not in SOLVER_NAMES:
         raise SolverError(f"unknown solver {name!r}; choose one of {', '.join(SOLVER_NAMES)}")
     if not solver_available(name):
@@ -119,30 +111,44 @@ def run_solver(name: str, smtlib: str, timeout: float, model_vars: tuple[str, ..
     timeout = max(float(timeout), 0.1)
     req = json.dumps({"solver": name, "smtlib": smtlib, "timeout_ms": int(timeout * 1000),
                       "model_vars": list(model_vars), "seed": int(seed)})
-    t0 = time.perf_counter()
     proc = subprocess.Popen([sys.executable, "-I", str(_WORKER)], stdin=subprocess.PIPE,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             preexec_fn=_limits(memory_mb, int(timeout) + 10))
-    try:
-        out, err = proc.communicate(req, timeout=timeout + _SLACK)
-    except subprocess.TimeoutExpired:
+    return proc, req
+
+
+def _kill(proc: subprocess.Popen) -> None:
+    if proc.poll() is None:
         try:
             os.killpg(proc.pid, 9)
         except OSError:
-            proc.kill()
+            try:
+                proc.kill()
+            except OSError:
+                pass
+
+
+def _wait(name: str, proc: subprocess.Popen, req: str, timeout: float, t0: float) -> SolverRun:
+    """Feed the request, wait at most ``timeout`` plus slack, and read the answer."""
+    try:
+        out, err = proc.communicate(req, timeout=timeout + _SLACK)
+    except subprocess.TimeoutExpired:
+        _kill(proc)
         proc.communicate()
         return SolverRun(name, "unknown", "", round(time.perf_counter() - t0, 3),
                          f"killed after {timeout:g} s")
+    except (OSError, ValueError) as e:        # the process was killed while we wrote to it
+        _kill(proc)
+        return SolverRun(name, "unknown", "", round(time.perf_counter() - t0, 3),
+                         f"solver process stopped ({type(e).__name__})")
     finally:
-        if proc.poll() is None:  # interrupted while waiting
-            try:
-                os.killpg(proc.pid, 9)
-            except OSError:
-                pass
+        _kill(proc)                            # interrupted while waiting
     elapsed = round(time.perf_counter() - t0, 3)
     try:
         ans = json.loads(out)
     except ValueError:
+        if proc.returncode is not None and proc.returncode < 0:
+            return SolverRun(name, "unknown", "", elapsed, "solver process stopped")
         tail = (err or "").strip().splitlines()[-1:] or [f"exit status {proc.returncode}"]
         return SolverRun(name, "unknown", "", elapsed, f"solver process failed: {tail[0][:200]}")
     result = ans.get("result")
@@ -157,3 +163,85 @@ def run_solver(name: str, smtlib: str, timeout: float, model_vars: tuple[str, ..
     if result == "unknown" and reason in ("timeout", "canceled", "TIMEOUT", "REQUIRES_FULL_CHECK"):
         reason = f"timeout after {timeout:g} s ({reason})"
     return SolverRun(name, result, ans.get("version", ""), elapsed, reason, ans.get("model", {}))
+
+
+def run_solver(name: str, smtlib: str, timeout: float, model_vars: tuple[str, ...] = (),
+               memory_mb: int = DEFAULT_MEMORY_MB, seed: int = 0) -> SolverRun:
+    """Run one solver on SMT-LIB2 text in a killable child process.
+
+    The solver's own time limit is ``timeout``; the child is killed at
+    ``timeout`` plus a small slack.  Any failure to answer is ``unknown``.
+    ``seed`` (non-zero) sets the solver's random seed, a per-run parameter.
+
+    >>> run = run_solver("cvc5", "(set-logic QF_LRA)(declare-fun a () Real)(assert (> a 1))(check-sat)",
+    ...                  30, ("a",))
+    >>> run.result, run.model["a"] != ""
+    ('sat', True)
+    """
+    timeout = max(float(timeout), 0.1)
+    t0 = time.perf_counter()
+    proc, req = _start(name, smtlib, timeout, model_vars, memory_mb, seed)
+    return _wait(name, proc, req, timeout, t0)
+
+
+def run_solvers(names: Sequence[str], smtlib: str, timeout: float, model_vars: tuple[str, ...] = (),
+                stop: Callable[[SolverRun], bool] = lambda run: run.result == "sat",
+                memory_mb: int = DEFAULT_MEMORY_MB, seed: int = 0) -> dict[str, SolverRun]:
+    """Run several solvers on the same text at once, each in its own killable process.
+
+    Every solver gets the same limit ``timeout``.  As soon as one answer
+    satisfies ``stop`` (by default: ``sat``), the others are killed and
+    reported as ``unknown`` ("stopped").  Results keep the order of ``names``.
+
+    >>> text = "(set-logic QF_LRA)(declare-fun a () Real)(assert (> a 1))(assert (< a 0))(check-sat)"
+    >>> {n: r.result for n, r in run_solvers(["z3", "cvc5"], text, 30).items()}
+    {'z3': 'unsat', 'cvc5': 'unsat'}
+    """
+    timeout = max(float(timeout), 0.1)
+    t0 = time.perf_counter()
+    started: dict[str, tuple[subprocess.Popen, str]] = {}
+    try:
+        for name in names:
+            started[name] = _start(name, smtlib, timeout, model_vars, memory_mb, seed)
+    except BaseException:
+        for proc, _ in started.values():
+            _kill(proc)
+        raise
+    answers: "queue.Queue[tuple[str, SolverRun | BaseException]]" = queue.Queue()
+
+    def wait(name: str) -> None:
+        proc, req = started[name]
+        try:
+            answers.put((name, _wait(name, proc, req, timeout, t0)))
+        except BaseException as e:  # handed to the caller's thread
+            answers.put((name, e))
+
+    threads = [threading.Thread(target=wait, args=(n,), daemon=True) for n in started]
+    for t in threads:
+        t.start()
+    runs: dict[str, SolverRun] = {}
+    stopped_by = None
+    error = None
+    try:
+        while len(runs) < len(started):
+            name, run = answers.get()
+            if isinstance(run, BaseException):
+                error = error or run
+                run = SolverRun(name, "unknown", "", round(time.perf_counter() - t0, 3), str(run))
+            if stopped_by is not None and run.result == "unknown":
+                run = SolverRun(name, "unknown", run.version, run.seconds,
+                                f"stopped after {stopped_by.solver} answered {stopped_by.result}")
+            runs[name] = run
+            if stopped_by is None and stop(run):
+                stopped_by = run
+                for other, (proc, _) in started.items():
+                    if other not in runs:
+                        _kill(proc)
+    finally:
+        for proc, _ in started.values():
+            _kill(proc)
+    for t in threads:
+        t.join(timeout=5)
+    if isinstance(error, SolverError):
+        raise error
+    return {n: runs[n] for n in started}

@@ -106,14 +106,25 @@ def _in_span(basis: list[dict[Exponent, int]], v: dict[Exponent, int]) -> bool:
     return len(rref(mat)[1]) == len(rref(aug)[1])
 
 
-def window_symmetries(r, window: Window) -> tuple[list[list[int]], int]:
+def window_symmetries(r, window: Window, numerators: bool = True) -> tuple[list[list[int]], int]:
     """Permutations of the query's targets (``supp Q + W``, sorted) induced by the symmetries.
 
     Returns the non-identity permutations and the order of the group found
-    (identity included).
+    (identity included).  With ``numerators=False`` condition 2 (the ``P_i``)
+    is dropped: the symmetries of the denominator-only query, which has no
+    numerator constraints.
+
+    >>> from attnproof.families import graph_sum, named_graph
+    >>> from attnproof.fusion import reduced_form
+    >>> from attnproof.search.lineality import lineality_frame
+    >>> from attnproof.search.window import box_window
+    >>> r = reduced_form(graph_sum(named_graph("complete", 4)))
+    >>> w = box_window(lineality_frame(r), 1)
+    >>> window_symmetries(r, w)[1], window_symmetries(r, w, numerators=False)[1]
+    (2, 12)
     """
     qd = poly_to_dict(r.Q)
-    pds = [poly_to_dict(p) for p in r.P]
+    pds = [poly_to_dict(p) for p in r.P] if numerators else []
     d = r.lattice.nvars
     support = sorted(qd)
     if len(support) > MAX_SUPPORT or d == 0:

@@ -1,0 +1,314 @@
+"""The Dask side of :mod:`attnproof.executor` (the only module that imports Dask).
+
+Clients are opened once per process and kept until exit: a
+``LocalCluster`` of single-threaded worker processes for ``workers=N``
+(its scheduler reschedules nothing itself: ``allowed-failures`` is 0, so the
+one retry below is the only one), or a client of an existing scheduler.
+
+:func:`map_tasks_dask` keeps at most one task per worker thread in flight, so
+a task starts when it is submitted and its deadline (``spec.timeout``) is
+measured from then.  A task that finishes returns its result; one whose
+worker died (``KilledWorker``), that was lost or cancelled, or that passed its
+deadline is submitted once more, then recorded as ``TaskFailed``.  A task
+that raises an exception of its own makes the whole call raise it (as in
+process).  A timed-out task on a local cluster has its worker process
+killed (its nanny starts a new one); on an external cluster it is abandoned
+(the tasks of this package bound their own running time).  When no worker
+is left for ``NO_WORKER_GRACE`` seconds, or the scheduler is lost, the
+remaining tasks are ``TaskFailed``: the answer is honestly partial, never a
+hang.
+
+>>> is_running(type("Spec", (), {"workers": 3, "scheduler": None})())
+False
+"""
+
+from __future__ import annotations
+
+import atexit
+import logging
+import threading
+import time
+import uuid
+from collections import deque
+from typing import Any, Callable, Optional, Sequence
+
+from .errors import ExecutorError
+
+__all__ = ["map_tasks_dask", "client_for", "is_running", "shutdown", "NO_WORKER_GRACE"]
+
+NO_WORKER_GRACE = 30.0      # seconds without any worker before pending tasks are failed
+CONNECT_TIMEOUT = 10.0      # seconds to reach an existing scheduler
+POLL = 0.5                  # seconds between checks of deadlines and workers
+ATTEMPTS = 2                # one try and one retry
+
+_clients: dict[tuple, tuple[Any, Any]] = {}
+_lock = threading.Lock()
+_atexit_registered = False
+
+
+def _key(spec) -> tuple:
+    return ("scheduler", spec.scheduler) if spec.scheduler else ("local", spec.workers)
+
+
+def is_running(spec) -> bool:
+    """True when this process already holds a client for ``spec``."""
+    return _key(spec) in _clients
+
+
+def _import_distributed():
+    try:
+        import dask
+        import distributed
+    except ImportError as e:  # pragma: no cover - a hard dependency, guarded anyway
+        raise ExecutorError(f"Dask is not installed ({e}); pip install 'dask[distributed]'") from None
+    return dask, distributed
+
+
+def client_for(spec):
+    """The ``distributed.Client`` for ``spec``, opened on first use and kept until exit."""
+    global _atexit_registered
+    key = _key(spec)
+    with _lock:
+        if key in _clients:
+            client, cluster = _clients[key]
+            if client.status == "running":
+                return client
+            _close(client, cluster)
+            del _clients[key]
+        dask, distributed = _import_distributed()
+        cluster = None
+        try:
+            if spec.scheduler:
+                client = distributed.Client(spec.scheduler, timeout=CONNECT_TIMEOUT,
+                                            set_as_default=False)
+            else:
+                for name in ("distributed.scheduler", "distributed.nanny", "distributed.core"):
+                    # this process owns the scheduler: its log lines about dead workers would be
+                    # noise on stderr; the affected tasks are reported as TaskFailed instead
+                    logging.getLogger(name).setLevel(logging.CRITICAL)
+                with dask.config.set({"distributed.scheduler.allowed-failures": 0}):
+                    cluster = distributed.LocalCluster(
+                        n_workers=spec.workers, threads_per_worker=1, processes=True,
+                        dashboard_address=None, silence_logs=logging.ERROR)
+                client = distributed.Client(cluster, set_as_default=False)
+        except ExecutorError:
+            raise
+        except Exception as e:
+            if cluster is not None:
+                cluster.close()
+            where = spec.scheduler or f"a local cluster of {spec.workers} worker(s)"
+            raise ExecutorError(f"cannot start or reach {where}: {type(e).__name__}: {e}") from None
+        _clients[key] = (client, cluster)
+        if not _atexit_registered:
+            atexit.register(shutdown)
+            _atexit_registered = True
+        return client
+
+
+def _close(client, cluster) -> None:
+    try:
+        client.close(timeout=10)
+    except Exception:
+        pass
+    if cluster is not None:
+        try:
+            cluster.close(timeout=10)
+        except Exception:
+            pass
+
+
+def shutdown() -> None:
+    """Close every client and local cluster opened here."""
+    with _lock:
+        items = list(_clients.values())
+        _clients.clear()
+    for client, cluster in items:
+        _close(client, cluster)
+
+
+def _threads(client) -> int:
+    try:
+        info = client.scheduler_info()
+    except Exception:
+        return 0
+    return sum(int(w.get("nthreads", 1)) for w in info.get("workers", {}).values())
+
+
+def _task_name(fn) -> str:
+    name = getattr(fn, "__name__", "task")
+    return "".join(c if c.isalnum() or c in "_." else "_" for c in name)[:40] or "task"
+
+
+def map_tasks_dask(fn: Callable[..., Any], items: Sequence[tuple], spec,
+                   progress: Optional[Callable[[int, int], None]] = None) -> list:
+    """Run ``fn(*args)`` for each tuple on Dask; results (or ``TaskFailed``) in input order."""
+    from .executor import TaskFailed
+
+    n = len(items)
+    if n == 0:
+        return []
+    client = client_for(spec)
+    _, distributed = _import_distributed()
+    from distributed import KilledWorker
+
+    local = spec.scheduler is None
+    pending = object()
+    results: list = [pending] * n
+    attempts = [0] * n
+    reasons = [""] * n
+    queue = deque(range(n))
+    running: dict = {}                      # future -> (index, deadline)
+    token = uuid.uuid4().hex[:10]
+    name = _task_name(fn)
+    done = 0
+    timeout = spec.timeout
+    no_worker_since: Optional[float] = None
+    lost = ""
+
+    def finish(i: int, value: Any) -> None:
+        nonlocal done
+        results[i] = value
+        done += 1
+        if progress is not None:
+            progress(done, n)
+
+    def retry_or_fail(i: int, reason: str) -> None:
+        reasons[i] = reason
+        if attempts[i] < ATTEMPTS:
+            queue.appendleft(i)
+        else:
+            finish(i, TaskFailed(f"{reason} (after {ATTEMPTS} attempts)"))
+
+    def abandon(futs) -> None:
+        try:
+            client.cancel(list(futs), force=True)
+        except Exception:
+            pass
+
+    try:
+        slots = max(_threads(client), 1)
+        last_poll = time.monotonic()
+        while queue or running:
+            while queue and len(running) < slots and not lost:
+                i = queue.popleft()
+                attempts[i] += 1
+                try:
+                    fut = client.submit(fn, *items[i], key=f"{name}-{token}-{i}-{attempts[i]}",
+                                        pure=False, retries=0)
+                except Exception as e:
+                    lost = f"cannot submit to the Dask scheduler: {type(e).__name__}: {e}"
+                    attempts[i] -= 1
+                    queue.appendleft(i)
+                    break
+                running[fut] = (i, None if timeout is None else time.monotonic() + timeout)
+            if lost:
+                break
+            now = time.monotonic()
+            wait_s = POLL
+            deadlines = [d for _, d in running.values() if d is not None]
+            if deadlines:
+                wait_s = min(wait_s, max(min(deadlines) - now, 0.0) + 0.01)
+            try:
+                with client.as_current():
+                    finished, _ = distributed.wait(list(running), timeout=wait_s,
+                                                   return_when="FIRST_COMPLETED")
+            except TimeoutError:
+                finished = set()
+            except Exception as e:  # the connection to the scheduler broke
+                lost = f"lost the Dask scheduler ({type(e).__name__}: {e})"
+                break
+            for fut in finished:
+                i, _ = running.pop(fut)
+                status = fut.status
+                if status == "finished":
+                    try:
+                        value = fut.result()
+                    except Exception as e:  # the result could not be fetched: treat as lost
+                        retry_or_fail(i, f"result lost ({type(e).__name__})")
+                    else:
+                        finish(i, value)
+                elif status == "error":
+                    exc = fut.exception()
+                    if isinstance(exc, KilledWorker):
+                        retry_or_fail(i, "its worker died")
+                    else:
+                        abandon(running)
+                        raise exc
+                else:  # cancelled or lost, e.g. by a scheduler restart
+                    retry_or_fail(i, f"task {status}")
+                fut.release()
+            now = time.monotonic()
+            expired = [f for f, (_, d) in running.items() if d is not None and now >= d]
+            if expired:
+                _expire(client, expired, local)
+                for fut in expired:
+                    i, _ = running.pop(fut)
+                    retry_or_fail(i, f"ran past {timeout:g} s")
+            if now - last_poll >= POLL:
+                last_poll = now
+                if client.status not in ("running", "connecting"):
+                    lost = f"lost the Dask scheduler (client {client.status})"
+                    break
+                threads = _threads(client)
+                if threads:
+                    slots, no_worker_since = threads, None
+                elif no_worker_since is None:
+                    no_worker_since = now
+                elif now - no_worker_since > NO_WORKER_GRACE:
+                    lost = f"no Dask worker for {NO_WORKER_GRACE:g} s"
+                    break
+    except KeyboardInterrupt:
+        abandon(running)
+        raise
+    if lost:
+        abandon(running)
+        for i in [j for j, _ in running.values()] + list(queue):
+            if results[i] is pending:
+                finish(i, TaskFailed(lost))
+    return results
+
+
+def _worker_pid() -> int:
+    import os
+    return os.getpid()
+
+
+def _expire(client, futures, local: bool) -> None:
+    """Stop waiting for ``futures``; on a local cluster, kill the worker processes still running them.
+
+    A running Python thread cannot be interrupted, and a graceful restart waits
+    for it; the local cluster's nannies start a fresh worker in place of a
+    killed one.  An external cluster's workers are left alone.
+    """
+    import os
+    import signal
+
+    keys = {f.key for f in futures}
+    workers = []
+    if local:
+        try:
+            workers = [w for w, ks in client.processing().items() if keys & set(ks)]
+        except Exception:
+            workers = []
+    if workers:
+        try:
+            pids = client.run(_worker_pid, workers=workers)
+        except Exception:
+            pids = {}
+        for pid in pids.values():
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except OSError:
+                pass
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:   # let the scheduler notice before anything is resubmitted
+            try:
+                if not set(workers) & set(client.scheduler_info()["workers"]):
+                    break
+            except Exception:
+                break
+            time.sleep(0.05)
+    try:
+        client.cancel(list(futures), force=True)
+    except Exception:
+        pass

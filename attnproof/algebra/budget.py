@@ -1,0 +1,101 @@
+"""Size estimates made before any FLINT polynomial computation, so that none can crash.
+
+python-flint aborts the whole process (SIGABRT) when a polynomial algorithm
+asks for more memory than exists, and multivariate gcds misbehave when
+exponents do not fit a machine word.  Keys that are binary floats, or decimals
+with many digits, put the problem on a lattice whose exponents have tens to
+hundreds of bits (THEORY §9): factoring, gcds and the reduced form are then out
+of reach, while the exact geometry of :mod:`attnproof.geometry` (no polynomial
+expanded) still works.
+
+Every caller that hands head denominators or their products to FLINT's
+``factor``/``gcd`` first asks :func:`flint_obstacle`; the caps are documented
+here and in docs/real-keys.md.
+
+* :data:`MAX_FLINT_DEGREE`: the largest degree, in any one lattice variable
+  (``x_j`` or the bias variable ``z``), of the product of all head
+  denominators.  Every polynomial of the reduced form, the lcm and the product
+  fusion has at most this degree; gcds of trinomials already take seconds at
+  ``2^20``.
+
+>>> from attnproof.families import sigmoid_sum, float_multihead
+>>> flint_obstacle(sigmoid_sum(1000)) is None
+True
+>>> print(flint_obstacle(float_multihead(2, 8, 4, seed=1)))      # doctest: +ELLIPSIS
+lattice exponents of up to ... bits (degree ... in x...), over the 17-bit cap of exact polynomial algebra
+"""
+
+from __future__ import annotations
+
+from ..errors import LimitError
+from ..model import MultiHead
+from .lattice import Lattice
+
+__all__ = ["MAX_FLINT_DEGREE", "degree_spreads", "flint_obstacle", "require_flint"]
+
+MAX_FLINT_DEGREE = 1 << 16
+
+
+def degree_spreads(M: MultiHead, lattice: Lattice | None = None) -> list[int]:
+    """Per lattice variable, ``Σ_h (max - min)`` of the head's exponents: the degree of ``Π_h D_h``.
+
+    Integer arithmetic only (fast for long keys and thousands of variables).
+
+    >>> from attnproof.families import sigmoid_sum
+    >>> degree_spreads(sigmoid_sum(3))
+    [1, 1, 1]
+    """
+    lat = lattice if lattice is not None else Lattice.of(M)
+    total = [0] * lat.nvars
+    for h in M.heads:
+        lo: dict = {}
+        hi: dict = {}
+        uses: dict = {}
+        for a in h.atoms:
+            for v, e in lat.sparse_exponent(a):
+                uses[v] = uses.get(v, 0) + 1
+                if v not in lo or e < lo[v]:
+                    lo[v] = e
+                if v not in hi or e > hi[v]:
+                    hi[v] = e
+        n = len(h.atoms)
+        for v, k in uses.items():
+            if k < n:                          # some atom has exponent 0 in v
+                total[v] += max(hi[v], 0) - min(lo[v], 0)
+            else:
+                total[v] += hi[v] - lo[v]
+    return total
+
+
+def flint_obstacle(M: MultiHead, lattice: Lattice | None = None) -> str | None:
+    """None when FLINT may factor and take gcds of the head denominators, else why not."""
+    lat = lattice if lattice is not None else Lattice.of(M)
+    spreads = degree_spreads(M, lat)
+    if not spreads:
+        return None
+    j = max(range(len(spreads)), key=lambda i: spreads[i])
+    deg = spreads[j]
+    if deg <= MAX_FLINT_DEGREE:
+        return None
+    name = lat.names[j]
+    return (f"lattice exponents of up to {deg.bit_length()} bits (degree {_short(deg)} in {name}), "
+            f"over the {MAX_FLINT_DEGREE.bit_length()}-bit cap of exact polynomial algebra")
+
+
+def _short(n: int) -> str:
+    s = str(n)
+    return s if len(s) <= 12 else f"~10^{len(s) - 1}"
+
+
+def require_flint(M: MultiHead, what: str, hint: str, lattice: Lattice | None = None) -> None:
+    """Raise :class:`LimitError` when ``what`` (a FLINT computation) is too large for ``M``.
+
+    >>> from attnproof.families import float_multihead
+    >>> require_flint(float_multihead(2, 3, 2, seed=0), "the reduced form", "try X")
+    Traceback (most recent call last):
+    ...
+    attnproof.errors.LimitError: the reduced form needs polynomial algebra over lattice exponents of up to ... bits (...), over the 17-bit cap of exact polynomial algebra; try X
+    """
+    why = flint_obstacle(M, lattice)
+    if why is not None:
+        raise LimitError(f"{what} needs polynomial algebra over {why}; {hint}")

@@ -1,0 +1,133 @@
+"""Classes of associate heads and constant classes (THEORY Cor 9.3), over ``K = Q(z)``.
+
+A head denominator is a polynomial in ``x`` whose coefficients are Laurent
+polynomials in ``z`` (the bias variable).  Two heads are merged when
+``D_g = q·z^a·x^t·D_h`` (a monomial unit); a class is *constant* when every
+value component of ``Σ_g N_g / (q_g z^{a_g} x^{t_g})`` is ``κ·D_h`` for one
+``κ ∈ K``.  Heads with a single key are units (constant heads) and belong to
+no class.
+
+>>> from attnproof.families import sigmoid_sum
+>>> from attnproof.model import Atom, Head, MultiHead
+>>> S = sigmoid_sum(2)
+>>> associate_classes(MultiHead(S.heads + S.heads[:1]))
+([[0, 2], [1]], [False, False])
+>>> minus = Head((Atom((1, 0), (0,)), Atom((0, 0), (1,))))       # 1 - σ(q_1)
+>>> associate_classes(MultiHead((S.heads[0], minus)))            # σ + (1 - σ) = 1
+([[0, 1]], [True])
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from ..algebra.lattice import Lattice
+from ..model import MultiHead
+
+__all__ = ["associate_classes", "zpoly_heads"]
+
+
+def zpoly_heads(M: MultiHead, lattice: Lattice | None = None):
+    """Per head ``(D, [N_c])`` as ``{x-point: {z-exponent: Fraction}}``."""
+    lat = lattice if lattice is not None else Lattice.of(M)
+    out = []
+    for h in M.heads:
+        D: dict = {}
+        N = [dict() for _ in range(h.value_dim)]
+        for a in h.atoms:
+            e = lat.exponent(a)
+            x, z = tuple(e[: lat.dim]), (e[lat.dim] if lat.has_z else 0)
+            zp = D.setdefault(x, {})
+            zp[z] = zp.get(z, 0) + a.weight
+            for c, v in enumerate(a.value):
+                zn = N[c].setdefault(x, {})
+                zn[z] = zn.get(z, 0) + a.weight * v
+        N = [{x: {e: c for e, c in zp.items() if c} for x, zp in n.items()} for n in N]
+        N = [{x: zp for x, zp in n.items() if zp} for n in N]
+        out.append((D, N))
+    return out
+
+
+def _shift(s, t, sign=1):
+    return tuple(a + sign * b for a, b in zip(s, t))
+
+
+def _mul(a: dict, b: dict) -> dict:
+    out: dict = {}
+    for e1, c1 in a.items():
+        for e2, c2 in b.items():
+            out[e1 + e2] = out.get(e1 + e2, 0) + c1 * c2
+    return {e: c for e, c in out.items() if c}
+
+
+def _translation(A: dict, B: dict):
+    if len(A) != len(B):
+        return None
+    t = tuple(x - y for x, y in zip(min(A), min(B)))
+    return t if all(_shift(s, t) in A for s in B) else None
+
+
+def _unit(A: dict, B: dict, t):
+    """``(q, a)`` with ``A(s+t) = q z^a B(s)``, or None."""
+    s0 = min(B)
+    pa, pb = A[_shift(s0, t)], B[s0]
+    a = max(pa) - max(pb)
+    q = Fraction(pa[max(pa)]) / Fraction(pb[max(pb)])
+    for s, zp in B.items():
+        if A[_shift(s, t)] != {e + a: q * c for e, c in zp.items()}:
+            return None
+    return q, a
+
+
+def _proportional(A: dict, B: dict, t) -> bool:
+    s0 = min(B)
+    a0, b0 = A.get(_shift(s0, t), {}), B[s0]
+    return all(_mul(A.get(_shift(s, t), {}), b0) == _mul(a0, zp) for s, zp in B.items())
+
+
+def associate_classes(M: MultiHead, lattice: Lattice | None = None):
+    """``(classes, constant)``: classes of heads (with >= 2 keys) whose denominators
+    differ by a monomial unit, and per class whether it is constant.
+
+    Raises ValueError when two heads are associates only through a non-monomial
+    unit of ``K`` (not supported by the certificate rule).
+    """
+    Z = zpoly_heads(M, lattice)
+    nonunit = [h for h, (D, _) in enumerate(Z) if len(D) > 1]
+    classes: list[list[int]] = []
+    units: dict = {}
+    for h in nonunit:
+        for cl in classes:
+            rep = cl[0]
+            t = _translation(Z[h][0], Z[rep][0])
+            if t is None:
+                continue
+            u = _unit(Z[h][0], Z[rep][0], t)
+            if u is not None:
+                cl.append(h)
+                units[h] = (u[0], u[1], t)
+                break
+            if _proportional(Z[h][0], Z[rep][0], t):
+                raise ValueError(f"heads {rep} and {h} are associates through a non-monomial unit")
+        else:
+            classes.append([h])
+    constant = []
+    for cl in classes:
+        rep = cl[0]
+        D = Z[rep][0]
+        const = True
+        for comp in range(M.value_dim):
+            N: dict = {}
+            for h in cl:
+                q, a, t = units.get(h, (Fraction(1), 0, (0,) * M.dim))
+                for s, zp in Z[h][1][comp].items():
+                    acc = N.setdefault(_shift(s, t, -1), {})
+                    for e, c in zp.items():
+                        acc[e - a] = acc.get(e - a, 0) + Fraction(c) / q
+            N = {s: {e: c for e, c in zp.items() if c} for s, zp in N.items()}
+            N = {s: zp for s, zp in N.items() if zp}
+            if N and (not set(N) <= set(D) or not _proportional(N, D, (0,) * M.dim)):
+                const = False
+                break
+        constant.append(const)
+    return classes, constant

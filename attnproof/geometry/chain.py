@@ -1,0 +1,256 @@
+"""Absolute irreducibility of a head denominator from its Newton polytope (THEORY 9.1, 9.2, §5 C1(iii)).
+
+* **Simplex** (Gao): the points are affinely independent (a modular rank
+  witness: the differences ``p_i - p_0`` have full rank modulo a prime) and
+  the gcd of all coordinates of the differences is 1.
+* **Chain** (Lemma 9.1 + Cor 9.2): triangular 2-faces ``{a, b, c}``, each with an
+  integer functional whose maximum over the points is attained at exactly
+  ``a, b, c`` (non-collinear); the triangles are connected through shared
+  edges; every point not on a triangle is a non-vertex (Gordan ``μ``); the gcd
+  of the contents ``gcd(b - a)`` over the triangles' edges is 1.
+
+Either proves ``Newt(D_h)`` integrally indecomposable, so ``D_h`` is absolutely
+irreducible over ``K = Q(z)`` (biases only change coefficients).
+
+>>> indecomposable_chain([(0, 0, 0), (1, 0, 0), (0, 1, 0), (0, 0, 1)]).kind
+'simplex'
+>>> ch = indecomposable_chain([(0, 0, 0), (2, 0, 0), (0, 2, 0), (0, 0, 2), (1, 1, 1), (1, 0, 0)])
+>>> ch.kind, [t for t, _ in ch.triangles], ch.non_vertices, ch.content
+('chain', [(0, 2, 3), (1, 2, 4), (2, 3, 4)], [(5, {0: 1, 1: 1})], 1)
+>>> indecomposable_chain([(0, 0), (2, 0), (0, 2)], box=(1, 1)) is None    # content 2
+True
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from math import gcd
+from typing import Sequence
+
+from .modular import independent_prime
+from .separation import Functional, dot, separate
+from .vertices import check_distinct, classify_points
+
+__all__ = ["Chain", "indecomposable_chain", "triangle_face", "content", "difference_box"]
+
+
+@dataclass
+class Chain:
+    """Certificate that ``conv(points)`` is integrally indecomposable.
+
+    ``kind``: ``"simplex"`` (then ``prime`` witnesses full rank of the
+    differences ``p_i - p_0`` modulo ``prime``) or ``"chain"`` (then
+    ``triangles``: sorted ``[((a, b, c), functional)]`` with ``a < b < c``
+    point indices, and ``non_vertices``: ``[(i, {j: μ_j})]`` for every point on
+    no triangle).  ``content``: the gcd of the edge contents (always 1 here).
+    """
+
+    kind: str
+    triangles: list = field(default_factory=list)
+    non_vertices: list = field(default_factory=list)
+    prime: int | None = None
+    content: int = 1
+
+
+def content(vectors, box=None) -> int:
+    """gcd of all coordinates of the vectors, coordinate ``j`` divided by ``box[j]``.
+
+    >>> content([(4, 6), (0, 10)]), content([(4, 6), (0, 10)], box=(4, 2))
+    (2, 1)
+    """
+    g = 0
+    for v in vectors:
+        for j, x in enumerate(v):
+            if x:
+                g = gcd(g, x // box[j] if box else x)
+    return g
+
+
+def difference_box(point_sets) -> tuple:
+    """Per coordinate, the gcd of the differences within each point set (all heads).
+
+    Every head is a monomial times a polynomial on ``Π_j c_j Z``, so contents may
+    be measured on that lattice (THEORY S1, S2).  Coordinates that never vary get 1.
+
+    >>> difference_box([[(1, 0), (3, 0)], [(0, 5), (4, 15)]])
+    (2, 10)
+    """
+    d = len(point_sets[0][0])
+    box = [0] * d
+    for pts in point_sets:
+        for p in pts[1:]:
+            for j in range(d):
+                box[j] = gcd(box[j], p[j] - pts[0][j])
+    return tuple(b or 1 for b in box)
+
+
+def _kernel_basis(u, v):
+    """Pivots ``(i, j)``, minor ``m`` and the sparse kernel of ``{u, v}``, or None if parallel."""
+    d = len(u)
+    best = None
+    for i in range(d):
+        if not u[i] and not v[i]:
+            continue
+        for j in range(i + 1, d):
+            m = u[i] * v[j] - u[j] * v[i]
+            if m and (best is None or abs(m) < abs(best[2])):
+                best = (i, j, m)
+        if best is not None and abs(best[2]) == 1:
+            break
+    return best
+
+
+def triangle_face(points: Sequence[tuple], tri: tuple[int, int, int]) -> tuple | None:
+    """An integer functional whose maximum over ``points`` is attained exactly at
+    the three (non-collinear) points ``tri``, or None.
+
+    >>> triangle_face([(0, 0, 0), (1, 0, 0), (0, 1, 0), (0, 0, 1)], (1, 2, 3))
+    (1, 1, 1)
+    """
+    a, b, c = (points[t] for t in tri)
+    u = tuple(x - y for x, y in zip(b, a))
+    v = tuple(x - y for x, y in zip(c, a))
+    piv = _kernel_basis(u, v)
+    if piv is None:
+        return None
+    i, j, m = piv
+    d = len(a)
+    ks = [k for k in range(d) if k != i and k != j]
+
+    def proj(p):
+        # W^T p with kernel vectors w_k: w_k[k] = m, w_k[i] = u_j v_k - u_k v_j, w_k[j] = v_i u_k - u_i v_k
+        return tuple(m * p[k] + (u[j] * v[k] - u[k] * v[j]) * p[i] + (v[i] * u[k] - u[i] * v[k]) * p[j]
+                     for k in ks)
+
+    s = proj(a)
+    others = [q for t, q in enumerate(points) if t not in tri]
+    rows = [tuple(x - y for x, y in zip(s, proj(q))) for q in others]
+    if not ks:
+        return (0,) * d if not rows else None
+    r = separate(rows, dim=len(ks))
+    if not isinstance(r, Functional):
+        return None
+    y = r.c
+    cvec = [0] * d
+    for k, yk in zip(ks, y):
+        cvec[k] += m * yk
+        cvec[i] += (u[j] * v[k] - u[k] * v[j]) * yk
+        cvec[j] += (v[i] * u[k] - u[i] * v[k]) * yk
+    g = content([cvec])
+    cvec = tuple(x // g for x in cvec) if g > 1 else tuple(cvec)
+    top = dot(cvec, a)
+    if dot(cvec, b) != top or dot(cvec, c) != top:
+        raise ArithmeticError("triangle functional is not constant on the triangle (internal error)")
+    if any(dot(cvec, q) >= top for q in others):
+        return None
+    return cvec
+
+
+def _simplex(pts, box) -> Chain | None:
+    diffs = [tuple(x - y for x, y in zip(p, pts[0])) for p in pts[1:]]
+    if len(diffs) > len(pts[0]):
+        return None
+    p = independent_prime(diffs)
+    if p is None:
+        return None
+    g = content(diffs, box)
+    if g != 1:
+        return Chain("simplex", prime=p, content=g)
+    return Chain("simplex", prime=p)
+
+
+def indecomposable_chain(points: Sequence[Sequence[int]], *, max_lp: int = 20000,
+                         box: Sequence[int] | None = None) -> Chain | None:
+    """A :class:`Chain` certificate for ``conv(points)``, or None when none is found.
+
+    ``points``: distinct integer points (the x-exponents of one head), at least 2.
+    None means "not certified" (e.g. a polygon with four vertices, a content
+    above 1, or no triangular faces found within ``max_lp`` linear programs),
+    never "reducible".  ``box``: per-coordinate divisors of the contents
+    (:func:`difference_box` of all heads); default: this head's own.
+    """
+    pts = check_distinct(points)
+    if len(pts) < 2:
+        return None
+    if box is None:
+        box = difference_box([pts])
+    s = _simplex(pts, box)
+    if s is not None:
+        return s if s.content == 1 else None
+    hv = classify_points(pts)
+    V = hv.vertex_indices
+    if len(V) < 3:
+        return None
+    tested: set = set()
+    tris: dict = {}
+    edges: list = []
+    covered: set = set()
+    g = 0
+    lps = 0
+
+    def add(tri, c):
+        nonlocal g
+        tris[tri] = c
+        for e in ((tri[0], tri[1]), (tri[0], tri[2]), (tri[1], tri[2])):
+            if e not in edges:
+                edges.append(e)
+                g = gcd(g, content([tuple(x - y for x, y in zip(pts[e[1]], pts[e[0]]))], box))
+        covered.update(tri)
+
+    def test(tri) -> bool:
+        nonlocal lps
+        tri = tuple(sorted(tri))
+        if tri in tested:
+            return False
+        tested.add(tri)
+        lps += 1
+        c = triangle_face(pts, tri)
+        if c is None:
+            return False
+        add(tri, c)
+        return True
+
+    # a first triangle through the first vertex
+    a = V[0]
+    found = False
+    for bi in range(1, len(V)):
+        for ci in range(bi + 1, len(V)):
+            if lps >= max_lp:
+                return None
+            if test((a, V[bi], V[ci])):
+                found = True
+                break
+        if found:
+            break
+    if not found:
+        return None
+    Vset = set(V)
+    while not (covered >= Vset and g == 1):
+        progress = False
+        for e in list(edges):
+            for w in V:
+                if w in covered or w in e:
+                    continue
+                if lps >= max_lp:
+                    return None
+                if test((e[0], e[1], w)):
+                    progress = True
+                    break
+            if progress:
+                break
+        if progress:
+            continue
+        for e in list(edges):
+            for w in V:
+                if w in e:
+                    continue
+                if lps >= max_lp:
+                    return None
+                if test((e[0], e[1], w)):
+                    progress = True
+                    break
+            if progress:
+                break
+        if not progress:
+            return None
+    return Chain("chain", sorted(tris.items()), list(hv.non_vertices), content=1)

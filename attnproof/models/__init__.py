@@ -1,0 +1,41 @@
+"""Heads of real transformers: capture a layer, import it as a problem, report on merges.
+
+* :mod:`attnproof.models.capture` — the framework-free capture format (NumPy only).
+* :mod:`attnproof.models.problem` — capture → exact problem (THEORY §10).
+* :mod:`attnproof.models.adapters` — capture from a TransformerLens bridge, a
+  Hugging Face GPT-2 model or a ``torch.nn.MultiheadAttention`` (needs the
+  ``models`` extra; torch is imported only there, and only when called).
+* :mod:`attnproof.models.report` — prove every pair of heads and the whole layer.
+
+>>> from attnproof.models import random_capture, capture_to_problem
+>>> len(capture_to_problem(random_capture(2, 4, 3, 4)).heads)
+3
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .capture import Capture, load_capture, random_capture, save_capture
+from .problem import capture_to_problem, head_from_capture, parse_heads
+
+__all__ = ["Capture", "load_capture", "save_capture", "random_capture", "capture_to_problem",
+           "head_from_capture", "parse_heads", "capture", "capture_mha", "merge_report"]
+
+
+def capture(model: Any, tokens: Any, layer: int, position: int = -1, **kw: Any) -> Capture:
+    """Capture ``layer`` of ``model`` at ``position`` (see :func:`attnproof.models.adapters.capture`)."""
+    from .adapters import capture as _capture
+    return _capture(model, tokens, layer, position, **kw)
+
+
+def capture_mha(mha: Any, context: Any, query: Any = None, **kw: Any) -> Capture:
+    """Capture a ``torch.nn.MultiheadAttention`` (see :func:`attnproof.models.adapters.capture_mha`)."""
+    from .adapters import capture_mha as _capture_mha
+    return _capture_mha(mha, context, query, **kw)
+
+
+def merge_report(*args: Any, **kw: Any) -> Any:
+    """Prove every pair of heads and the layer (see :func:`attnproof.models.report.merge_report`)."""
+    from .report import merge_report as _merge_report
+    return _merge_report(*args, **kw)

@@ -1,0 +1,309 @@
+"""Merge report: for every pair of heads of a captured layer, and for the whole layer,
+the proven lower bound and best fusion, one checked certificate per question.
+
+Each question is the multi-head of the chosen heads (THEORY §10); it is proved
+by the same path as ``attnproof prove`` (:func:`attnproof.certificate.build_certificate`,
+then the independent checker), one task per question through
+:func:`attnproof.executor.map_tasks`.  Heads whose query subspaces are in
+general position give the product ``n_h · n_g`` exactly (THEORY Lemma 9.5):
+merging them into one exact head needs as many atoms as the product fusion.
+
+>>> from attnproof.models.report import pair_name
+>>> pair_name((1, 3))
+'heads_1_3'
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import json
+import os
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Optional, Sequence
+
+import numpy as np
+
+from ..errors import AttnproofError, InputError
+from ..model import MultiHead
+from .capture import Capture
+from .problem import domain_dim, head_from_capture
+
+__all__ = ["merge_report", "MergeReport", "prove_question", "pair_name", "REPORT_FORMAT",
+           "DEFAULT_EXPLICIT_LIMIT"]
+
+REPORT_FORMAT = "attnproof-merge-report"
+DEFAULT_EXPLICIT_LIMIT = 0
+Progress = Optional[Callable[[int, int], None]]
+
+
+def pair_name(heads: Sequence[int]) -> str:
+    """File stem of a question's certificate: ``heads_1_3``, or ``layer`` for all heads."""
+    return "heads_" + "_".join(str(h) for h in heads)
+
+
+def _count(v: Any) -> Optional[int]:
+    return None if v is None else int(v)
+
+
+def prove_question(M: MultiHead, cert_path: str, max_atoms: Optional[int],
+                   explicit_fusion_limit: int) -> dict:
+    """Prove one question and check its certificate; a dict of the claims and the certificate text.
+
+    A module-level task for :func:`attnproof.executor.map_tasks`.  An error the
+    toolkit raises on purpose is recorded in the result (``"error"``), never raised,
+    so one hard question does not sink the report.
+    """
+    from ..certificate import build_certificate
+    from ..checker import check_text
+
+    t0 = time.monotonic()
+    try:
+        cert = build_certificate(M, max_atoms=max_atoms, explicit_fusion_limit=explicit_fusion_limit)
+        text = cert.text
+        verdict = check_text(text)
+        if verdict.code != 0:
+            raise AttnproofError(f"the checker does not accept the certificate: {verdict.message}")
+    except (AttnproofError, MemoryError, RecursionError) as e:
+        return {"error": f"{type(e).__name__}: {e}", "elapsed_s": round(time.monotonic() - t0, 3),
+                "lower_bound": None, "upper_bound": None, "minimum": None, "trust": "unknown"}
+    summ = cert.summary()
+    out = {"lower_bound": _count(verdict.lower_bound), "upper_bound": _count(verdict.upper_bound),
+           "minimum": _count(verdict.minimum), "trust": summ["trust"],
+           "certificate": cert_path, "certificate_bytes": len(text),
+           "certificate_sha256": hashlib.sha256(text.encode("ascii")).hexdigest(),
+           "elapsed_s": round(time.monotonic() - t0, 3)}
+    if "complete" in summ:
+        out["complete"] = summ["complete"]
+    out["_certificate_text"] = text   # written by the caller: a worker may be another machine
+    return out
+
+
+@dataclass
+class MergeReport:
+    """The answers of a merge report (one entry per question) and how they were asked."""
+
+    meta: dict
+    heads: list
+    atoms: dict                  # head -> atom count
+    domain: str
+    arithmetic: str
+    pairs: list = field(default_factory=list)     # dicts with "heads" and the claims
+    layer: Optional[dict] = None
+    elapsed_s: float = 0.0
+
+    def matrix(self, what: str = "minimum") -> np.ndarray:
+        """Pairwise ``what`` (minimum, lower_bound, upper_bound) as floats, NaN where unknown;
+        the diagonal holds each head's own atom count."""
+        n = len(self.heads)
+        m = np.full((n, n), np.nan)
+        idx = {h: i for i, h in enumerate(self.heads)}
+        for i, h in enumerate(self.heads):
+            m[i, i] = self.atoms[h]
+        for q in self.pairs:
+            v = q.get(what)
+            if v is not None:
+                i, j = idx[q["heads"][0]], idx[q["heads"][1]]
+                m[i, j] = m[j, i] = float(v)
+        return m
+
+    @property
+    def answered(self) -> int:
+        """Questions whose minimum was proven."""
+        qs = self.pairs + ([self.layer] if self.layer else [])
+        return sum(1 for q in qs if q.get("minimum") is not None)
+
+    @property
+    def questions(self) -> int:
+        return len(self.pairs) + (1 if self.layer else 0)
+
+    def to_json(self) -> dict:
+        """The report document (JSON vocabulary; counts >= 2^53 as decimal strings)."""
+        from ..certificate.build import encode_count
+
+        def enc(q: dict) -> dict:
+            d = dict(q)
+            for k in ("lower_bound", "upper_bound", "minimum", "product"):
+                if d.get(k) is not None:
+                    d[k] = encode_count(int(d[k]))
+            d["heads"] = list(d["heads"])
+            return d
+
+        return {"format": REPORT_FORMAT, "version": 1, "model": self.meta.get("model"),
+                "layer": self.meta.get("layer"), "position": self.meta.get("position"),
+                "tokens": self.meta.get("tokens"), "domain": self.domain,
+                "arithmetic": self.arithmetic, "heads": list(self.heads),
+                "head_atoms": {str(h): n for h, n in self.atoms.items()},
+                "pairs": [enc(q) for q in self.pairs],
+                "layer_question": enc(self.layer) if self.layer else None,
+                "complete": self.answered == self.questions,
+                "elapsed_s": round(self.elapsed_s, 3)}
+
+    def to_markdown(self) -> str:
+        """A Markdown page: the pairwise matrix, the table of questions, the layer."""
+        from ..checker import show_count
+
+        def sc(v: Any) -> str:
+            return "?" if v is None else show_count(int(v))
+
+        meta = self.meta
+        lines = [f"# Merge report: {meta.get('model', 'model')}, layer {meta.get('layer', '?')}, "
+                 f"query position {meta.get('position', '?')}", "",
+                 f"Domain `{self.domain}`, `{self.arithmetic}` arithmetic from the exact binary "
+                 f"values of the captured floats; heads {', '.join(map(str, self.heads))} with "
+                 f"{', '.join(str(self.atoms[h]) for h in self.heads)} atoms.", "",
+                 "## Minimum atoms of one exact head equal to two heads", "",
+                 "| | " + " | ".join(f"H{h}" for h in self.heads) + " |",
+                 "|---|" + "---|" * len(self.heads)]
+        by = {tuple(q["heads"]): q for q in self.pairs}
+        for h in self.heads:
+            cells = []
+            for g in self.heads:
+                if g == h:
+                    cells.append(f"({self.atoms[h]})")
+                    continue
+                q = by.get((h, g)) or by.get((g, h))
+                if q is None:
+                    cells.append("")
+                elif q.get("minimum") is not None:
+                    cells.append(sc(q["minimum"]))
+                elif q.get("lower_bound") is not None:
+                    cells.append(f"{sc(q['lower_bound'])}..{sc(q['upper_bound'])}")
+                else:
+                    cells.append("error")
+            lines.append(f"| H{h} | " + " | ".join(cells) + " |")
+        lines += ["", "The diagonal shows each head's own atom count (its context rows).", "",
+                  "## Questions", "",
+                  "| heads | atoms | lower bound | upper bound | minimum | product Π n_h | trust | "
+                  "time (s) | certificate |",
+                  "|---|---|---|---|---|---|---|---|---|"]
+        for q in self.pairs + ([self.layer] if self.layer else []):
+            name = ",".join(map(str, q["heads"])) if q is not self.layer else \
+                f"layer ({len(q['heads'])} heads)"
+            cert = Path(q["certificate"]).name if q.get("certificate") else \
+                (q.get("error", "")[:80] or "-")
+            lines.append(f"| {name} | {'+'.join(str(self.atoms[h]) for h in q['heads'])} | "
+                         f"{sc(q.get('lower_bound'))} | {sc(q.get('upper_bound'))} | "
+                         f"{sc(q.get('minimum'))} | {sc(q.get('product'))} | {q.get('trust')} | "
+                         f"{q.get('elapsed_s')} | {cert} |")
+        lines += ["", f"{self.answered} of {self.questions} questions answered exactly "
+                  f"in {self.elapsed_s:.1f} s.", ""]
+        return "\n".join(lines)
+
+    def heatmap(self, path: str | os.PathLike, title: Optional[str] = None) -> None:
+        """A PNG heat map of the pairwise minimum atom counts (log scale, cells annotated)."""
+        from matplotlib.backends.backend_agg import FigureCanvasAgg
+        from matplotlib.figure import Figure
+
+        from ..io import atomic_write
+
+        m = self.matrix("minimum")
+        lb = self.matrix("lower_bound")
+        n = len(self.heads)
+        fig = Figure(figsize=(1.2 + 0.55 * max(n, 4), 0.9 + 0.5 * max(n, 4)))
+        FigureCanvasAgg(fig)
+        ax = fig.add_subplot(1, 1, 1)
+        shown = np.where(np.isnan(m), lb, m)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            img = ax.imshow(np.log2(shown), cmap="viridis")
+        cb = fig.colorbar(img, ax=ax)
+        cb.set_label("log2(atoms)")
+        ax.set_xticks(range(n), [f"H{h}" for h in self.heads])
+        ax.set_yticks(range(n), [f"H{h}" for h in self.heads])
+        with np.errstate(divide="ignore", invalid="ignore"):
+            logs = np.log2(shown)
+        lo, hi = np.nanmin(logs), np.nanmax(logs)
+        if n <= 16:
+            for i in range(n):
+                for j in range(n):
+                    v = m[i, j]
+                    if np.isnan(v):
+                        txt = "?" if np.isnan(lb[i, j]) else f"≥{int(lb[i, j])}"
+                    else:
+                        txt = f"({int(v)})" if i == j else f"{int(v)}"
+                    bright = hi > lo and not np.isnan(logs[i, j]) and \
+                        (logs[i, j] - lo) / (hi - lo) > 0.6
+                    ax.text(j, i, txt, ha="center", va="center", color="k" if bright else "w",
+                            fontsize=8 if n <= 8 else 6)
+        ax.set_title(title or f"{self.meta.get('model', '')} layer {self.meta.get('layer', '?')}: "
+                     "minimum atoms of a merged pair", fontsize=9)
+        import io as _io
+
+        buf = _io.BytesIO()
+        fig.savefig(buf, format="png", dpi=110, bbox_inches="tight")
+        data = buf.getvalue()
+        atomic_write(path, lambda f: f.write(data))
+
+
+def merge_report(cap: Capture, out_dir: str | os.PathLike, heads: Optional[Sequence[int]] = None,
+                 domain: Optional[str] = None, arithmetic: str = "float64", layer: bool = True,
+                 max_atoms: Optional[int] = None,
+                 explicit_fusion_limit: int = DEFAULT_EXPLICIT_LIMIT, spec: Any = None,
+                 progress: Progress = None) -> MergeReport:
+    """Prove every pair of ``heads`` (all stored heads by default) and, with ``layer``,
+    all of them together; write one certificate per question under ``out_dir``.
+
+    ``progress(done, total)`` counts questions.  Results come in the order
+    (pairs lexicographically, then the layer) whatever executor ``spec`` runs them.
+    """
+    from ..executor import map_tasks
+    from ..fusion import DEFAULT_MAX_ATOMS
+
+    t0 = time.monotonic()
+    hs = list(cap.heads) if heads is None else [int(h) for h in heads]
+    if len(hs) < 2:
+        raise InputError("a merge report needs at least two heads")
+    if len(set(hs)) != len(hs):
+        raise InputError("heads must be distinct")
+    if domain is None:
+        domain = "layernorm" if cap.has_layernorm else "raw"
+    out = Path(out_dir)
+    if out.exists() and not out.is_dir():
+        raise InputError(f"{out}: exists and is not a folder")
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "certificates").mkdir(exist_ok=True)
+    H = {h: head_from_capture(cap, h, domain, arithmetic) for h in hs}
+    atoms = {h: H[h].distinct_keys for h in hs}
+    questions = [tuple(p) for p in itertools.combinations(hs, 2)]
+    if layer and len(hs) > 2:
+        questions.append(tuple(hs))
+    mx = DEFAULT_MAX_ATOMS if max_atoms is None else max_atoms
+    tasks = [(MultiHead(tuple(H[h] for h in q), dim=domain_dim(cap, domain)),
+              str(out / "certificates" / f"{pair_name(q)}.cert.json"), mx, explicit_fusion_limit)
+             for q in questions]
+    results = map_tasks(prove_question, tasks, spec=spec, progress=progress)
+    rep = MergeReport(meta=dict(cap.meta), heads=hs, atoms=atoms, domain=domain,
+                      arithmetic=arithmetic)
+    from ..io import atomic_write_text
+    for q, task, r in zip(questions, tasks, results):
+        if not isinstance(r, dict):             # executor.TaskFailed
+            r = {"error": f"task failed: {getattr(r, 'reason', r)}", "lower_bound": None,
+                 "upper_bound": None, "minimum": None, "trust": "unknown"}
+        text = r.pop("_certificate_text", None)
+        if text is not None:                    # written here, wherever the task ran
+            atomic_write_text(task[1], text)
+        prod = 1
+        for h in q:
+            prod *= atoms[h]
+        d = {"heads": list(q), "product": prod, **r}
+        if len(q) == 2:
+            rep.pairs.append(d)
+        else:
+            rep.layer = d
+    rep.elapsed_s = time.monotonic() - t0
+    return rep
+
+
+def write_report(rep: MergeReport, out_dir: str | os.PathLike) -> dict:
+    """Write ``report.md``, ``report.json`` and ``heatmap.png`` under ``out_dir``; their paths."""
+    from ..io import atomic_write_text
+
+    out = Path(out_dir)
+    paths = {"markdown": str(out / "report.md"), "json": str(out / "report.json"),
+             "heatmap": str(out / "heatmap.png")}
+    atomic_write_text(paths["markdown"], rep.to_markdown())
+    atomic_write_text(paths["json"], json.dumps(rep.to_json(), sort_keys=True, indent=1) + "\n")
+    rep.heatmap(paths["heatmap"])
+    return paths

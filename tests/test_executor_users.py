@@ -1,0 +1,44 @@
+"""The executor's users give the same answers and bytes in process and on Dask workers."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from attnproof.executor import ExecutorSpec
+
+
+def _integer_capture(seed: int, n_heads: int = 3, d_model: int = 3, n_ctx: int = 3):
+    from attnproof.models.capture import Capture
+
+    rng = np.random.default_rng(seed)
+
+    def r(*s):
+        return rng.integers(-2, 3, size=s).astype(float)
+
+    return Capture(x=r(n_ctx, d_model), query=r(d_model), W_Q=r(n_heads, d_model, 2),
+                   b_Q=r(n_heads, 2), W_K=r(n_heads, d_model, 2), b_K=r(n_heads, 2),
+                   W_V=r(n_heads, d_model, 2), b_V=r(n_heads, 2), W_O=r(n_heads, 2, d_model),
+                   scale=1.0, heads=tuple(range(n_heads)),
+                   meta={"model": "integer-toy", "layer": 0, "position": n_ctx - 1,
+                         "tokens": list(range(n_ctx))})
+
+
+def _report(tmp_path, tag, spec):
+    from attnproof.models.report import merge_report
+
+    out = tmp_path / tag
+    rep = merge_report(_integer_capture(seed=1, d_model=2), out, spec=spec)
+    certs = {p.name: p.read_bytes() for p in sorted((out / "certificates").iterdir())}
+    strip = lambda q: {k: v for k, v in q.items() if k not in ("elapsed_s", "certificate")}
+    return [strip(q) for q in rep.pairs + [rep.layer]], certs
+
+
+@pytest.mark.slow
+def test_merge_report_is_the_same_on_dask_workers(tmp_path):
+    here = _report(tmp_path, "here", None)
+    there = _report(tmp_path, "there", ExecutorSpec(workers=2, warmup=0))
+    assert here == there
+    assert len(here[1]) == 4 and not any("error" in q for q in here[0])  # written by the caller

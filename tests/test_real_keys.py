@@ -1,0 +1,306 @@
+"""Real-valued keys at scale (THEORY §9): never a crash, fusions counted without expansion,
+the geometric lower bound, arrays in with exact binary values.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import os
+import subprocess
+import sys
+from fractions import Fraction
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from attnproof.algebra.budget import flint_obstacle
+from attnproof.arrays import load_npz, save_npz
+from attnproof.bounds import lower_bound
+from attnproof.certificate import build_certificate
+from attnproof.checker import check_text
+from attnproof.errors import InputError, LimitError
+from attnproof.families import float_multihead, sigmoid_sum
+from attnproof.fusion import (ClassProductFusion, class_product_fusion, fuse, product_fusion,
+                              reduced_form)
+from attnproof.io import dump_problem, load_problem
+from attnproof.model import Atom, Head, MultiHead
+
+F = Fraction
+HERE = Path(__file__).resolve().parent
+
+
+def _in_convex_hull(p, others) -> bool:
+    """Exact phase-one simplex (Bland's rule, Fractions): is ``p = Σ λ_i q_i``, ``Σ λ_i = 1``, ``λ >= 0``?
+
+    Written for the tests only; it shares no code with attnproof.bounds or attnproof.geometry.
+    """
+    if not others:
+        return False
+    d = len(p)
+    rows = [[F(q[j]) for q in others] + [F(p[j])] for j in range(d)] + [[F(1)] * len(others) + [F(1)]]
+    for r in rows:                                   # right-hand sides >= 0
+        if r[-1] < 0:
+            r[:] = [-x for x in r]
+    n = len(others)
+    m = len(rows)
+    T = [r[:-1] + [F(int(i == k)) for k in range(m)] + [r[-1]] for i, r in enumerate(rows)]
+    basis = [n + i for i in range(m)]
+    width = n + m
+    cost = [F(0)] * n + [F(1)] * m                   # phase one: minimize the artificials
+    while True:
+        red = [cost[j] - sum(cost[basis[i]] * T[i][j] for i in range(m)) for j in range(width)]
+        enter = next((j for j in range(width) if red[j] < 0), None)
+        if enter is None:
+            break
+        ratios = [(T[i][-1] / T[i][enter], basis[i], i) for i in range(m) if T[i][enter] > 0]
+        _, _, leave = min(ratios)
+        piv = T[leave][enter]
+        T[leave] = [x / piv for x in T[leave]]
+        for i in range(m):
+            if i != leave and T[i][enter]:
+                f = T[i][enter]
+                T[i] = [x - f * y for x, y in zip(T[i], T[leave])]
+        basis[leave] = enter
+    return sum(T[i][-1] for i in range(m) if basis[i] >= n) == 0
+
+
+def independent_vertex_count(point_sets) -> int:
+    """Vertices of ``Σ conv(S_h)``: the sum points that are not convex combinations of the others."""
+    sums = sorted({tuple(map(sum, zip(*t))) for t in itertools.product(*point_sets)})
+    return sum(1 for i, s in enumerate(sums) if not _in_convex_hull(s, sums[:i] + sums[i + 1:]))
+
+
+def _independent_count():
+    return independent_vertex_count
+
+
+def _lattice_points(M):
+    """Exact lattice exponents of every head's distinct keys (computed here, not by the library)."""
+    from math import lcm
+    scales = [1] * M.dim
+    for h in M.heads:
+        for a in h.atoms:
+            for j, c in enumerate(a.key):
+                scales[j] = lcm(scales[j], c.denominator)
+    return [sorted({tuple(int(c * s) for c, s in zip(a.key, scales)) for a in h.atoms})
+            for h in M.heads]
+
+
+def _sums(point_sets) -> int:
+    return len({tuple(map(sum, zip(*t))) for t in itertools.product(*point_sets)})
+
+
+# -- never a crash --------------------------------------------------------------
+
+def _cli(*args: str, cwd: Path, timeout: int = 300) -> subprocess.CompletedProcess:
+    env = dict(os.environ, PYTHONFAULTHANDLER="1")
+    return subprocess.run([sys.executable, "-m", "attnproof", *args], cwd=cwd, env=env,
+                          capture_output=True, text=True, timeout=timeout)
+
+
+def _no_crash(p: subprocess.CompletedProcess, what: str) -> None:
+    assert p.returncode >= 0, f"{what}: killed by signal {-p.returncode}: {p.stderr[-500:]}"
+    assert p.returncode < 4, f"{what}: exit {p.returncode}: {p.stderr[-500:]}"
+    assert "Traceback" not in p.stderr and "FLINT exception" not in p.stderr, p.stderr[-500:]
+    if p.returncode == 3:
+        lines = [ln for ln in p.stderr.splitlines() if ln.startswith("attnproof")]
+        assert lines and "error" in lines[-1], p.stderr
+
+
+COMMANDS = [("fuse", "--json"), ("bound", "--json"), ("prove", "-o", "c.json", "--json"),
+            ("search", "--atoms", "2", "-w", "0", "--timeout", "20"), ("show",)]
+
+
+def _run_matrix(problems: dict, tmp_path: Path) -> None:
+    for name, M in problems.items():
+        path = tmp_path / f"{name}.json"
+        dump_problem(M, path)
+        for cmd in COMMANDS:
+            p = _cli(cmd[0], path.name, *cmd[1:], cwd=tmp_path)
+            _no_crash(p, f"{cmd[0]} {name}")
+            if cmd[0] in ("bound", "prove"):
+                assert p.returncode == 0, p.stderr
+                out = json.loads(p.stdout)
+                assert "lower_bound" in out and "complete" in out
+            if cmd[0] == "prove":
+                assert _cli("check", "c.json", cwd=tmp_path).returncode == 0
+
+
+def test_float_keys_never_crash_the_cli(tmp_path):
+    # the first problem of issue 9: FLINT used to abort the process here
+    _run_matrix({"p2x8": float_multihead(2, 8, 4, seed=1)}, tmp_path)
+
+
+@pytest.mark.slow
+def test_float_keys_of_many_shapes_never_crash_the_cli(tmp_path):
+    _run_matrix({
+        "p2x12b": float_multihead(2, 12, 5, seed=2, biases=True, value_dim=2),
+        "p3x6": float_multihead(3, 6, 3, seed=3),
+        "p2x16": float_multihead(2, 16, 8, seed=4),
+        "p2x3d": float_multihead(2, 3, 3, seed=5, digits=2),
+        "p4x4bin": float_multihead(4, 4, 6, seed=6, binary=True, biases=True),
+        "p2x5r40": float_multihead(2, 5, 40, seed=7),
+    }, tmp_path)
+
+
+def test_flint_obstacle_is_named_before_any_polynomial_algebra():
+    M = float_multihead(2, 8, 4, seed=1)
+    assert flint_obstacle(M) is not None and flint_obstacle(sigmoid_sum(30)) is None
+    with pytest.raises(LimitError, match="exact geometry"):
+        reduced_form(M)
+    with pytest.raises(LimitError):
+        product_fusion(M)
+
+
+# -- the geometric lower bound --------------------------------------------------
+
+def test_two_triangles_have_eight_vertices_as_decimals():
+    # keys with 2-3 decimal digits (FLINT path, C1 factors) and the same keys as long floats
+    T1 = [(-2, 9, -6), (1, -9, -9), (-9, 8, -9)]
+    T2 = [(3, -3, 4), (-9, 7, -2), (5, 6, 8)]
+    count = _independent_count()
+    for scale in (F(1, 100), F(1, 3 * 2 ** 40)):
+        heads = tuple(Head(tuple(Atom(tuple(F(x) * scale for x in k), (F(i),)) for i, k in enumerate(T)))
+                      for T in (T1, T2))
+        M = MultiHead(heads)
+        lb = lower_bound(M)
+        assert lb.value == count([T1, T2]) and lb.complete
+        assert check_text(build_certificate(M).text).code == 0
+
+
+@pytest.mark.parametrize("shape", [(2, 8, 4), (3, 6, 3), (2, 6, 5)])
+def test_geometric_bound_equals_the_independent_count(shape):
+    M = float_multihead(*shape, seed=sum(shape))
+    lb = lower_bound(M)
+    assert lb.path == "geometry" and lb.complete and lb.trust == "exact"
+    assert lb.value == _independent_count()(_lattice_points(M))
+
+
+def test_direct_sum_proves_the_minimum(tmp_path):
+    M = float_multihead(2, 5, 12, seed=3, binary=True)       # U_1 + U_2: 4 + 4 <= 12
+    dump_problem(M, tmp_path / "d.json")
+    p = _cli("prove", "d.json", "-o", "d.cert.json", "--json", cwd=tmp_path)
+    assert p.returncode == 0, p.stderr
+    out = json.loads(p.stdout)
+    assert out["minimum"] == out["lower_bound"] == out["upper_bound"] == 25 and out["complete"]
+    assert _cli("check", "d.cert.json", cwd=tmp_path).returncode == 0
+
+
+def test_associate_heads_are_one_factor():
+    # head 2 = head 1 translated by t, biases shifted: same denominator up to a monomial unit
+    base = float_multihead(1, 4, 3, seed=8, binary=True).heads[0]
+    t = (F(1, 3), F(-5, 7), F(2, 9))
+    other = Head(tuple(Atom(tuple(k + s for k, s in zip(a.key, t)), (a.value[0] * 2,),
+                            bias=a.bias + F(1, 5)) for a in base.atoms))
+    M = MultiHead((base, other))
+    assert flint_obstacle(M) is not None
+    f = fuse(M)
+    assert isinstance(f, ClassProductFusion) and f.method == "merged-product" and f.atoms == 4
+    f.verify(points=3)
+    lb = lower_bound(M)
+    assert lb.value <= f.atoms and lb.path == "geometry"
+    assert check_text(build_certificate(M).text).code == 0
+
+
+# -- fusions without expansion --------------------------------------------------
+
+@pytest.mark.parametrize("shape,biases,m", [((2, 6, 3), False, 1), ((3, 4, 2), True, 2),
+                                            ((2, 5, 1), False, 1)])
+def test_class_product_counts_distinct_key_sums(shape, biases, m):
+    M = float_multihead(*shape, seed=5, biases=biases, value_dim=m)
+    f = fuse(M)
+    assert isinstance(f, ClassProductFusion)
+    assert f.atoms == _sums(_lattice_points(M))          # coincident sums counted exactly in R^1
+    f.verify(points=3)
+    head = f.to_head()
+    assert len({a.key for a in head.atoms}) == f.atoms and len(head.atoms) == f.entries
+
+
+def test_class_product_agrees_with_the_expanded_product():
+    # short decimals: FLINT expands the product; the class product builds the same head
+    M = float_multihead(2, 4, 2, seed=9, digits=1, biases=True)
+    assert flint_obstacle(M) is None
+    a = product_fusion(M).to_head()
+    b = class_product_fusion(M).to_head()
+    rows = lambda h: sorted((x.key, x.bias, x.weight / sum(y.weight for y in h.atoms), x.value)  # noqa: E731
+                            for x in h.atoms)
+    assert rows(a) == rows(b)
+
+
+def test_fuse_writes_exact_decimals(tmp_path):
+    M = float_multihead(2, 5, 4, seed=2, binary=True)
+    dump_problem(M, tmp_path / "m.json")
+    p = _cli("fuse", "m.json", "-o", "f.json", "--json", cwd=tmp_path)
+    assert p.returncode == 0, p.stderr
+    assert json.loads(p.stdout)["atoms"] == 25
+    text = (tmp_path / "f.json").read_text()
+    assert "/" not in text.replace('"format"', "")          # dyadic keys: finite decimals
+    fused = load_problem(tmp_path / "f.json")
+    assert fused.heads[0].atoms == class_product_fusion(M).to_head().atoms
+
+
+# -- arrays in ------------------------------------------------------------------
+
+def test_from_arrays_takes_exact_binary_values(tmp_path):
+    rng = np.random.default_rng(0)
+    K = [rng.standard_normal((4, 3)).astype(np.float32) for _ in range(2)]
+    V = [rng.standard_normal((4, 2)).astype(np.float32) for _ in range(2)]
+    B = [None, rng.standard_normal(4)]
+    M = MultiHead.from_arrays(K, V, B)
+    assert M.heads[0].atoms[1].key[2] == F(float(K[0][1, 2]))
+    assert M.heads[1].atoms[3].bias == F(float(B[1][3])) and M.value_dim == 2
+    save_npz(tmp_path / "m.npz", K, V, B)
+    assert load_npz(tmp_path / "m.npz") == M
+    p = _cli("bound", "m.npz", "--json", cwd=tmp_path)
+    assert p.returncode == 0, p.stderr
+    assert json.loads(p.stdout)["lower_bound"] == lower_bound(M).value
+
+
+@pytest.mark.parametrize("arrays,msg", [
+    ({"keys_0": np.array([[np.inf]]), "values_0": np.array([1.0])}, "NaN or infinite"),
+    ({"keys_0": np.zeros((2, 2))}, "missing values_0"),
+    ({"keys_0": np.zeros((2, 2)), "values_0": np.zeros(3)}, "3 rows for 2 keys"),
+    ({"keys_0": np.zeros((1, 1)), "values_0": np.zeros(1), "keys_2": np.zeros((1, 1))},
+     "no matching"),
+    ({"keys_0": np.zeros((1, 1)), "values_0": np.zeros(1), "extra": np.zeros(1)}, "unexpected"),
+    ({"keys_0": np.zeros((1, 1), dtype=complex), "values_0": np.zeros(1)}, "real numbers"),
+])
+def test_bad_npz_is_a_one_line_error(tmp_path, arrays, msg):
+    np.savez(tmp_path / "b.npz", **arrays)
+    with pytest.raises(InputError, match=msg):
+        load_problem(tmp_path / "b.npz")
+
+
+# -- hypothesis: the bound never exceeds a verified fusion, and equals the independent count --
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 10 ** 6), st.integers(2, 3), st.integers(2, 5), st.integers(2, 4),
+       st.booleans(), st.booleans())
+def test_random_float_heads(seed, heads, atoms, dim, biases, binary):
+    M = float_multihead(heads, atoms, dim, seed=seed, biases=biases, binary=binary)
+    f = fuse(M)
+    f.verify(points=2)
+    lb = lower_bound(M)
+    assert lb.value <= f.atoms
+    if lb.path == "geometry" and lb.complete:
+        assert lb.value == _independent_count()(_lattice_points(M))
+    cert = build_certificate(M)
+    v = check_text(cert.text)
+    assert v.code == 0, v.message
+    assert v.lower_bound == lb.value <= v.upper_bound
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_geometry_agrees_with_the_flint_reduced_form(seed):
+    # short decimals: C1 cannot factor the heads (no simplex), geometry proves them irreducible;
+    # FLINT's gcd (C3) computes Q itself, and its exact vertex list must give the same count
+    from attnproof.bounds.lower import _c3
+
+    M = float_multihead(2, 6, 3, seed=seed, digits=1, biases=seed == 1)
+    lb = lower_bound(M)
+    assert lb.path == "geometry" and lb.trust == "exact" and lb.complete
+    assert lb.value == _c3(M, reduced_form(M), True).value
