@@ -47,6 +47,7 @@ __all__ = ["Block", "LowerBound", "lower_bound", "MAX_EXPLICIT_VERTICES"]
 Progress = Optional[Callable[[int, int], None]]
 MAX_EXPLICIT_VERTICES = 1 << 16
 MAX_EXPLICIT_CANDIDATES = 1 << 20
+MAX_GEOMETRY_CANDIDATES = 1 << 17   # vertex tuples the geometric path decides (Lemma 9.4)
 MAX_DENSE_CELLS = 1 << 22     # factors × variables of a block handled with dense exponent vectors
 
 
@@ -353,7 +354,7 @@ def lower_bound(M: MultiHead, explicit: bool = False, max_atoms: int | None = DE
     """
     obstacle = flint_obstacle(M)
     if obstacle is not None:
-        lb = _geometric(M, progress)
+        lb = _geometric(M, progress, max_atoms)
         if lb is not None:
             lb.notes.insert(0, f"{obstacle}: exact geometry, no polynomial algebra (THEORY §9)")
             return lb
@@ -364,7 +365,7 @@ def lower_bound(M: MultiHead, explicit: bool = False, max_atoms: int | None = DE
     fs: FactorSet = surviving_factors(M, progress, hp)
     dim = M.dim
     if not fs.complete and dim >= 3:       # in the plane an indecomposable polygon is a triangle (C1)
-        lb = _geometric(M, progress)
+        lb = _geometric(M, progress, max_atoms)
         if lb is not None:
             return lb
     use_c3 = not fs.complete and (max_atoms is None or fusion_size_bound(M) <= max_atoms)
@@ -388,17 +389,24 @@ def lower_bound(M: MultiHead, explicit: bool = False, max_atoms: int | None = DE
                       blocks, tight=tight, notes=notes)
 
 
-def _geometric(M: MultiHead, progress: Progress = None) -> LowerBound | None:
-    """THEORY §9: the bound from exact geometry, or None when some head is not certified."""
+def _geometric(M: MultiHead, progress: Progress = None,
+               max_atoms: int | None = DEFAULT_MAX_ATOMS) -> LowerBound | None:
+    """THEORY §9: the bound from exact geometry, or None when some head is not certified.
+
+    At most :data:`MAX_GEOMETRY_CANDIDATES` (and ``max_atoms``) candidate vertex
+    tuples are decided; beyond, the count is a verified part of ``V(Q)``.
+    """
     from ..certificate.geometry_steps import geometry_proof
 
-    gp = geometry_proof(M, progress=progress)
+    cap = MAX_GEOMETRY_CANDIDATES if max_atoms is None else min(max_atoms, MAX_GEOMETRY_CANDIDATES)
+    gp = geometry_proof(M, progress=progress, max_candidates=cap)
     if gp is None:
         return None
     notes = [f"{len(gp.factors)} head class(es) certified irreducible; counted by "
              f"{gp.method.replace('_', ' ')}"]
     if not gp.complete:
-        notes.append("the vertex enumeration is partial: the bound is a verified part of V(Q)")
+        notes.append("the vertex enumeration is partial (over the candidate budget, at most "
+                     "--max-atoms): the bound is a verified part of V(Q)")
     return LowerBound(gp.lower, "geometry", "exact", tight=gp.complete, notes=notes, geometry=gp)
 
 
