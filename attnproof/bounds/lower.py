@@ -47,7 +47,6 @@ __all__ = ["Block", "LowerBound", "lower_bound", "MAX_EXPLICIT_VERTICES"]
 Progress = Optional[Callable[[int, int], None]]
 MAX_EXPLICIT_VERTICES = 1 << 16
 MAX_EXPLICIT_CANDIDATES = 1 << 20
-MAX_GEOMETRY_CANDIDATES = 1 << 17   # vertex tuples the geometric path decides (Lemma 9.4)
 MAX_DENSE_CELLS = 1 << 22     # factors × variables of a block handled with dense exponent vectors
 
 
@@ -393,12 +392,12 @@ def _geometric(M: MultiHead, progress: Progress = None,
                max_atoms: int | None = DEFAULT_MAX_ATOMS) -> LowerBound | None:
     """THEORY §9: the bound from exact geometry, or None when some head is not certified.
 
-    At most :data:`MAX_GEOMETRY_CANDIDATES` (and ``max_atoms``) candidate vertex
+    At most ``geometry_steps.MAX_CANDIDATES`` (and ``max_atoms``) candidate vertex
     tuples are decided; beyond, the count is a verified part of ``V(Q)``.
     """
-    from ..certificate.geometry_steps import geometry_proof
+    from ..certificate.geometry_steps import MAX_CANDIDATES, geometry_proof
 
-    cap = MAX_GEOMETRY_CANDIDATES if max_atoms is None else min(max_atoms, MAX_GEOMETRY_CANDIDATES)
+    cap = MAX_CANDIDATES if max_atoms is None else min(max_atoms, MAX_CANDIDATES)
     gp = geometry_proof(M, progress=progress, max_candidates=cap)
     if gp is None:
         return None
