@@ -56,6 +56,17 @@ print(f"heads 1 and 3: lower bound {verdict.lower_bound}, best fusion {verdict.u
       f"minimum {verdict.minimum} = {n1} x {n3}, trust {cert.doc['trust']}")
 assert verdict.minimum == n1 * n3
 
+# an independent look (floating point, evidence only): the key differences of each head
+# span 11 dimensions and those of both heads 22, so the difference spaces are independent
+# (THEORY Lemma 9.5) and every key is a vertex of its head (12 affinely independent keys)
+import numpy as np  # noqa: E402
+
+diffs = [np.array([[float(c) for c in a.key] for a in H.atoms]) for H in M.heads]
+diffs = [D[1:] - D[0] for D in diffs]
+ranks = [np.linalg.matrix_rank(D) for D in diffs] + [np.linalg.matrix_rank(np.vstack(diffs))]
+print(f"numerical ranks of the key differences: {ranks[0]} + {ranks[1]} = {ranks[2]}")
+assert ranks == [11, 11, 22]
+
 # 4. every pair and the whole layer
 rep = merge_report(cap, os.path.join(work, "report"), explicit_fusion_limit=0)
 mins = sorted({q["minimum"] for q in rep.pairs})

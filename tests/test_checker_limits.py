@@ -144,3 +144,16 @@ def test_cli_output_to_devnull_and_directory(tmp_path, capsys):
     assert stat.S_ISCHR(os.stat(os.devnull).st_mode)
     assert main(["prove", str(p), "-o", str(tmp_path)]) == 3
     assert "is a directory" in capsys.readouterr().err
+
+
+def test_prove_never_reports_an_undecided_certificate_as_checked(tmp_path, monkeypatch, capsys):
+    """A certificate beyond the checker's limits is refused by prove (a limit, exit 3)."""
+    import attnproof.checker as C
+    p = tmp_path / "w2.json"
+    assert main(["family", "sigmoid-sum", "--d", "2", "-o", str(p)]) == 0
+    monkeypatch.setattr(C, "work_limit", lambda n: 5)
+    out = tmp_path / "w2.cert"
+    assert main(["prove", str(p), "-o", str(out)]) == 3
+    assert "within its limits" in capsys.readouterr().err and not out.exists()
+    monkeypatch.undo()
+    assert main(["prove", str(p), "-o", str(out)]) == 0 and main(["check", str(out)]) == 0

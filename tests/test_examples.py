@@ -29,6 +29,7 @@ EXPECTED = {
                             "6 atoms proven necessary, 7 found"],
     "09_merge_heads.py": ["the problem reproduces the model's head outputs at the query",
                           "heads 1 and 3: lower bound 144, best fusion 144, minimum 144 = 12 x 12",
+                          "numerical ranks of the key differences: 11 + 11 = 22",
                           "every pair of layer 0: minimum 144; all four heads: minimum 20736"],
 }
 

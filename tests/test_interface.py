@@ -301,3 +301,21 @@ def test_every_command_has_json_and_progress():
     for name, sub in build_parser()._subparsers._group_actions[0].choices.items():   # noqa: SLF001
         opts = {s for a in sub._actions for s in a.option_strings}
         assert {"--json", "--progress"} <= opts, name
+
+
+@pytest.mark.parametrize("M", [sigmoid_sum(3), graph_sum(nx.complete_graph(4))])
+def test_explicit_fusion_product_path_rejects_a_wrong_value(M):
+    """The checker's fast path (D* = product of the head denominators) still rejects a bad N*."""
+    from attnproof.certificate import build_certificate
+    from attnproof.checker import check_document, check_text
+    from attnproof.io import canonical_json
+
+    cert = build_certificate(M)
+    assert check_text(cert.text).status == "valid"
+    doc = json.loads(cert.text)
+    step = next(s for s in doc["steps"] if s["rule"] == "explicit_fusion")
+    atom = step["head"]["atoms"][-1]
+    atom["value"] = "1/7" if atom["value"] != "1/7" else "1/8"
+    v = check_document(json.loads(canonical_json(doc)))
+    assert v.status == "invalid" and "not equal to the sum of the heads" in v.message
+

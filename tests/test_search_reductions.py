@@ -310,3 +310,20 @@ def test_relaxed_model_that_is_not_a_fusion_sends_the_full_query(monkeypatch):
     res = search_fusion(M, 2, 1, timeout=60)
     assert len(calls) == 2 and "numerators" not in res.encoding.stats
     assert res.result == "sat" and res.atoms == 2
+
+
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10_000), heads=st.integers(1, 2), atoms=st.integers(2, 3),
+       dim=st.integers(1, 2))
+def test_denominator_only_unsat_implies_plain_unsat(seed, heads, atoms, dim):
+    """A relaxation: when the denominator-only query (with the symmetries of Q alone, parity,
+    centering) is unsat, the plain query on the same window is unsat too."""
+    from attnproof.families import random_multihead
+    from attnproof.fusion import fuse
+    M = random_multihead(heads, atoms, dim, seed=seed, max_key=2)
+    relaxed = replace(SearchOptions(), numerators=False, relax_first=False)
+    for k in sorted({max(fuse(M).atoms - 1, 1), max(fuse(M).atoms - 2, 1)}):
+        a = _z3(M, k, 1, relaxed)
+        assert a != "unknown"
+        if a == "unsat":
+            assert _z3(M, k, 1, replace(PLAIN, lineality=True)) == "unsat"

@@ -24,7 +24,7 @@ from math import lcm
 
 from .limits import MAX_FLINT_COEFFICIENT_BITS, MAX_FLINT_DENSE, MAX_FLINT_EXPONENT_BITS
 from .poly import _box
-from .syntax import Unsupported
+from .syntax import UNLIMITED, Budget, Unsupported
 
 __all__ = ["coprime", "flint_module"]
 
@@ -51,11 +51,12 @@ def _to_flint(flint, ctx, p: dict, vs: list, shift: dict):
     return ctx.from_dict(terms)
 
 
-def coprime(P: list, Q: dict) -> bool:
+def coprime(P: list, Q: dict, budget: Budget = UNLIMITED) -> bool:
     """True when ``gcd(P_0, ..., P_{m-1}, Q)`` is a unit of the Laurent ring (a monomial).
 
     Raises :class:`Unsupported` when FLINT is missing, the polynomials are
     beyond the bounds FLINT is trusted with, or FLINT's answer fails a check.
+    The gcd is charged to ``budget`` as its dense size times the coefficient words.
     """
     flint = flint_module()
     if flint is None:
@@ -64,6 +65,7 @@ def coprime(P: list, Q: dict) -> bool:
     polys = [Q] + [p for p in P if p]
     vs = sorted({v for p in polys for m in p for v, _ in m})
     lo: dict = {}
+    total = 0
     for p in polys:
         plo, phi = _box(p)
         dense = 1
@@ -77,6 +79,7 @@ def coprime(P: list, Q: dict) -> bool:
                 raise Unsupported(f"the gcd would run on a polynomial of dense size above "
                                   f"{MAX_FLINT_DENSE} (the checker's bound for FLINT)")
             lo[v] = min(lo.get(v, 0), plo[v])
+        total += dense
     if not vs:
         return True
     shift = {v: -x for v, x in lo.items()}
@@ -86,6 +89,8 @@ def coprime(P: list, Q: dict) -> bool:
         if any(int(c).bit_length() > MAX_FLINT_COEFFICIENT_BITS for c in p.coeffs()):
             raise Unsupported(f"a coefficient above {MAX_FLINT_COEFFICIENT_BITS} bits is beyond "
                               "what the checker gives FLINT")
+    words = 1 + max(int(c).bit_length() for p in fq for c in p.coeffs()) // 64
+    budget.charge(total * words, "a FLINT gcd")
     g = fq[0]
     for h in fq[1:]:
         g2 = g.gcd(h)

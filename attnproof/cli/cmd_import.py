@@ -56,7 +56,7 @@ def run(args: argparse.Namespace) -> int:
     text = canonical_json(problem_document(cap, M, heads, domain, args.arithmetic))
     atomic_write_text(args.output, text)
     dev = model_deviation(cap, M, heads, domain)
-    s = {"verdict": "written", "problem": args.output, "heads": heads, "atoms": [len(h) for h in M.heads], "dim": M.dim,
+    s = {"verdict": "written", "problem": args.output, "heads": heads, "head_atoms": [len(h) for h in M.heads], "dim": M.dim,
          "value_dim": M.value_dim, "domain": domain, "arithmetic": args.arithmetic,
          "model": cap.meta.get("model"), "layer": cap.meta.get("layer"),
          "position": cap.meta.get("position"), "model_deviation": dev,

@@ -65,7 +65,7 @@ def run(args: argparse.Namespace) -> int:
     from ..io import atomic_write_text, load_problem
 
     M = load_problem(args.problem)
-    with Progress("proving: factors and bounds") as bar:
+    with Progress("proving: factors and bounds", heartbeat=True) as bar:
         cert = build_certificate(M, explicit=args.explicit, max_atoms=args.max_atoms,
                                  explicit_fusion_limit=args.explicit_fusion_limit, progress=bar)
     if cert.fusion is not None:

@@ -135,7 +135,7 @@ class MergeReport:
                 "layer": self.meta.get("layer"), "position": self.meta.get("position"),
                 "tokens": self.meta.get("tokens"), "domain": self.domain,
                 "arithmetic": self.arithmetic, "heads": list(self.heads),
-                "atoms": {str(h): n for h, n in self.atoms.items()},
+                "head_atoms": {str(h): n for h, n in self.atoms.items()},
                 "pairs": [enc(q) for q in self.pairs],
                 "layer_question": enc(self.layer) if self.layer else None,
                 "complete": self.answered == self.questions,

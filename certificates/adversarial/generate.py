@@ -19,13 +19,12 @@ import hashlib
 import json
 import sys
 from fractions import Fraction
-from itertools import combinations
 from math import comb, gcd
 from pathlib import Path
 
 from attnproof.certificate import build_certificate
 from attnproof.checker import poly as P
-from attnproof.families import graph_sum, named_graph, sigmoid_sum
+from attnproof.families import sigmoid_sum
 from attnproof.io import canonical_json
 
 HERE = Path(__file__).resolve().parent
