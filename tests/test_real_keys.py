@@ -304,3 +304,17 @@ def test_geometry_agrees_with_the_flint_reduced_form(seed):
     lb = lower_bound(M)
     assert lb.path == "geometry" and lb.trust == "exact" and lb.complete
     assert lb.value == _c3(M, reduced_form(M), True).value
+
+
+def test_json_outputs_of_long_keys_follow_the_schemas(run_cli, tmp_path):
+    jsonschema = pytest.importorskip("jsonschema")
+    M = float_multihead(2, 5, 3, seed=4)
+    dump_problem(M, tmp_path / "m.json")
+    for argv in (["bound"], ["prove", "-o", str(tmp_path / "c.json")], ["fuse"], ["show"]):
+        rc, out, err = run_cli(argv[0], str(tmp_path / "m.json"), *argv[1:], "--json")
+        assert rc == 0, err
+        doc = json.loads(out)
+        schema = json.loads((HERE.parent / "schemas" / f"cli-{argv[0]}.schema.json").read_text())
+        jsonschema.Draft202012Validator(schema).validate(doc)
+        if argv[0] in ("bound", "prove"):
+            assert doc["path"] == "geometry" and doc["complete"] is True
