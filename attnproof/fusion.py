@@ -556,9 +556,9 @@ def _class_factors(M: MultiHead, lat: Lattice) -> list[_Factor]:
             for e, W in zp.items():
                 W = Fraction(W)
                 entries.append((x, e, W, tuple(Fraction(N[c].get((x, e), 0)) / W for c in range(m))))
-        for c in range(m):
-            if any((x, e) not in {(y, f) for y, f, _, _ in entries} for x, e in N[c]):
-                raise AlgebraError("a merged numerator leaves the denominator's support (internal error)")
+        support = {(y, f) for y, f, _, _ in entries}
+        if any(k not in support for c in range(m) for k in N[c]):
+            raise AlgebraError("a merged numerator leaves the denominator's support (internal error)")
         out.append(_Factor(tuple(cl), tuple(sorted(entries)), tuple(sorted(D))))
     return out
 

@@ -67,7 +67,6 @@ def run(args: argparse.Namespace) -> int:
         doc = rep.to_json()
         doc["files"] = paths
         doc["verdict"] = "answered" if code == EXIT_OK else "inconclusive"
-        doc["head_atoms"] = doc.pop("atoms")        # per-head sizes; 'atoms' is a fusion's count
         print_json(doc)
         return code
     print(rep.to_markdown())

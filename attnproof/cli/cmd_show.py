@@ -158,7 +158,8 @@ def run(args: argparse.Namespace) -> int:
         if args.plot is not None:
             raise InputError(f"--plot draws Newt(Q) from the expanded reduced form, out of reach "
                              f"here ({obstacle})")
-        doc["reduced"] = None
+        doc["reduced"] = []                      # not expanded
+        doc["q_support_points"] = None
         doc["q_classes"] = _geometric_reduced_form(M, lat, obstacle, out)
         if args.json:
             print_json(doc)

@@ -47,12 +47,12 @@ def sweep_query(M: MultiHead, k: int, window, timeout: float, options: SearchOpt
     """One query of a sweep, as run on a worker: the answer without its witness, or a reason.
 
     The witness (a FLINT object, and not trusted from afar) is left out; the
-    model it comes from is kept in the answer of the solver that said ``sat``.
+    solver's model it comes from is kept in ``solvers`` (``witness_run()``).
 
     >>> from attnproof.families import sigmoid_sum
     >>> res = sweep_query(sigmoid_sum(1), 2, 0, 60, SearchOptions(), None)
-    >>> res.result, res.fusion, [sorted(r.model) for r in res.solvers.values() if r.result == "sat"]
-    ('sat', None, [['g_0']])
+    >>> res.result, res.fusion, sorted(res.witness_run().model)
+    ('sat', None, ['g_0'])
     """
     try:
         r = reduced_form(M, max_atoms)
@@ -237,7 +237,7 @@ def _rebuild(row: SweepRow, M: MultiHead, r) -> None:
     """Re-derive a ``sat`` row's witness from the solver model and verify it exactly here."""
     res = row.search
     enc = res.encoding
-    z = next((run for run in res.solvers.values() if run.result == "sat"), None)
+    z = res.witness_run()
     try:
         if z is None:
             raise SolverError("no solver answered sat")
