@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Optional, Sequence
 
 from ..errors import LimitError
-from .separation import Functional, dot, separate
+from .separation import Functional, dot, refute, separate
 from .vertices import check_distinct, classify_points
 
 __all__ = ["MinkowskiVertices", "minkowski_vertices", "decide_chunk", "tuple_rows",
@@ -238,6 +238,7 @@ class _WarmLP:
         lp.a_matrix_.value_ = np.concatenate([M[c, j] for j, c in enumerate(cols)])
         h.passModel(lp)
         self.h, self.d, self.inf = h, d, inf
+        self.infeasible = False
 
     def solve(self, t):
         """Float ``c`` for tuple ``t``, or None (infeasible or not solved)."""
@@ -245,7 +246,9 @@ class _WarmLP:
         for k, i in enumerate(t):
             h.changeRowBounds(self.offsets[k] + i, 0.0, 0.0)
         h.run()
-        ok = h.getModelStatus() == self.hs.HighsModelStatus.kOptimal
+        status = h.getModelStatus()
+        ok = status == self.hs.HighsModelStatus.kOptimal
+        self.infeasible = status == self.hs.HighsModelStatus.kInfeasible
         c = list(h.getSolution().col_value[: self.d]) if ok else None
         for k, i in enumerate(t):
             h.changeRowBounds(self.offsets[k] + i, 1.0, self.inf)
@@ -291,7 +294,11 @@ def decide_chunk(heads: tuple, candidates: tuple, certificates: bool, final: boo
             parts.append(np.delete(A[i] - A, i, axis=0))
         approx = (np.vstack(parts), B)
         d = len(heads[0][0])
-        r = separate(rows, dim=d, approx=approx)
+        r = None
+        if warm is not None and warm.infeasible:
+            r = refute(rows, approx)           # Gordan multipliers first; None: undecided
+        if r is None:
+            r = separate(rows, dim=d, approx=approx)
         if isinstance(r, Functional):
             out.append((t, "v", r.c if final else None))
         else:
