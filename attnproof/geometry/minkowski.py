@@ -263,8 +263,6 @@ def decide_chunk(heads: tuple, candidates: tuple, certificates: bool, final: boo
     """
     import numpy as np
 
-    from .separation import _round_functional
-
     k = len(candidates[0]) if candidates else 0
     F, B = _float_points(heads[:k]) if candidates else (None, None)
     try:
@@ -307,15 +305,6 @@ def decide_chunk(heads: tuple, candidates: tuple, certificates: bool, final: boo
     return out
 
 
-def _check_functional(heads, t, c) -> bool:
-    for h, i in enumerate(t):
-        vals = [dot(c, p) for p in heads[h]]
-        top = vals[i]
-        if any(v >= top for j, v in enumerate(vals) if j != i):
-            return False
-    return True
-
-
 def _partial(heads, verts, res, max_candidates, progress, spec):
     """Decide a deterministic random sample of full tuples (no refutations kept): a
     verified lower bound.  The vertex of one generic direction is always included."""
@@ -323,7 +312,6 @@ def _partial(heads, verts, res, max_candidates, progress, spec):
 
     from ..executor import map_tasks
 
-    r = len(heads)
     rng = random.Random(20261130)
     picked = set()
     # the maximizers of a generic integer direction: a vertex tuple (verified below)
