@@ -149,7 +149,7 @@ OUTPUTS = {
         "minimum": COUNT_OR_NULL, "trust": {"oneOf": [TRUST, {"type": "null"}]},
         "window_refutations": {"type": "array"},
         "problem_sha256": {"type": ["string", "null"], "pattern": "^[0-9a-f]{64}$"},
-        "replay": {"type": "array"}},
+        "replay": {"type": "array"}, "complete": {"type": ["boolean", "null"]}},
         ["exit_code", "message", "lower_bound", "upper_bound", "minimum", "trust"]),
     "search": _output(["sat", "unsat", "unknown"], {
         "atoms": COUNT_OR_NULL, "target": INT, "minimum": COUNT_OR_NULL, "lower_bound": COUNT,
