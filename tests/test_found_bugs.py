@@ -107,3 +107,19 @@ def test_float_head_with_constant_values_costs_no_atoms():
     vals = [np.ones(5, dtype=np.float32), rng.standard_normal(4).astype(np.float32)]
     M = MultiHead.from_arrays(keys, vals)
     assert fuse(M).atoms == 4
+
+
+def test_numcheck_refutation_reports_a_nonzero_max_difference():
+    """A fused head off by 10^-30 was refuted with ``max_difference`` 0 in ``--json``: the
+    refuting query's difference was left out of the maximum."""
+    pytest.importorskip("flint")
+    from fractions import Fraction
+
+    from attnproof.model import Atom, Head, MultiHead
+    from attnproof.numeric.compare import ball_compare
+
+    sig = MultiHead((Head((Atom((1,), (1,)), Atom((0,), (0,)))),))
+    bad = Head((Atom((1,), (1,)), Atom((0,), (Fraction(1, 10 ** 30),))))
+    r = ball_compare(sig, bad, samples=3)
+    assert r.verdict == "refuted"
+    assert float(r.max_difference) > 0
