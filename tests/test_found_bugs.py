@@ -123,3 +123,14 @@ def test_numcheck_refutation_reports_a_nonzero_max_difference():
     r = ball_compare(sig, bad, samples=3)
     assert r.verdict == "refuted"
     assert float(r.max_difference) > 0
+
+
+@pytest.mark.parametrize("args", [["sigmoid-sum", "--d", "1000000000"],
+                                  ["graph", "--graph", "complete", "--n", "100000"],
+                                  ["random", "--heads", "1000000", "--atoms", "100"]])
+def test_family_refuses_huge_sizes_before_building(tmp_path, args):
+    """``family sigmoid-sum --d 10^9`` (1.9 GB), ``graph complete --n 100000`` (4.4 GB) and
+    ``random --heads 10^6`` ran past 60 s building the problem; now exit 3 at once."""
+    r = _cli(["family", *args, "-o", str(tmp_path / "x.json"), "--json"])
+    assert r.returncode == 3, r.stderr
+    assert json.loads(r.stdout)["verdict"] == "error"
