@@ -5,9 +5,10 @@ Clients are opened once per process and kept until exit: a
 (its scheduler reschedules nothing itself: ``allowed-failures`` is 0, so the
 one retry below is the only one), or a client of an existing scheduler.
 
-:func:`map_tasks_dask` keeps at most one task per worker thread in flight, so
-a task starts when it is submitted and its deadline (``spec.timeout``) is
-measured from then.  A task that finishes returns its result; one whose
+:func:`map_tasks_dask` keeps at most ``PREFETCH`` tasks per worker thread in
+flight (the next task waits at the scheduler, not in this process); a
+task's deadline (``spec.timeout``) is counted from when the scheduler reports
+it processing on a worker.  A task that finishes returns its result; one whose
 worker died (``KilledWorker``), that was lost or cancelled, or that passed its
 deadline is submitted once more, then recorded as ``TaskFailed``.  A task
 that raises an exception of its own makes the whole call raise it (as in
@@ -39,6 +40,7 @@ __all__ = ["map_tasks_dask", "client_for", "is_running", "shutdown", "NO_WORKER_
 NO_WORKER_GRACE = 30.0      # seconds without any worker before pending tasks are failed
 CONNECT_TIMEOUT = 10.0      # seconds to reach an existing scheduler
 POLL = 0.5                  # seconds between checks of deadlines and workers
+PREFETCH = 2                # tasks in flight per worker thread: the next one waits at the scheduler
 ATTEMPTS = 2                # one try and one retry
 
 _clients: dict[tuple, tuple[Any, Any]] = {}
@@ -86,10 +88,14 @@ def client_for(spec):
                     # this process owns the scheduler: its log lines about dead workers would be
                     # noise on stderr; the affected tasks are reported as TaskFailed instead
                     logging.getLogger(name).setLevel(logging.CRITICAL)
-                with dask.config.set({"distributed.scheduler.allowed-failures": 0}):
+                # the scheduler's HTTP routes on a free local port (the default 8787 may be taken;
+                # no dashboard is drawn without bokeh)
+                with dask.config.set({"distributed.scheduler.allowed-failures": 0,
+                                      # a worker holds only the task it runs: a death hits one task
+                                      "distributed.scheduler.worker-saturation": 1.0}):
                     cluster = distributed.LocalCluster(
                         n_workers=spec.workers, threads_per_worker=1, processes=True,
-                        dashboard_address=None, silence_logs=logging.ERROR)
+                        dashboard_address="127.0.0.1:0", silence_logs=logging.ERROR)
                 client = distributed.Client(cluster, set_as_default=False)
         except ExecutorError:
             raise
@@ -189,7 +195,7 @@ def map_tasks_dask(fn: Callable[..., Any], items: Sequence[tuple], spec,
         slots = max(_threads(client), 1)
         last_poll = time.monotonic()
         while queue or running:
-            while queue and len(running) < slots and not lost:
+            while queue and len(running) < slots * PREFETCH and not lost:
                 i = queue.popleft()
                 attempts[i] += 1
                 try:
@@ -200,10 +206,22 @@ def map_tasks_dask(fn: Callable[..., Any], items: Sequence[tuple], spec,
                     attempts[i] -= 1
                     queue.appendleft(i)
                     break
-                running[fut] = (i, None if timeout is None else time.monotonic() + timeout)
+                running[fut] = (i, None)
             if lost:
                 break
             now = time.monotonic()
+            if timeout is not None:
+                # a task's deadline counts from when the scheduler says it is processing
+                # (never earlier); without an answer, the oldest `slots` in flight are taken
+                try:
+                    busy = {k for ks in client.processing().values() for k in ks}
+                    started = [f for f in running if f.key in busy]
+                except Exception:
+                    started = list(running)[:slots]
+                for fut in started:
+                    i, d = running[fut]
+                    if d is None:
+                        running[fut] = (i, now + timeout)
             wait_s = POLL
             deadlines = [d for _, d in running.values() if d is not None]
             if deadlines:
@@ -217,16 +235,24 @@ def map_tasks_dask(fn: Callable[..., Any], items: Sequence[tuple], spec,
             except Exception as e:  # the connection to the scheduler broke
                 lost = f"lost the Dask scheduler ({type(e).__name__}: {e})"
                 break
-            for fut in finished:
+            ready = [f for f in finished if f.status == "finished"]
+            try:
+                values = dict(zip(ready, client.gather(ready))) if ready else {}
+            except Exception:  # fetch them one by one below
+                values = {}
+            for fut in sorted(finished, key=lambda f: running[f][0]):
                 i, _ = running.pop(fut)
                 status = fut.status
                 if status == "finished":
-                    try:
-                        value = fut.result()
-                    except Exception as e:  # the result could not be fetched: treat as lost
-                        retry_or_fail(i, f"result lost ({type(e).__name__})")
+                    if fut in values:
+                        finish(i, values[fut])
                     else:
-                        finish(i, value)
+                        try:
+                            value = fut.result()
+                        except Exception as e:  # the result could not be fetched: treat as lost
+                            retry_or_fail(i, f"result lost ({type(e).__name__})")
+                        else:
+                            finish(i, value)
                 elif status == "error":
                     exc = fut.exception()
                     if isinstance(exc, KilledWorker):

@@ -84,12 +84,28 @@ def check_size(M: MultiHead, max_atoms: int | None) -> None:
             f"or use 'attnproof prove', whose structural certificates need no fusion")
 
 
+def checked_gcd(a, b):
+    """``gcd(a, b)`` from FLINT, verified: python-flint silently answers 0 when exponents
+    overflow a machine word, so a zero gcd of non-zero inputs, or one that does not
+    divide both, is an :class:`~attnproof.errors.AlgebraError` rather than a wrong answer.
+    """
+    g = a.gcd(b)
+    if g.is_zero():
+        if a.is_zero() and b.is_zero():
+            return g
+        raise AlgebraError("FLINT returned gcd 0 of non-zero polynomials (exponents too large)")
+    for p in (a, b):
+        if not p.is_zero() and not divmod(p, g)[1].is_zero():
+            raise AlgebraError("FLINT returned a gcd that does not divide its arguments")
+    return g
+
+
 def _gcd_all(polys) -> "flint.fmpz_mpoly":
     g = None
     for p in polys:
         if p.is_zero():
             continue
-        g = p if g is None else g.gcd(p)
+        g = p if g is None else checked_gcd(g, p)
         if g.is_one():
             break
     return g
@@ -171,14 +187,14 @@ def reduced_form(M: MultiHead, max_atoms: int | None = DEFAULT_MAX_ATOMS,
     for i, h in enumerate(M.heads):
         f = head_fraction(h, lat, ctx)
         total_shift = [a + b for a, b in zip(total_shift, f.shift)]
-        L = f.den if L is None else L * f.den / L.gcd(f.den)
+        L = f.den if L is None else L * f.den / checked_gcd(L, f.den)
         g = _gcd_all([f.den, *f.num])
         N = [p / g for p in f.num]
         D = f.den / g
         if Q is None:
             P, Q = N, D
         else:
-            g = Q.gcd(D)
+            g = checked_gcd(Q, D)
             if g.is_one():
                 P = [p * D + n * Q for p, n in zip(P, N)]
                 Q = Q * D
@@ -556,9 +572,9 @@ def _class_factors(M: MultiHead, lat: Lattice) -> list[_Factor]:
             for e, W in zp.items():
                 W = Fraction(W)
                 entries.append((x, e, W, tuple(Fraction(N[c].get((x, e), 0)) / W for c in range(m))))
-        for c in range(m):
-            if any((x, e) not in {(y, f) for y, f, _, _ in entries} for x, e in N[c]):
-                raise AlgebraError("a merged numerator leaves the denominator's support (internal error)")
+        support = {(y, f) for y, f, _, _ in entries}
+        if any(k not in support for c in range(m) for k in N[c]):
+            raise AlgebraError("a merged numerator leaves the denominator's support (internal error)")
         out.append(_Factor(tuple(cl), tuple(sorted(entries)), tuple(sorted(D))))
     return out
 

@@ -130,16 +130,18 @@ QUESTION = {"type": "object", "required": ["heads", "lower_bound", "upper_bound"
 OUTPUTS = {
     "fuse": _output(["fused"], {
         "atoms": COUNT, "entries": COUNT, "heads": INT, "head_atom_terms": INT,
-        "method": {"enum": ["reduced", "lcm", "product"]}, "verified_points": INT,
+        "method": {"enum": ["reduced", "lcm", "product", "merged-product"]}, "verified_points": INT,
         "output": STR_OR_NULL}, ["atoms", "entries", "heads", "method"]),
     "bound": _output(["proven"], {
-        "lower_bound": COUNT, "trust": TRUST, "path": {"enum": ["c1", "c3"]}, "complete": BOOL,
+        "lower_bound": COUNT, "trust": TRUST, "path": {"enum": ["c1", "c3", "geometry", "none"]},
+        "complete": BOOL,
         "factors": {"type": ["integer", "null"]}, "blocks": {"type": "array", "items": BLOCK},
         "notes": {"type": "array", "items": {"type": "string"}}},
         ["lower_bound", "trust", "complete", "blocks"]),
     "prove": _output(["proven"], {
         "lower_bound": COUNT, "upper_bound": COUNT, "minimum": COUNT_OR_NULL, "trust": TRUST,
-        "complete": BOOL, "path": {"enum": ["c1", "c3"]}, "certificate": {"type": "string"}},
+        "complete": BOOL, "path": {"enum": ["c1", "c3", "geometry", "none"]},
+        "certificate": {"type": "string"}},
         ["lower_bound", "upper_bound", "minimum", "trust", "complete", "certificate"]),
     "check": _output(["valid", "invalid", "inconclusive"], {
         "exit_code": INT, "message": {"type": "string"}, "step": {"type": ["integer", "null"]},
@@ -147,7 +149,7 @@ OUTPUTS = {
         "minimum": COUNT_OR_NULL, "trust": {"oneOf": [TRUST, {"type": "null"}]},
         "window_refutations": {"type": "array"},
         "problem_sha256": {"type": ["string", "null"], "pattern": "^[0-9a-f]{64}$"},
-        "replay": {"type": "array"}},
+        "replay": {"type": "array"}, "complete": {"type": ["boolean", "null"]}},
         ["exit_code", "message", "lower_bound", "upper_bound", "minimum", "trust"]),
     "search": _output(["sat", "unsat", "unknown"], {
         "atoms": COUNT_OR_NULL, "target": INT, "minimum": COUNT_OR_NULL, "lower_bound": COUNT,
@@ -182,8 +184,11 @@ OUTPUTS = {
         "heads": {"type": "array", "items": {"type": "object",
                                               "required": ["head", "atoms", "formula"]}},
         "reduced": {"type": "array", "items": {"type": "string"}},
-        "q_support_points": COUNT, "q_positive": BOOL, "plot": STR_OR_NULL,
-        "plot_vertices": INT},
+        "q_support_points": COUNT_OR_NULL, "q_positive": BOOL, "plot": STR_OR_NULL,
+        "plot_vertices": INT,
+        "q_classes": {"description": "long keys (THEORY §9): classes of associate heads whose "
+                                     "denominators multiply to Q; null when not certified",
+                      "type": ["array", "null"], "items": {"type": "array", "items": INT}}},
         ["heads", "reduced", "q_support_points"]),
     "eval": _output(["evaluated"], {
         "count": INT, "dim": INT, "heads": INT, "value_dim": INT, "method": {"type": "string"},

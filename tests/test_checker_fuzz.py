@@ -30,7 +30,8 @@ from attnproof.io import canonical_json
 
 GOLDEN = Path(__file__).resolve().parent.parent / "certificates" / "valid"
 NAMES = ["w1", "w3", "w3-explicit", "k3", "k3-explicit", "c4", "flint", "decimal", "biased",
-         "cancel", "zonotope-2d", "path3"]
+         "cancel", "zonotope-2d", "path3", "geom-chain", "geom-direct", "geom-partial",
+         "geom-triangles"]
 DOCS = {n: json.loads((GOLDEN / f"{n}.json").read_text()) for n in NAMES}
 BASE = {n: check_text(canonical_json(d)) for n, d in DOCS.items()}
 

@@ -42,3 +42,20 @@ def test_merge_report_is_the_same_on_dask_workers(tmp_path):
     there = _report(tmp_path, "there", ExecutorSpec(workers=2, warmup=0))
     assert here == there
     assert len(here[1]) == 4 and not any("error" in q for q in here[0])  # written by the caller
+
+
+def test_geometric_certificate_bytes_are_the_same_on_dask_workers():
+    """THEORY Lemma 9.4 on Dask: the vertex enumeration's chunks run on workers, same bytes."""
+    from attnproof.certificate import build_certificate
+    from attnproof.checker import check_text
+    from attnproof.families import float_multihead
+
+    M = float_multihead(3, 6, 3, seed=12)          # three heads in R^3: no direct sum
+    here = build_certificate(M)
+    assert here.lower.path == "geometry" and here.lower.geometry.method == "minkowski_vertices"
+    calls = []
+    there = build_certificate(M, spec=ExecutorSpec(workers=2, warmup=0, min_tasks=1),
+                              progress=lambda d, t: calls.append((d, t)))
+    assert there.text == here.text
+    assert check_text(there.text).code == 0
+    assert calls                                    # progress is reported for distributed runs too

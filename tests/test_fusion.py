@@ -175,3 +175,17 @@ def test_fusions_of_random_heads_are_exact(exact_check):
         for f in (fuse(M), product_fusion(M)):
             exact_check(M, f.to_head(), points=2, seed=seed)
             assert f.atoms <= product_fusion(M).atoms
+
+
+def test_checked_gcd_refuses_flints_silent_zero():
+    """python-flint answers gcd 0 past 64-bit exponents; the producer must not use it."""
+    import flint
+
+    from attnproof.errors import AlgebraError
+    from attnproof.fusion import checked_gcd
+
+    ctx = flint.fmpz_mpoly_ctx.get(("x",), "lex")
+    (x,) = ctx.gens()
+    assert checked_gcd((1 + x) * (2 + x), 1 + x) == 1 + x
+    with pytest.raises(AlgebraError, match="gcd 0"):
+        checked_gcd(1 + x, 1 + x ** (10 ** 19))

@@ -59,37 +59,34 @@ def box_slice_max(widths: list[int]) -> int:
 def fusion_size_bound(M: MultiHead, lattice: Lattice | None = None) -> int:
     """An upper bound on the terms of every polynomial a fusion of ``M`` builds (see the module)."""
     lat = lattice if lattice is not None else Lattice.of(M)
-    scales, dim = lat.scales, lat.dim
+    dim = lat.dim
     heads = []             # (entries, {coordinate: width}, homogeneous); coordinate dim is z
     for h in M.heads:
-        # coordinates in which the keys of this head differ (no hashing of long keys)
-        varying: set = set()
-        if getattr(h.atoms[0], "sparse_key", None) is not None:      # sorted (index, value) pairs
-            rows = [dict(a.sparse_key) for a in h.atoms]
-            for r in rows[1:]:
-                if r != rows[0]:
-                    varying.update(j for j in r.keys() | rows[0].keys()
-                                   if r.get(j, 0) != rows[0].get(j, 0))
-            vs = sorted(varying)
-            keys = [tuple(r.get(j, 0) for j in vs) for r in rows]
-        else:
-            k0 = h.atoms[0].key
-            for a in h.atoms[1:]:
-                if a.key is not k0:
-                    varying.update(j for j, (x, y) in enumerate(zip(a.key, k0)) if x != y)
-            vs = sorted(varying)
-            keys = [tuple(a.key[j] for j in vs) for a in h.atoms]
-        entries = {(k, a.bias) for k, a in zip(keys, h.atoms)}
-        b0 = h.atoms[0].bias
-        widths = {}
-        for i, j in enumerate(vs):
-            col = [k[i] for k, _ in entries]
-            widths[j] = int((max(col) - min(col)) * scales[j])
-        if lat.has_z and any(b != b0 for _, b in entries):
-            col = [b for _, b in entries]
-            widths[lat.dim] = int((max(col) - min(col)) * lat.bias_scale)
-        degrees = {sum(x * scales[j] for x, j in zip(k, vs)) for k, _ in entries}
-        heads.append((len(entries), widths, len(degrees) == 1))
+        # sparse exponents: work linear in the non-zero key coordinates, never in dim
+        exps = {lat.sparse_exponent(a) for a in h.atoms}
+        lo: dict = {}
+        hi: dict = {}
+        seen: dict = {}
+        degrees = set()
+        for e in exps:
+            deg = 0
+            for j, x in e:
+                if j not in lo:
+                    lo[j] = hi[j] = x
+                elif x < lo[j]:
+                    lo[j] = x
+                elif x > hi[j]:
+                    hi[j] = x
+                seen[j] = seen.get(j, 0) + 1
+                if j < dim:
+                    deg += x
+            degrees.add(deg)
+        n = len(exps)
+        for j, k in seen.items():          # a coordinate some exponent lacks is 0 there
+            if k < n:
+                lo[j], hi[j] = min(lo[j], 0), max(hi[j], 0)
+        widths = {j: hi[j] - lo[j] for j in sorted(lo) if hi[j] > lo[j]}
+        heads.append((n, widths, len(degrees) == 1))
     # group heads that share a varying coordinate (union-find over coordinates)
     parent: dict = {}
 
@@ -122,7 +119,10 @@ def fusion_size_bound(M: MultiHead, lattice: Lattice | None = None) -> int:
             box *= w + 1
         best = min(prod, box)
         xw = [w for j, w in width.items() if j < dim]
-        if homogeneous and best > 1 and len(xw) * sum(xw) <= _SLICE_WORK:
+        # the largest slice holds at least box / (Σ widths + 1) points: skip the count
+        # when that already exceeds the best bound (e.g. many heads of few atoms)
+        if (homogeneous and best > 1 and best * (sum(xw) + 1) > box
+                and len(xw) * sum(xw) <= _SLICE_WORK):
             zpart = 1
             for j, w in width.items():
                 if j >= dim:

@@ -344,16 +344,18 @@ def _blocks(polys: list, mults: list, dim: int, explicit: bool) -> list[Block]:
 
 
 def lower_bound(M: MultiHead, explicit: bool = False, max_atoms: int | None = DEFAULT_MAX_ATOMS,
-                progress: Progress = None, hp: list | None = None) -> LowerBound:
+                progress: Progress = None, hp: list | None = None, spec=None) -> LowerBound:
     """Prove ``V(Q)`` (or a verified part of it) for the multi-head ``M``.
 
     ``explicit`` lists every vertex in one block instead of counting blocks
     structurally.  The C3 fallback (FLINT) is used when some factor has no C1
     witness or does not survive, and the product fusion fits in ``max_atoms``.
+    ``spec`` (an :class:`attnproof.executor.ExecutorSpec`) runs the vertex
+    enumeration of the geometric path (THEORY Lemma 9.4) on Dask.
     """
     obstacle = flint_obstacle(M)
     if obstacle is not None:
-        lb = _geometric(M, progress)
+        lb = _geometric(M, progress, max_atoms, spec)
         if lb is not None:
             lb.notes.insert(0, f"{obstacle}: exact geometry, no polynomial algebra (THEORY §9)")
             return lb
@@ -364,7 +366,7 @@ def lower_bound(M: MultiHead, explicit: bool = False, max_atoms: int | None = DE
     fs: FactorSet = surviving_factors(M, progress, hp)
     dim = M.dim
     if not fs.complete and dim >= 3:       # in the plane an indecomposable polygon is a triangle (C1)
-        lb = _geometric(M, progress)
+        lb = _geometric(M, progress, max_atoms, spec)
         if lb is not None:
             return lb
     use_c3 = not fs.complete and (max_atoms is None or fusion_size_bound(M) <= max_atoms)
@@ -388,17 +390,24 @@ def lower_bound(M: MultiHead, explicit: bool = False, max_atoms: int | None = DE
                       blocks, tight=tight, notes=notes)
 
 
-def _geometric(M: MultiHead, progress: Progress = None) -> LowerBound | None:
-    """THEORY §9: the bound from exact geometry, or None when some head is not certified."""
-    from ..certificate.geometry_steps import geometry_proof
+def _geometric(M: MultiHead, progress: Progress = None,
+               max_atoms: int | None = DEFAULT_MAX_ATOMS, spec=None) -> LowerBound | None:
+    """THEORY §9: the bound from exact geometry, or None when some head is not certified.
 
-    gp = geometry_proof(M, progress=progress)
+    At most ``geometry_steps.MAX_CANDIDATES`` (and ``max_atoms``) candidate vertex
+    tuples are decided; beyond, the count is a verified part of ``V(Q)``.
+    """
+    from ..certificate.geometry_steps import MAX_CANDIDATES, geometry_proof
+
+    cap = MAX_CANDIDATES if max_atoms is None else min(max_atoms, MAX_CANDIDATES)
+    gp = geometry_proof(M, progress=progress, max_candidates=cap, spec=spec)
     if gp is None:
         return None
     notes = [f"{len(gp.factors)} head class(es) certified irreducible; counted by "
              f"{gp.method.replace('_', ' ')}"]
     if not gp.complete:
-        notes.append("the vertex enumeration is partial: the bound is a verified part of V(Q)")
+        notes.append("the vertex enumeration is partial (over the candidate budget, at most "
+                     "--max-atoms): the bound is a verified part of V(Q)")
     return LowerBound(gp.lower, "geometry", "exact", tight=gp.complete, notes=notes, geometry=gp)
 
 

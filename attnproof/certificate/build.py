@@ -150,7 +150,7 @@ def _lower_steps(lb: LowerBound) -> list:
 
 def build_certificate(M: MultiHead, explicit: bool = False, max_atoms: int | None = DEFAULT_MAX_ATOMS,
                       explicit_fusion_limit: int = EXPLICIT_FUSION_LIMIT,
-                      progress: Progress = None) -> Certificate:
+                      progress: Progress = None, spec=None) -> Certificate:
     """Prove lower and upper bounds for ``M`` and assemble the certificate.
 
     The upper bound is the best verified fusion of :func:`attnproof.fusion.fuse`,
@@ -161,7 +161,7 @@ def build_certificate(M: MultiHead, explicit: bool = False, max_atoms: int | Non
     :mod:`attnproof.certificate.geometry_steps`; with a direct sum of heads
     whose keys are all vertices, lower and upper bound meet at ``Π_h n_h``.
     """
-    lb = lower_bound(M, explicit=explicit, max_atoms=max_atoms, progress=progress)
+    lb = lower_bound(M, explicit=explicit, max_atoms=max_atoms, progress=progress, spec=spec)
     steps = _lower_steps(lb)
     prod = distinct_key_product(M)
     fusion = None

@@ -67,6 +67,7 @@ class Verdict:
     strict: bool = False
     work: int = 0
     replay: list = field(default_factory=list)
+    complete: bool | None = None     # geometric vertex count: complete (True) or partial (False)
 
     def to_dict(self) -> dict:
         """JSON-ready form (big counts as decimal strings); ``verdict`` and ``status`` agree
@@ -81,7 +82,7 @@ class Verdict:
                 "minimum": big(self.minimum), "trust": self.trust,
                 "bounds_verified": self.bounds_verified, "window_refutations": wins,
                 "windows_verified": self.windows_verified,
-                "problem_sha256": self.problem_sha256, "work": self.work,
+                "problem_sha256": self.problem_sha256, "complete": self.complete, "work": self.work,
                 "replay": list(self.replay)}
 
     def after_replay(self, results: list) -> "Verdict":
@@ -230,7 +231,12 @@ def check_document(doc, expected_sha256: str | None = None, strict: bool = False
                     minimum=minimum, trust=st.trust, window_refutations=st.windows,
                     problem_sha256=sha, bounds_verified=True, window_steps=st.window_steps,
                     strict=strict, work=budget.used)
+        geo = st.__dict__.get("geometry")
+        v.complete = None if geo is None else geo.get("complete")
         v.message = f"valid: {v._bounds_text()}"
+        if v.complete is False:
+            v.message += (" (the vertex count is partial: the lower bound counts verified "
+                          "vertices only)")
         if st.windows:
             n = len(st.windows)
             v.status, v.code = "inconclusive", 2

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import argparse
 
-from .common import EXIT_OK, Progress, add_common, add_max_atoms, print_json
+from .common import (EXIT_OK, Progress, add_common, add_executor_options, add_max_atoms,
+                     executor_spec, print_json)
 
 NAME = "bound"
 HELP = "prove a lower bound on the atoms of every exact single-head fusion"
@@ -45,6 +46,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="count by an explicit list of vertices (one block) instead of structurally")
     add_max_atoms(p)
     add_common(p)
+    add_executor_options(p)
 
 
 def summarize(lb) -> dict:
@@ -62,7 +64,8 @@ def run(args: argparse.Namespace) -> int:
 
     M = load_problem(args.problem)
     with Progress("bound: factors, then vertices", heartbeat=True) as bar:
-        lb = lower_bound(M, explicit=args.explicit, max_atoms=args.max_atoms, progress=bar)
+        lb = lower_bound(M, explicit=args.explicit, max_atoms=args.max_atoms, progress=bar,
+                         spec=executor_spec(args))
     s = summarize(lb)
     if args.json:
         print_json(s)

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import argparse
 
-from .common import (EXIT_OK, EXPLICIT_FUSION_LIMIT, Progress, add_common, add_max_atoms,
+from .common import (EXIT_OK, EXPLICIT_FUSION_LIMIT, Progress, add_common, add_executor_options,
+                     add_max_atoms, executor_spec,
                      positive_int, print_json)
 
 NAME = "prove"
@@ -43,6 +44,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         f"which the checker counts without building it")
     add_max_atoms(p)
     add_common(p)
+    add_executor_options(p)
 
 
 def ball_check(M, head) -> None:
@@ -67,7 +69,8 @@ def run(args: argparse.Namespace) -> int:
     M = load_problem(args.problem)
     with Progress("proving: factors and bounds", heartbeat=True) as bar:
         cert = build_certificate(M, explicit=args.explicit, max_atoms=args.max_atoms,
-                                 explicit_fusion_limit=args.explicit_fusion_limit, progress=bar)
+                                 explicit_fusion_limit=args.explicit_fusion_limit, progress=bar,
+                                 spec=executor_spec(args))
     if cert.fusion is not None:
         with Progress("ball check of the fusion", heartbeat=True):
             ball_check(M, cert.fusion.to_head())

@@ -116,6 +116,9 @@ def _geometric_reduced_form(M, lat, obstacle: str, out) -> list | None:
     return [list(cl) for cl, c in zip(classes, constant) if not c]
 
 
+MAX_SHOW_VARIABLES = 1024
+
+
 def run(args: argparse.Namespace) -> int:
     from ..algebra import Lattice, head_fraction
     from ..algebra.display import legend
@@ -125,6 +128,13 @@ def run(args: argparse.Namespace) -> int:
 
     M = load_problem(args.problem)
     lat = Lattice.of(M)
+    if lat.nvars > MAX_SHOW_VARIABLES:
+        # a polynomial context over this many variables is beyond display (and FLINT)
+        from ..errors import LimitError
+
+        raise LimitError(f"show displays formulas in at most {MAX_SHOW_VARIABLES} lattice "
+                         f"variables; this problem has {lat.nvars} (use 'attnproof bound' or "
+                         f"'attnproof prove', which work on sparse keys)")
     style = "latex" if args.latex else "unicode" if args.unicode else "plain"
     if args.latex and args.unicode:
         raise InputError("choose one of --unicode and --latex")
@@ -158,7 +168,8 @@ def run(args: argparse.Namespace) -> int:
         if args.plot is not None:
             raise InputError(f"--plot draws Newt(Q) from the expanded reduced form, out of reach "
                              f"here ({obstacle})")
-        doc["reduced"] = None
+        doc["reduced"] = []                      # not expanded
+        doc["q_support_points"] = None
         doc["q_classes"] = _geometric_reduced_form(M, lat, obstacle, out)
         if args.json:
             print_json(doc)

@@ -16,7 +16,7 @@ irreducible over ``K = Q(z)`` (biases only change coefficients).
 'simplex'
 >>> ch = indecomposable_chain([(0, 0, 0), (2, 0, 0), (0, 2, 0), (0, 0, 2), (1, 1, 1), (1, 0, 0)])
 >>> ch.kind, [t for t, _ in ch.triangles], ch.non_vertices, ch.content
-('chain', [(0, 2, 3), (1, 2, 4), (2, 3, 4)], [(5, {0: 1, 1: 1})], 1)
+('chain', [(0, 2, 3), (1, 3, 4), (2, 3, 4)], [(5, {0: 1, 1: 1})], 1)
 >>> indecomposable_chain([(0, 0), (2, 0), (0, 2)], box=(1, 1)) is None    # content 2
 True
 """
@@ -146,6 +146,34 @@ def triangle_face(points: Sequence[tuple], tri: tuple[int, int, int]) -> tuple |
     return cvec
 
 
+def _det3(u, v, w) -> int:
+    return (u[0] * (v[1] * w[2] - v[2] * w[1]) - u[1] * (v[0] * w[2] - v[2] * w[0])
+            + u[2] * (v[0] * w[1] - v[1] * w[0]))
+
+
+def _wrap(pts, a, b, c):
+    """Gift wrapping in R^3: the point ``x`` whose plane through edge ``ab`` has every
+    point on ``c``'s side (the facet across ``ab`` from the facet ``abc``), or None."""
+    pa = pts[a]
+    e = tuple(q - r for q, r in zip(pts[b], pa))
+    rel = [tuple(q - r for q, r in zip(p, pa)) for p in pts]
+    x = next((i for i in range(len(pts)) if i not in (a, b, c)), None)
+    if x is None:
+        return None
+    for _ in range(2):
+        for i in range(len(pts)):
+            if i in (a, b, x):
+                continue
+            sc = _det3(e, rel[x], rel[c])
+            if sc == 0:
+                x = i
+                continue
+            si = _det3(e, rel[x], rel[i])
+            if si and (si > 0) != (sc > 0):
+                x = i
+    return x
+
+
 def _simplex(pts, box) -> Chain | None:
     diffs = [tuple(x - y for x, y in zip(p, pts[0])) for p in pts[1:]]
     if len(diffs) > len(pts[0]):
@@ -225,6 +253,20 @@ def indecomposable_chain(points: Sequence[Sequence[int]], *, max_lp: int = 20000
     if not found:
         return None
     Vset = set(V)
+    if len(pts[0]) == 3:
+        # in space, walk across edges by gift wrapping: one exact proposal per edge
+        queue = [(t, e) for t in list(tris) for e in ((t[0], t[1]), (t[0], t[2]), (t[1], t[2]))]
+        while queue and not (covered >= Vset and g == 1):
+            t, (a, b) = queue.pop()
+            c = next(x for x in t if x not in (a, b))
+            x = _wrap(pts, a, b, c)
+            if x is None:
+                continue
+            new = tuple(sorted((a, b, x)))
+            if new in tris or lps >= max_lp:
+                continue
+            if test(new):
+                queue.extend((new, e) for e in ((new[0], new[1]), (new[0], new[2]), (new[1], new[2])))
     while not (covered >= Vset and g == 1):
         progress = False
         for e in list(edges):

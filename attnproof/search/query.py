@@ -92,6 +92,16 @@ class SearchResult:
         """Atom count of the verified witness (sat only; None otherwise)."""
         return self.fusion.atoms if self.fusion is not None else None
 
+    def witness_run(self) -> SolverRun | None:
+        """The solver run whose model is the witness (the first ``sat``), or None.
+
+        Both solvers run at once, so it may be either.
+
+        >>> SearchResult("unsat", 1, None, None, None).witness_run() is None
+        True
+        """
+        return next((run for run in self.solvers.values() if run.result == "sat"), None)
+
     def to_dict(self) -> dict[str, Any]:
         """JSON summary: result, atoms, window, solvers, hash and the reductions used."""
         d: dict[str, Any] = {
@@ -240,9 +250,8 @@ def _query(M, k, window, options: SearchOptions, r, cache, timeout: float, t0: f
     left = max(timeout - (time.perf_counter() - t0), 0.1)
     runs = run_solvers(names, enc.smtlib, left, enc.gvars)
     res.solvers.update(runs)
-    sat = [run for run in runs.values() if run.result == "sat"]
-    if sat:
-        z = sat[0]
+    z = res.witness_run()
+    if z is not None:
         g = {enc.window.points[i]: parse_model_value(z.model.get(name, "0"))
              for i, name in enumerate(enc.gvars)}
         f = fusion_from_g(r, g)

@@ -47,11 +47,11 @@ def sweep_query(M: MultiHead, k: int, window, timeout: float, options: SearchOpt
     """One query of a sweep, as run on a worker: the answer without its witness, or a reason.
 
     The witness (a FLINT object, and not trusted from afar) is left out; the
-    solver's model it comes from is kept in ``solvers["z3"]``.
+    solver's model it comes from is kept in ``solvers`` (``witness_run()``).
 
     >>> from attnproof.families import sigmoid_sum
     >>> res = sweep_query(sigmoid_sum(1), 2, 0, 60, SearchOptions(), None)
-    >>> res.result, res.fusion, sorted(res.solvers["z3"].model)
+    >>> res.result, res.fusion, sorted(res.witness_run().model)
     ('sat', None, ['g_0'])
     """
     try:
@@ -237,7 +237,7 @@ def _rebuild(row: SweepRow, M: MultiHead, r) -> None:
     """Re-derive a ``sat`` row's witness from the solver model and verify it exactly here."""
     res = row.search
     enc = res.encoding
-    z = res.solvers.get("z3")
+    z = res.witness_run()
     try:
         g = {enc.window.points[i]: parse_model_value(z.model.get(name, "0"))
              for i, name in enumerate(enc.gvars)}

@@ -224,6 +224,27 @@ def shifted_w3(offset: int, dim: int) -> dict:
     return _rehash(doc)
 
 
+def _swap_rules(d: dict) -> None:
+    idx = [i for i, s in enumerate(d["steps"]) if s["rule"] not in
+           ("irreducible_factor", "newton_blocks", "product_fusion", "explicit_fusion")]
+    if len(idx) >= 2:
+        a, b = d["steps"][idx[0]], d["steps"][idx[1]]
+        a["rule"], b["rule"] = b["rule"], a["rule"]
+    else:
+        d["steps"][idx[0]]["rule"] = "newton_blocks"
+
+
+def _scale_keys(d: dict, k: int) -> None:
+    for h in d["problem"]["heads"]:
+        for a in h["atoms"]:
+            key = a["key"]
+            if isinstance(key, list):
+                a["key"] = [_fmt(Fraction(x) * k) for x in key]
+            else:
+                a["key"] = {j: _fmt(Fraction(x) * k) for j, x in key.items()}
+    _rehash(d)
+
+
 def entries() -> list[tuple[str, str, object, int, list, list]]:
     """(name, what, document or raw text or bytes, exit code, extra args, needs)."""
     out = []
@@ -317,6 +338,15 @@ def entries() -> list[tuple[str, str, object, int, list, list]]:
         lambda d: d["steps"][0].__setitem__("rule", "Irreducible_factor"))
     mut("forged-rule-name-huge", "w3", "a 20000-character rule name",
         lambda d: d["steps"][0].__setitem__("rule", "x" * 20000))
+
+    mut("forged-geom-direct-claim", "geom-direct", "direct_sum certificate with the lower "
+        "bound doubled", lambda d: _claims(d, 2 * d["claims"]["lower_bound"],
+                                           2 * d["claims"]["lower_bound"]) and None)
+    mut("forged-geom-rule-swap", "geom-chain", "two geometry steps with their rule names swapped",
+        lambda d: _swap_rules(d))
+    mut("bomb-geom-huge-keys", "geom-triangles", "a geometric certificate whose problem keys "
+        "are multiplied by 2^3000 (rehashed): the steps no longer match, decided fast",
+        lambda d: _scale_keys(d, 2 ** 3000))
 
     # -- resource bombs ---------------------------------------------------------------
     add("bomb-exponent-1e6", "sigma((10^6+1) q): 1 + x divides 1 + x^(10^6+1), quotient of "
