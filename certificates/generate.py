@@ -82,6 +82,13 @@ def _geom_chain() -> MultiHead:
     return _points_problem([(1, 0, 0), (-1, 0, 0), (0, 1, 0), (0, -1, 0), (0, 0, 1), (0, 0, -1)])
 
 
+def _geom_indecomposable() -> MultiHead:
+    # a unit simplex and twice another simplex: the second head's edge content is 2 (only
+    # indecomposable), the two are not homothetic (widths along e_0 and e_0 + e_1)
+    return _points_problem([(0, 0, 0), (1, 0, 0), (0, 1, 0), (0, 0, 1)],
+                           [(0, 0, 0), (2, 0, 0), (0, 2, 0), (2, 2, 2)])
+
+
 def _window_k3() -> dict | None:
     try:
         from attnproof.search.certify import search_certificate
@@ -116,6 +123,7 @@ def valid(window: bool = True) -> dict[str, dict]:
         "geom-direct": geometry_certificate(_geom_direct()).doc,
         "geom-chain": geometry_certificate(_geom_chain()).doc,
         "geom-partial": geometry_certificate(_geom_triangles(), max_candidates=5).doc,
+        "geom-indecomposable": geometry_certificate(_geom_indecomposable()).doc,
     }
     w = _window_k3() if window else None
     if w is not None:
@@ -225,6 +233,13 @@ def invalid(v: dict[str, dict]) -> list[tuple[str, str, object, int, list]]:
                    d["claims"].update(lower_bound=9, minimum=9)) and None)
     mut("geom-direct-basis", "geom-direct", "direct_sum: a basis point dropped without a relation",
         lambda d: _step(d, "direct_sum")["factors"][0]["basis"].pop() and None)
+    mut("geom-nonhomothetic-missing", "geom-indecomposable", "generic_heads: a head only "
+        "indecomposable (content 2) without non-homothety certificates",
+        lambda d: _step(d, "generic_heads").pop("non_homothetic") and None)
+    mut("geom-nonhomothetic-equal", "geom-indecomposable", "generic_heads: the functionals "
+        "of a non-homothety pair give equal width ratios (both axes scale by 2)",
+        lambda d: _step(d, "generic_heads")["non_homothetic"][0].__setitem__(
+            slice(2, 4), [[1, 0, 0], [0, 1, 0]]))
     # graphic block over the checker's limit: the 4 x 5 grid, a biconnected block on 20 nodes
     # that is neither chordal nor a cycle, claimed as zonotope_graphic (the producer refuses it)
     from unittest import mock

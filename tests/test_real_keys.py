@@ -194,6 +194,75 @@ def test_direct_sum_proves_the_minimum(tmp_path):
     assert _cli("check", "d.cert.json", cwd=tmp_path).returncode == 0
 
 
+def _float32_heads(H, n, d, seed):
+    rng = np.random.default_rng(seed)
+    return MultiHead.from_arrays([rng.standard_normal((n, d)).astype(np.float32) for _ in range(H)],
+                                 [rng.standard_normal(n).astype(np.float32) for _ in range(H)])
+
+
+@pytest.mark.parametrize("shape", [(2, 4, 3, 0), (3, 4, 3, 4)])
+def test_indecomposable_heads_give_the_independent_count(shape):
+    # few float32 keys in R^3: a head whose chain has edge content above 1 is only
+    # indecomposable; with non-homothety certificates the bound is still V(Σ conv K_h)
+    from attnproof.certificate.geometry_steps import geometry_proof
+
+    M = _float32_heads(*shape)
+    gp = geometry_proof(M)
+    assert gp is not None and gp.indecomposable and gp.complete
+    gh = next(s for s in gp.steps if s["rule"] == "generic_heads")
+    assert gh["non_homothetic"]
+    lb = lower_bound(M)
+    assert lb.path == "geometry" and lb.complete
+    assert lb.value == gp.lower == _independent_count()(_lattice_points(M))
+    v = check_text(build_certificate(M).text)
+    assert v.code == 0 and v.lower_bound == lb.value, v.message
+
+
+def _generic_heads(doc):
+    return next(s for s in doc["steps"] if s["rule"] == "generic_heads")
+
+
+def test_missing_or_needless_non_homothety_is_rejected():
+    from attnproof.certificate.geometry_steps import geometry_certificate
+    from attnproof.checker import check_document
+
+    doc = geometry_certificate(_float32_heads(2, 4, 3, 0)).doc
+    assert check_document(doc).code == 0
+    bad = json.loads(json.dumps(doc))
+    del _generic_heads(bad)["non_homothetic"]
+    v = check_document(bad)
+    assert v.code == 1 and "non_homothetic" in v.message, v.message
+    bad = json.loads(json.dumps(doc))
+    _generic_heads(bad)["non_homothetic"][0][1] = 0          # the pair [0, 0]
+    assert check_document(bad).code == 1
+    # all heads absolutely irreducible: a non_homothetic field is refused
+    doc2 = geometry_certificate(_float32_heads(2, 5, 3, 1)).doc
+    assert "non_homothetic" not in _generic_heads(doc2)
+    _generic_heads(doc2)["non_homothetic"] = [[0, 1, [1, 0, 0], [0, 1, 0]]]
+    assert check_document(doc2).code == 1
+
+
+def test_forged_non_homothety_of_homothetic_heads_is_rejected(monkeypatch):
+    # head 1 = 2·(keys of head 0) + t with other values: homothetic polytopes, content 2;
+    # no pair of functionals separates their width ratios, so a forged one must fail
+    import attnproof.certificate.geometry_steps as gs
+    from attnproof.checker import check_document
+
+    K = [(F(0), F(0), F(0)), (F(3, 8), F(1, 4), F(-1, 2)), (F(-5, 8), F(7, 8), F(1, 4)),
+         (F(1, 2), F(-3, 4), F(5, 8))]
+    t = (F(1, 8), F(-3, 8), F(1, 2))
+    A = Head(tuple(Atom(k, (F(i),)) for i, k in enumerate(K)))
+    B = Head(tuple(Atom(tuple(2 * x + y for x, y in zip(k, t)), (F(3 - i, 2),), F(i, 3) + 1)
+                   for i, k in enumerate(K)))
+    M = MultiHead((A, B))
+    assert gs.geometry_proof(M) is None                      # the producer claims nothing
+    monkeypatch.setattr(gs, "non_homothety", lambda P, Q: ((1, 0, 0), (0, 1, 0)))
+    cert = gs.geometry_certificate(M)
+    assert cert is not None and _generic_heads(cert.doc)["non_homothetic"]
+    v = check_document(cert.doc)
+    assert v.code == 1 and "homothetic" in v.message, v.message
+
+
 def test_associate_heads_are_one_factor():
     # head 2 = head 1 translated by t, biases shifted: same denominator up to a monomial unit
     base = float_multihead(1, 4, 3, seed=8, binary=True).heads[0]

@@ -361,7 +361,8 @@ def lower_bound(M: MultiHead, explicit: bool = False, max_atoms: int | None = DE
             return lb
         return LowerBound(1, "none", "exact", tight=False, notes=[
             f"{obstacle}, and some head denominator has no certificate of irreducibility "
-            "from its Newton polytope (THEORY 9.1-9.3): only the trivial bound 1 is proven"])
+            "from its Newton polytope (THEORY 9.1-9.3; an indecomposable one needs to be "
+            "non-homothetic to the other classes): only the trivial bound 1 is proven"])
     hp = hp if hp is not None else head_polys(M)
     fs: FactorSet = surviving_factors(M, progress, hp)
     dim = M.dim
@@ -403,8 +404,10 @@ def _geometric(M: MultiHead, progress: Progress = None,
     gp = geometry_proof(M, progress=progress, max_candidates=cap, spec=spec)
     if gp is None:
         return None
-    notes = [f"{len(gp.factors)} head class(es) certified irreducible; counted by "
-             f"{gp.method.replace('_', ' ')}"]
+    k = len(set(gp.indecomposable) & set(gp.factors))
+    notes = [f"{len(gp.factors) - k} head class(es) certified irreducible"
+             + (f", {k} indecomposable and pairwise non-homothetic" if k else "")
+             + f"; counted by {gp.method.replace('_', ' ')}"]
     if not gp.complete:
         notes.append("the vertex enumeration is partial (over the candidate budget, at most "
                      "--max-atoms): the bound is a verified part of V(Q)")

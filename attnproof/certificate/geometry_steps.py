@@ -23,7 +23,7 @@ from typing import Any, Callable, Optional
 
 from ..algebra.lattice import Lattice
 from ..geometry.associates import associate_classes
-from ..geometry.chain import Chain, difference_box, indecomposable_chain
+from ..geometry.chain import Chain, difference_box, indecomposable_chain, non_homothety
 from ..geometry.direct_sum import DirectSum, direct_sum_certificate
 from ..geometry.minkowski import MinkowskiVertices, minkowski_vertices
 from ..geometry.points import head_points, project, varying_coordinates
@@ -51,9 +51,13 @@ def chain_step(head: int, ch: Chain) -> dict:
             "non_vertices": [[i, _mu(m)] for i, m in ch.non_vertices]}
 
 
-def generic_heads_step(classes: list) -> dict:
-    """The ``generic_heads`` step (classes of associate heads, sorted)."""
-    return {"rule": "generic_heads", "classes": [list(c) for c in sorted(classes)]}
+def generic_heads_step(classes: list, non_homothetic: list | None = None) -> dict:
+    """The ``generic_heads`` step (classes of associate heads, sorted); ``non_homothetic``:
+    ``[[h, g, c1, c2], ...]`` when some representative is only indecomposable."""
+    step = {"rule": "generic_heads", "classes": [list(c) for c in sorted(classes)]}
+    if non_homothetic:
+        step["non_homothetic"] = [[h, g, list(c1), list(c2)] for h, g, c1, c2 in non_homothetic]
+    return step
 
 
 def minkowski_step(mv: MinkowskiVertices, points: list) -> dict:
@@ -107,13 +111,15 @@ class GeometryProof:
     classes: list = field(default_factory=list)
     factors: list = field(default_factory=list)     # class representatives that are factors of Q
     all_vertices: bool = False       # every key of every factor head is a vertex of its head
+    indecomposable: list = field(default_factory=list)   # representatives with content > 1
 
 
 def geometry_proof(M: MultiHead, *, complete: bool = True, progress: Progress = None,
                    spec=None, max_candidates: int | None = MAX_CANDIDATES) -> GeometryProof | None:
     """Prove the Newton vertex bound of ``M`` by THEORY §9, or None when some head
-    denominator cannot be certified irreducible (no chain found) or two heads are
-    associates through a non-monomial unit.  ``max_candidates`` (None: no cap): above
+    denominator has no indecomposable Newton polytope (no chain found), two heads are
+    associates through a non-monomial unit, or a head only indecomposable (content
+    above 1) has no certificate of non-homothety with another class (docs/theory.md 9.3').  ``max_candidates`` (None: no cap): above
     this many tuples of per-head vertices the count is partial (THEORY 9.4)."""
     lat = Lattice.of(M)
     pts_all = head_points(M, lat)
@@ -123,17 +129,33 @@ def geometry_proof(M: MultiHead, *, complete: bool = True, progress: Progress = 
         return None
     steps: list = []
     box = difference_box(pts_all)
+    indec: set = set()          # representatives only indecomposable (content above 1)
     for cl in classes:
         h = cl[0]
         pts = pts_all[h]
         vc = varying_coordinates(pts)
-        ch = indecomposable_chain(project(pts, vc), box=[box[j] for j in vc])
+        ch = indecomposable_chain(project(pts, vc), box=[box[j] for j in vc],
+                                  require_content=False)
         if ch is None:
             return None
+        if ch.content != 1:
+            indec.add(h)
         steps.append((h, chain_step(h, ch)))
     steps = [s for _, s in sorted(steps, key=lambda t: t[0])]
-    steps.append(generic_heads_step(classes))
     reps = [cl[0] for cl, const in zip(classes, constant) if not const]
+    pairs = []
+    if indec:
+        # docs/theory.md 9.3': pairwise non-homothetic non-constant classes
+        for i, h in enumerate(reps):
+            for g in reps[i + 1:]:
+                if h not in indec and g not in indec:
+                    continue
+                vc = varying_coordinates(pts_all[h], pts_all[g])
+                nh = non_homothety(project(pts_all[h], vc), project(pts_all[g], vc))
+                if nh is None:
+                    return None
+                pairs.append((h, g, nh[0], nh[1]))
+    steps.append(generic_heads_step(classes, pairs))
     if not reps:
         # Q = 1: the trivial bound needs no factor at all
         return GeometryProof([{"rule": "newton_blocks", "blocks": []}], 1, True,
@@ -145,13 +167,15 @@ def geometry_proof(M: MultiHead, *, complete: bool = True, progress: Progress = 
         step, total = direct_sum_step(ds, fpts)
         steps.append(step)
         allv = total == _prod(len(p) for p in fpts)
-        return GeometryProof(steps, total, True, "direct_sum", classes, reps, allv)
+        return GeometryProof(steps, total, True, "direct_sum", classes, reps, allv,
+                             sorted(indec))
     mv = minkowski_vertices(fpts, complete=complete, progress=progress, spec=spec,
                             max_candidates=max_candidates)
     steps.append(minkowski_step(mv, fpts))
     exact = mv.complete and mv.certified
     allv = exact and not any(mv.head_non_vertices)
-    return GeometryProof(steps, mv.count, exact, "minkowski_vertices", classes, reps, allv)
+    return GeometryProof(steps, mv.count, exact, "minkowski_vertices", classes, reps, allv,
+                         sorted(indec))
 
 
 def _prod(xs) -> int:

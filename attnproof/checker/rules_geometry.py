@@ -5,14 +5,16 @@ Every point is re-derived from the embedded problem: the x-exponents of a
 head denominator on the problem's lattice (``supp_x D_h``, sorted, distinct),
 restricted to the x-variables that vary (docs/certificates.md §6.7-6.10).
 
-* ``indecomposable_chain`` (phase 0): ``Newt_x(D_h)`` is integrally
-  indecomposable -- a simplex with a modular rank witness (Gao), or a
-  connected family of triangular 2-faces with functionals covering every
-  vertex, edge contents with gcd 1 (Lemma 9.1, Cor 9.2) -- so ``D_h`` is
-  absolutely irreducible over ``K = Q(z)``.
+* ``indecomposable_chain`` (phase 0): ``Newt_x(D_h)`` is indecomposable -- a
+  simplex with a modular rank witness (Gao), or a connected family of
+  triangular 2-faces with functionals covering every vertex (Lemma 9.1); with
+  edge contents of gcd 1 (recomputed here) ``D_h`` is absolutely irreducible
+  over ``K = Q(z)`` (Cor 9.2), otherwise only indecomposable.
 * ``generic_heads`` (phase 0.5): classes of associate heads, each class's
-  representative proven irreducible above; non-constant classes are the
-  factors of ``Q`` (Cor 9.3), each with multiplicity 1.
+  representative proven indecomposable above; non-constant classes are the
+  factors of ``Q`` (Cor 9.3), each with multiplicity 1; with heads only
+  indecomposable, pairwise non-homothety certificates make them stand for
+  ``Q`` in every vertex count (docs/theory.md, Lemma 9.3').
 * ``minkowski_vertices`` (phase 1): vertices of ``Σ Newt_x(f_i)`` as index
   tuples with functionals; with ``complete``, every other candidate is refuted
   by a Gordan certificate (Lemma 9.4).
@@ -122,7 +124,7 @@ def _ints(x, n: int, where: str) -> list:
 def _geo(st) -> dict:
     g = st.__dict__.get("geometry")
     if g is None:
-        g = {"irreducible": {}, "last_chain": -1, "generic": False, "complete": None,
+        g = {"irreducible": {}, "indecomposable": set(), "last_chain": -1, "generic": False, "complete": None,
              "box": None}
         st.__dict__["geometry"] = g
     return g
@@ -262,9 +264,10 @@ def rule_indecomposable_chain(st, step: dict, where: str) -> None:
         if rank_mod(diffs, p) != len(diffs):
             raise Reject(f"{where}: the differences p_i - p_0 are not independent modulo {p}")
         cont = _content(diffs, vs, difference_box(st))
-        if cont != 1:
-            raise Reject(f"{where}: the gcd of the coordinates of the edges is {cont}, not 1")
         g["irreducible"][h] = kind
+        if cont != 1:
+            # indecomposable only (Lemma 9.1): generic_heads then needs non-homothety
+            g["indecomposable"].add(h)
         return
     tris = step["triangles"]
     if not isinstance(tris, list) or not tris:
@@ -317,9 +320,10 @@ def rule_indecomposable_chain(st, step: dict, where: str) -> None:
     nv = _point_non_vertices(step["non_vertices"], pts, f"{where}: non_vertices")
     if set(nv) != set(range(n)) - covered:
         raise Reject(f"{where}: non_vertices must list exactly the points on no triangle")
-    if cont != 1:
-        raise Reject(f"{where}: the gcd of the edge contents is {cont}, not 1")
     g["irreducible"][h] = kind
+    if cont != 1:
+        # indecomposable only (Lemma 9.1): generic_heads then needs non-homothety
+        g["indecomposable"].add(h)
 
 
 # -- generic_heads ------------------------------------------------------------
@@ -388,8 +392,9 @@ def _proportional(A: dict, B: dict, t) -> bool:
 
 
 def rule_generic_heads(st, step: dict, where: str) -> None:
-    """``Q = Π`` over the non-constant classes of associate irreducible heads (Cor 9.3)."""
-    fields(step, {"rule", "classes"}, set(), where)
+    """``Q = Π`` over the non-constant classes of associate irreducible heads (Cor 9.3);
+    with heads only indecomposable, ``Newt(Q) = Σ λ_h Newt(D_h)``, ``λ_h > 0`` (9.3')."""
+    fields(step, {"rule", "classes"}, {"non_homothetic"}, where)
     g = _geo(st)
     if g["generic"]:
         raise Reject(f"{where}: a second generic_heads step")
@@ -424,6 +429,7 @@ def rule_generic_heads(st, step: dict, where: str) -> None:
     _budget(sum(len(pb.den[h]) * (dim + 1) for h in nonunit) * len(parsed) + 1, where, st)
     Z = [_zpolys(pb.den[h], dim) if h in set(nonunit) else None for h in range(len(pb.den))]
     units: dict = {}
+    factor_reps: list = []
     for c_i, hs in enumerate(parsed):
         rep = hs[0]
         for h in hs[1:]:
@@ -462,7 +468,49 @@ def rule_generic_heads(st, step: dict, where: str) -> None:
                 break
         if not constant:
             st.factors.append((pb.den[rep], 1))
+            factor_reps.append(rep)
+    _non_homothetic(st, step, factor_reps, g["indecomposable"], where)
     g["generic"] = True
+
+
+def _non_homothetic(st, step: dict, reps: list, indec: set, where: str) -> None:
+    """Every pair of non-constant classes with a representative only indecomposable
+    carries ``[h, g, c1, c2]``: ``w_c1(K_h)·w_c2(K_g) != w_c2(K_h)·w_c1(K_g)`` (``w_c``:
+    width of the x-points along ``c``, dense over the pair's x variables), so
+    ``conv K_h`` is no ``λ·conv K_g + t``: no common factor (docs/theory.md 9.3')."""
+    want = [(h, k) for i, h in enumerate(reps) for k in reps[i + 1:] if h in indec or k in indec]
+    if "non_homothetic" not in step:
+        if want:
+            raise Reject(f"{where}: heads {sorted(indec & set(reps))} are only indecomposable "
+                         "(edge content above 1): non_homothetic must list every pair of "
+                         "non-constant classes with such a representative")
+        return
+    nh = step["non_homothetic"]
+    if not want:
+        raise Reject(f"{where}: non_homothetic is only for heads whose content is above 1")
+    if not isinstance(nh, list) or len(nh) != len(want):
+        raise Reject(f"{where}: non_homothetic must list the {len(want)} pairs "
+                     f"{[list(p) for p in want][:4]}... in order")
+    dim = st.pb.dim
+    for k, (e, (h, o)) in enumerate(zip(nh, want)):
+        w = f"{where}, non_homothetic {k}"
+        if not isinstance(e, list) or len(e) != 4:
+            raise Reject(f"{w}: expected [h, g, c1, c2]")
+        if [integer(e[0], f"{w}: h", 0), integer(e[1], f"{w}: g", 0)] != [h, o]:
+            raise Reject(f"{w}: expected the pair [{h}, {o}]")
+        Dh, Do = st.pb.den[h], st.pb.den[o]
+        vs = sorted(x_vars(Dh, dim) | x_vars(Do, dim))
+        c1, c2 = _ints(e[2], len(vs), f"{w}: c1"), _ints(e[3], len(vs), f"{w}: c2")
+        A, B = x_points(Dh, dim, vs), x_points(Do, dim, vs)
+        _budget(2 * (len(A) + len(B)) * max(len(vs), 1), w, st)
+
+        def width(c, pts):
+            vals = [_dot(c, p) for p in pts]
+            return max(vals) - min(vals)
+
+        if width(c1, A) * width(c2, B) == width(c2, A) * width(c1, B):
+            raise Reject(f"{w}: the widths along c1, c2 have equal ratios on both heads: "
+                         "no certificate that they are not homothetic")
 
 
 # -- minkowski_vertices / direct_sum ------------------------------------------

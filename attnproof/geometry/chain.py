@@ -31,7 +31,8 @@ from .modular import independent_prime
 from .separation import Functional, dot, separate
 from .vertices import check_distinct, classify_points
 
-__all__ = ["Chain", "indecomposable_chain", "triangle_face", "content", "difference_box"]
+__all__ = ["Chain", "indecomposable_chain", "triangle_face", "content", "difference_box",
+           "width", "non_homothety"]
 
 
 @dataclass
@@ -42,7 +43,9 @@ class Chain:
     differences ``p_i - p_0`` modulo ``prime``) or ``"chain"`` (then
     ``triangles``: sorted ``[((a, b, c), functional)]`` with ``a < b < c``
     point indices, and ``non_vertices``: ``[(i, {j: μ_j})]`` for every point on
-    no triangle).  ``content``: the gcd of the edge contents (always 1 here).
+    no triangle).  ``content``: the gcd of the edge contents; 1 proves absolute
+    irreducibility (Cor 9.2), above 1 only indecomposability (Lemma 9.1; enough
+    for the vertex count with non-homothety certificates, docs/theory.md 9.3').
     """
 
     kind: str
@@ -188,7 +191,8 @@ def _simplex(pts, box) -> Chain | None:
 
 
 def indecomposable_chain(points: Sequence[Sequence[int]], *, max_lp: int = 20000,
-                         box: Sequence[int] | None = None) -> Chain | None:
+                         box: Sequence[int] | None = None,
+                         require_content: bool = True) -> Chain | None:
     """A :class:`Chain` certificate for ``conv(points)``, or None when none is found.
 
     ``points``: distinct integer points (the x-exponents of one head), at least 2.
@@ -196,6 +200,11 @@ def indecomposable_chain(points: Sequence[Sequence[int]], *, max_lp: int = 20000
     above 1, or no triangular faces found within ``max_lp`` linear programs),
     never "reducible".  ``box``: per-coordinate divisors of the contents
     (:func:`difference_box` of all heads); default: this head's own.
+    ``require_content=False``: a chain whose content stays above 1 is returned
+    too (``Chain.content > 1``: indecomposable, not proven absolutely irreducible).
+
+    >>> indecomposable_chain([(0, 0), (2, 0), (0, 2)], box=(1, 1), require_content=False).content
+    2
     """
     pts = check_distinct(points)
     if len(pts) < 2:
@@ -204,7 +213,7 @@ def indecomposable_chain(points: Sequence[Sequence[int]], *, max_lp: int = 20000
         box = difference_box([pts])
     s = _simplex(pts, box)
     if s is not None:
-        return s if s.content == 1 else None
+        return s if s.content == 1 or not require_content else None
     hv = classify_points(pts)
     V = hv.vertex_indices
     if len(V) < 3:
@@ -267,6 +276,12 @@ def indecomposable_chain(points: Sequence[Sequence[int]], *, max_lp: int = 20000
                 continue
             if test(new):
                 queue.extend((new, e) for e in ((new[0], new[1]), (new[0], new[2]), (new[1], new[2])))
+
+    def done() -> Chain | None:
+        if require_content or not covered >= Vset:
+            return None
+        return Chain("chain", sorted(tris.items()), list(hv.non_vertices), content=g)
+
     while not (covered >= Vset and g == 1):
         progress = False
         for e in list(edges):
@@ -274,7 +289,7 @@ def indecomposable_chain(points: Sequence[Sequence[int]], *, max_lp: int = 20000
                 if w in covered or w in e:
                     continue
                 if lps >= max_lp:
-                    return None
+                    return done()
                 if test((e[0], e[1], w)):
                     progress = True
                     break
@@ -287,12 +302,62 @@ def indecomposable_chain(points: Sequence[Sequence[int]], *, max_lp: int = 20000
                 if w in e:
                     continue
                 if lps >= max_lp:
-                    return None
+                    return done()
                 if test((e[0], e[1], w)):
                     progress = True
                     break
             if progress:
                 break
         if not progress:
-            return None
+            return done()
     return Chain("chain", sorted(tris.items()), list(hv.non_vertices), content=1)
+
+
+def width(c: Sequence[int], points) -> int:
+    """``max <c, p> - min <c, p>`` over the points.
+
+    >>> width((1, 1), [(0, 0), (2, 0), (0, 3)])
+    3
+    """
+    vals = [dot(c, p) for p in points]
+    return max(vals) - min(vals)
+
+
+def non_homothety(A: Sequence[tuple], B: Sequence[tuple], *, tries: int = 64,
+                  seed: int = 0) -> tuple[tuple, tuple] | None:
+    """Integer functionals ``(c1, c2)`` with ``w_c1(A)·w_c2(B) != w_c2(A)·w_c1(B)``
+    (``w`` = :func:`width`), proving ``conv A`` is no ``λ·conv B + t`` with ``λ > 0``;
+    or None when none is found (coordinate axes, ``e_i ± e_j``, then ``tries``
+    small random functionals).  ``A``, ``B``: points in the same coordinates.
+
+    >>> non_homothety([(0, 0), (1, 0), (0, 1)], [(0, 0), (2, 0), (0, 1)])
+    ((1, 0), (0, 1))
+    >>> non_homothety([(0, 0), (1, 0), (0, 1)], [(5, 5), (7, 5), (5, 7)]) is None
+    True
+    """
+    import random
+
+    d = len(A[0])
+    seen: list = []
+
+    def cands():
+        for i in range(d):
+            yield tuple(int(k == i) for k in range(d))
+        for i in range(d):
+            for j in range(i + 1, d):
+                for s in (1, -1):
+                    yield tuple(1 if k == i else s if k == j else 0 for k in range(d))
+        rng = random.Random(seed)
+        for _ in range(tries):
+            yield tuple(rng.randint(-3, 3) for _ in range(d))
+
+    for c in cands():
+        wa, wb = width(c, A), width(c, B)
+        for c0, wa0, wb0 in seen:
+            if wa0 * wb != wa * wb0:
+                return c0, c
+        if wa or wb:
+            seen.append((c, wa, wb))
+            # one reference functional with positive widths suffices (a ratio to compare)
+            seen = seen[:1] if seen[0][1] and seen[0][2] else seen
+    return None
