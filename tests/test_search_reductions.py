@@ -327,3 +327,16 @@ def test_denominator_only_unsat_implies_plain_unsat(seed, heads, atoms, dim):
         assert a != "unknown"
         if a == "unsat":
             assert _z3(M, k, 1, replace(PLAIN, lineality=True)) == "unsat"
+
+
+def test_denominator_only_query_alone_is_unknown_when_its_model_is_no_fusion():
+    """Found by hypothesis (seed 428): asked on its own, the relaxation may be sat with a G
+    whose N = P·G is not supported on D; that is 'unknown', never an error or a fusion."""
+    from attnproof.families import random_multihead
+    from attnproof.search.query import search_fusion
+
+    M = random_multihead(2, 3, 2, seed=428, max_key=2)
+    opts = replace(SearchOptions(), numerators=False, relax_first=False, cross_check=False)
+    res = search_fusion(M, 7, 1, timeout=120, options=opts)
+    assert res.result == "unknown" and res.fusion is None
+    assert res.solvers["z3"].result == "sat" and "not a fusion" in res.reason

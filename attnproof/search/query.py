@@ -258,6 +258,12 @@ def _query(M, k, window, options: SearchOptions, r, cache, timeout: float, t0: f
         if not verify_fusion(f, k):
             if relaxed:
                 return None         # D = Q·G is fine but N = P·G is not: ask the full query
+            if not options.numerators:
+                # a denominator-only query asked on its own: its model need not be a fusion
+                res.reason = ("the denominator-only relaxation is sat, but its model is not a "
+                              "fusion (no answer about fusions)")
+                res.seconds = time.perf_counter() - t0
+                return res
             raise SolverError(f"{z.solver} returned a model that does not verify as a fusion with "
                               f"at most {k} atoms (query {enc.sha256[:12]})")
         res.result, res.fusion = "sat", f
