@@ -6,7 +6,7 @@ Clients are opened once per process and kept until exit: a
 one retry below is the only one), or a client of an existing scheduler.
 
 :func:`map_tasks_dask` keeps at most ``PREFETCH`` tasks per worker thread in
-flight (the next task waits at the scheduler, not in this process); a
+flight (the next ones wait at the scheduler, not in this process); a
 task's deadline (``spec.timeout``) is counted from when the scheduler reports
 it processing on a worker.  A task that finishes returns its result; one whose
 worker died (``KilledWorker``), that was lost or cancelled, or that passed its
@@ -40,7 +40,7 @@ __all__ = ["map_tasks_dask", "client_for", "is_running", "shutdown", "NO_WORKER_
 NO_WORKER_GRACE = 30.0      # seconds without any worker before pending tasks are failed
 CONNECT_TIMEOUT = 10.0      # seconds to reach an existing scheduler
 POLL = 0.5                  # seconds between checks of deadlines and workers
-PREFETCH = 2                # tasks in flight per worker thread: the next one waits at the scheduler
+PREFETCH = 8                # tasks in flight per worker thread: the next ones wait at the scheduler
 ATTEMPTS = 2                # one try and one retry
 
 _clients: dict[tuple, tuple[Any, Any]] = {}

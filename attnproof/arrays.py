@@ -117,6 +117,10 @@ def multihead_from_arrays(keys: Sequence[Any], values: Sequence[Any], biases: Se
     return MultiHead(tuple(heads), dim=d)
 
 
+# the arrays of a .npz may expand to at most as many bytes as an uncompressed input file
+MAX_NPZ_EXPANDED_BYTES = 512 * 1024 * 1024
+
+
 def load_npz(path: str | os.PathLike) -> MultiHead:
     """Read a multi-head from a ``.npz`` file in the layout of the module docstring."""
     import zipfile
@@ -133,6 +137,14 @@ def load_npz(path: str | os.PathLike) -> MultiHead:
         raise InputError(f"{path}: larger than {MAX_FILE_BYTES} bytes")
     if not zipfile.is_zipfile(path):
         raise InputError(f"{path}: not a .npz archive (write one with numpy.savez)")
+    try:                    # a compressed archive may expand far beyond its own size
+        with zipfile.ZipFile(path) as zf:
+            expanded = sum(i.file_size for i in zf.infolist())
+    except (zipfile.BadZipFile, OSError, ValueError, EOFError) as e:
+        raise InputError(f"{path}: not a readable .npz file ({e})") from None
+    if expanded > MAX_NPZ_EXPANDED_BYTES:       # module-level: tests lower it
+        raise InputError(f"{path}: its arrays expand to {expanded} bytes, over the limit of "
+                         f"{MAX_NPZ_EXPANDED_BYTES}")
     try:
         with np.load(path, allow_pickle=False) as z:
             names = list(z.files)

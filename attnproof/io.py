@@ -237,6 +237,8 @@ def _loads_yaml(text: str) -> Any:
         return yaml.load(text, Loader=_StrictLoader)  # noqa: S506 - strict SafeLoader subclass
     except yaml.YAMLError as e:
         raise InputError(f"not valid YAML: {str(e).splitlines()[0]}") from None
+    except RecursionError:
+        raise InputError("YAML nested too deeply") from None
 
 
 def read_text_file(path: str | os.PathLike, max_bytes: int = MAX_FILE_BYTES) -> str:

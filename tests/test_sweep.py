@@ -66,10 +66,9 @@ def test_a_model_that_does_not_verify_is_unknown(monkeypatch):
 
     def corrupt(M, k, window, timeout, options, max_atoms):
         res = real(M, k, window, timeout, options, max_atoms)
-        z = res.solvers["z3"]
         # every G gives an exact fraction P*G/Q*G; a full G has far more than k atoms
-        bad = {name: str(i + 1) for i, name in enumerate(sorted(z.model))}
-        return replace(res, solvers=dict(res.solvers, z3=replace(z, model=bad)))
+        bad = {name: str(i + 1) for i, name in enumerate(res.encoding.gvars)}
+        return replace(res, solvers={n: replace(r, model=bad) for n, r in res.solvers.items()})
     monkeypatch.setattr(sweep_mod, "sweep_query", corrupt)
     sw = sweep([("c4", C4)], windows=[1], targets=[15], timeout=120)
     assert sw.rows[0].result == "unknown" and sw.rows[0].fusion is None
@@ -119,9 +118,11 @@ def _sweep_cli(run_cli, files, tmp_path, tag, *extra):
     assert rc == 0, err
     doc = json.loads(stdout)
     written = {os.path.basename(p): open(p, "rb").read() for p in doc["written"]}
-    rows = [(r["problem"], r["window"], r["target"], r["result"], r["atoms"], r["smtlib_sha256"])
+    # a sat witness is the model of whichever solver answered first: its size may differ
+    rows = [(r["problem"], r["window"], r["target"], r["result"], r["smtlib_sha256"])
             for r in doc["rows"]]
-    return rows, doc["summaries"], written
+    certs = {k: v for k, v in written.items() if k.endswith(".cert.json")}
+    return rows, [s["refuted_below"] for s in doc["summaries"]], certs, sorted(written)
 
 
 @pytest.mark.slow
@@ -129,13 +130,14 @@ def test_sweep_cli_results_and_certificate_bytes_do_not_depend_on_the_executor(r
     local = _sweep_cli(run_cli, files, tmp_path, "here")
     dask2 = _sweep_cli(run_cli, files, tmp_path, "dask", "--workers", "2")
     assert local == dask2
-    rows, summaries, written = local
-    assert sorted(written) == ["c4.cert.json", "c4.fused.json", "w2.cert.json", "w2.fused.json"]
+    rows, refuted, written, names = local
+    assert names == ["c4.cert.json", "c4.fused.json", "w2.cert.json", "w2.fused.json"]
     assert {(r[0].rsplit("/", 1)[-1], r[1], r[2]): r[3] for r in rows}[("c4.json", 1, 14)] == "unsat"
     from attnproof.checker import check_text
     for name, data in written.items():
         if name.endswith(".cert.json"):
-            assert check_text(data.decode()).code == 0, name
+            v = check_text(data.decode())   # window claims stay inconclusive until replayed
+            assert v.code in (0, 2) and v.bounds_verified, name
 
 
 def test_certificate_bytes_do_not_depend_on_the_executor():

@@ -72,7 +72,8 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_OK
     from ..checker import show_count
 
-    print(f"every exact single-head fusion needs at least {show_count(lb.value)} atoms "
+    print(f"every exact single-head fusion needs at least {show_count(lb.value)} "
+          f"atom{'' if lb.value == 1 else 's'} "
           f"(trust {lb.trust}, path {lb.path}{'' if lb.tight else ', not known to be V(Q)'})")
     methods: dict = {}
     for b in lb.blocks:

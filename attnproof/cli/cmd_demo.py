@@ -20,9 +20,22 @@ the structural certificate, which needs no fusion.
 """
 
 
+MAX_DEMO_D = 1000
+
+
+def _max_d(text: str) -> int:
+    d = positive_int(text)
+    if d > MAX_DEMO_D:
+        raise argparse.ArgumentTypeError(f"{text!r} is over {MAX_DEMO_D} (the table proves every "
+                                         "row; use 'attnproof family' and 'attnproof prove' for "
+                                         "one large d)")
+    return d
+
+
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--max-d", type=positive_int, default=8, metavar="D",
-                   help="last d of the table (default 8)")
+    p.add_argument("--max-d", type=_max_d, default=8, metavar="D",
+                   help=f"last d of the table (default 8, at most {MAX_DEMO_D}: one row per d, "
+                        "each proven)")
     add_max_atoms(p)
     add_common(p)
 

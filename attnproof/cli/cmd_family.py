@@ -78,9 +78,33 @@ def build(args: argparse.Namespace):
                                      biases=args.with_biases)
 
 
+# head-atom terms a family may have before it is built (W_100000 has 200,000)
+MAX_FAMILY_TERMS = 4_000_000
+
+
+def _check_size(args: argparse.Namespace) -> None:
+    """Refuse (exit 3) a family whose dimension or size is over the limits before building it."""
+    from ..checker.limits import MAX_DIM
+    from ..errors import InputError
+
+    dim, terms = 0, 0
+    if args.name == "sigmoid-sum" and args.d:
+        dim, terms = args.d, 2 * args.d
+    elif args.name == "graph" and args.n:
+        dim = args.n
+        terms = args.n * (args.n - 1) if args.graph == "complete" else 2 * args.n
+    elif args.name == "random":
+        dim, terms = args.dim, args.heads * args.atoms * args.value_dim
+    if dim > MAX_DIM:
+        raise InputError(f"dimension {dim} is over the limit {MAX_DIM} of problem files")
+    if terms > MAX_FAMILY_TERMS:
+        raise InputError(f"about {terms} head-atom terms, over the limit {MAX_FAMILY_TERMS}")
+
+
 def run(args: argparse.Namespace) -> int:
     from ..io import atomic_write_text, canonical_json, problem_to_dict
 
+    _check_size(args)
     M = build(args)
     doc = problem_to_dict(M)
     text = canonical_json(doc)

@@ -28,11 +28,22 @@ examples:
 """
 
 
+MAX_VERIFY_POINTS = 100
+
+
+def _verify_points(text: str) -> int:
+    k = nonneg_int(text)
+    if k > MAX_VERIFY_POINTS:
+        raise argparse.ArgumentTypeError(f"{text!r} is over {MAX_VERIFY_POINTS} points")
+    return k
+
+
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("problem", metavar="PROBLEM", help="problem file (JSON, or YAML by extension)")
     p.add_argument("-o", "--output", metavar="FILE", help="write the fused head as a one-head problem file")
-    p.add_argument("--verify", type=nonneg_int, default=2, metavar="K",
-                   help="exact identity check at K random positive integer points (default 2; 0 to skip)")
+    p.add_argument("--verify", type=_verify_points, default=2, metavar="K",
+                   help=f"exact identity check at K random positive integer points (default 2, "
+                        f"at most {MAX_VERIFY_POINTS}; 0 to skip)")
     p.add_argument("--seed", type=int, default=0, help="seed of the verification points (default 0)")
     add_max_atoms(p)
     add_common(p)

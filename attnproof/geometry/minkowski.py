@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Optional, Sequence
 
 from ..errors import LimitError
-from .separation import Functional, dot, separate
+from .separation import Functional, dot, refute, separate
 from .vertices import check_distinct, classify_points
 
 __all__ = ["MinkowskiVertices", "minkowski_vertices", "decide_chunk", "tuple_rows",
@@ -238,6 +238,7 @@ class _WarmLP:
         lp.a_matrix_.value_ = np.concatenate([M[c, j] for j, c in enumerate(cols)])
         h.passModel(lp)
         self.h, self.d, self.inf = h, d, inf
+        self.infeasible = False
 
     def solve(self, t):
         """Float ``c`` for tuple ``t``, or None (infeasible or not solved)."""
@@ -245,7 +246,9 @@ class _WarmLP:
         for k, i in enumerate(t):
             h.changeRowBounds(self.offsets[k] + i, 0.0, 0.0)
         h.run()
-        ok = h.getModelStatus() == self.hs.HighsModelStatus.kOptimal
+        status = h.getModelStatus()
+        ok = status == self.hs.HighsModelStatus.kOptimal
+        self.infeasible = status == self.hs.HighsModelStatus.kInfeasible
         c = list(h.getSolution().col_value[: self.d]) if ok else None
         for k, i in enumerate(t):
             h.changeRowBounds(self.offsets[k] + i, 1.0, self.inf)
@@ -259,8 +262,6 @@ def decide_chunk(heads: tuple, candidates: tuple, certificates: bool, final: boo
     ``c`` is kept on the ``final`` level only, ``μ`` only with ``certificates``.
     """
     import numpy as np
-
-    from .separation import _round_functional
 
     k = len(candidates[0]) if candidates else 0
     F, B = _float_points(heads[:k]) if candidates else (None, None)
@@ -291,22 +292,17 @@ def decide_chunk(heads: tuple, candidates: tuple, certificates: bool, final: boo
             parts.append(np.delete(A[i] - A, i, axis=0))
         approx = (np.vstack(parts), B)
         d = len(heads[0][0])
-        r = separate(rows, dim=d, approx=approx)
+        r = None
+        if warm is not None and warm.infeasible:
+            r = refute(rows, approx)           # Gordan multipliers first; None: undecided
+        if r is None:
+            r = separate(rows, dim=d, approx=approx)
         if isinstance(r, Functional):
             out.append((t, "v", r.c if final else None))
         else:
             out.append((t, "n", {labels[i]: v for i, v in sorted(r.mu.items())}
                         if certificates else None))
     return out
-
-
-def _check_functional(heads, t, c) -> bool:
-    for h, i in enumerate(t):
-        vals = [dot(c, p) for p in heads[h]]
-        top = vals[i]
-        if any(v >= top for j, v in enumerate(vals) if j != i):
-            return False
-    return True
 
 
 def _partial(heads, verts, res, max_candidates, progress, spec):
@@ -316,7 +312,6 @@ def _partial(heads, verts, res, max_candidates, progress, spec):
 
     from ..executor import map_tasks
 
-    r = len(heads)
     rng = random.Random(20261130)
     picked = set()
     # the maximizers of a generic integer direction: a vertex tuple (verified below)

@@ -28,7 +28,7 @@ from typing import Sequence
 
 from .exact_lp import gordan_alternative
 
-__all__ = ["Functional", "Gordan", "separate", "verify_functional", "verify_gordan", "stats"]
+__all__ = ["Functional", "Gordan", "separate", "refute", "verify_functional", "verify_gordan", "stats"]
 
 stats = {"lp": 0, "rounded": 0, "kernel": 0, "exact": 0}
 
@@ -169,6 +169,34 @@ def _kernel_gordan(rows, support):
         g = gcd(g, x)
     mu = {i: x // g for i, x in zip(S, v)}
     return mu if verify_gordan(rows, mu) else None
+
+
+def refute(rows: Sequence[Sequence[int]], approx=None) -> Gordan | None:
+    """A verified :class:`Gordan` certificate when the float LP finds one, else None
+    (for rows already believed inseparable; :func:`separate` decides otherwise).
+
+    >>> refute([(1, 0), (-2, 0), (0, 1)])
+    Gordan(mu={0: 2, 1: 1})
+    """
+    if not rows:
+        return None
+    for i, g in enumerate(rows):
+        if not any(g):
+            return Gordan({i: 1})
+    try:
+        A, _ = approx if approx is not None else _scaled(rows)
+        mu_f = _lp_gordan(A)
+    except (ImportError, ValueError, OverflowError):
+        return None
+    if mu_f is None:
+        return None
+    top = float(mu_f.max())
+    support = [i for i, x in enumerate(mu_f) if x > 1e-9 * top]
+    mu = _kernel_gordan(rows, support) if support else None
+    if mu is not None:
+        stats["kernel"] += 1
+        return Gordan(mu)
+    return None
 
 
 def separate(rows: Sequence[Sequence[int]], dim: int | None = None,

@@ -237,6 +237,8 @@ def ball_compare(M: HeadLike, fused: HeadLike, queries: Sequence[Sequence[Fracti
                         shown = digits + 5
                         ref = Refutation(i, q, c, ball_text(dlt, shown), ball_text(a[c], shown),
                                          ball_text(b[c], shown), bits, 1 if dlt > 0 else -1)
+                        low = float(abs(dlt).lower())      # the refuting difference counts too
+                        worst = low if worst is None else max(worst, low)
                         return BallCheck("refuted", digits, cap, seed, len(qs), i + 1, ref,
                                          tuple(undecided), _mag_text(worst), max_bits)
                 if bits == precs[-1]:

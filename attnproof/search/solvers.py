@@ -189,9 +189,11 @@ def run_solvers(names: Sequence[str], smtlib: str, timeout: float, model_vars: t
                 memory_mb: int = DEFAULT_MEMORY_MB, seed: int = 0) -> dict[str, SolverRun]:
     """Run several solvers on the same text at once, each in its own killable process.
 
-    Every solver gets the same limit ``timeout``.  As soon as one answer
-    satisfies ``stop`` (by default: ``sat``), the others are killed and
-    reported as ``unknown`` ("stopped").  Results keep the order of ``names``.
+    Every solver gets the same limit ``timeout``.  As soon as the first solver of
+    ``names`` gives an answer that satisfies ``stop`` (by default: ``sat``), or
+    another does once the first has answered, the others are killed and reported
+    as ``unknown`` ("stopped"); so a model always comes from the first solver when
+    it finds one in time, whichever is faster.  Results keep the order of ``names``.
 
     >>> text = "(set-logic QF_LRA)(declare-fun a () Real)(assert (> a 1))(assert (< a 0))(check-sat)"
     >>> {n: r.result for n, r in run_solvers(["z3", "cvc5"], text, 30).items()}
@@ -232,7 +234,9 @@ def run_solvers(names: Sequence[str], smtlib: str, timeout: float, model_vars: t
                 run = SolverRun(name, "unknown", run.version, run.seconds,
                                 f"stopped after {stopped_by.solver} answered {stopped_by.result}")
             runs[name] = run
-            if stopped_by is None and stop(run):
+            # the first solver of ``names`` is the preferred source of models: a stop
+            # by another solver waits for it, so witnesses do not depend on who is faster
+            if stopped_by is None and stop(run) and (name == names[0] or names[0] in runs):
                 stopped_by = run
                 for other, (proc, _) in started.items():
                     if other not in runs:

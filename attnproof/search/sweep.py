@@ -29,7 +29,7 @@ import time
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Optional, Sequence
 
-from ..errors import AttnproofError, InputError
+from ..errors import AttnproofError, InputError, SolverError
 from ..executor import ExecutorSpec, TaskFailed, map_tasks
 from ..fusion import DEFAULT_MAX_ATOMS, Fusion, fuse, reduced_form
 from ..model import MultiHead
@@ -239,6 +239,8 @@ def _rebuild(row: SweepRow, M: MultiHead, r) -> None:
     enc = res.encoding
     z = res.witness_run()
     try:
+        if z is None:
+            raise SolverError("no solver answered sat")
         g = {enc.window.points[i]: parse_model_value(z.model.get(name, "0"))
              for i, name in enumerate(enc.gvars)}
         f = fusion_from_g(r, g)
