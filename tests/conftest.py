@@ -2,9 +2,18 @@
 
 from __future__ import annotations
 
+import os
+
 import pytest
+from hypothesis import settings
 
 from attnproof.fusion import verify_head
+
+# CI runs the property tests on a fixed sequence of examples (reproducible verdicts);
+# locally they explore new random examples on every run.
+settings.register_profile("ci", derandomize=True, print_blob=True)
+if os.environ.get("ATTNPROOF_HYPOTHESIS_PROFILE"):
+    settings.load_profile(os.environ["ATTNPROOF_HYPOTHESIS_PROFILE"])
 
 
 @pytest.fixture
