@@ -71,6 +71,16 @@ def _map(x, f):
     return [_map(y, f) for y in x] if isinstance(x, list) else f(x)
 
 
+def _per_atom(arrays, h: int, n: int, name: str, default: Fraction) -> list:
+    """Head ``h``'s optional per-atom column (biases or weights) as exact values, or ``default``."""
+    if arrays is None or arrays[h] is None:
+        return [default] * n
+    A = _matrix(arrays[h], f"{name} of head {h}", (1,))
+    if A.shape[0] != n:
+        raise ValidationError(f"{name} of head {h}: {A.shape[0]} entries for {n} keys")
+    return _exact(A)
+
+
 def multihead_from_arrays(keys: Sequence[Any], values: Sequence[Any], biases: Sequence[Any] | None = None,
                           weights: Sequence[Any] | None = None,
                           names: Sequence[str | None] | None = None) -> MultiHead:
@@ -99,18 +109,8 @@ def multihead_from_arrays(keys: Sequence[Any], values: Sequence[Any], biases: Se
             raise ValidationError(f"values of head {h}: {V.shape[0]} rows for {n} keys")
         vals = _exact(V)
         vals = [tuple(v) if isinstance(v, list) else (v,) for v in vals]
-        bs = [Fraction(0)] * n
-        if biases is not None and biases[h] is not None:
-            B = _matrix(biases[h], f"biases of head {h}", (1,))
-            if B.shape[0] != n:
-                raise ValidationError(f"biases of head {h}: {B.shape[0]} entries for {n} keys")
-            bs = _exact(B)
-        ws = [Fraction(1)] * n
-        if weights is not None and weights[h] is not None:
-            W = _matrix(weights[h], f"weights of head {h}", (1,))
-            if W.shape[0] != n:
-                raise ValidationError(f"weights of head {h}: {W.shape[0]} entries for {n} keys")
-            ws = _exact(W)
+        bs = _per_atom(biases, h, n, "biases", Fraction(0))
+        ws = _per_atom(weights, h, n, "weights", Fraction(1))
         ks = _exact(K)
         atoms = tuple(Atom(key=tuple(ks[i]), value=vals[i], bias=bs[i], weight=ws[i]) for i in range(n))
         heads.append(Head(atoms, name=names[h] if names is not None else None))

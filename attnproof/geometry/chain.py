@@ -282,33 +282,25 @@ def indecomposable_chain(points: Sequence[Sequence[int]], *, max_lp: int = 20000
             return None
         return Chain("chain", sorted(tris.items()), list(hv.non_vertices), content=g)
 
+    def extend(skip_covered: bool) -> bool | None:
+        """One new triangle on a known edge: True, False when there is none, None when
+        the LP budget is spent."""
+        for e in list(edges):
+            for w in V:
+                if w in e or (skip_covered and w in covered):
+                    continue
+                if lps >= max_lp:
+                    return None
+                if test((e[0], e[1], w)):
+                    return True
+        return False
+
     while not (covered >= Vset and g == 1):
-        progress = False
-        for e in list(edges):
-            for w in V:
-                if w in covered or w in e:
-                    continue
-                if lps >= max_lp:
-                    return done()
-                if test((e[0], e[1], w)):
-                    progress = True
-                    break
-            if progress:
-                break
-        if progress:
-            continue
-        for e in list(edges):
-            for w in V:
-                if w in e:
-                    continue
-                if lps >= max_lp:
-                    return done()
-                if test((e[0], e[1], w)):
-                    progress = True
-                    break
-            if progress:
-                break
-        if not progress:
+        # prefer a triangle that reaches an uncovered vertex, then any new triangle
+        found = extend(True)
+        if found is False:
+            found = extend(False)
+        if not found:
             return done()
     return Chain("chain", sorted(tris.items()), list(hv.non_vertices), content=1)
 
