@@ -92,8 +92,6 @@ def test_bound_says_1_atom_not_1_atoms(tmp_path, capsys):
     assert "at least 1 atom " in out and "1 atoms" not in out
 
 
-@pytest.mark.xfail(strict=True, reason="the geometric path's class product keeps heads whose class "
-                   "sum is constant (generic_heads drops them from Q, the fusion does not)")
 def test_float_head_with_constant_values_costs_no_atoms():
     """Head 0 has one value on every atom, so it is the constant function: the sum is head 1
     plus a constant, an exact 4-atom head.  On float keys (the geometric path) ``fuse`` gave
@@ -106,7 +104,25 @@ def test_float_head_with_constant_values_costs_no_atoms():
             rng.standard_normal((4, 4)).astype(np.float32)]
     vals = [np.ones(5, dtype=np.float32), rng.standard_normal(4).astype(np.float32)]
     M = MultiHead.from_arrays(keys, vals)
-    assert fuse(M).atoms == 4
+    f = fuse(M)
+    f.verify(points=3)
+    assert f.atoms == 4
+
+
+def test_float_heads_all_constant_fuse_to_one_atom():
+    """Every head constant: the sum is the constant, one atom with the summed value."""
+    np = pytest.importorskip("numpy")
+    from fractions import Fraction
+
+    from attnproof import MultiHead, fuse
+
+    rng = np.random.default_rng(3)
+    keys = [rng.standard_normal((3, 3)).astype(np.float32) for _ in range(2)]
+    vals = [np.full(3, 0.5, dtype=np.float32), np.full(3, -2.0, dtype=np.float32)]
+    f = fuse(MultiHead.from_arrays(keys, vals))
+    f.verify(points=3)
+    head = f.to_head()
+    assert [a.value for a in head.atoms] == [(Fraction(-3, 2),)]
 
 
 def test_numcheck_refutation_reports_a_nonzero_max_difference():
