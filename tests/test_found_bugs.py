@@ -169,3 +169,16 @@ def test_prove_on_keys_whose_lattice_outgrows_the_format_is_a_limit(tmp_path, ex
     assert r.returncode == 3, r.stderr
     assert "2000 digits" in r.stderr and len(r.stderr.strip().splitlines()) == 1
     assert _cli(["bound", str(p)]).returncode == 0
+
+
+def test_fuse_never_writes_a_file_it_cannot_read(tmp_path):
+    """``fuse -o`` on keys 10^1000 and 10^-1000 wrote a key of more than 2000 digits, a file
+    that every command then refused; now the write itself is a one-line exit 3."""
+    doc = {"format": "attnproof-problem", "version": 1, "dim": 1, "heads": [
+        {"atoms": [{"key": ["1e1000"], "value": 1}, {"key": [0], "value": 0}]},
+        {"atoms": [{"key": ["1e-1000"], "value": 1}, {"key": [0], "value": 0}]}]}
+    p = tmp_path / "p.json"
+    p.write_text(json.dumps(doc))
+    r = _cli(["fuse", str(p), "-o", str(tmp_path / "f.json")])
+    assert r.returncode == 3, r.stderr
+    assert "cannot be written" in r.stderr and not (tmp_path / "f.json").exists()
