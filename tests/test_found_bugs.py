@@ -261,3 +261,62 @@ def test_bound_on_four_decimal_keys_does_not_hang(tmp_path):
     except subprocess.TimeoutExpired:
         pytest.fail("bound ran past 30 s on a 4-atom head")
     assert r.returncode == 0
+
+
+def test_ball_digit_limit_of_the_parser_matches_the_numerics():
+    from attnproof.cli.common import MAX_BALL_DIGITS as parser_limit
+    from attnproof.numeric.precision import MAX_BALL_DIGITS, MAX_BITS, digits_to_bits
+
+    assert parser_limit == MAX_BALL_DIGITS
+    assert digits_to_bits(MAX_BALL_DIGITS) + 20 <= MAX_BITS < digits_to_bits(MAX_BALL_DIGITS + 1) + 20
+
+
+@pytest.mark.parametrize("args", [["numcheck", "W", "F", "--digits", "100000"],
+                                  ["numcheck", "W", "F", "--max-digits", "30000"],
+                                  ["numcheck", "W", "F", "--samples", "100000000"],
+                                  ["eval", "W", "--random", "2", "--digits", "100000"]])
+def test_ball_precision_and_sample_limits_are_input_errors(tmp_path, capsys, args):
+    """``numcheck --digits 100000`` and ``eval --digits 100000`` exited 4 (a precision outside
+    Arb's 65536 bits); ``numcheck --samples 10^8`` ran past a minute and 1.5 GB drawing
+    queries.  All are one-line input errors now."""
+    w, f = tmp_path / "w.json", tmp_path / "f.json"
+    assert main(["family", "sigmoid-sum", "--d", "2", "-o", str(w)]) == 0
+    assert main(["fuse", str(w), "-o", str(f)]) == 0
+    capsys.readouterr()
+    args = [str(w) if a == "W" else str(f) if a == "F" else a for a in args]
+    try:
+        code = main([*args, "--json"])
+    except SystemExit as e:           # a usage error of the parser
+        code = e.code
+    assert code == 3
+    out = capsys.readouterr()
+    assert json.loads(out.out)["exit_code"] == 3 and "internal" not in out.err
+
+
+def test_numcheck_draws_only_the_coordinates_that_sparse_keys_use():
+    """Two sigmoid heads on coordinates 0 and 99999 of a 100000-dimensional problem: each
+    query drew and evaluated 100000 exact coordinates (numcheck ran past a minute); the
+    other coordinates change nothing, so only the used ones are drawn."""
+    pytest.importorskip("flint")
+    from attnproof.families import sigmoid_sum
+    from attnproof.io import problem_from_dict
+    from attnproof.model import MultiHead
+    from attnproof.numeric.compare import used_coordinates
+    from attnproof.numeric.queries import random_queries
+
+    M = problem_from_dict({"format": "attnproof-problem", "version": 1, "dim": 100000, "heads": [
+        {"atoms": [{"key": {"99999": 1}, "value": 1}, {"key": {}, "value": 0}]},
+        {"atoms": [{"key": {"0": 1}, "value": 1}, {"key": {}, "value": 0}]}]})
+    assert used_coordinates(M) == [0, 99999]
+    (q,) = random_queries(M.dim, 1, coordinates=used_coordinates(M))
+    assert len(q) == 100000 and sum(1 for x in q if x) <= 2
+    assert used_coordinates(sigmoid_sum(3)) is None           # dense problems: unchanged
+    assert isinstance(M, MultiHead)
+
+
+def test_eval_refuses_more_query_coordinates_than_memory_allows(tmp_path, capsys):
+    """``eval --random 10^7`` on a 100000-dimensional problem exited 4 (out of memory)."""
+    p = _problem(tmp_path, [{"atoms": [{"key": {"99999": 1}, "value": 1},
+                                       {"key": {}, "value": 0}]}], 100000)
+    assert main(["eval", str(p), "--random", "10000000"]) == 3
+    assert "over the limit" in capsys.readouterr().err
