@@ -320,3 +320,12 @@ def test_eval_refuses_more_query_coordinates_than_memory_allows(tmp_path, capsys
                                        {"key": {}, "value": 0}]}], 100000)
     assert main(["eval", str(p), "--random", "10000000"]) == 3
     assert "over the limit" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("seconds", ["nan", "inf", "-5", "0", "1e308"])
+def test_check_replay_timeout_must_be_a_number_of_seconds(w2_cert, capsys, seconds):
+    """``check --replay --replay-timeout nan`` (or inf, 1e308) was accepted and the replay then
+    failed inside ("replay failed to run (ValueError)", OverflowError); -5 and 0 were taken
+    as spent budgets.  Now a one-line usage error, as ``search --timeout``."""
+    assert main(["check", str(w2_cert), "--replay", "--replay-timeout", seconds]) == 3
+    assert "--replay-timeout" in capsys.readouterr().err
