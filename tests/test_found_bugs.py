@@ -329,3 +329,15 @@ def test_check_replay_timeout_must_be_a_number_of_seconds(w2_cert, capsys, secon
     as spent budgets.  Now a one-line usage error, as ``search --timeout``."""
     assert main(["check", str(w2_cert), "--replay", "--replay-timeout", seconds]) == 3
     assert "--replay-timeout" in capsys.readouterr().err
+
+
+def test_export_checker_never_overwrites_a_users_check_py(tmp_path, capsys):
+    """``export-checker DIR`` replaced DIR/check.py and DIR/README.txt of the user's without
+    --force (only DIR/attnproof_checker was protected), and ``export-checker ''`` wrote into
+    the current folder while printing 'python3 /check.py'."""
+    (tmp_path / "check.py").write_text("print('mine')\n")
+    assert main(["export-checker", str(tmp_path)]) == 3
+    assert (tmp_path / "check.py").read_text() == "print('mine')\n"
+    assert main(["export-checker", str(tmp_path), "--force"]) == 0
+    assert "attnproof" in (tmp_path / "check.py").read_text()
+    assert main(["export-checker", ""]) == 3
