@@ -341,3 +341,50 @@ def test_export_checker_never_overwrites_a_users_check_py(tmp_path, capsys):
     assert main(["export-checker", str(tmp_path), "--force"]) == 0
     assert "attnproof" in (tmp_path / "check.py").read_text()
     assert main(["export-checker", ""]) == 3
+
+
+@pytest.mark.xfail(strict=True, reason="reported to the models owner: models/problem.py "
+                   "Dyadic.fractions shifts by a negative count for large floats")
+@pytest.mark.parametrize("what", ["x", "scale"])
+def test_import_of_a_capture_with_huge_floats_is_not_an_internal_error(tmp_path, what):
+    """A capture whose context rows (or scale) are around 1e300 made ``import`` exit 4
+    (ValueError: negative shift count in the dyadic arithmetic)."""
+    np = pytest.importorskip("numpy")
+    from attnproof.models.capture import random_capture
+
+    a = random_capture(3, 4, 2, 2, seed=1).arrays()
+    a[what] = a[what] * 1e300
+    np.savez(tmp_path / "c.npz", **a)
+    r = _cli(["import", str(tmp_path / "c.npz"), "-o", str(tmp_path / "p.json")])
+    assert r.returncode in (0, 3), r.stderr
+    assert "internal error" not in r.stderr
+
+
+@pytest.mark.xfail(strict=True, reason="reported to the models owner: models/capture.py "
+                   "_read_npz decompresses every array before any size check")
+def test_capture_decompression_bomb_is_refused_before_loading(tmp_path, monkeypatch):
+    """A 3 MB capture whose one array expands to 3.3 GB made ``import`` take 46 s and 3.1 GB
+    before it said "missing array 'x'"; problem-file archives are checked first
+    (attnproof.arrays.MAX_NPZ_EXPANDED_BYTES), captures are not.  Scaled down 512-fold."""
+    np = pytest.importorskip("numpy")
+    import attnproof.arrays
+    from attnproof.errors import InputError
+    from attnproof.models.capture import load_capture
+
+    monkeypatch.setattr(attnproof.arrays, "MAX_NPZ_EXPANDED_BYTES", 1 << 20)
+    np.savez_compressed(tmp_path / "bomb.npz", x=np.zeros((1 << 18, 2)))
+    assert (tmp_path / "bomb.npz").stat().st_size < 1 << 16
+    with pytest.raises(InputError, match="expand"):
+        load_capture(tmp_path / "bomb.npz")
+
+
+@pytest.mark.xfail(strict=True, reason="reported to the models owner: cmd_merge_report.py "
+                   "writes into a folder it cannot create files in")
+def test_merge_report_into_an_unwritable_folder_is_an_input_error(tmp_path):
+    """``merge-report C.npz -o /proc`` exited 4 (FileNotFoundError: /proc/certificates)."""
+    np = pytest.importorskip("numpy")
+    from attnproof.models.capture import random_capture
+
+    np.savez(tmp_path / "c.npz", **random_capture(3, 4, 2, 2, seed=1).arrays())
+    r = _cli(["merge-report", str(tmp_path / "c.npz"), "-o", "/proc"])
+    assert r.returncode == 3, r.stderr
