@@ -388,3 +388,15 @@ def test_merge_report_into_an_unwritable_folder_is_an_input_error(tmp_path):
     np.savez(tmp_path / "c.npz", **random_capture(3, 4, 2, 2, seed=1).arrays())
     r = _cli(["merge-report", str(tmp_path / "c.npz"), "-o", "/proc"])
     assert r.returncode == 3, r.stderr
+
+
+def test_demo_row_limit_keeps_the_table_short(capsys):
+    """``demo --max-d 1000`` (documented as allowed) ran for minutes: every row is proven and
+    checked, so the table costs the sum over d of W_d's certificate (about 5 s at d = 100 on
+    a loaded machine, 34 s at d = 400).  The limit is 200 rows now."""
+    from attnproof.cli.cmd_demo import MAX_DEMO_D
+
+    assert MAX_DEMO_D <= 200
+    with pytest.raises(SystemExit) as e:
+        main(["demo", "--max-d", str(MAX_DEMO_D + 1)])
+    assert e.value.code == 3
