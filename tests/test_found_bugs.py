@@ -400,3 +400,14 @@ def test_demo_row_limit_keeps_the_table_short(capsys):
     with pytest.raises(SystemExit) as e:
         main(["demo", "--max-d", str(MAX_DEMO_D + 1)])
     assert e.value.code == 3
+
+
+def test_plot_frame_stops_at_full_rank():
+    """``show w16.json --plot`` took 47 s: the affine frame of Q's 65536 support points was
+    eliminated in Fractions over every point.  Once the rank is full the remaining points
+    cannot change the frame and are not visited (here they would not even subtract)."""
+    from attnproof.plot import affine_frame
+
+    pts = [(0, 0, 0), (1, 0, 0), (0, 2, 0), (0, 0, 3)] + ["not a point"] * 1000
+    assert affine_frame(pts) == (3, (0, 1, 2))
+    assert affine_frame([(0, 0), (2, 2), (4, 4), (1, 1)]) == (1, (0,))
