@@ -260,13 +260,22 @@ def sweep(problems: Sequence[tuple[str, MultiHead]], windows: Sequence = (1,),
           targets: Optional[Sequence[int]] = None, timeout: float = 600,
           options: SearchOptions = SearchOptions(), spec: Optional[ExecutorSpec] = None,
           progress: Optional[Callable[[int, int], None]] = None,
-          max_atoms: Optional[int] = DEFAULT_MAX_ATOMS) -> SweepResult:
+          max_atoms: Optional[int] = DEFAULT_MAX_ATOMS,
+          solvers_at_once: bool = False) -> SweepResult:
     """Run every (problem, window, k) query through :func:`map_tasks` and summarize.
 
     ``targets`` defaults, per problem, to every ``k`` from the Newton lower
     bound up to one below the best cheap fusion ('attnproof fuse').  ``spec``
     chooses the executor; its per-task deadline defaults to ``timeout`` plus
     :data:`TASK_GRACE_S`.  Results do not depend on the executor.
+
+    The parallelism of a sweep is across queries, so each query runs its
+    solvers one after the other (z3, then cvc5 only to cross-check an
+    ``unsat`` or when z3 has no answer; ``timeout`` bounds both together),
+    whatever the executor: one core per query, and the same schedule in
+    process as on any number of workers.  ``solvers_at_once=True`` races them
+    instead, as a single ``search`` does (two cores per query; the answers
+    are the same unless a solver runs out of time).
     """
     t0 = time.perf_counter()
     if not problems:
@@ -274,6 +283,7 @@ def sweep(problems: Sequence[tuple[str, MultiHead]], windows: Sequence = (1,),
     if not windows:
         raise InputError("sweep: no window given")
     spec = spec or ExecutorSpec()
+    options = replace(options, solvers_at_once=solvers_at_once)
     if not spec.in_process and spec.timeout is None:
         spec = replace(spec, timeout=float(timeout) + TASK_GRACE_S)
     if not spec.in_process:
