@@ -123,6 +123,31 @@ def test_local_cluster_results_in_input_order(local2):
     assert [d for d, _ in seen] == list(range(1, 7)) and {t for _, t in seen} == {6}
 
 
+def nested_sum(points: tuple, chunk: tuple) -> list:
+    return [sum(points[i][0] for i in t) for t in chunk]
+
+
+def test_nested_arguments_and_results_travel_packed(local2):
+    # tasks of nested tuples (the shape of a vertex-enumeration chunk) go as one pickled blob
+    points = tuple((i, -i) for i in range(50))
+    chunks = [(points, tuple((i, (i + s) % 50) for i in range(40))) for s in range(4)]
+    assert map_tasks(nested_sum, chunks, spec=local2) == map_tasks(nested_sum, chunks)
+
+
+def test_an_argument_that_cannot_be_pickled_is_an_error_not_a_failed_task(local2):
+    lock = threading.Lock()
+    with pytest.raises(TypeError, match="pickle"):
+        map_tasks(id, [(lock,), (lock,)], spec=local2)
+
+
+def test_pack_round_trip():
+    from attnproof._dask import pack, run_packed, unpack
+
+    assert unpack(run_packed(pack(nested_sum, (((1, 0), (2, 0)), ((0, 1),))))) == [3]
+    with pytest.raises(ValueError, match="bad input 3"):
+        run_packed(pack(fail_on, (3, 3)))
+
+
 @pytest.mark.slow
 def test_local_cluster_task_exception_propagates(local2):
     with pytest.raises(ValueError, match="bad input 3"):
