@@ -150,8 +150,12 @@ def _task_name(fn) -> str:
 
 
 def map_tasks_dask(fn: Callable[..., Any], items: Sequence[tuple], spec,
-                   progress: Optional[Callable[[int, int], None]] = None) -> list:
-    """Run ``fn(*args)`` for each tuple on Dask; results (or ``TaskFailed``) in input order."""
+                   progress: Optional[Callable[[int, int], None]] = None,
+                   cost: Optional[Sequence[float]] = None) -> list:
+    """Run ``fn(*args)`` for each tuple on Dask; results (or ``TaskFailed``) in input order.
+
+    Tasks are submitted in input order, or by decreasing ``cost`` when given.
+    """
     from .executor import TaskFailed
 
     n = len(items)
@@ -166,7 +170,8 @@ def map_tasks_dask(fn: Callable[..., Any], items: Sequence[tuple], spec,
     results: list = [pending] * n
     attempts = [0] * n
     reasons = [""] * n
-    queue = deque(range(n))
+    order = range(n) if cost is None else sorted(range(n), key=lambda i: -cost[i])
+    queue = deque(order)
     blobs: list[Optional[bytes]] = [None] * n  # each task pickled once (kept for its retry)
     running: dict = {}                      # future -> (index, deadline)
     token = uuid.uuid4().hex[:10]

@@ -134,6 +134,21 @@ def test_nested_arguments_and_results_travel_packed(local2):
     assert map_tasks(nested_sum, chunks, spec=local2) == map_tasks(nested_sum, chunks)
 
 
+def started_at(x: int, seconds: float) -> tuple:
+    t = time.time()
+    time.sleep(seconds)
+    return x, t
+
+
+def test_costliest_tasks_are_sent_first_results_keep_input_order(local2):
+    out = map_tasks(started_at, [(i, 0.3) for i in range(5)], spec=local2, cost=[1, 2, 3, 4, 5])
+    assert [x for x, _ in out] == list(range(5))
+    starts = [t for _, t in out]
+    assert starts[0] >= max(starts[3:]) and starts[1] >= max(starts[3:])  # cheapest go last
+    with pytest.raises(ValueError, match="2 costs for 5 tasks"):
+        map_tasks(started_at, [(i, 0) for i in range(5)], cost=[1, 2])
+
+
 def test_an_argument_that_cannot_be_pickled_is_an_error_not_a_failed_task(local2):
     lock = threading.Lock()
     with pytest.raises(TypeError, match="pickle"):
