@@ -23,7 +23,7 @@ from .limits import MAX_COUNT_DIGITS, work_limit
 from .problem import parse_problem
 from .rules import RULES, TRUST_ORDER, State, Unsupported
 from .syntax import (Budget, Reject, canonical_text, count, decimal_text, fields, hexdigest,
-                     integer, loads)
+                     integer, loads, no_gc)
 
 FORMAT = "attnproof-certificate"
 VERSION = 1
@@ -165,6 +165,11 @@ def check_document(doc, expected_sha256: str | None = None, strict: bool = False
     ``work``: the work budget in elementary operations (default: from the size of
     the canonical text, :func:`attnproof.checker.limits.work_limit`).
     """
+    with no_gc():
+        return _check_document(doc, expected_sha256, strict, work)
+
+
+def _check_document(doc, expected_sha256: str | None, strict: bool, work: int | None) -> Verdict:
     step_i, rule = None, None
     budget = Budget(work)
     try:
