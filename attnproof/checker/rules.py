@@ -30,7 +30,7 @@ from math import comb, gcd
 from . import poly as P
 from .flint_gcd import coprime
 from .geometry import GraphTooLarge, acyclic_orientations, rank
-from .limits import MAX_EXPANSION, MAX_GRAPH_NODES, MAX_SUBSETS
+from .limits import MAX_DIGITS, MAX_EXPANSION, MAX_GRAPH_NODES, MAX_SUBSETS
 from .problem import head_polys, parse_atoms
 from .syntax import (UNLIMITED, Budget, Reject, Unsupported, canonical_text, count, fields,
                      hexdigest, integer, rational)
@@ -117,8 +117,9 @@ class State:
                         if not hs or hs[-1] != h:
                             hs.append(h)
         a, b = list(f)
-        cands = sorted(set(self._dirs.get(_primitive(P.mono_mul(b, P.mono_inv(a))), ()))
-                       | set(self._dirs.get(None, ())))
+        cands = self._dirs.get(_primitive(P.mono_mul(b, P.mono_inv(a))), [])
+        if None in self._dirs:         # lists of increasing heads, each head once
+            cands = sorted(set(cands) | set(self._dirs[None]))
         self.budget.charge(1 + len(cands), "matching factors to heads")
         return [h for h in cands if vs <= self._hvars[h]]
 
@@ -158,12 +159,15 @@ def read_poly(x, where: str, nvars: int, rational_coefficients: bool = False) ->
     by variable; exponents and coefficients non-zero.
 
     >>> read_poly([[1, []], [2, [[0, 1]]]], "p", 1)
-    {(): Fraction(1, 1), ((0, 1),): Fraction(2, 1)}
+    {(): 1, ((0, 1),): 2}
     >>> read_poly([[2, [[0, 1]]], [1, []]], "p", 1)
     Traceback (most recent call last):
     ...
     attnproof.checker.syntax.Reject: p, term 1: terms must be strictly increasing by their monomials
     """
+    out = _read_poly_fast(x, nvars)
+    if out is not None:
+        return out
     if not isinstance(x, list) or not x:
         raise Reject(f"{where}: a polynomial is a non-empty list of terms")
     out = {}
@@ -190,8 +194,54 @@ def read_poly(x, where: str, nvars: int, rational_coefficients: bool = False) ->
         if prev is not None and not pairs > prev:
             raise Reject(f"{w}: terms must be strictly increasing by their monomials")
         prev = pairs
-        out[tuple(pairs)] = Fraction(c)
+        out[tuple(pairs)] = c
     return out
+
+
+_TEN = 10 ** MAX_DIGITS
+
+
+def _read_poly_fast(x, nvars: int):
+    """:func:`read_poly` of a polynomial with integer coefficients, in one tight pass;
+    None when anything is unusual (then the general reading decides, with the same
+    result: ``tests/test_checker_fast_paths.py`` compares them)."""
+    if type(x) is not list or not x:
+        return None
+    out = {}
+    prev = None
+    for t in x:
+        if type(t) is not list or len(t) != 2:
+            return None
+        c, prs = t
+        if type(c) is not int or not c or not -_TEN < c < _TEN or type(prs) is not list:
+            return None
+        pairs = []
+        last = -1
+        for pr in prs:
+            if type(pr) is not list or len(pr) != 2:
+                return None
+            v, e = pr
+            if (type(v) is not int or type(e) is not int or v <= last or v >= nvars or not e
+                    or not -_TEN < e < _TEN):
+                return None
+            last = v
+            pairs.append((v, e))
+        if prev is not None and not pairs > prev:
+            return None
+        prev = pairs
+        out[tuple(pairs)] = c
+    return out
+
+
+def poly_text(f: dict) -> str:
+    """The canonical JSON text of a polynomial read by :func:`read_poly` with integer
+    coefficients (equal to ``canonical_text`` of the JSON it was read from).
+
+    >>> poly_text({(): 1, ((0, 1), (3, -2)): 5})
+    '[[1,[]],[5,[[0,1],[3,-2]]]]\\n'
+    """
+    return "[" + ",".join(["[%d,[%s]]" % (c, ",".join(["[%d,%d]" % pr for pr in m]))
+                           for m, c in f.items()]) + "]\n"
 
 
 def x_points(f: dict, dim: int) -> list:
@@ -248,6 +298,8 @@ def _irreducible(f: dict, wit, where: str, budget: Budget) -> None:
         # has a factor free of x_i dividing a and b, hence a unit.
         fields(wit, {"kind", "var"}, set(), where)
         v = integer(wit["var"], f"{where}: var", 0)
+        if v == lin:
+            return                # lin varies in f (exponent 1 in some terms, 0 in others)
         if v not in P.variables(f):
             raise Reject(f"{where}: the polynomial does not involve variable {v}")
         if lin is None:
@@ -394,7 +446,7 @@ def rule_irreducible_factor(st: State, step: dict, where: str) -> None:
     if not P.is_normal_form(f):
         raise Reject(f"{where}: the factor is not in normal form (no monomial factor, "
                      "coprime integer coefficients, positive lex-leading coefficient)")
-    text = canonical_text(step["poly"])
+    text = poly_text(f)
     if st.factor_texts and not text > st.factor_texts[-1]:
         raise Reject(f"{where}: factors must be strictly increasing by their canonical JSON text")
     _irreducible(f, step["witness"], f"{where}: witness", bud)
@@ -418,12 +470,15 @@ def rule_irreducible_factor(st: State, step: dict, where: str) -> None:
                               f"than {MAX_EXPANSION} terms")
     for c in range(comp + 1):
         X: dict = {}
-        for h in top:
-            t = pb.num[h][c]
-            for g in top:
-                if g != h:
-                    t = P.mul(t, vals[g][1], bud)
-            P.add_into(X, t)
+        if len(top) == 1:
+            X = pb.num[top[0]][c]          # read only below
+        else:
+            for h in top:
+                t = pb.num[h][c]
+                for g in top:
+                    if g != h:
+                        t = P.mul(t, vals[g][1], bud)
+                P.add_into(X, t)
         divides = (not X) or P.divexact(X, f, bud) is not None
         if c < comp and not divides:
             raise Reject(f"{where}: residue_component must be the smallest component "
