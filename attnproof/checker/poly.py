@@ -98,7 +98,7 @@ def size(p: Poly) -> int:
     >>> size({(): 1, ((0, 1), (1, 1)): 1})
     4
     """
-    return len(p) + sum(len(m) for m in p)
+    return len(p) + sum(map(len, p))
 
 
 def add_into(acc: Poly, p: Poly, scale=1) -> None:

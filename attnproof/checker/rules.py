@@ -29,7 +29,7 @@ from math import comb, gcd
 
 from . import poly as P
 from .flint_gcd import coprime
-from .geometry import GraphTooLarge, acyclic_orientations, rank
+from .geometry import GraphTooLarge, acyclic_orientations, product, rank
 from .limits import MAX_DIGITS, MAX_EXPANSION, MAX_GRAPH_NODES, MAX_SUBSETS
 from .problem import head_polys, parse_atoms
 from .syntax import (UNLIMITED, Budget, Reject, Unsupported, canonical_text, count, fields,
@@ -572,6 +572,9 @@ def _block_count(st: State, blk: dict, fs: list, where: str) -> int:
     gens = sorted(classes)
     rows = [{pos[v]: x for v, x in g} for g in gens]
     if method == "zonotope_independent":
+        if len(rows) == 1:
+            bud.charge(1 + len(rows[0]), "an exact rank")
+            return 2                  # one generator, non-zero: the points differ
         if rank(rows, bud) != len(gens):
             raise Reject(f"{where}: the zonotope generators are not linearly independent")
         return 2 ** len(gens)
@@ -665,7 +668,7 @@ def rule_newton_blocks(st: State, step: dict, where: str) -> None:
         raise Reject(f"{where}: blocks must be a list")
     seen: list = []
     used_vars: set = set()
-    total = 1
+    counts = []
     prev_first = -1
     for b_i, blk in enumerate(blocks):
         w = f"{where}, block {b_i}"
@@ -685,10 +688,10 @@ def rule_newton_blocks(st: State, step: dict, where: str) -> None:
             raise Reject(f"{w}: shares x variables with an earlier block")
         used_vars |= bv
         seen.extend(fs)
-        total *= _block_count(st, blk, fs, w)
+        counts.append(_block_count(st, blk, fs, w))
     if sorted(seen) != list(range(len(st.factors))):
         raise Reject(f"{where}: the blocks must partition the factors exactly once")
-    st.lower = total
+    st.lower = product(counts)
 
 
 def rule_product_fusion(st: State, step: dict, where: str) -> None:
@@ -697,10 +700,8 @@ def rule_product_fusion(st: State, step: dict, where: str) -> None:
     if st.upper is not None:
         raise Reject(f"{where}: a second upper-bound step")
     dim = st.pb.dim
-    total = 1
-    for D in st.pb.den:
-        total *= len({tuple((v, e) for v, e in m if v < dim) for m in D})
-    st.upper = total
+    st.upper = product(len({tuple((v, e) for v, e in m if v < dim) for m in D})
+                       for D in st.pb.den)
 
 
 def rule_explicit_fusion(st: State, step: dict, where: str) -> None:
