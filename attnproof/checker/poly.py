@@ -83,6 +83,24 @@ def mono_mul(a: Mono, b: Mono) -> Mono:
     return tuple(out)
 
 
+def mono_div(a: Mono, b: Mono) -> Mono:
+    """``a / b`` of two sparse monomials (``mono_mul(a, mono_inv(b))`` in one merge).
+
+    >>> mono_div(((0, 1), (2, 1)), ((0, 1), (1, 3)))
+    ((1, -3), (2, 1))
+    """
+    if not b:
+        return a
+    if not a:
+        return tuple([(v, -e) for v, e in b])
+    if len(a) == 1 and len(b) == 1:
+        (v, e), (w, f) = a[0], b[0]
+        if v == w:
+            return ((v, e - f),) if e != f else ()
+        return (a[0], (w, -f)) if v < w else ((w, -f), a[0])
+    return mono_mul(a, tuple([(v, -e) for v, e in b]))
+
+
 def mono_inv(m: Mono) -> Mono:
     """The inverse monomial.
 
@@ -252,7 +270,7 @@ def _divexact_small(a: Poly, b: Poly):
     (b0, cb0), (b1, cb1) = b.items()
     ca0 = _num(ca0)
     for (u, cu), (w, cw) in (((b0, cb0), (b1, cb1)), ((b1, cb1), (b0, cb0))):
-        q = mono_mul(a0, mono_inv(u))           # q·u = a0, then q·w must be a1
+        q = mono_div(a0, u)                     # q·u = a0, then q·w must be a1
         if mono_mul(q, w) == a1:
             cu = _num(cu)
             if type(ca0) is int and type(cu) is int and ca0 % cu == 0:
@@ -482,6 +500,8 @@ def is_normal_form(p: Poly) -> bool:
     >>> is_normal_form({(): 1, ((0, 1),): 2}), is_normal_form({((0, -1),): 1, (): 1})
     (True, False)
     """
+    if len(p) == 2:
+        return _is_normal_form2(p)
     lo, _ = _box(p)
     if any(lo.values()):
         return False                  # a negative exponent, or a common monomial factor
@@ -493,6 +513,37 @@ def is_normal_form(p: Poly) -> bool:
             c = int(c)
         g = gcd(g, c)
     return g == 1 and p[max(p, key=lex_key)] > 0
+
+
+def _is_normal_form2(p: Poly) -> bool:
+    """:func:`is_normal_form` of two terms ``c·X^a + d·X^b``.
+
+    The minimum exponent of a variable is 0 exactly when it occurs in one term
+    only, with a positive exponent (exponents in a pair are non-zero): the two
+    monomials have disjoint variables and positive exponents.  Then the
+    monomial holding the smallest variable is the lex-largest.
+
+    >>> _is_normal_form2({(): 1, ((0, 1),): -1}), _is_normal_form2({((1, 1),): 1, ((0, 1),): 1})
+    (False, True)
+    """
+    (a, c), (b, d) = p.items()
+    if type(c) is not int or type(d) is not int:
+        if Fraction(c).denominator != 1 or Fraction(d).denominator != 1:
+            return False
+        c, d = int(c), int(d)
+    va = set()
+    for v, e in a:
+        if e < 0:
+            return False
+        va.add(v)
+    for v, e in b:
+        if e < 0 or v in va:
+            return False
+    if gcd(c, d) != 1:
+        return False
+    if not b or (a and a[0][0] < b[0][0]):
+        return c > 0
+    return d > 0
 
 
 def normal_form(p: Poly, budget: Budget = UNLIMITED) -> Poly:

@@ -112,12 +112,12 @@ class State:
                                    "indexing the heads")
                 for i in range(len(ms)):
                     for j in range(i + 1, len(ms)):
-                        d = _primitive(P.mono_mul(ms[j], P.mono_inv(ms[i])))
+                        d = _primitive(P.mono_div(ms[j], ms[i]))
                         hs = self._dirs.setdefault(d, [])
                         if not hs or hs[-1] != h:
                             hs.append(h)
         a, b = list(f)
-        cands = self._dirs.get(_primitive(P.mono_mul(b, P.mono_inv(a))), [])
+        cands = self._dirs.get(_primitive(P.mono_div(b, a)), [])
         if None in self._dirs:         # lists of increasing heads, each head once
             cands = sorted(set(cands) | set(self._dirs[None]))
         self.budget.charge(1 + len(cands), "matching factors to heads")
@@ -568,7 +568,7 @@ def _block_count(st: State, blk: dict, fs: list, where: str) -> int:
         if len(fp) != 2:
             raise Reject(f"{where}: factor {j} is not a binomial in the x variables")
         bud.charge(P.size(dict.fromkeys(fp)), "zonotope generators")
-        classes.add(_primitive(P.mono_mul(fp[1], P.mono_inv(fp[0]))))
+        classes.add(_primitive(P.mono_div(fp[1], fp[0])))
     gens = sorted(classes)
     rows = [{pos[v]: x for v, x in g} for g in gens]
     if method == "zonotope_independent":
@@ -670,7 +670,14 @@ def rule_newton_blocks(st: State, step: dict, where: str) -> None:
     used_vars: set = set()
     counts = []
     prev_first = -1
+    nfac = len(st.factors)
     for b_i, blk in enumerate(blocks):
+        j = _one_binomial_block(st, blk, prev_first, nfac, used_vars)
+        if j is not None:
+            prev_first = j
+            seen.append(j)
+            counts.append(2)
+            continue
         w = f"{where}, block {b_i}"
         if not isinstance(blk, dict) or not isinstance(blk.get("factors"), list) or not blk["factors"]:
             raise Reject(f"{w}: a block has a non-empty 'factors' list")
@@ -692,6 +699,38 @@ def rule_newton_blocks(st: State, step: dict, where: str) -> None:
     if sorted(seen) != list(range(len(st.factors))):
         raise Reject(f"{where}: the blocks must partition the factors exactly once")
     st.lower = product(counts)
+
+
+def _one_binomial_block(st: State, blk, prev_first: int, nfac: int, used_vars: set):
+    """The common block ``{"factors": [j], "method": "zonotope_independent"}`` of one
+    binomial factor in new variables: its factor ``j`` (``used_vars`` updated, the
+    general path's charges made; its count is 2), or None when anything differs
+    (then the general path decides; ``tests/test_checker_fast_paths.py``)."""
+    if type(blk) is not dict or len(blk) != 2 or blk.get("method") != "zonotope_independent":
+        return None
+    fl = blk.get("factors")
+    if type(fl) is not list or len(fl) != 1:
+        return None
+    j = fl[0]
+    if type(j) is not int or not prev_first < j < nfac:
+        return None
+    xv = st.factor_xvars(j)
+    if not xv.isdisjoint(used_vars):
+        return None
+    dim = st.pb.dim
+    pts = set()
+    for m in st.factors[j][0]:
+        if m and m[-1][0] >= dim:
+            m = tuple([pr for pr in m if pr[0] < dim])
+        pts.add(m)
+    if len(pts) != 2:
+        return None
+    bud = st.budget
+    bud.charge(1, "newton blocks")
+    bud.charge(P.size(pts), "zonotope generators")
+    bud.charge(1 + len(xv), "an exact rank")   # the generator's non-zeros are the x variables
+    used_vars |= xv
+    return j
 
 
 def rule_product_fusion(st: State, step: dict, where: str) -> None:
