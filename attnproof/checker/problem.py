@@ -34,7 +34,6 @@ class Problem:
     bias_scale: int
     den: list          # D_h
     num: list          # [N_{h,0}, ..., N_{h,m-1}]
-    atoms: list        # per head: [(key, bias, weight, values)]
 
     @property
     def has_z(self) -> bool:
@@ -212,8 +211,13 @@ def _num(c):
     return c.numerator if type(c) is Fraction and c.denominator == 1 else c
 
 
-def parse_problem(doc) -> Problem:
-    """Parse the embedded canonical problem and build every head's ``N_h/D_h``."""
+def parse_problem(doc, consume: bool = False) -> Problem:
+    """Parse the embedded canonical problem and build every head's ``N_h/D_h``.
+
+    ``consume``: the document is the caller's to discard; each head's JSON is
+    dropped once read (``heads[h] = None``), so that the document and the
+    polynomials are never both held whole.
+    """
     fields(doc, {"format", "version", "dim", "heads"}, set(), "problem")
     if doc["format"] != "attnproof-problem":
         raise Reject("problem: format must be 'attnproof-problem'")
@@ -228,11 +232,14 @@ def parse_problem(doc) -> Problem:
     parsed = []
     m = None
     for h_i, h in enumerate(heads):
-        fields(h, {"atoms"}, {"name"}, f"problem head {h_i}")
+        w = f"problem head {h_i}"
+        fields(h, {"atoms"}, {"name"}, w)
         if "name" in h and not isinstance(h["name"], str):
-            raise Reject(f"problem head {h_i}: name must be a string")
-        atoms, m = parse_atoms(h["atoms"], dim, m, f"problem head {h_i}")
+            raise Reject(f"{w}: name must be a string")
+        atoms, m = parse_atoms(h["atoms"], dim, m, w)
         parsed.append(atoms)
+        if consume:
+            heads[h_i] = None
     scales: dict = {}
     L = 1
     biased = False
@@ -249,9 +256,10 @@ def parse_problem(doc) -> Problem:
                 L = lcm(L, bias.denominator)
                 if L.bit_length() > MAX_LATTICE_BITS:
                     raise Unsupported(f"problem: the bias scale has more than {MAX_LATTICE_BITS} bits")
-    pb = Problem(dim, m, scales, L if biased else 0, [], [], parsed)
+    pb = Problem(dim, m, scales, L if biased else 0, [], [])
     for h_i, atoms in enumerate(parsed):
         D, N = head_polys(pb, atoms, f"problem head {h_i}")
         pb.den.append(D)
         pb.num.append(N)
+        parsed[h_i] = None
     return pb
