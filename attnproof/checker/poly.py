@@ -181,18 +181,22 @@ def variables(p: Poly) -> set:
     >>> sorted(variables({((0, 1), (1, 1)): 1, ((1, 1),): 1}))
     [0]
     """
-    if len(p) == 2:
-        # two terms: the variables whose exponents differ (an absent pair is exponent 0)
-        a, b = p
-        if not a or not b:
-            return {v for v, _ in (a or b)}
-        rest = dict(a)
-        out = set()
-        for v, e in b:
-            if rest.pop(v, 0) != e:
-                out.add(v)
-        out.update(rest)
-        return out
+    if len(p) != 2:
+        return _variables_general(p)
+    # two terms: the variables whose exponents differ (an absent pair is exponent 0)
+    a, b = p
+    if not a or not b:
+        return {v for v, _ in (a or b)}
+    rest = dict(a)
+    out = set()
+    for v, e in b:
+        if rest.pop(v, 0) != e:
+            out.add(v)
+    out.update(rest)
+    return out
+
+
+def _variables_general(p: Poly) -> set:
     lo, hi = _box(p)
     return {v for v in lo if lo[v] != hi[v]}
 
@@ -502,6 +506,10 @@ def is_normal_form(p: Poly) -> bool:
     """
     if len(p) == 2:
         return _is_normal_form2(p)
+    return _is_normal_form_general(p)
+
+
+def _is_normal_form_general(p: Poly) -> bool:
     lo, _ = _box(p)
     if any(lo.values()):
         return False                  # a negative exponent, or a common monomial factor

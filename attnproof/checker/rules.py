@@ -168,6 +168,11 @@ def read_poly(x, where: str, nvars: int, rational_coefficients: bool = False) ->
     out = _read_poly_fast(x, nvars)
     if out is not None:
         return out
+    return _read_poly_general(x, where, nvars, rational_coefficients)
+
+
+def _read_poly_general(x, where: str, nvars: int, rational_coefficients: bool) -> dict:
+    # every polynomial, and the message of every broken one
     if not isinstance(x, list) or not x:
         raise Reject(f"{where}: a polynomial is a non-empty list of terms")
     out = {}

@@ -196,6 +196,10 @@ def fields(obj, required: set, optional: set, where: str) -> dict:
         ks = obj.keys()
         if required <= ks and (len(ks) == len(required) or ks <= required | optional):
             return obj                # the common case; any other one is explained below
+    return _fields_general(obj, required, optional, where)
+
+
+def _fields_general(obj, required: set, optional: set, where: str) -> dict:
     if not isinstance(obj, dict):
         raise Reject(f"{where}: expected a JSON object")
     for k in sorted(obj):
