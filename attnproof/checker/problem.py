@@ -93,7 +93,7 @@ def parse_key(x, dim: int, where: str) -> tuple:
 
 
 def _fast_atom(a, dim: int, value_dim):
-    """The common atom ``{"key": ..., "value": integer}`` with integer key coordinates,
+    """The common atom ``{"key": {sparse}, "value": integer}`` with integer key coordinates,
     parsed in one pass; None for anything else (then :func:`_slow_atom` decides, with
     the same result: ``tests/test_checker_fast_paths.py`` compares them)."""
     if type(a) is not dict or len(a) != 2 or value_dim not in (None, 1):
@@ -102,29 +102,20 @@ def _fast_atom(a, dim: int, value_dim):
     v = a.get("value")
     if type(v) is not int or not -_TEN < v < _TEN:
         return None
-    if dim > SPARSE_KEY_DIM:
-        if type(k) is not dict:
+    if dim <= SPARSE_KEY_DIM or type(k) is not dict:
+        return None                    # dense keys (small problems): the general path
+    out = []
+    for j_s, c in k.items():
+        if (type(c) is not int or not c or not -_TEN < c < _TEN or type(j_s) is not str
+                or len(j_s) > 9 or not j_s.isdecimal()):
             return None
-        out = []
-        for j_s, c in k.items():
-            if (type(c) is not int or not c or not -_TEN < c < _TEN or type(j_s) is not str
-                    or len(j_s) > 9 or not j_s.isdecimal()):
-                return None
-            j = int(j_s)
-            if j >= dim or str(j) != j_s:      # canonical decimal: no leading zeros
-                return None
-            out.append((j, c))
-        if len(out) > 1:
-            out.sort()
-        key = tuple(out)
-    else:
-        if type(k) is not list or len(k) != dim:
+        j = int(j_s)
+        if j >= dim or str(j) != j_s:          # canonical decimal: no leading zeros
             return None
-        for c in k:
-            if type(c) is not int or not -_TEN < c < _TEN:
-                return None
-        key = tuple((j, c) for j, c in enumerate(k) if c)
-    return (key, 0, 1, (v,))
+        out.append((j, c))
+    if len(out) > 1:
+        out.sort()
+    return (tuple(out), 0, 1, (v,))
 
 
 def _slow_atom(a, dim: int, value_dim, w: str) -> tuple:

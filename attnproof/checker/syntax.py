@@ -154,16 +154,9 @@ def loads(text: str):
 
 @contextmanager
 def no_gc():
-    """Pause the cyclic garbage collector (restored on exit, also after an exception).
-
-    The checker builds millions of small acyclic containers; the collector would
-    rescan them again and again (three quarters of the time of reading a large
-    certificate) and has nothing to free: reference counting frees them.
-
-    >>> with no_gc():
-    ...     gc.isenabled()
-    False
-    """
+    """Pause the cyclic garbage collector (restored on exit): the checker builds millions
+    of small acyclic containers, which the collector would rescan again and again
+    (three quarters of the time of reading a large certificate) to free nothing."""
     was = gc.isenabled()
     gc.disable()
     try:
