@@ -229,6 +229,8 @@ def divexact(a: Poly, b: Poly, budget: Budget = UNLIMITED) -> Poly | None:
     if not a:
         return {}
     budget.charge(size(a) + size(b), "an exact division")
+    if len(a) == 1 and len(b) >= 2:
+        return None                   # see _divexact_small
     if len(b) >= 2 and len(a) <= 2:
         q = _divexact_small(a, b)
         if q is not _UNDECIDED:

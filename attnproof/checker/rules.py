@@ -245,7 +245,7 @@ def poly_text(f: dict) -> str:
     >>> poly_text({(): 1, ((0, 1), (3, -2)): 5})
     '[[1,[]],[5,[[0,1],[3,-2]]]]\\n'
     """
-    return "[" + ",".join(["[%d,[%s]]" % (c, ",".join(["[%d,%d]" % pr for pr in m]))
+    return "[" + ",".join([f"[{c},[" + ",".join([f"[{v},{e}]" for v, e in m]) + "]]"
                            for m, c in f.items()]) + "]\n"
 
 
