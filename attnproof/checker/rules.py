@@ -46,7 +46,7 @@ class State:
         self.pb = pb
         self.budget = budget
         self.factors: list = []        # (poly, multiplicity)
-        self.factor_texts: list = []
+        self.factor_text = None         # canonical text of the last irreducible factor
         self.flint_used = False
         self.lower = None
         self.upper = None
@@ -452,7 +452,7 @@ def rule_irreducible_factor(st: State, step: dict, where: str) -> None:
         raise Reject(f"{where}: the factor is not in normal form (no monomial factor, "
                      "coprime integer coefficients, positive lex-leading coefficient)")
     text = poly_text(f)
-    if st.factor_texts and not text > st.factor_texts[-1]:
+    if st.factor_text is not None and not text > st.factor_text:
         raise Reject(f"{where}: factors must be strictly increasing by their canonical JSON text")
     _irreducible(f, step["witness"], f"{where}: witness", bud)
     vals = {}
@@ -492,7 +492,7 @@ def rule_irreducible_factor(st: State, step: dict, where: str) -> None:
             raise Reject(f"{where}: the factor divides the residue numerator of component "
                          f"{c}: it does not survive in the reduced denominator")
     st.factors.append((f, e))
-    st.factor_texts.append(text)
+    st.factor_text = text
 
 
 def rule_reduced_by_flint(st: State, step: dict, where: str) -> None:
