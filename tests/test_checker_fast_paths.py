@@ -15,7 +15,7 @@ from hypothesis import example, given, settings, strategies as st
 
 from attnproof.checker import check_text, poly as P, problem as PR, rules as R, syntax as S
 from attnproof.checker.geometry import product
-from attnproof.checker.syntax import UNLIMITED, Budget, Reject, Unsupported
+from attnproof.checker.syntax import Budget, Reject, Unsupported
 
 SETTINGS = settings(max_examples=300, deadline=None)
 
@@ -112,8 +112,8 @@ def test_two_term_normal_form(p):
 
 
 @SETTINGS
-@given(polys(2, 2), st.integers(0, 2))
-def test_two_term_normal_forms_are_found(p, k):
+@given(polys(2, 2))
+def test_two_term_normal_forms_are_found(p):
     # normal forms are rare among random binomials: test the normal form of each too
     nf = P.normal_form(p)
     assert P.is_normal_form(nf) and P._is_normal_form_general(nf)
@@ -184,9 +184,8 @@ def test_atom_fast_path(data, dim, value_dim):
         assert [type(x) for x in fast[:3]] == [type(x) for x in slow[1][:3]]
 
 
-@SETTINGS
-@given(st.lists(st.sampled_from(["{\"j\"", "\"1/3\\n\"", "\"9007199254740993\\n\""]), max_size=1))
-def test_no_trailing_newline_in_numbers(_):
+def test_no_trailing_newline_in_numbers():
+    """A regression: ``$`` matched before a final newline, so "1/3\\n" was a rational."""
     with pytest.raises(Reject):
         S.rational("1/3\n", "v")
     with pytest.raises(Reject):

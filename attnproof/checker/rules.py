@@ -32,7 +32,7 @@ from .flint_gcd import coprime
 from .geometry import GraphTooLarge, acyclic_orientations, product, rank
 from .limits import MAX_DIGITS, MAX_EXPANSION, MAX_GRAPH_NODES, MAX_SUBSETS
 from .problem import head_polys, parse_atoms
-from .syntax import (UNLIMITED, Budget, Reject, Unsupported, canonical_text, count, fields,
+from .syntax import (UNLIMITED, Budget, Reject, Unsupported, count, fields,
                      hexdigest, integer, rational)
 
 TRUST_ORDER = ("exact", "exact-modulo-flint", "window-refuted", "numeric", "unknown")
