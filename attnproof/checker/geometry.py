@@ -290,13 +290,13 @@ def acyclic_orientations(n: int, edges, max_general: int = MAX_GENERAL_NODES,
     for block in biconnected_blocks(n, adj):
         nodes = sorted({v for e in block for v in e})
         m, e = len(nodes), len(block)
+        nset = set(nodes)                  # once: per node it made a cycle quadratic
         if e == m * (m - 1) // 2:
             counts.append(factorial(m))
             continue
-        if e == m and all(len(adj[v] & set(nodes)) == 2 for v in nodes):
+        if e == m and all(len(adj[v] & nset) == 2 for v in nodes):
             counts.append(2 ** m - 2)
             continue
-        nset = set(nodes)
         badj = {v: adj[v] & nset for v in nodes}
         order = perfect_elimination_order(nodes, badj)
         if order is not None:
