@@ -222,8 +222,6 @@ def test_search_skips_level_parity_when_q_cannot_be_factored_quickly(tmp_path):
     assert binomial_directions(r) == ()
 
 
-@pytest.mark.xfail(strict=True, reason="reported to the checker owner: the checker's regular "
-                   "expressions end in '$', which also matches before a final newline")
 def test_checker_refuses_a_sparse_key_index_with_a_trailing_newline(tmp_path):
     """In a dim > 16 problem the index "16\\n" passes as 16, so {"16": 1, "16\\n": -1} is a key
     with coordinate 16 given twice: the checker then works with a monomial that repeats a
