@@ -935,6 +935,7 @@ class SparseFusion:
     to_head = Fusion.to_head
     to_multihead = Fusion.to_multihead
     to_problem_dict = Fusion.to_problem_dict
+    atom_docs = Fusion.atom_docs
 
     def verify(self, points: int = 2, seed: int = 0) -> None:
         """Compare the fused head with the problem exactly at random positive integer
