@@ -444,3 +444,24 @@ def test_fuse_output_of_a_class_product_fusion_is_canonical(tmp_path):
     f = fuse(load_problem(p))
     assert type(f).__name__ == "ClassProductFusion"
     assert out.read_text() == canonical_json(f.to_problem_dict())
+
+
+def test_checker_refuses_a_flood_of_json_containers_before_parsing():
+    """90 MB of ``{}`` took 2.2 GB in the checker (25 bytes of memory per byte of file); a
+    certificate with more objects and arrays than ``MAX_CONTAINERS`` is now inconclusive at once."""
+    from attnproof.checker import check_text
+    from attnproof.checker.limits import MAX_CONTAINERS
+
+    text = "[" + "{}," * MAX_CONTAINERS + "{}]"
+    v = check_text(text)
+    assert v.code == 2 and "JSON objects and arrays" in v.message
+
+
+def test_standalone_checker_problem_hash_must_be_hex(tmp_path):
+    """``python -m attnproof.checker C --problem-sha256 zz`` answered 'invalid' (exit 1):
+    a malformed option is a usage error (exit 3)."""
+    c = tmp_path / "c.json"
+    c.write_text("{}")
+    r = subprocess.run([sys.executable, "-m", "attnproof.checker", str(c), "--problem-sha256", "zz"],
+                       capture_output=True, text=True)
+    assert r.returncode == 3 and "hexadecimal" in r.stderr
