@@ -29,7 +29,7 @@ import flint
 
 from ..model import MultiHead
 from .sparse import (HeadPolys, all_variables, context, from_flint, head_polys, normal_form,
-                     to_flint, to_json_poly, variables, x_support)
+                     poly_text, to_flint, x_support)
 
 __all__ = ["Factor", "FactorSet", "irreducibility_witness", "surviving_factors"]
 
@@ -52,9 +52,12 @@ class Factor:
         return self.residue_component is not None
 
     def sort_key(self) -> str:
-        """The order of factors in a certificate: canonical JSON text of the poly."""
-        import json
-        return json.dumps(to_json_poly(self.poly), separators=(",", ":")) + "\n"
+        """The order of factors in a certificate: canonical JSON text of the poly.
+
+        >>> Factor({((0, 1),): 1, (): 1}).sort_key()
+        '[[1,[]],[1,[[0,1]]]]\\n'
+        """
+        return poly_text(self.poly) + "\n"
 
 
 @dataclass
@@ -135,18 +138,23 @@ def surviving_factors(M: MultiHead, progress: Progress = None,
     hp = hp if hp is not None else head_polys(M)
     dim = M.dim
     found: dict = {}
-    assoc: dict = {}                  # head -> key of the factor its denominator is an associate of
+    assoc: dict = {}                  # head -> the factor its denominator is an associate of
+    witnesses: dict = {}              # id(factor) -> its witness, when already found
     for h, H in enumerate(hp):
         if len(H.den) < 2:
             continue
         f0 = normal_form(H.den)
-        if irreducibility_witness(f0) is not None:
+        w0 = irreducibility_witness(f0)
+        if w0 is not None:
             # D_h is irreducible as it stands: it is its own only factor (no FLINT, no
             # dense exponent vectors: sparse and linear in the size of D_h)
             k = _key(f0)
-            F = found.setdefault(k, Factor(f0))
+            F = found.get(k)
+            if F is None:
+                F = found[k] = Factor(f0)
+                witnesses[id(F)] = w0          # the witness depends on the terms only
             F.heads[h] = F.heads.get(h, 0) + 1
-            assoc[h] = k
+            assoc[h] = F
         else:
             vs = all_variables(H.den)
             ctx = context(vs)
@@ -165,7 +173,8 @@ def surviving_factors(M: MultiHead, progress: Progress = None,
             progress(len(hp) + (i + 1) * len(hp) // max(len(found), 1), 2 * len(hp))
         if len(x_support(F.poly, dim)) < 2:
             continue                              # a unit once z = e^{1/L} is substituted
-        F.witness = irreducibility_witness(F.poly)
+        w = witnesses.get(id(F))
+        F.witness = w if w is not None else irreducibility_witness(F.poly)
         F.multiplicity = max(F.heads.values())
         if F.witness is None:
             rejected.append(F)
@@ -194,10 +203,12 @@ def _proportional(N: dict, D: dict) -> bool:
 
 def _residue_component(F: Factor, hp: list[HeadPolys], m: int,
                        assoc: dict | None = None) -> int | None:
-    """Smallest ``c`` with ``f ∤ X_c`` (see the module docstring), or None."""
+    """Smallest ``c`` with ``f ∤ X_c`` (see the module docstring), or None.
+
+    ``assoc`` maps a head to the factor its denominator is an associate of."""
     e = F.multiplicity
     top = sorted(h for h, a in F.heads.items() if a == e)
-    if len(top) == 1 and e == 1 and assoc and assoc.get(top[0]) == _key(F.poly):
+    if len(top) == 1 and e == 1 and assoc and assoc.get(top[0]) is F:
         # D_h = unit·f.  supp N_{h,c} ⊆ supp D_h, so N = D·g forces Newt(g) to be a
         # point: f | N_{h,c} iff N_{h,c} is a rational multiple of D_h.  Linear, no FLINT.
         H = hp[top[0]]

@@ -45,22 +45,31 @@ def head_polys(M: MultiHead, lattice: Lattice | None = None) -> list[HeadPolys]:
     exponent, 0 for a variable some atom lacks) touches only variables that occur.
     """
     lat = lattice if lattice is not None else Lattice.of(M)
+    sexp = lat.sparse_exponent
+    plain = not lat.scale_map and not lat.has_z     # exponents are the key numerators
     out = []
     for h in M.heads:
-        exps = [lat.sparse_exponent(a) for a in h.atoms]
+        atoms = h.atoms
+        if plain:
+            exps = [tuple([(j, c.numerator) for j, c in a.sparse_key]) for a in atoms]
+        else:
+            exps = [sexp(a) for a in atoms]
         shift = _shift(exps, len(exps))
         scale = 1
-        for a in h.atoms:
-            q = a.weight.denominator
-            if scale % q:
-                scale = lcm(scale, q)
+        for a in atoms:
+            wq = a.weight.denominator
+            if scale % wq:
+                scale = lcm(scale, wq)
             for v in a.value:
+                if wq == 1 and v.denominator == 1:
+                    continue                   # w·v is an integer
                 q = (a.weight * v).denominator
                 if scale % q:
                     scale = lcm(scale, q)
         den: dict = {}
-        nums = [dict() for _ in range(h.value_dim)]
-        for a, e in zip(h.atoms, exps):
+        m = len(atoms[0].value)
+        nums = [dict() for _ in range(m)]
+        for a, e in zip(atoms, exps):
             mono = _shifted(e, shift) if shift else e
             w = a.weight.numerator * (scale // a.weight.denominator)      # integer arithmetic only
             den[mono] = den.get(mono, 0) + w
@@ -215,5 +224,17 @@ def to_json_poly(p: Sparse) -> list:
     >>> to_json_poly({((0, 1),): 1, (): 1})
     [[1, []], [1, [[0, 1]]]]
     """
-    terms = sorted(([list(pr) for pr in m], c) for m, c in p.items())
-    return [[c, m] for m, c in terms]
+    # monomials are distinct tuples of (var, exp) pairs: sorting the items orders them
+    # exactly as their pair lists
+    return [[c, [[v, e] for v, e in m]] for m, c in sorted(p.items())]
+
+
+def poly_text(p: Sparse) -> str:
+    """``json.dumps(to_json_poly(p), separators=(",", ":"))`` without building the lists:
+    the canonical JSON text by which a certificate orders its factors.
+
+    >>> poly_text({((0, 1), (3, -2)): -1, (): 4})
+    '[[4,[]],[-1,[[0,1],[3,-2]]]]'
+    """
+    return "[" + ",".join([f"[{int.__repr__(c)},[" + ",".join([f"[{v},{e}]" for v, e in m]) + "]]"
+                           for m, c in sorted(p.items())]) + "]"

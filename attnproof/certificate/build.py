@@ -17,7 +17,7 @@ from ..bounds.sparse import to_json_poly
 from ..errors import CertificateError
 from ..algebra.sizes import fusion_size_bound
 from ..fusion import DEFAULT_MAX_ATOMS, ClassProductFusion, Fusion, fuse
-from ..io import canonical_json, decimal_string, problem_to_dict
+from ..io import canonical_json, decimal_string, paused_gc, problem_to_dict
 from ..model import MultiHead
 
 __all__ = ["Certificate", "build_certificate", "encode_count", "EXPLICIT_FUSION_LIMIT",
@@ -107,19 +107,31 @@ class Certificate:
                 "complete": self.lower.tight, "path": self.lower.path}
 
 
-def distinct_key_product(M: MultiHead) -> int:
+def distinct_key_product(M: MultiHead, hp: list | None = None, dim: int | None = None) -> int:
     """``Π_h |supp_x(D_h)|``, the distinct keys per head multiplied: what the checker's
-    ``product_fusion`` rule counts (no head polynomial is built).
+    ``product_fusion`` rule counts (no head polynomial is built unless given).
+
+    ``hp``: the head polynomials of ``M`` (:func:`attnproof.bounds.sparse.head_polys`),
+    when already built; ``dim`` the number of x variables (``M.dim``).
 
     >>> from attnproof.families import sigmoid_sum
     >>> distinct_key_product(sigmoid_sum(20))
     1048576
     """
+    prod = 1
+    if hp is not None:
+        from ..bounds.sparse import x_support
+
+        d = M.dim if dim is None else dim
+        for H in hp:
+            # the x support of D_h: its monomials when no term carries z (variable d)
+            has_z = any(m and m[-1][0] >= d for m in H.den)
+            prod *= len(x_support(H.den, d)) if has_z else len(H.den)
+        return prod
     from ..algebra.lattice import Lattice
 
     lat = Lattice.of(M)
     d = lat.dim
-    prod = 1
     for h in M.heads:
         prod *= len({tuple((v, e) for v, e in lat.sparse_exponent(a) if v < d) for a in h.atoms})
     return prod
@@ -161,9 +173,21 @@ def build_certificate(M: MultiHead, explicit: bool = False, max_atoms: int | Non
     :mod:`attnproof.certificate.geometry_steps`; with a direct sum of heads
     whose keys are all vertices, lower and upper bound meet at ``Π_h n_h``.
     """
-    lb = lower_bound(M, explicit=explicit, max_atoms=max_atoms, progress=progress, spec=spec)
+    with paused_gc():                  # millions of small objects that live on: no rescans
+        return _build(M, explicit, max_atoms, explicit_fusion_limit, progress, spec)
+
+
+def _build(M: MultiHead, explicit: bool, max_atoms: int | None, explicit_fusion_limit: int,
+           progress: Progress, spec) -> Certificate:
+    from ..algebra.lattice import Lattice
+    from ..bounds.sparse import head_polys
+
+    lat = Lattice.of(M)
+    hp = head_polys(M, lat)             # built once: the bound and the product count share it
+    lb = lower_bound(M, explicit=explicit, max_atoms=max_atoms, progress=progress, spec=spec,
+                     lattice=lat, hp=hp)
     steps = _lower_steps(lb)
-    prod = distinct_key_product(M)
+    prod = distinct_key_product(M, hp, M.dim)
     fusion = None
     upper = prod
     # the best verified fusion is embedded when it fits: built only when the estimate of
