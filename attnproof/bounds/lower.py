@@ -32,7 +32,7 @@ from typing import Callable, Optional
 
 from ..algebra.budget import flint_obstacle
 from ..algebra.lattice import Lattice
-from ..algebra.sizes import fusion_size_bound
+from ..algebra.sizes import exact_product, fusion_size_bound
 from ..errors import AlgebraError, LimitError
 from ..fusion import DEFAULT_MAX_ATOMS, reduced_form
 from ..model import MultiHead
@@ -101,10 +101,7 @@ def product_entries(hp: list) -> int:
     >>> product_entries(head_polys(sigmoid_sum(30)))
     1073741824
     """
-    n = 1
-    for H in hp:
-        n *= len(H.den)
-    return n
+    return exact_product(len(H.den) for H in hp)
 
 
 def _dense(p_sparse_monos, vs: list) -> list[tuple]:
@@ -278,6 +275,9 @@ def _count_block(polys: list, mults: list, fs: list, dim: int, explicit: bool,
         xvars = [variables(x) for x in xs]
     vs = sorted(xvars[fs[0]]) if len(fs) == 1 else sorted(set().union(*(xvars[j] for j in fs)))
     if not explicit:
+        if len(fs) == 1 and len(xs[fs[0]]) == 2:
+            # one binomial factor alone in its variables: one generator, a segment
+            return Block(fs, vs, "zonotope_independent", 2)
         sgens = _sparse_generators(polys, fs, dim, xs)
         skind = _sparse_kind(sgens) if sgens is not None else None
         if skind == "independent":
@@ -413,9 +413,7 @@ def lower_bound(M: MultiHead, explicit: bool = False, max_atoms: int | None = DE
     polys = [f.poly for f in fs.factors]
     mults = [f.multiplicity for f in fs.factors]
     blocks = _blocks(polys, mults, dim, explicit)
-    value = 1
-    for b in blocks:
-        value *= b.count
+    value = exact_product(b.count for b in blocks)
     tight = fs.complete and all(b.complete for b in blocks)
     notes = []
     if not fs.complete:

@@ -15,7 +15,7 @@ from typing import Any, Callable, Optional
 from ..bounds.lower import LowerBound, lower_bound
 from ..bounds.sparse import to_json_poly
 from ..errors import CertificateError
-from ..algebra.sizes import fusion_size_bound
+from ..algebra.sizes import exact_product, fusion_size_bound
 from ..fusion import DEFAULT_MAX_ATOMS, ClassProductFusion, Fusion, fuse
 from ..io import canonical_json, decimal_string, paused_gc, problem_to_dict
 from ..model import MultiHead
@@ -107,34 +107,30 @@ class Certificate:
                 "complete": self.lower.tight, "path": self.lower.path}
 
 
-def distinct_key_product(M: MultiHead, hp: list | None = None, dim: int | None = None) -> int:
+def distinct_key_product(M: MultiHead, hp: list | None = None, lattice=None) -> int:
     """``Π_h |supp_x(D_h)|``, the distinct keys per head multiplied: what the checker's
     ``product_fusion`` rule counts (no head polynomial is built unless given).
 
-    ``hp``: the head polynomials of ``M`` (:func:`attnproof.bounds.sparse.head_polys`),
-    when already built; ``dim`` the number of x variables (``M.dim``).
+    ``hp``: the head polynomials of ``M`` on ``lattice`` (its
+    :class:`~attnproof.algebra.lattice.Lattice`), when both are already built.
 
     >>> from attnproof.families import sigmoid_sum
     >>> distinct_key_product(sigmoid_sum(20))
     1048576
     """
-    prod = 1
-    if hp is not None:
-        from ..bounds.sparse import x_support
-
-        d = M.dim if dim is None else dim
-        for H in hp:
-            # the x support of D_h: its monomials when no term carries z (variable d)
-            has_z = any(m and m[-1][0] >= d for m in H.den)
-            prod *= len(x_support(H.den, d)) if has_z else len(H.den)
-        return prod
     from ..algebra.lattice import Lattice
 
+    if hp is not None and lattice is not None:
+        if lattice.has_z:
+            from ..bounds.sparse import x_support
+
+            return exact_product(len(x_support(H.den, lattice.dim)) for H in hp)
+        # no bias variable: the x support is every monomial
+        return exact_product(len(H.den) for H in hp)
     lat = Lattice.of(M)
     d = lat.dim
-    for h in M.heads:
-        prod *= len({tuple((v, e) for v, e in lat.sparse_exponent(a) if v < d) for a in h.atoms})
-    return prod
+    return exact_product(len({tuple((v, e) for v, e in lat.sparse_exponent(a) if v < d)
+                              for a in h.atoms}) for h in M.heads)
 
 
 def _lower_steps(lb: LowerBound) -> list:
@@ -187,7 +183,7 @@ def _build(M: MultiHead, explicit: bool, max_atoms: int | None, explicit_fusion_
     lb = lower_bound(M, explicit=explicit, max_atoms=max_atoms, progress=progress, spec=spec,
                      lattice=lat, hp=hp)
     steps = _lower_steps(lb)
-    prod = distinct_key_product(M, hp, M.dim)
+    prod = distinct_key_product(M, hp, lat)
     fusion = None
     upper = prod
     # the best verified fusion is embedded when it fits: built only when the estimate of
