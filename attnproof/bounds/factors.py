@@ -145,10 +145,16 @@ def surviving_factors(M: MultiHead, progress: Progress = None,
     found: dict = {}
     assoc: dict = {}                  # head -> the factor its denominator is an associate of
     witnesses: dict = {}              # id(factor) -> its witness, when already found
+    nh = len(hp)
+    every = max(1, nh // 1000)        # progress at most ~1000 times per phase
     for h, H in enumerate(hp):
-        if len(H.den) < 2:
+        if progress is not None and h % every == 0 and h:
+            progress(h, 2 * nh)
+        den = H.den
+        if len(den) < 2:
             continue
-        f0 = normal_form(H.den)
+        # D_h has no monomial factor and non-negative exponents (head_polys shifts it)
+        f0 = normal_form(den, monomial_free=True)
         w0 = irreducibility_witness(f0)
         if w0 is not None:
             # D_h is irreducible as it stands: it is its own only factor (no FLINT, no
@@ -156,35 +162,41 @@ def surviving_factors(M: MultiHead, progress: Progress = None,
             k = _key(f0)
             F = found.get(k)
             if F is None:
-                F = found[k] = Factor(f0)
+                F = found[k] = Factor(f0, heads={h: 1})
                 witnesses[id(F)] = w0          # the witness depends on the terms only
-            F.heads[h] = F.heads.get(h, 0) + 1
+            else:
+                F.heads[h] = F.heads.get(h, 0) + 1
             assoc[h] = F
         else:
-            vs = all_variables(H.den)
+            vs = all_variables(den)
             ctx = context(vs)
-            _, facs = to_flint(ctx, vs, H.den).factor()
+            _, facs = to_flint(ctx, vs, den).factor()
             for q, mult in facs:
                 f = normal_form(from_flint(vs, q))
                 if len(f) < 2:
                     continue
                 F = found.setdefault(_key(f), Factor(f))
                 F.heads[h] = F.heads.get(h, 0) + int(mult)
-        if progress is not None:
-            progress(h + 1, 2 * len(hp))
+    if progress is not None and nh:
+        progress(nh, 2 * nh)
     certified, rejected = [], []
+    value_dim = M.value_dim
+    nf = max(len(found), 1)
     for i, F in enumerate(sorted(found.values(), key=Factor.sort_key)):
-        if progress is not None:
-            progress(len(hp) + (i + 1) * len(hp) // max(len(found), 1), 2 * len(hp))
-        if len(x_support(F.poly, dim)) < 2:
+        if progress is not None and (i % every == 0 or i + 1 == len(found)):
+            progress(nh + (i + 1) * nh // nf, 2 * nh)
+        poly = F.poly
+        if len(poly) == 2 and all(not m or m[-1][0] < dim for m in poly):
+            pass                                  # two x points: not a unit
+        elif len(x_support(poly, dim)) < 2:
             continue                              # a unit once z = e^{1/L} is substituted
         w = witnesses.get(id(F))
-        F.witness = w if w is not None else irreducibility_witness(F.poly)
+        F.witness = w if w is not None else irreducibility_witness(poly)
         F.multiplicity = max(F.heads.values())
         if F.witness is None:
             rejected.append(F)
             continue
-        F.residue_component = _residue_component(F, hp, M.value_dim, assoc)
+        F.residue_component = _residue_component(F, hp, value_dim, assoc)
         (certified if F.survives else rejected).append(F)
     return FactorSet(certified, rejected, dim)
 

@@ -175,11 +175,13 @@ def from_flint(vs: list, q: "flint.fmpz_mpoly") -> Sparse:
     return out
 
 
-def normal_form(p: Sparse) -> Sparse:
+def normal_form(p: Sparse, monomial_free: bool = False) -> Sparse:
     """Associate with no monomial factor, content 1, positive coefficient on the
     lex-largest exponent (dense over sorted variables); terms in descending lex order.
 
     Sparse throughout: cost ``O(Σ |m| log)`` over the monomials ``m`` of ``p``.
+    ``monomial_free``: the caller knows that ``p`` has non-negative exponents and
+    no monomial factor (as the denominators of :func:`head_polys`): no shift.
 
     >>> normal_form({((3, 2), (9, 1)): -4, ((3, 1),): 6})
     {((3, 1), (9, 1)): 2, (): -3}
@@ -191,7 +193,7 @@ def normal_form(p: Sparse) -> Sparse:
             q = Fraction(c).denominator
             if den % q:
                 den = lcm(den, q)
-    shift = _shift(p, n)
+    shift = None if monomial_free else _shift(p, n)
     terms = []
     g = 0
     for m, c in p.items():
@@ -205,7 +207,7 @@ def normal_form(p: Sparse) -> Sparse:
 
 
 def _lex_key(t: tuple) -> tuple:
-    return tuple((-v, x) for v, x in t[0])
+    return tuple([(-v, x) for v, x in t[0]])
 
 
 def x_support(p: Sparse, dim: int) -> set:
