@@ -145,6 +145,16 @@ def format_number(x: Fraction | int) -> int | str:
     return f"{x.numerator}/{x.denominator}"
 
 
+def _format_fraction(x: Fraction | int) -> int | str:
+    """:func:`format_number`, quicker for the Fractions every atom holds."""
+    if type(x) is Fraction:
+        q = x.denominator
+        n = x.numerator
+        if type(n) is int:
+            return n if q == 1 else f"{n}/{q}"
+    return format_number(x)
+
+
 def decimal_string(n: int) -> str:
     """Decimal digits of an integer of any size (Python's ``str`` refuses more than
     4300 digits by default; this splits the number instead of lifting the limit).
@@ -606,16 +616,22 @@ def problem_to_dict(M: MultiHead) -> dict:
     {'format': 'attnproof-problem', 'version': 1, 'dim': 1, 'heads': [{'atoms': [{'key': [1], 'value': 1}]}]}
     """
     heads = []
+    dim = M.dim
+    sparse = dim > SPARSE_KEY_DIM
+    fmt = _format_fraction
     for h in M.heads:
         atoms = []
         for a in h.atoms:
-            ad: dict[str, Any] = {"key": sparse_key_to_json(a.sparse_key, M.dim)}
-            ad["value"] = (format_number(a.value[0]) if len(a.value) == 1
-                           else [format_number(c) for c in a.value])
+            if sparse:
+                ad: dict[str, Any] = {"key": {str(j): fmt(c) for j, c in a.sparse_key if c}}
+            else:
+                ad = {"key": sparse_key_to_json(a.sparse_key, dim)}
+            v = a.value
+            ad["value"] = fmt(v[0]) if len(v) == 1 else [fmt(c) for c in v]
             if a.bias != 0:
-                ad["bias"] = format_number(a.bias)
+                ad["bias"] = fmt(a.bias)
             if a.weight != 1:
-                ad["weight"] = format_number(a.weight)
+                ad["weight"] = fmt(a.weight)
             atoms.append(ad)
         hd: dict[str, Any] = {"atoms": atoms}
         if h.name is not None:
