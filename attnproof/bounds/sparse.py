@@ -88,6 +88,13 @@ def _shift(exps: list, n: int) -> dict:
     >>> _shift([((0, 2), (3, -1)), ((0, 1),)], 2)
     {0: 1, 3: -1}
     """
+    if () in exps:               # some term is constant: only negative minima shift
+        neg: dict = {}
+        for e in exps:
+            for v, x in e:
+                if x < 0 and x < neg.get(v, 0):
+                    neg[v] = x
+        return neg
     mins: dict = {}
     count: dict = {}
     for e in exps:

@@ -9,7 +9,7 @@
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Callable, Optional
 
 from ..bounds.lower import LowerBound, lower_bound
@@ -54,6 +54,9 @@ class Certificate:
     lower: LowerBound
     fusion: Fusion | None
     upper: int
+    # (doc["problem"] as built, its canonical text): the problem is encoded once, for its
+    # hash and for the certificate text, while the document keeps that same problem object
+    _problem_text: tuple | None = field(default=None, repr=False, compare=False)
 
     @property
     def lower_bound(self) -> int:
@@ -96,8 +99,22 @@ class Certificate:
 
     @property
     def text(self) -> str:
-        """Canonical JSON text (byte-identical for identical inputs)."""
-        return canonical_json(self.doc)
+        """Canonical JSON text (byte-identical for identical inputs).
+
+        The document is the producer's: change a copy (``copy.deepcopy(cert.doc)``)
+        rather than the problem inside it.
+        """
+        doc = self.doc
+        cached = self._problem_text
+        if cached is None or doc.get("problem") is not cached[0] or not all(
+                type(k) is str for k in doc):
+            return canonical_json(doc)
+        # what canonical_json(doc) writes, with the problem's text reused: keys sorted
+        parts = []
+        for k in sorted(doc):
+            v = cached[1] if k == "problem" else canonical_json(doc[k])[:-1]
+            parts.append(canonical_json(k)[:-1] + ":" + v)
+        return "{" + ",".join(parts) + "}\n"
 
     def summary(self) -> dict:
         """The claims plus trust, for the command line."""
@@ -213,12 +230,13 @@ def _build(M: MultiHead, explicit: bool, max_atoms: int | None, explicit_fusion_
         raise CertificateError(f"lower bound {lb.value} exceeds the fusion's {upper} atoms "
                                "(internal error)")
     pdoc = problem_to_dict(M)
+    ptext = canonical_json(pdoc)[:-1]
     doc = {
         "format": FORMAT, "version": VERSION,
-        "problem": pdoc, "problem_sha256": hashlib.sha256(canonical_json(pdoc).encode("ascii")).hexdigest(),
+        "problem": pdoc, "problem_sha256": hashlib.sha256((ptext + "\n").encode("ascii")).hexdigest(),
         "claims": {"lower_bound": encode_count(lb.value), "upper_bound": encode_count(upper),
                    "minimum": encode_count(upper) if lb.value == upper else None,
                    "window_refutations": []},
         "steps": steps, "trust": lb.trust,
     }
-    return Certificate(doc, lb, fusion, upper)
+    return Certificate(doc, lb, fusion, upper, (pdoc, ptext))
