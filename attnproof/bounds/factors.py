@@ -224,7 +224,7 @@ def _residue_component(F: Factor, hp: list[HeadPolys], m: int,
 
     ``assoc`` maps a head to the factor its denominator is an associate of."""
     e = F.multiplicity
-    top = sorted(h for h, a in F.heads.items() if a == e)
+    top = list(F.heads) if len(F.heads) == 1 else sorted(h for h, a in F.heads.items() if a == e)
     if len(top) == 1 and e == 1 and assoc and assoc.get(top[0]) is F:
         # D_h = unit·f.  supp N_{h,c} ⊆ supp D_h, so N = D·g forces Newt(g) to be a
         # point: f | N_{h,c} iff N_{h,c} is a rational multiple of D_h.  Linear, no FLINT.

@@ -194,6 +194,15 @@ def normal_form(p: Sparse, monomial_free: bool = False) -> Sparse:
     {((3, 1), (9, 1)): 2, (): -3}
     """
     n = len(p)
+    if monomial_free and n == 2:                 # a binomial: order two terms, divide by the gcd
+        (m1, c1), (m2, c2) = p.items()
+        if type(c1) is int and type(c2) is int:
+            if _lex_key((m1,)) < _lex_key((m2,)):
+                m1, c1, m2, c2 = m2, c2, m1, c1
+            g = gcd(c1, c2)
+            if c1 < 0:
+                g = -g
+            return {m1: c1 // g, m2: c2 // g}
     den = 1
     for c in p.values():
         if type(c) is not int:
