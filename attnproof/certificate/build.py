@@ -14,7 +14,7 @@ from typing import Any, Callable, Optional
 
 from ..bounds.lower import LowerBound, lower_bound
 from ..bounds.sparse import to_json_poly
-from ..errors import CertificateError
+from ..errors import CertificateError, LimitError
 from ..algebra.sizes import exact_product, fusion_size_bound
 from ..fusion import DEFAULT_MAX_ATOMS, ClassProductFusion, Fusion, fuse
 from ..io import canonical_json, decimal_string, paused_gc, problem_to_dict
@@ -103,7 +103,20 @@ class Certificate:
 
         The document is the producer's: change a copy (``copy.deepcopy(cert.doc)``)
         rather than the problem inside it.
+
+        ``LimitError`` when an integer of the certificate (a lattice exponent of
+        very long keys) is too long to write: the checker reads at most 2000 digits.
         """
+        try:
+            return self._text()
+        except ValueError as e:
+            if "integer string conversion" not in str(e):
+                raise
+            raise LimitError("the certificate would hold an integer of more than 4300 digits (the "
+                             "lattice exponents of these keys); the checker reads at most 2000 "
+                             "digits, so no certificate can be written: shorten the keys") from None
+
+    def _text(self) -> str:
         doc = self.doc
         cached = self._problem_text
         if cached is None or doc.get("problem") is not cached[0] or not all(
@@ -173,6 +186,29 @@ def _lower_steps(lb: LowerBound) -> list:
     return steps
 
 
+def _check_digits(obj) -> None:
+    """``LimitError`` when ``obj`` holds an integer longer than the checker reads (2000 digits).
+
+    >>> _check_digits([{"a": [1, 10 ** 1999]}])
+    >>> _check_digits([{"a": [1, -10 ** 2000]}])
+    Traceback (most recent call last):
+    ...
+    attnproof.errors.LimitError: the certificate would hold an integer of more than 2000 digits (the lattice exponents of these keys), more than the checker reads: shorten the keys
+    """
+    stack = [obj]
+    limit = 10 ** 2000
+    while stack:
+        x = stack.pop()
+        if isinstance(x, dict):
+            stack.extend(x.values())
+        elif isinstance(x, list):
+            stack.extend(x)
+        elif isinstance(x, int) and not -limit < x < limit:
+            raise LimitError("the certificate would hold an integer of more than 2000 digits (the "
+                             "lattice exponents of these keys), more than the checker reads: "
+                             "shorten the keys")
+
+
 def build_certificate(M: MultiHead, explicit: bool = False, max_atoms: int | None = DEFAULT_MAX_ATOMS,
                       explicit_fusion_limit: int = EXPLICIT_FUSION_LIMIT,
                       progress: Progress = None, spec=None) -> Certificate:
@@ -229,6 +265,8 @@ def _build(M: MultiHead, explicit: bool, max_atoms: int | None, explicit_fusion_
     if lb.value > upper:
         raise CertificateError(f"lower bound {lb.value} exceeds the fusion's {upper} atoms "
                                "(internal error)")
+    if lb.path == "geometry":             # long keys: lattice exponents may outgrow the format
+        _check_digits(steps)
     pdoc = problem_to_dict(M)
     ptext = canonical_json(pdoc)[:-1]
     doc = {
