@@ -30,6 +30,8 @@ attnproof.errors.NumberError: 0.5 is a JSON float; write exact numbers as intege
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import hashlib
 import json
 import os
@@ -59,6 +61,11 @@ _NUM_RE = re.compile(
 _RAT_RE = re.compile(r"^(?P<num>[+-]?[0-9]+)/(?P<den>[0-9]+)$")
 
 
+_FAST_INT = 10 ** 18           # integers below this in absolute value fit MAX_DIGITS trivially
+# Fractions are immutable: small integers share one object each (less memory, no construction)
+_SMALL_FRACTIONS = {i: Fraction(i) for i in range(-64, 257)}
+
+
 def parse_number(x: Any, where: str = "") -> Fraction:
     """Parse one exact number of a problem file (see the module's number rule).
 
@@ -69,6 +76,9 @@ def parse_number(x: Any, where: str = "") -> Fraction:
     ...
     attnproof.errors.NumberError: '1e999999999': exponent 999999999 is out of range (|exponent| <= 2000)
     """
+    if type(x) is int and -_FAST_INT < x < _FAST_INT:     # the common case: a plain integer
+        f = _SMALL_FRACTIONS.get(x)
+        return f if f is not None else Fraction(x)
     pre = f"{where}: " if where else ""
     if isinstance(x, bool) or x is None:
         raise NumberError(f"{pre}{json.dumps(x)} is not a number")
@@ -137,6 +147,16 @@ def format_number(x: Fraction | int) -> int | str:
     return f"{x.numerator}/{x.denominator}"
 
 
+def _format_fraction(x: Fraction | int) -> int | str:
+    """:func:`format_number`, quicker for the Fractions every atom holds."""
+    if type(x) is Fraction:
+        q = x.denominator
+        n = x.numerator
+        if type(n) is int:
+            return n if q == 1 else f"{n}/{q}"
+    return format_number(x)
+
+
 def decimal_string(n: int) -> str:
     """Decimal digits of an integer of any size (Python's ``str`` refuses more than
     4300 digits by default; this splits the number instead of lifting the limit).
@@ -155,16 +175,40 @@ def decimal_string(n: int) -> str:
     return decimal_string(hi) + "0" * (k - len(low)) + low
 
 
+@contextlib.contextmanager
+def paused_gc():
+    """Pause the cyclic garbage collector while a large, acyclic structure is built.
+
+    Parsing a problem and proving a bound allocate millions of small objects
+    (tuples, dicts, Fractions) that live on; every collection would scan them
+    all again.  Reference counting still frees everything that is dropped; the
+    collector resumes (if it was running) when the block ends.
+
+    >>> with paused_gc():
+    ...     gc.isenabled()
+    False
+    """
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
+
+
 def _reject_constant(name: str) -> Any:
     raise NumberError(f"{name} is not an exact number")
 
 
 def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict:
-    out: dict = {}
-    for k, v in pairs:
-        if k in out:
-            raise InputError(f"duplicate key {k!r} in a JSON object")
-        out[k] = v
+    out = dict(pairs)
+    if len(out) != len(pairs):              # rare: name the first repeated key
+        seen: set = set()
+        for k, _ in pairs:
+            if k in seen:
+                raise InputError(f"duplicate key {k!r} in a JSON object")
+            seen.add(k)
     return out
 
 
@@ -306,7 +350,8 @@ def _parse_vector(x: Any, where: str) -> tuple[Fraction, ...]:
     return (parse_number(x, where),)
 
 
-_ZERO = Fraction(0)
+_ZERO = _SMALL_FRACTIONS[0]
+_ONE = _SMALL_FRACTIONS[1]
 _INDEX_RE = re.compile(r"0|[1-9][0-9]{0,8}")
 
 
@@ -346,6 +391,84 @@ def _parse_key(key: Any, d: int, where: str) -> tuple[tuple[int, Fraction], ...]
 
 def _first(t: tuple) -> Any:
     return t[0]
+
+
+_ATOM_FIELDS = frozenset({"key", "value", "bias", "weight"})
+_HEAD_FIELDS = frozenset({"name", "atoms"})
+
+
+def _fast_atom(a: Any, d: int) -> tuple | None:
+    """``(sparse key, value, bias, weight)`` of a well-formed atom object, or None.
+
+    The same values as the checked path of :func:`problem_from_dict`, without
+    building its error locations; None for anything else (including every
+    input that is an error), which the checked path then parses and reports.
+
+    >>> _fast_atom({"key": {"3": 2, "1": "1/2"}, "value": 1}, 5)
+    (((1, Fraction(1, 2)), (3, Fraction(2, 1))), (Fraction(1, 1),), Fraction(0, 1), Fraction(1, 1))
+    >>> _fast_atom({"key": {"5": 1}, "value": 1}, 5) is None
+    True
+    """
+    if type(a) is not dict or not a.keys() <= _ATOM_FIELDS:
+        return None
+    key = a.get("key")
+    val = a.get("value")
+    if key is None or val is None:
+        return None
+    num = parse_number
+    small = _SMALL_FRACTIONS
+    big = _FAST_INT
+    try:
+        out = []
+        if type(key) is dict:
+            last = -1
+            ordered = True
+            match = _INDEX_RE.fullmatch
+            for j_s, c in key.items():
+                if type(j_s) is not str or not match(j_s):
+                    return None
+                j = int(j_s)
+                if j >= d:
+                    return None
+                if type(c) is int and -big < c < big:      # plain integers: no Fraction arithmetic
+                    if not c:
+                        continue
+                    v = small.get(c) or Fraction(c)
+                else:
+                    v = num(c)
+                    if not v:
+                        continue
+                out.append((j, v))
+                if j < last:
+                    ordered = False
+                last = j
+            if not ordered:
+                out.sort(key=_first)
+        elif type(key) is list and len(key) == d:
+            for j, c in enumerate(key):
+                v = num(c)
+                if v:
+                    out.append((j, v))
+        else:
+            return None
+        if type(val) is list:
+            if not val:
+                return None
+            value = tuple([num(c) for c in val])
+        else:
+            value = (num(val),)
+        b = a.get("bias")
+        b = _ZERO if b is None and "bias" not in a else num(b)
+        w = a.get("weight")
+        if w is None and "weight" not in a:
+            w = _ONE
+        else:
+            w = num(w)
+            if w.numerator <= 0:
+                return None
+    except InputError:
+        return None
+    return tuple(out), value, b, w
 
 
 SPARSE_KEY_DIM = 16
@@ -405,6 +528,23 @@ def problem_from_dict(obj: Any) -> MultiHead:
         raise ValidationError("problem: 'heads' must be a non-empty list")
     heads = []
     for h_i, h in enumerate(heads_in):
+        if type(h) is dict and h.keys() <= _HEAD_FIELDS:
+            name = h.get("name")
+            atoms_in = h.get("atoms")
+            if (name is None or type(name) is str) and type(atoms_in) is list and atoms_in:
+                atoms = []
+                m0 = None
+                trusted = Atom._trusted
+                for a in atoms_in:
+                    r = _fast_atom(a, d)
+                    if r is None or (m0 is not None and len(r[1]) != m0):
+                        break
+                    m0 = len(r[1])
+                    atoms.append(trusted(d, *r))
+                else:
+                    heads.append(Head._trusted(tuple(atoms), name))
+                    continue
+        # the checked path: every error named with its location
         if not isinstance(h, dict):
             raise ValidationError(f"head {h_i}: must be an object with 'atoms'")
         _check_keys(h, {"name", "atoms"}, {"atoms"}, f"head {h_i}")
@@ -462,11 +602,12 @@ def load_problem(path: str | os.PathLike) -> MultiHead:
     if str(path).lower().endswith(".npz"):         # arrays of floats, exact binary values
         from .arrays import load_npz
         return load_npz(path)
-    obj = read_json_file(path)
-    try:
-        return problem_from_dict(obj)
-    except InputError as e:
-        raise type(e)(f"{path}: {e}") from None
+    with paused_gc():
+        obj = read_json_file(path)
+        try:
+            return problem_from_dict(obj)
+        except InputError as e:
+            raise type(e)(f"{path}: {e}") from None
 
 
 def problem_to_dict(M: MultiHead) -> dict:
@@ -477,16 +618,22 @@ def problem_to_dict(M: MultiHead) -> dict:
     {'format': 'attnproof-problem', 'version': 1, 'dim': 1, 'heads': [{'atoms': [{'key': [1], 'value': 1}]}]}
     """
     heads = []
+    dim = M.dim
+    sparse = dim > SPARSE_KEY_DIM
+    fmt = _format_fraction
     for h in M.heads:
         atoms = []
         for a in h.atoms:
-            ad: dict[str, Any] = {"key": sparse_key_to_json(a.sparse_key, M.dim)}
-            ad["value"] = (format_number(a.value[0]) if len(a.value) == 1
-                           else [format_number(c) for c in a.value])
+            if sparse:
+                ad: dict[str, Any] = {"key": {str(j): fmt(c) for j, c in a.sparse_key if c}}
+            else:
+                ad = {"key": sparse_key_to_json(a.sparse_key, dim)}
+            v = a.value
+            ad["value"] = fmt(v[0]) if len(v) == 1 else [fmt(c) for c in v]
             if a.bias != 0:
-                ad["bias"] = format_number(a.bias)
+                ad["bias"] = fmt(a.bias)
             if a.weight != 1:
-                ad["weight"] = format_number(a.weight)
+                ad["weight"] = fmt(a.weight)
             atoms.append(ad)
         hd: dict[str, Any] = {"atoms": atoms}
         if h.name is not None:

@@ -247,6 +247,15 @@ class Head:
                 raise ValidationError(
                     f"{label}, atom {i}: value has dimension {len(a.value)}, expected {m}")
 
+    @classmethod
+    def _trusted(cls, atoms: tuple, name: str | None) -> "Head":
+        """A head from a non-empty tuple of atoms already known to share dimension and
+        value dimension (the problem parser checks both as it builds them)."""
+        h = cls.__new__(cls)
+        object.__setattr__(h, "atoms", atoms)
+        object.__setattr__(h, "name", name)
+        return h
+
     def __len__(self) -> int:
         return len(self.atoms)
 

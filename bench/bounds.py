@@ -2,7 +2,7 @@
 and large sparse (d = 10^4 .. 10^5, each phase in its own process).
 
     python bench/bounds.py [--explicit 8,10,12,14,16] [--structural 100,200,500,1000]
-                           [--sparse 10000,30000,100000]
+                           [--sparse 10000,30000,100000] [--no-cli]
 
 Prints the time to build the certificate (prove), the time of the independent
 checker, the certificate size, the checker's cost per byte, and ratios against
@@ -10,11 +10,14 @@ the first row of each table (the baseline measured in the same run).  The
 checker's cost per byte should stay roughly constant: it is about linear in
 the certificate's size.
 
-The sparse table runs the prover and the checker in separate processes and
-reports each one's peak resident memory (``ru_maxrss``), then the growth factor
-per doubling of ``d`` between consecutive rows, ``(ratio)^(1 / log2(d2/d1))``:
-about 2 for work linear in ``d``, 4 for quadratic.  Figures depend on the load
-of the machine; compare rows of the same run.
+The sparse table writes each W_d as a problem file, runs the prover (load, build,
+text, atomic write) and the checker in separate processes and reports each
+one's wall and CPU time (user + system, ``getrusage``) and peak resident memory
+(``ru_maxrss``), and the whole ``attnproof prove`` command (self-check
+included); then the growth factor per doubling of ``d`` between consecutive
+rows, ``(ratio)^(1 / log2(d2/d1))``: about 2 for work linear in ``d``, 4 for
+quadratic.  Figures depend on the load of the machine (CPU time less so than
+wall time); compare rows of the same run.
 """
 
 from __future__ import annotations
@@ -67,16 +70,24 @@ def _peak_mb() -> float:
     return kb / 1024 if sys.platform != "darwin" else kb / 2 ** 20
 
 
+def _cpu(who: int = resource.RUSAGE_SELF) -> float:
+    r = resource.getrusage(who)
+    return r.ru_utime + r.ru_stime
+
+
 def child_prove(d: int, path: str) -> dict:
-    """Build W_d and its certificate, write it to ``path`` (run in a fresh process)."""
-    t0 = time.perf_counter()
-    M = sigmoid_sum(d)
+    """Load the problem file ``path``, build its certificate and write it to
+    ``path + '.cert'``, as ``attnproof prove`` does before its self-check (run in a
+    fresh process)."""
+    from attnproof.io import atomic_write_text, load_problem
+
+    t0, c0 = time.perf_counter(), _cpu()
+    M = load_problem(path)
     cert = build_certificate(M, max_atoms=None)
     text = cert.text
-    t1 = time.perf_counter()
-    with open(path, "w", encoding="ascii") as f:
-        f.write(text)
-    return {"seconds": t1 - t0, "bytes": len(text), "peak_mb": _peak_mb(),
+    atomic_write_text(path + ".cert", text)
+    t1, c1 = time.perf_counter(), _cpu()
+    return {"seconds": t1 - t0, "cpu": c1 - c0, "bytes": len(text), "peak_mb": _peak_mb(),
             "lower_is_2^d": cert.lower.value == 2 ** d}
 
 
@@ -84,11 +95,11 @@ def child_check(d: int, path: str) -> dict:
     """Check the certificate at ``path`` (run in a fresh process)."""
     with open(path, encoding="ascii") as f:
         text = f.read()
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), _cpu()
     v = check_text(text)
-    t1 = time.perf_counter()
+    t1, c1 = time.perf_counter(), _cpu()
     ok = v.code == 0 and v.lower_bound == 2 ** d and v.minimum == 2 ** d
-    return {"seconds": t1 - t0, "peak_mb": _peak_mb(), "valid": ok,
+    return {"seconds": t1 - t0, "cpu": c1 - c0, "peak_mb": _peak_mb(), "valid": ok,
             "message": "" if ok else v.message[:160]}
 
 
@@ -100,35 +111,67 @@ def _run_child(kind: str, d: int, path: str) -> dict:
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
+def _run_cli_prove(problem: str, cert: str) -> dict:
+    """``attnproof prove`` as a user runs it (imports, load, prove, self-check, write)."""
+    t0, c0 = time.perf_counter(), _cpu(resource.RUSAGE_CHILDREN)
+    out = subprocess.run([sys.executable, "-m", "attnproof", "prove", problem, "-o", cert],
+                         capture_output=True, text=True, check=False)
+    t1, c1 = time.perf_counter(), _cpu(resource.RUSAGE_CHILDREN)
+    if out.returncode != 0:
+        raise SystemExit(f"attnproof prove {problem}: exit {out.returncode}\n{out.stderr[-2000:]}")
+    return {"seconds": t1 - t0, "cpu": c1 - c0}
+
+
 def _per_doubling(ratio: float, d_ratio: float) -> float:
     return ratio ** (1 / math.log2(d_ratio)) if d_ratio > 1 and ratio > 0 else float("nan")
 
 
-def sparse_table(ds: list[int]) -> None:
-    print("W_d, large sparse (prover and checker each in a fresh process; peak = ru_maxrss)")
-    print(f"{'d':>7} {'prove s':>8} {'prove MB':>9} {'check s':>8} {'check MB':>9} {'bytes':>11} "
-          f"{'checked':>8}   growth per doubling of d: prove-s prove-MB check-s check-MB bytes")
-    prev = None
+def sparse_table(ds: list[int], cli: bool = True) -> None:
+    from attnproof.io import dump_problem
+
+    print("W_d, large sparse, from a problem file (prover and checker each in a fresh process;")
+    print("wall s / cpu s = user + system from getrusage; peak = ru_maxrss; cli = the whole")
+    print("'attnproof prove' command, self-check included)")
+    cols = ("prove s", "prove cpu", "prove MB", "check s", "check cpu", "check MB", "bytes")
+    head = f"{'d':>7} " + " ".join(f"{c:>9}" for c in cols)
+    if cli:
+        head += f" {'cli s':>7} {'cli cpu':>7}"
+    print(head + f" {'checked':>8}")
+    rows = []
     with tempfile.TemporaryDirectory() as tmp:
         for d in ds:
-            path = os.path.join(tmp, f"w{d}.cert.json")
+            path = os.path.join(tmp, f"w{d}.json")
+            dump_problem(sigmoid_sum(d), path)
             p = _run_child("prove", d, path)
-            c = _run_child("check", d, path)
-            os.unlink(path)
-            row = {"d": d, "ps": p["seconds"], "pm": p["peak_mb"], "cs": c["seconds"],
-                   "cm": c["peak_mb"], "b": p["bytes"]}
-            line = (f"{d:>7} {row['ps']:>8.2f} {row['pm']:>9.0f} {row['cs']:>8.2f} {row['cm']:>9.0f} "
-                    f"{row['b']:>11} {'yes' if c['valid'] else 'NO':>8}")
-            if prev is not None:
-                r = d / prev["d"]
-                g = [_per_doubling(row[k] / prev[k], r) for k in ("ps", "pm", "cs", "cm", "b")]
-                line += "   " + " ".join(f"{x:>7.2f}" for x in g)
-            print(line)
+            c = _run_child("check", d, path + ".cert")
+            os.unlink(path + ".cert")
+            row = {"d": d, "ps": p["seconds"], "pc": p["cpu"], "pm": p["peak_mb"],
+                   "cs": c["seconds"], "cc": c["cpu"], "cm": c["peak_mb"], "b": p["bytes"]}
+            line = (f"{d:>7} {row['ps']:>9.2f} {row['pc']:>9.2f} {row['pm']:>9.0f} "
+                    f"{row['cs']:>9.2f} {row['cc']:>9.2f} {row['cm']:>9.0f} {row['b']:>9}")
+            if cli:
+                q = _run_cli_prove(path, path + ".cert")
+                os.unlink(path + ".cert")
+                row["qs"], row["qc"] = q["seconds"], q["cpu"]
+                line += f" {row['qs']:>7.2f} {row['qc']:>7.2f}"
+            print(line + f" {'yes' if c['valid'] else 'NO':>8}")
             if not c["valid"]:
                 print(f"         checker: {c['message']}")
             if not p["lower_is_2^d"]:
                 print("         prover: the lower bound is not 2^d")
-            prev = row
+            os.unlink(path)
+            rows.append(row)
+    if len(rows) > 1:
+        keys = ["ps", "pc", "pm", "cs", "cc", "cm", "b"] + (["qs", "qc"] if cli else [])
+        print("growth per doubling of d, (ratio)^(1 / log2(d2/d1)): about 2 when linear")
+        print(f"{'d1 -> d2':>15} " + " ".join(f"{c:>9}" for c in cols)
+              + (f" {'cli s':>7} {'cli cpu':>7}" if cli else ""))
+        for a, b in zip(rows, rows[1:]):
+            r = b["d"] / a["d"]
+            g = [_per_doubling(b[k] / a[k], r) for k in keys]
+            print(f"{str(a['d']) + ' -> ' + str(b['d']):>15} "
+                  + " ".join(f"{x:>9.2f}" for x in g[:7])
+                  + "".join(f" {x:>7.2f}" for x in g[7:]))
     print()
 
 
@@ -143,6 +186,8 @@ def main() -> None:
     ap.add_argument("--structural", default="100,200,500,1000", help="d values, structural certificates")
     ap.add_argument("--sparse", default="10000,30000,100000",
                     help="d values, structural certificates, one process per phase")
+    ap.add_argument("--no-cli", action="store_true",
+                    help="skip the whole 'attnproof prove' command in the sparse table")
     a = ap.parse_args()
     ints = lambda s: [int(x) for x in s.split(",") if x]  # noqa: E731
     if ints(a.explicit):
@@ -151,7 +196,7 @@ def main() -> None:
     if ints(a.structural):
         table("W_d, structural (d factors, d blocks, counted product fusion)", ints(a.structural), False)
     if ints(a.sparse):
-        sparse_table(ints(a.sparse))
+        sparse_table(ints(a.sparse), cli=not a.no_cli)
 
 
 if __name__ == "__main__":

@@ -72,10 +72,48 @@ def degree_spreads(M: MultiHead, lattice: Lattice | None = None) -> list[int]:
     return total
 
 
-def flint_obstacle(M: MultiHead, lattice: Lattice | None = None) -> str | None:
-    """None when FLINT may factor and take gcds of the head denominators, else why not."""
+def _spreads_of_denominators(dens: list, nvars: int) -> list[int]:
+    """:func:`degree_spreads` from the head denominators as sparse polynomials.
+
+    The spread ``max - min`` of a head's exponents in a variable (0 counted for a
+    term without it) is the same over the distinct exponents as over the atoms,
+    and unchanged by the shift of :func:`attnproof.bounds.sparse.head_polys`.
+    """
+    total = [0] * nvars
+    for den in dens:
+        n = len(den)
+        lo: dict = {}
+        hi: dict = {}
+        uses: dict = {}
+        for m in den:
+            for v, e in m:
+                k = uses.get(v)
+                if k is None:
+                    uses[v] = 1
+                    lo[v] = hi[v] = e
+                    continue
+                uses[v] = k + 1
+                if e < lo[v]:
+                    lo[v] = e
+                elif e > hi[v]:
+                    hi[v] = e
+        for v, k in uses.items():
+            if k < n:                          # some term has exponent 0 in v
+                total[v] += max(hi[v], 0) - min(lo[v], 0)
+            else:
+                total[v] += hi[v] - lo[v]
+    return total
+
+
+def flint_obstacle(M: MultiHead, lattice: Lattice | None = None, hp: list | None = None) -> str | None:
+    """None when FLINT may factor and take gcds of the head denominators, else why not.
+
+    ``hp``: the head polynomials of ``M`` on ``lattice``
+    (:func:`attnproof.bounds.sparse.head_polys`), when already built.
+    """
     lat = lattice if lattice is not None else Lattice.of(M)
-    spreads = degree_spreads(M, lat)
+    spreads = (_spreads_of_denominators([H.den for H in hp], lat.nvars) if hp is not None
+               else degree_spreads(M, lat))
     if not spreads:
         return None
     j = max(range(len(spreads)), key=lambda i: spreads[i])

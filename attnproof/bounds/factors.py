@@ -29,7 +29,7 @@ import flint
 
 from ..model import MultiHead
 from .sparse import (HeadPolys, all_variables, context, from_flint, head_polys, normal_form,
-                     to_flint, to_json_poly, variables, x_support)
+                     poly_text, to_flint, x_support)
 
 __all__ = ["Factor", "FactorSet", "irreducibility_witness", "surviving_factors"]
 
@@ -52,9 +52,12 @@ class Factor:
         return self.residue_component is not None
 
     def sort_key(self) -> str:
-        """The order of factors in a certificate: canonical JSON text of the poly."""
-        import json
-        return json.dumps(to_json_poly(self.poly), separators=(",", ":")) + "\n"
+        """The order of factors in a certificate: canonical JSON text of the poly.
+
+        >>> Factor({((0, 1),): 1, (): 1}).sort_key()
+        '[[1,[]],[1,[[0,1]]]]\\n'
+        """
+        return poly_text(self.poly) + "\n"
 
 
 @dataclass
@@ -126,7 +129,12 @@ def irreducibility_witness(p: dict) -> dict | None:
 
 
 def _key(p: dict) -> tuple:
-    return tuple(sorted(p.items()))
+    """A hashable key of a polynomial in normal form (whose terms come in a fixed order).
+
+    >>> _key(normal_form({((0, 1),): 2, (): 2})) == _key(normal_form({(): 1, ((0, 1),): 1}))
+    True
+    """
+    return tuple(p.items())
 
 
 def surviving_factors(M: MultiHead, progress: Progress = None,
@@ -135,42 +143,60 @@ def surviving_factors(M: MultiHead, progress: Progress = None,
     hp = hp if hp is not None else head_polys(M)
     dim = M.dim
     found: dict = {}
-    assoc: dict = {}                  # head -> key of the factor its denominator is an associate of
+    assoc: dict = {}                  # head -> the factor its denominator is an associate of
+    witnesses: dict = {}              # id(factor) -> its witness, when already found
+    nh = len(hp)
+    every = max(1, nh // 1000)        # progress at most ~1000 times per phase
     for h, H in enumerate(hp):
-        if len(H.den) < 2:
+        if progress is not None and h % every == 0 and h:
+            progress(h, 2 * nh)
+        den = H.den
+        if len(den) < 2:
             continue
-        f0 = normal_form(H.den)
-        if irreducibility_witness(f0) is not None:
+        # D_h has no monomial factor and non-negative exponents (head_polys shifts it)
+        f0 = normal_form(den, monomial_free=True)
+        w0 = irreducibility_witness(f0)
+        if w0 is not None:
             # D_h is irreducible as it stands: it is its own only factor (no FLINT, no
             # dense exponent vectors: sparse and linear in the size of D_h)
             k = _key(f0)
-            F = found.setdefault(k, Factor(f0))
-            F.heads[h] = F.heads.get(h, 0) + 1
-            assoc[h] = k
+            F = found.get(k)
+            if F is None:
+                F = found[k] = Factor(f0, heads={h: 1})
+                witnesses[id(F)] = w0          # the witness depends on the terms only
+            else:
+                F.heads[h] = F.heads.get(h, 0) + 1
+            assoc[h] = F
         else:
-            vs = all_variables(H.den)
+            vs = all_variables(den)
             ctx = context(vs)
-            _, facs = to_flint(ctx, vs, H.den).factor()
+            _, facs = to_flint(ctx, vs, den).factor()
             for q, mult in facs:
                 f = normal_form(from_flint(vs, q))
                 if len(f) < 2:
                     continue
                 F = found.setdefault(_key(f), Factor(f))
                 F.heads[h] = F.heads.get(h, 0) + int(mult)
-        if progress is not None:
-            progress(h + 1, 2 * len(hp))
+    if progress is not None and nh:
+        progress(nh, 2 * nh)
     certified, rejected = [], []
+    value_dim = M.value_dim
+    nf = max(len(found), 1)
     for i, F in enumerate(sorted(found.values(), key=Factor.sort_key)):
-        if progress is not None:
-            progress(len(hp) + (i + 1) * len(hp) // max(len(found), 1), 2 * len(hp))
-        if len(x_support(F.poly, dim)) < 2:
+        if progress is not None and (i % every == 0 or i + 1 == len(found)):
+            progress(nh + (i + 1) * nh // nf, 2 * nh)
+        poly = F.poly
+        if len(poly) == 2 and all(not m or m[-1][0] < dim for m in poly):
+            pass                                  # two x points: not a unit
+        elif len(x_support(poly, dim)) < 2:
             continue                              # a unit once z = e^{1/L} is substituted
-        F.witness = irreducibility_witness(F.poly)
+        w = witnesses.get(id(F))
+        F.witness = w if w is not None else irreducibility_witness(poly)
         F.multiplicity = max(F.heads.values())
         if F.witness is None:
             rejected.append(F)
             continue
-        F.residue_component = _residue_component(F, hp, M.value_dim, assoc)
+        F.residue_component = _residue_component(F, hp, value_dim, assoc)
         (certified if F.survives else rejected).append(F)
     return FactorSet(certified, rejected, dim)
 
@@ -194,10 +220,12 @@ def _proportional(N: dict, D: dict) -> bool:
 
 def _residue_component(F: Factor, hp: list[HeadPolys], m: int,
                        assoc: dict | None = None) -> int | None:
-    """Smallest ``c`` with ``f ∤ X_c`` (see the module docstring), or None."""
+    """Smallest ``c`` with ``f ∤ X_c`` (see the module docstring), or None.
+
+    ``assoc`` maps a head to the factor its denominator is an associate of."""
     e = F.multiplicity
-    top = sorted(h for h, a in F.heads.items() if a == e)
-    if len(top) == 1 and e == 1 and assoc and assoc.get(top[0]) == _key(F.poly):
+    top = list(F.heads) if len(F.heads) == 1 else sorted(h for h, a in F.heads.items() if a == e)
+    if len(top) == 1 and e == 1 and assoc and assoc.get(top[0]) is F:
         # D_h = unit·f.  supp N_{h,c} ⊆ supp D_h, so N = D·g forces Newt(g) to be a
         # point: f | N_{h,c} iff N_{h,c} is a rational multiple of D_h.  Linear, no FLINT.
         H = hp[top[0]]

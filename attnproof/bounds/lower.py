@@ -31,7 +31,8 @@ from math import gcd
 from typing import Callable, Optional
 
 from ..algebra.budget import flint_obstacle
-from ..algebra.sizes import fusion_size_bound
+from ..algebra.lattice import Lattice
+from ..algebra.sizes import exact_product, fusion_size_bound
 from ..errors import AlgebraError, LimitError
 from ..fusion import DEFAULT_MAX_ATOMS, reduced_form
 from ..model import MultiHead
@@ -100,10 +101,7 @@ def product_entries(hp: list) -> int:
     >>> product_entries(head_polys(sigmoid_sum(30)))
     1073741824
     """
-    n = 1
-    for H in hp:
-        n *= len(H.den)
-    return n
+    return exact_product(len(H.den) for H in hp)
 
 
 def _dense(p_sparse_monos, vs: list) -> list[tuple]:
@@ -144,20 +142,44 @@ class _UnionFind:
         return True
 
 
-def _components(polys: list, dim: int) -> list[list[int]]:
-    """Lemma 5: factors connected through shared x variables (union-find, linear)."""
-    uf = _UnionFind()
-    for j, p in enumerate(polys):
-        uf.find(("f", j))
-        for v in _x_vars(p, dim):
-            uf.union(("f", j), ("v", v))
+def _components(polys: list, dim: int, xvars: list | None = None) -> list[list[int]]:
+    """Lemma 5: factors connected through shared x variables (union-find, linear).
+
+    ``xvars``: the x variables of each polynomial, when already known.
+
+    >>> _components([{((0, 1),): 1, (): 1}, {((1, 1),): 1, (): 1}, {((0, 1), (1, 1)): 1, (): 1}], 2)
+    [[0, 1, 2]]
+    """
+    if xvars is None:
+        xvars = [_x_vars(p, dim) for p in polys]
+    n = len(polys)
+    parent = list(range(n))             # factors 0..n-1; variable v is found through owner[v]
+    owner: dict = {}
+
+    def find(a: int) -> int:
+        while parent[a] != a:
+            parent[a] = parent[parent[a]]
+            a = parent[a]
+        return a
+
+    for j, vs in enumerate(xvars):
+        for v in vs:
+            o = owner.get(v)
+            if o is None:
+                owner[v] = j
+                continue
+            ra, rb = find(o), find(j)
+            if ra != rb:
+                if ra < rb:
+                    ra, rb = rb, ra
+                parent[ra] = rb
     comps: dict = {}
-    for j in range(len(polys)):
-        comps.setdefault(uf.find(("f", j)), []).append(j)
+    for j in range(n):
+        comps.setdefault(find(j), []).append(j)
     return sorted(comps.values())
 
 
-def _sparse_generators(polys: list, fs: list, dim: int) -> list | None:
+def _sparse_generators(polys: list, fs: list, dim: int, xs: list | None = None) -> list | None:
     """Distinct primitive zonotope generators of a block of x-binomials, as sparse
     ``((v, g_v), ...)`` tuples with the first entry positive; None unless every
     factor has exactly two x points.  Linear in the factors' sizes.
@@ -167,7 +189,7 @@ def _sparse_generators(polys: list, fs: list, dim: int) -> list | None:
     """
     gens = set()
     for j in fs:
-        sup = list(x_support(polys[j], dim))
+        sup = list(xs[j] if xs is not None else x_support(polys[j], dim))
         if len(sup) != 2:
             return None
         d = dict(sup[0])
@@ -245,15 +267,23 @@ def simplex_pivots(pts: list) -> list | None:
     return out
 
 
-def _count_block(polys: list, mults: list, fs: list, dim: int, explicit: bool) -> Block:
-    vs = sorted(set().union(*(_x_vars(polys[j], dim) for j in fs)))
+def _count_block(polys: list, mults: list, fs: list, dim: int, explicit: bool,
+                 xs: list | None = None, xvars: list | None = None) -> Block:
+    if xs is None:
+        xs = [x_support(p, dim) for p in polys]
+    if xvars is None:
+        xvars = [variables(x) for x in xs]
+    vs = sorted(xvars[fs[0]]) if len(fs) == 1 else sorted(set().union(*(xvars[j] for j in fs)))
     if not explicit:
-        sgens = _sparse_generators(polys, fs, dim)
+        if len(fs) == 1 and len(xs[fs[0]]) == 2:
+            # one binomial factor alone in its variables: one generator, a segment
+            return Block(fs, vs, "zonotope_independent", 2)
+        sgens = _sparse_generators(polys, fs, dim, xs)
         skind = _sparse_kind(sgens) if sgens is not None else None
         if skind == "independent":
             return Block(fs, vs, "zonotope_independent", 2 ** len(sgens))
-        if len(fs) == 1 and len(x_support(polys[fs[0]], dim)) > 2:
-            pts = sorted(x_support(polys[fs[0]], dim))
+        if len(fs) == 1 and len(xs[fs[0]]) > 2:
+            pts = sorted(xs[fs[0]])
             if simplex_pivots(pts) is not None:
                 return Block(fs, vs, "simplex", len(pts))
         if skind == "graphic":
@@ -273,7 +303,7 @@ def _count_block(polys: list, mults: list, fs: list, dim: int, explicit: bool) -
     if len(vs) * len(fs) > MAX_DENSE_CELLS:
         raise AlgebraError(f"block with {len(fs)} factors in {len(vs)} variables is too large "
                            "for an explicit vertex list")
-    pts = [(_dense(x_support(polys[j], dim), vs), mults[j]) for j in fs]
+    pts = [(_dense(xs[j], vs), mults[j]) for j in fs]
     two = all(len(p) == 2 for p, _ in pts)
     kind = classify(generator_classes([p for p, _ in pts])) if two else None
     if kind == "independent" and not explicit:
@@ -339,21 +369,27 @@ def _count_block(polys: list, mults: list, fs: list, dim: int, explicit: bool) -
 def _blocks(polys: list, mults: list, dim: int, explicit: bool) -> list[Block]:
     if not polys:
         return []
-    comps = [sorted(range(len(polys)))] if explicit else _components(polys, dim)
-    return [_count_block(polys, mults, fs, dim, explicit) for fs in comps]
+    xs = [x_support(p, dim) for p in polys]
+    xvars = [variables(x) for x in xs]
+    comps = [list(range(len(polys)))] if explicit else _components(polys, dim, xvars)
+    return [_count_block(polys, mults, fs, dim, explicit, xs, xvars) for fs in comps]
 
 
 def lower_bound(M: MultiHead, explicit: bool = False, max_atoms: int | None = DEFAULT_MAX_ATOMS,
-                progress: Progress = None, hp: list | None = None, spec=None) -> LowerBound:
+                progress: Progress = None, hp: list | None = None, spec=None,
+                lattice: Lattice | None = None) -> LowerBound:
     """Prove ``V(Q)`` (or a verified part of it) for the multi-head ``M``.
 
     ``explicit`` lists every vertex in one block instead of counting blocks
     structurally.  The C3 fallback (FLINT) is used when some factor has no C1
     witness or does not survive, and the product fusion fits in ``max_atoms``.
     ``spec`` (an :class:`attnproof.executor.ExecutorSpec`) runs the vertex
-    enumeration of the geometric path (THEORY Lemma 9.4) on Dask.
+    enumeration of the geometric path (THEORY Lemma 9.4) on Dask.  ``lattice`` and
+    ``hp`` (the lattice of ``M`` and its :func:`head_polys`), when already built.
     """
-    obstacle = flint_obstacle(M)
+    lat = lattice if lattice is not None else Lattice.of(M)
+    hp = hp if hp is not None else head_polys(M, lat)       # linear in the input
+    obstacle = flint_obstacle(M, lat, hp)
     if obstacle is not None:
         lb = _geometric(M, progress, max_atoms, spec)
         if lb is not None:
@@ -363,7 +399,6 @@ def lower_bound(M: MultiHead, explicit: bool = False, max_atoms: int | None = DE
             f"{obstacle}, and some head denominator has no certificate of irreducibility "
             "from its Newton polytope (THEORY 9.1-9.3; an indecomposable one needs to be "
             "non-homothetic to the other classes): only the trivial bound 1 is proven"])
-    hp = hp if hp is not None else head_polys(M)
     fs: FactorSet = surviving_factors(M, progress, hp)
     dim = M.dim
     if not fs.complete and dim >= 3:       # in the plane an indecomposable polygon is a triangle (C1)
@@ -378,9 +413,7 @@ def lower_bound(M: MultiHead, explicit: bool = False, max_atoms: int | None = DE
     polys = [f.poly for f in fs.factors]
     mults = [f.multiplicity for f in fs.factors]
     blocks = _blocks(polys, mults, dim, explicit)
-    value = 1
-    for b in blocks:
-        value *= b.count
+    value = exact_product(b.count for b in blocks)
     tight = fs.complete and all(b.complete for b in blocks)
     notes = []
     if not fs.complete:

@@ -45,22 +45,31 @@ def head_polys(M: MultiHead, lattice: Lattice | None = None) -> list[HeadPolys]:
     exponent, 0 for a variable some atom lacks) touches only variables that occur.
     """
     lat = lattice if lattice is not None else Lattice.of(M)
+    sexp = lat.sparse_exponent
+    plain = not lat.scale_map and not lat.has_z     # exponents are the key numerators
     out = []
     for h in M.heads:
-        exps = [lat.sparse_exponent(a) for a in h.atoms]
+        atoms = h.atoms
+        if plain:
+            exps = [tuple([(j, c.numerator) for j, c in a.sparse_key]) for a in atoms]
+        else:
+            exps = [sexp(a) for a in atoms]
         shift = _shift(exps, len(exps))
         scale = 1
-        for a in h.atoms:
-            q = a.weight.denominator
-            if scale % q:
-                scale = lcm(scale, q)
+        for a in atoms:
+            wq = a.weight.denominator
+            if scale % wq:
+                scale = lcm(scale, wq)
             for v in a.value:
+                if wq == 1 and v.denominator == 1:
+                    continue                   # w·v is an integer
                 q = (a.weight * v).denominator
                 if scale % q:
                     scale = lcm(scale, q)
         den: dict = {}
-        nums = [dict() for _ in range(h.value_dim)]
-        for a, e in zip(h.atoms, exps):
+        m = len(atoms[0].value)
+        nums = [dict() for _ in range(m)]
+        for a, e in zip(atoms, exps):
             mono = _shifted(e, shift) if shift else e
             w = a.weight.numerator * (scale // a.weight.denominator)      # integer arithmetic only
             den[mono] = den.get(mono, 0) + w
@@ -79,6 +88,13 @@ def _shift(exps: list, n: int) -> dict:
     >>> _shift([((0, 2), (3, -1)), ((0, 1),)], 2)
     {0: 1, 3: -1}
     """
+    if () in exps:               # some term is constant: only negative minima shift
+        neg: dict = {}
+        for e in exps:
+            for v, x in e:
+                if x < 0 and x < neg.get(v, 0):
+                    neg[v] = x
+        return neg
     mins: dict = {}
     count: dict = {}
     for e in exps:
@@ -166,23 +182,34 @@ def from_flint(vs: list, q: "flint.fmpz_mpoly") -> Sparse:
     return out
 
 
-def normal_form(p: Sparse) -> Sparse:
+def normal_form(p: Sparse, monomial_free: bool = False) -> Sparse:
     """Associate with no monomial factor, content 1, positive coefficient on the
     lex-largest exponent (dense over sorted variables); terms in descending lex order.
 
     Sparse throughout: cost ``O(Σ |m| log)`` over the monomials ``m`` of ``p``.
+    ``monomial_free``: the caller knows that ``p`` has non-negative exponents and
+    no monomial factor (as the denominators of :func:`head_polys`): no shift.
 
     >>> normal_form({((3, 2), (9, 1)): -4, ((3, 1),): 6})
     {((3, 1), (9, 1)): 2, (): -3}
     """
     n = len(p)
+    if monomial_free and n == 2:                 # a binomial: order two terms, divide by the gcd
+        (m1, c1), (m2, c2) = p.items()
+        if type(c1) is int and type(c2) is int:
+            if _lex_key((m1,)) < _lex_key((m2,)):
+                m1, c1, m2, c2 = m2, c2, m1, c1
+            g = gcd(c1, c2)
+            if c1 < 0:
+                g = -g
+            return {m1: c1 // g, m2: c2 // g}
     den = 1
     for c in p.values():
         if type(c) is not int:
             q = Fraction(c).denominator
             if den % q:
                 den = lcm(den, q)
-    shift = _shift(p, n)
+    shift = None if monomial_free else _shift(p, n)
     terms = []
     g = 0
     for m, c in p.items():
@@ -196,7 +223,7 @@ def normal_form(p: Sparse) -> Sparse:
 
 
 def _lex_key(t: tuple) -> tuple:
-    return tuple((-v, x) for v, x in t[0])
+    return tuple([(-v, x) for v, x in t[0]])
 
 
 def x_support(p: Sparse, dim: int) -> set:
@@ -215,5 +242,17 @@ def to_json_poly(p: Sparse) -> list:
     >>> to_json_poly({((0, 1),): 1, (): 1})
     [[1, []], [1, [[0, 1]]]]
     """
-    terms = sorted(([list(pr) for pr in m], c) for m, c in p.items())
-    return [[c, m] for m, c in terms]
+    # monomials are distinct tuples of (var, exp) pairs: sorting the items orders them
+    # exactly as their pair lists
+    return [[c, [[v, e] for v, e in m]] for m, c in sorted(p.items())]
+
+
+def poly_text(p: Sparse) -> str:
+    """``json.dumps(to_json_poly(p), separators=(",", ":"))`` without building the lists:
+    the canonical JSON text by which a certificate orders its factors.
+
+    >>> poly_text({((0, 1), (3, -2)): -1, (): 4})
+    '[[4,[]],[-1,[[0,1],[3,-2]]]]'
+    """
+    return "[" + ",".join([f"[{int.__repr__(c)},[" + ",".join([f"[{v},{e}]" for v, e in m]) + "]]"
+                           for m, c in sorted(p.items())]) + "]"

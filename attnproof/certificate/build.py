@@ -9,15 +9,15 @@
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Callable, Optional
 
 from ..bounds.lower import LowerBound, lower_bound
 from ..bounds.sparse import to_json_poly
 from ..errors import CertificateError, LimitError
-from ..algebra.sizes import fusion_size_bound
+from ..algebra.sizes import exact_product, fusion_size_bound
 from ..fusion import DEFAULT_MAX_ATOMS, ClassProductFusion, Fusion, fuse
-from ..io import canonical_json, decimal_string, problem_to_dict
+from ..io import canonical_json, decimal_string, paused_gc, problem_to_dict
 from ..model import MultiHead
 
 __all__ = ["Certificate", "build_certificate", "encode_count", "EXPLICIT_FUSION_LIMIT",
@@ -54,6 +54,9 @@ class Certificate:
     lower: LowerBound
     fusion: Fusion | None
     upper: int
+    # (doc["problem"] as built, its canonical text): the problem is encoded once, for its
+    # hash and for the certificate text, while the document keeps that same problem object
+    _problem_text: tuple | None = field(default=None, repr=False, compare=False)
 
     @property
     def lower_bound(self) -> int:
@@ -98,17 +101,33 @@ class Certificate:
     def text(self) -> str:
         """Canonical JSON text (byte-identical for identical inputs).
 
+        The document is the producer's: change a copy (``copy.deepcopy(cert.doc)``)
+        rather than the problem inside it.
+
         ``LimitError`` when an integer of the certificate (a lattice exponent of
         very long keys) is too long to write: the checker reads at most 2000 digits.
         """
         try:
-            return canonical_json(self.doc)
+            return self._text()
         except ValueError as e:
             if "integer string conversion" not in str(e):
                 raise
             raise LimitError("the certificate would hold an integer of more than 4300 digits (the "
                              "lattice exponents of these keys); the checker reads at most 2000 "
                              "digits, so no certificate can be written: shorten the keys") from None
+
+    def _text(self) -> str:
+        doc = self.doc
+        cached = self._problem_text
+        if cached is None or doc.get("problem") is not cached[0] or not all(
+                type(k) is str for k in doc):
+            return canonical_json(doc)
+        # what canonical_json(doc) writes, with the problem's text reused: keys sorted
+        parts = []
+        for k in sorted(doc):
+            v = cached[1] if k == "problem" else canonical_json(doc[k])[:-1]
+            parts.append(canonical_json(k)[:-1] + ":" + v)
+        return "{" + ",".join(parts) + "}\n"
 
     def summary(self) -> dict:
         """The claims plus trust, for the command line."""
@@ -118,9 +137,12 @@ class Certificate:
                 "complete": self.lower.tight, "path": self.lower.path}
 
 
-def distinct_key_product(M: MultiHead) -> int:
+def distinct_key_product(M: MultiHead, hp: list | None = None, lattice=None) -> int:
     """``Π_h |supp_x(D_h)|``, the distinct keys per head multiplied: what the checker's
-    ``product_fusion`` rule counts (no head polynomial is built).
+    ``product_fusion`` rule counts (no head polynomial is built unless given).
+
+    ``hp``: the head polynomials of ``M`` on ``lattice`` (its
+    :class:`~attnproof.algebra.lattice.Lattice`), when both are already built.
 
     >>> from attnproof.families import sigmoid_sum
     >>> distinct_key_product(sigmoid_sum(20))
@@ -128,12 +150,17 @@ def distinct_key_product(M: MultiHead) -> int:
     """
     from ..algebra.lattice import Lattice
 
+    if hp is not None and lattice is not None:
+        if lattice.has_z:
+            from ..bounds.sparse import x_support
+
+            return exact_product(len(x_support(H.den, lattice.dim)) for H in hp)
+        # no bias variable: the x support is every monomial
+        return exact_product(len(H.den) for H in hp)
     lat = Lattice.of(M)
     d = lat.dim
-    prod = 1
-    for h in M.heads:
-        prod *= len({tuple((v, e) for v, e in lat.sparse_exponent(a) if v < d) for a in h.atoms})
-    return prod
+    return exact_product(len({tuple((v, e) for v, e in lat.sparse_exponent(a) if v < d)
+                              for a in h.atoms}) for h in M.heads)
 
 
 def _lower_steps(lb: LowerBound) -> list:
@@ -195,9 +222,21 @@ def build_certificate(M: MultiHead, explicit: bool = False, max_atoms: int | Non
     :mod:`attnproof.certificate.geometry_steps`; with a direct sum of heads
     whose keys are all vertices, lower and upper bound meet at ``Π_h n_h``.
     """
-    lb = lower_bound(M, explicit=explicit, max_atoms=max_atoms, progress=progress, spec=spec)
+    with paused_gc():                  # millions of small objects that live on: no rescans
+        return _build(M, explicit, max_atoms, explicit_fusion_limit, progress, spec)
+
+
+def _build(M: MultiHead, explicit: bool, max_atoms: int | None, explicit_fusion_limit: int,
+           progress: Progress, spec) -> Certificate:
+    from ..algebra.lattice import Lattice
+    from ..bounds.sparse import head_polys
+
+    lat = Lattice.of(M)
+    hp = head_polys(M, lat)             # built once: the bound and the product count share it
+    lb = lower_bound(M, explicit=explicit, max_atoms=max_atoms, progress=progress, spec=spec,
+                     lattice=lat, hp=hp)
     steps = _lower_steps(lb)
-    prod = distinct_key_product(M)
+    prod = distinct_key_product(M, hp, lat)
     fusion = None
     upper = prod
     # the best verified fusion is embedded when it fits: built only when the estimate of
@@ -229,12 +268,13 @@ def build_certificate(M: MultiHead, explicit: bool = False, max_atoms: int | Non
     if lb.path == "geometry":             # long keys: lattice exponents may outgrow the format
         _check_digits(steps)
     pdoc = problem_to_dict(M)
+    ptext = canonical_json(pdoc)[:-1]
     doc = {
         "format": FORMAT, "version": VERSION,
-        "problem": pdoc, "problem_sha256": hashlib.sha256(canonical_json(pdoc).encode("ascii")).hexdigest(),
+        "problem": pdoc, "problem_sha256": hashlib.sha256((ptext + "\n").encode("ascii")).hexdigest(),
         "claims": {"lower_bound": encode_count(lb.value), "upper_bound": encode_count(upper),
                    "minimum": encode_count(upper) if lb.value == upper else None,
                    "window_refutations": []},
         "steps": steps, "trust": lb.trust,
     }
-    return Certificate(doc, lb, fusion, upper)
+    return Certificate(doc, lb, fusion, upper, (pdoc, ptext))
