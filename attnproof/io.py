@@ -41,8 +41,9 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any, BinaryIO, Callable, Sequence
 
-from .checker.limits import MAX_DIGITS, MAX_DIM, MAX_EXPONENT, MAX_FILE_BYTES, fits_digits
-from .errors import InputError, NumberError, ValidationError
+from .checker.limits import (MAX_CONTAINERS, MAX_DIGITS, MAX_DIM, MAX_EXPONENT, MAX_FILE_BYTES,
+                             containers, fits_digits)
+from .errors import InputError, LimitError, NumberError, ValidationError
 from .model import Atom, Head, MultiHead
 
 __all__ = [
@@ -57,8 +58,8 @@ PROBLEM_VERSION = 1
 
 _NUM_RE = re.compile(
     r"^(?P<sign>[+-]?)(?:(?P<int>[0-9]+)(?:\.(?P<frac>[0-9]*))?|\.(?P<frac2>[0-9]+))"
-    r"(?:[eE](?P<exp>[+-]?[0-9]+))?$")
-_RAT_RE = re.compile(r"^(?P<num>[+-]?[0-9]+)/(?P<den>[0-9]+)$")
+    r"(?:[eE](?P<exp>[+-]?[0-9]+))?\Z")
+_RAT_RE = re.compile(r"^(?P<num>[+-]?[0-9]+)/(?P<den>[0-9]+)\Z")
 
 
 _FAST_INT = 10 ** 18           # integers below this in absolute value fit MAX_DIGITS trivially
@@ -231,6 +232,8 @@ def loads_json(text: str) -> Any:
     ...
     attnproof.errors.InputError: duplicate key 'a' in a JSON object
     """
+    if containers(text) > MAX_CONTAINERS:
+        raise LimitError(f"more than {MAX_CONTAINERS} JSON objects and arrays")
     try:
         return json.loads(text, object_pairs_hook=_no_duplicates, parse_float=_float_hook,
                           parse_int=_int_hook, parse_constant=_reject_constant)
