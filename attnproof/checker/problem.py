@@ -24,6 +24,25 @@ from .limits import MAX_DIM, MAX_LATTICE_BITS
 from .syntax import Reject, Unsupported, fields, integer, rational
 
 
+class Monomial(tuple):
+    """A sparse monomial ``((variable, exponent), ...)`` that computes its hash once.
+
+    Keys of the head polynomials: with hundreds of long exponents a tuple's hash
+    costs microseconds, and every coefficient of every value component looks its
+    monomial up.  Equal to (and hashed like) the plain tuple.
+
+    >>> m = Monomial(((0, 3), (2, 1)))
+    >>> m == ((0, 3), (2, 1)) and hash(m) == hash(((0, 3), (2, 1)))
+    True
+    """
+
+    def __hash__(self) -> int:
+        h = self.__dict__.get("_hash")
+        if h is None:
+            h = self.__dict__["_hash"] = tuple.__hash__(self)
+        return h
+
+
 @dataclass
 class Problem:
     """Parsed problem: lattice scales and per-head sparse polynomials."""
@@ -58,7 +77,7 @@ class Problem:
             if e.denominator != 1:
                 raise Reject(f"{where}: bias {bias} is not on the problem's bias lattice")
             out.append((self.dim, int(e)))
-        return tuple(out)
+        return Monomial(out)
 
 
 SPARSE_KEY_DIM = 16

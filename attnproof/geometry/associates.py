@@ -46,8 +46,14 @@ class _ZHeads:
             ex = []
             D: dict = {}
             for a in h.atoms:
-                e = lat.exponent(a)
-                x, z = tuple(e[: lat.dim]), (e[lat.dim] if lat.has_z else 0)
+                x = [0] * lat.dim
+                z = 0
+                for j, e in lat.sparse_exponent(a):
+                    if j < lat.dim:
+                        x[j] = e
+                    else:
+                        z = e
+                x = tuple(x)
                 ex.append((x, z))
                 zp = D.setdefault(x, {})
                 zp[z] = zp.get(z, 0) + a.weight
