@@ -579,6 +579,45 @@ def _class_factors(M: MultiHead, lat: Lattice) -> list[_Factor]:
     return out
 
 
+def _constant_classes_folded(factors: list, dim: int, m: int) -> list:
+    """Classes whose merged head is a constant function folded into the others.
+
+    A head (or a class of associate heads, merged) with the same value vector
+    ``v`` on every entry computes ``v`` for every query, since its weights sum
+    to one: it costs no atom.  Such classes are dropped and ``Σ v`` is added to
+    every value of the first remaining class; when every class is constant the
+    fusion is the single atom ``(key 0, value Σ v)``.
+
+    >>> z, one = (0,), Fraction(1)
+    >>> const = _Factor((0,), (((0,), 0, one, (one,)), ((1,), 0, one, (one,))), ((0,), (1,)))
+    >>> live = _Factor((1,), (((0,), 0, one, (Fraction(0),)), ((2,), 0, one, (one,))), ((0,), (2,)))
+    >>> [f.heads for f in _constant_classes_folded([const, live], 1, 1)]
+    [(1,)]
+    >>> _constant_classes_folded([const, live], 1, 1)[0].entries[1][3]
+    (Fraction(2, 1),)
+    >>> _constant_classes_folded([const], 1, 1)[0].entries
+    (((0,), 0, Fraction(1, 1), (Fraction(1, 1),)),)
+    """
+    shift = [Fraction(0)] * m
+    live = []
+    for f in factors:
+        vals = {e[3] for e in f.entries}
+        if len(vals) == 1:
+            (v,) = vals
+            shift = [s + x for s, x in zip(shift, v)]
+        else:
+            live.append(f)
+    if len(live) == len(factors):
+        return factors
+    zero = (0,) * dim
+    if not live:
+        return [_Factor((), ((zero, 0, Fraction(1), tuple(shift)),), (zero,))]
+    first = live[0]
+    entries = tuple((x, e, w, tuple(v + s for v, s in zip(vals, shift)))
+                    for x, e, w, vals in first.entries)
+    return [_Factor(first.heads, entries, first.points)] + live[1:]
+
+
 def distinct_sums(point_sets, limit: int | None = None, direct: bool | None = None) -> int | None:
     """``|{Σ_c p_c : p_c ∈ S_c}|``, exactly: the atoms of a product of heads.
 
@@ -803,7 +842,7 @@ def class_product_fusion(M: MultiHead, max_atoms: int | None = DEFAULT_MAX_ATOMS
     sum (Lemma 9.5) and more than ``max_atoms`` sums to enumerate.
     """
     lat = Lattice.of(M)
-    factors = _class_factors(M, lat)
+    factors = _constant_classes_folded(_class_factors(M, lat), M.dim, M.value_dim)
     if progress is not None:
         progress(1, 2)
     pts = [f.points for f in factors]

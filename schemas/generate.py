@@ -181,15 +181,16 @@ OUTPUTS = {
         ["heads", "dim", "output", "problem"]),
     "show": _output(["shown"], {
         "variables": {"type": "string"}, "style": {"enum": ["plain", "unicode", "latex"]},
-        "heads": {"type": "array", "items": {"type": "object",
-                                              "required": ["head", "atoms", "formula"]}},
+        "heads": INT,
+        "formulas": {"type": "array", "items": {"type": "object",
+                                                 "required": ["head", "atoms", "formula"]}},
         "reduced": {"type": "array", "items": {"type": "string"}},
         "q_support_points": COUNT_OR_NULL, "q_positive": BOOL, "plot": STR_OR_NULL,
         "plot_vertices": INT,
         "q_classes": {"description": "long keys (THEORY §9): classes of associate heads whose "
                                      "denominators multiply to Q; null when not certified",
                       "type": ["array", "null"], "items": {"type": "array", "items": INT}}},
-        ["heads", "reduced", "q_support_points"]),
+        ["heads", "formulas", "reduced", "q_support_points"]),
     "eval": _output(["evaluated"], {
         "count": INT, "dim": INT, "heads": INT, "value_dim": INT, "method": {"type": "string"},
         "rigorous": BOOL, "values": {"type": "array"}, "output": {"type": "string"}},

@@ -92,8 +92,6 @@ def test_bound_says_1_atom_not_1_atoms(tmp_path, capsys):
     assert "at least 1 atom " in out and "1 atoms" not in out
 
 
-@pytest.mark.xfail(strict=True, reason="the geometric path's class product keeps heads whose class "
-                   "sum is constant (generic_heads drops them from Q, the fusion does not)")
 def test_float_head_with_constant_values_costs_no_atoms():
     """Head 0 has one value on every atom, so it is the constant function: the sum is head 1
     plus a constant, an exact 4-atom head.  On float keys (the geometric path) ``fuse`` gave
@@ -106,7 +104,25 @@ def test_float_head_with_constant_values_costs_no_atoms():
             rng.standard_normal((4, 4)).astype(np.float32)]
     vals = [np.ones(5, dtype=np.float32), rng.standard_normal(4).astype(np.float32)]
     M = MultiHead.from_arrays(keys, vals)
-    assert fuse(M).atoms == 4
+    f = fuse(M)
+    f.verify(points=3)
+    assert f.atoms == 4
+
+
+def test_float_heads_all_constant_fuse_to_one_atom():
+    """Every head constant: the sum is the constant, one atom with the summed value."""
+    np = pytest.importorskip("numpy")
+    from fractions import Fraction
+
+    from attnproof import MultiHead, fuse
+
+    rng = np.random.default_rng(3)
+    keys = [rng.standard_normal((3, 3)).astype(np.float32) for _ in range(2)]
+    vals = [np.full(3, 0.5, dtype=np.float32), np.full(3, -2.0, dtype=np.float32)]
+    f = fuse(MultiHead.from_arrays(keys, vals))
+    f.verify(points=3)
+    head = f.to_head()
+    assert [a.value for a in head.atoms] == [(Fraction(-3, 2),)]
 
 
 def test_numcheck_refutation_reports_a_nonzero_max_difference():
@@ -134,3 +150,35 @@ def test_family_refuses_huge_sizes_before_building(tmp_path, args):
     r = _cli(["family", *args, "-o", str(tmp_path / "x.json"), "--json"])
     assert r.returncode == 3, r.stderr
     assert json.loads(r.stdout)["verdict"] == "error"
+
+
+@pytest.mark.parametrize("exp", [1000, 1900])
+def test_prove_on_keys_whose_lattice_outgrows_the_format_is_a_limit(tmp_path, exp):
+    """Keys of 10^±1000 digits are valid input, but their lattice exponents have more digits
+    than a certificate may hold: ``prove`` exited 4 (a ValueError of int-to-text conversion,
+    or the self-check's rejection); now a one-line exit 3 that says why."""
+    import json
+
+    doc = {"format": "attnproof-problem", "version": 1, "dim": 2, "heads": [
+        {"atoms": [{"key": [f"1e{exp}", f"1e-{exp}"], "value": 1}, {"key": [0, "1/3"], "value": 0},
+                   {"key": [1, 1], "value": 0}]},
+        {"atoms": [{"key": [f"1e-{exp}", 7], "value": 1}, {"key": [0, 0], "value": 0}]}]}
+    p = tmp_path / "p.json"
+    p.write_text(json.dumps(doc))
+    r = _cli(["prove", str(p), "-o", str(tmp_path / "c.json")])
+    assert r.returncode == 3, r.stderr
+    assert "2000 digits" in r.stderr and len(r.stderr.strip().splitlines()) == 1
+    assert _cli(["bound", str(p)]).returncode == 0
+
+
+def test_fuse_never_writes_a_file_it_cannot_read(tmp_path):
+    """``fuse -o`` on keys 10^1000 and 10^-1000 wrote a key of more than 2000 digits, a file
+    that every command then refused; now the write itself is a one-line exit 3."""
+    doc = {"format": "attnproof-problem", "version": 1, "dim": 1, "heads": [
+        {"atoms": [{"key": ["1e1000"], "value": 1}, {"key": [0], "value": 0}]},
+        {"atoms": [{"key": ["1e-1000"], "value": 1}, {"key": [0], "value": 0}]}]}
+    p = tmp_path / "p.json"
+    p.write_text(json.dumps(doc))
+    r = _cli(["fuse", str(p), "-o", str(tmp_path / "f.json")])
+    assert r.returncode == 3, r.stderr
+    assert "cannot be written" in r.stderr and not (tmp_path / "f.json").exists()

@@ -14,7 +14,7 @@ from typing import Any, Callable, Optional
 
 from ..bounds.lower import LowerBound, lower_bound
 from ..bounds.sparse import to_json_poly
-from ..errors import CertificateError
+from ..errors import CertificateError, LimitError
 from ..algebra.sizes import fusion_size_bound
 from ..fusion import DEFAULT_MAX_ATOMS, ClassProductFusion, Fusion, fuse
 from ..io import canonical_json, decimal_string, problem_to_dict
@@ -96,8 +96,19 @@ class Certificate:
 
     @property
     def text(self) -> str:
-        """Canonical JSON text (byte-identical for identical inputs)."""
-        return canonical_json(self.doc)
+        """Canonical JSON text (byte-identical for identical inputs).
+
+        ``LimitError`` when an integer of the certificate (a lattice exponent of
+        very long keys) is too long to write: the checker reads at most 2000 digits.
+        """
+        try:
+            return canonical_json(self.doc)
+        except ValueError as e:
+            if "integer string conversion" not in str(e):
+                raise
+            raise LimitError("the certificate would hold an integer of more than 4300 digits (the "
+                             "lattice exponents of these keys); the checker reads at most 2000 "
+                             "digits, so no certificate can be written: shorten the keys") from None
 
     def summary(self) -> dict:
         """The claims plus trust, for the command line."""
@@ -148,6 +159,29 @@ def _lower_steps(lb: LowerBound) -> list:
     return steps
 
 
+def _check_digits(obj) -> None:
+    """``LimitError`` when ``obj`` holds an integer longer than the checker reads (2000 digits).
+
+    >>> _check_digits([{"a": [1, 10 ** 1999]}])
+    >>> _check_digits([{"a": [1, -10 ** 2000]}])
+    Traceback (most recent call last):
+    ...
+    attnproof.errors.LimitError: the certificate would hold an integer of more than 2000 digits (the lattice exponents of these keys), more than the checker reads: shorten the keys
+    """
+    stack = [obj]
+    limit = 10 ** 2000
+    while stack:
+        x = stack.pop()
+        if isinstance(x, dict):
+            stack.extend(x.values())
+        elif isinstance(x, list):
+            stack.extend(x)
+        elif isinstance(x, int) and not -limit < x < limit:
+            raise LimitError("the certificate would hold an integer of more than 2000 digits (the "
+                             "lattice exponents of these keys), more than the checker reads: "
+                             "shorten the keys")
+
+
 def build_certificate(M: MultiHead, explicit: bool = False, max_atoms: int | None = DEFAULT_MAX_ATOMS,
                       explicit_fusion_limit: int = EXPLICIT_FUSION_LIMIT,
                       progress: Progress = None, spec=None) -> Certificate:
@@ -192,6 +226,8 @@ def build_certificate(M: MultiHead, explicit: bool = False, max_atoms: int | Non
     if lb.value > upper:
         raise CertificateError(f"lower bound {lb.value} exceeds the fusion's {upper} atoms "
                                "(internal error)")
+    if lb.path == "geometry":             # long keys: lattice exponents may outgrow the format
+        _check_digits(steps)
     pdoc = problem_to_dict(M)
     doc = {
         "format": FORMAT, "version": VERSION,

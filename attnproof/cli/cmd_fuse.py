@@ -51,14 +51,20 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from ..fusion import fuse
-    from ..io import atomic_write_text, canonical_json, load_problem
+    from ..errors import LimitError, NumberError
+    from ..io import atomic_write_text, canonical_json, load_problem, problem_from_dict
 
     M = load_problem(args.problem)
     with Progress("fusing heads") as bar:
         f = fuse(M, max_atoms=args.max_atoms, progress=bar)
     f.verify(args.verify, args.seed)
     if args.output:
-        atomic_write_text(args.output, canonical_json(f.to_problem_dict()))
+        doc = f.to_problem_dict()
+        try:                     # what is written must read back: the input limits hold for it
+            problem_from_dict(doc)
+        except NumberError as e:
+            raise LimitError(f"the fused head cannot be written as a problem file: {e}") from None
+        atomic_write_text(args.output, canonical_json(doc))
     summary = {"verdict": "fused", "atoms": f.atoms, "entries": f.entries, "heads": len(M),
                "head_atom_terms": M.head_atom_terms, "method": f.method,
                "verified_points": args.verify, "output": args.output}

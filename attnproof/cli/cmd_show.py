@@ -151,7 +151,7 @@ def run(args: argparse.Namespace) -> int:
     lines: list[str] = []
     out = lines.append
     doc: dict = {"verdict": "shown", "variables": legend(lat, 'latex' if args.latex else 'plain'),
-                 "heads": [], "style": style}
+                 "heads": len(M.heads), "formulas": [], "style": style}
     out(f"variables: {doc['variables']}")
     for i, h in enumerate(M.heads):
         f = head_fraction(h, lat)
@@ -160,7 +160,7 @@ def run(args: argparse.Namespace) -> int:
             comp = f"[{c}]" if len(f.num) > 1 else ""
             text = (_fmt(n, f.den, lat, style, args.max_terms) if obstacle is None
                     else _unfactored(n, f.den, lat, style, args.max_terms))
-            doc["heads"].append({"head": i, "name": h.name, "component": c, "atoms": len(h),
+            doc["formulas"].append({"head": i, "name": h.name, "component": c, "atoms": len(h),
                                  "formula": text})
             out(f"{label}{comp}, {len(h)} atoms:")
             out("  " + text.replace("\n", "\n  "))
