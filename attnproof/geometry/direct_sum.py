@@ -83,6 +83,28 @@ def _affinely_independent(heads) -> DirectSum | None:
     return None
 
 
+def _too_many_dimensions(heads) -> bool:
+    """True when the heads' difference spaces cannot be independent: their ranks modulo a
+    prime (each at most the rank over Q) already add up to more than the dimension.
+    Decided in a few modular eliminations, before any exact rank (e.g. a layer of
+    12 heads of 128 keys in 767 dimensions).
+
+    >>> _too_many_dimensions([[(0, 0), (1, 0), (0, 1)], [(0, 0), (1, 1)]])
+    True
+    """
+    if not heads or not heads[0]:
+        return False
+    d = len(heads[0][0])
+    total = 0
+    for pts in heads:
+        diffs = [tuple(x - y for x, y in zip(p, pts[0])) for p in pts[1:]]
+        if diffs:
+            total += rank_mod_p(diffs, PRIMES[0])
+        if total > d:
+            return True
+    return False
+
+
 def direct_sum_certificate(heads_points: Sequence[Sequence[Sequence[int]]]) -> DirectSum | None:
     """A :class:`DirectSum` when the heads' difference spaces are linearly independent, else None."""
     import flint
@@ -91,6 +113,8 @@ def direct_sum_certificate(heads_points: Sequence[Sequence[Sequence[int]]]) -> D
     fast = _affinely_independent(heads)
     if fast is not None:
         return fast
+    if _too_many_dimensions(heads):
+        return None
     for prime in PRIMES:
         bases, rels, allrows = [], [], []
         union = EchelonModP(prime)
