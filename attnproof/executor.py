@@ -167,12 +167,16 @@ def _in_process(fn, items, results, start, stop, progress, total, offset=0,
 
 def map_tasks(fn: Callable[..., Any], arg_tuples: Iterable[Sequence[Any]], *,
               spec: Optional[ExecutorSpec] = None,
-              progress: Optional[Callable[[int, int], None]] = None) -> list:
+              progress: Optional[Callable[[int, int], None]] = None,
+              cost: Optional[Sequence[float]] = None) -> list:
     """``[fn(*args) for args in arg_tuples]``, in input order, on the executor ``spec``.
 
     ``progress(done, total)`` is called as tasks finish (in any order on Dask).
     On a distributed spec an entry may be a :class:`TaskFailed` (the task's
-    worker died twice, or it ran past ``spec.timeout`` twice).
+    worker died twice, or it ran past ``spec.timeout`` twice).  ``cost``, an
+    estimate of each task's relative cost, only orders the work on Dask: the
+    costliest tasks are sent first, so that no long task starts last while
+    the other workers are idle (the results keep the input order).
 
     >>> map_tasks(divmod, [(7, 2)], spec=ExecutorSpec(workers=2))   # one task: in process
     [(3, 1)]
@@ -180,6 +184,8 @@ def map_tasks(fn: Callable[..., Any], arg_tuples: Iterable[Sequence[Any]], *,
     items = [tuple(a) for a in arg_tuples]
     spec = spec or ExecutorSpec()
     n = len(items)
+    if cost is not None and len(cost) != n:
+        raise ValueError(f"map_tasks: {len(cost)} costs for {n} tasks")
     results: list = [None] * n
     if spec.in_process or n < max(spec.min_tasks, 1):
         _in_process(fn, items, results, 0, n, progress, n)
@@ -193,7 +199,8 @@ def map_tasks(fn: Callable[..., Any], arg_tuples: Iterable[Sequence[Any]], *,
             return results
     rest = items[start:]
     sub = None if progress is None else (lambda done, _t, _s=start: progress(_s + done, n))
-    results[start:] = _dask.map_tasks_dask(fn, rest, spec, sub)
+    results[start:] = _dask.map_tasks_dask(fn, rest, spec, sub,
+                                           cost=None if cost is None else list(cost)[start:])
     return results
 
 

@@ -123,6 +123,46 @@ def test_local_cluster_results_in_input_order(local2):
     assert [d for d, _ in seen] == list(range(1, 7)) and {t for _, t in seen} == {6}
 
 
+def nested_sum(points: tuple, chunk: tuple) -> list:
+    return [sum(points[i][0] for i in t) for t in chunk]
+
+
+def test_nested_arguments_and_results_travel_packed(local2):
+    # tasks of nested tuples (the shape of a vertex-enumeration chunk) go as one pickled blob
+    points = tuple((i, -i) for i in range(50))
+    chunks = [(points, tuple((i, (i + s) % 50) for i in range(40))) for s in range(4)]
+    assert map_tasks(nested_sum, chunks, spec=local2) == map_tasks(nested_sum, chunks)
+
+
+def started_at(x: int, seconds: float) -> tuple:
+    t = time.time()
+    time.sleep(seconds)
+    return x, t
+
+
+def test_costliest_tasks_are_sent_first_results_keep_input_order(local2):
+    out = map_tasks(started_at, [(i, 0.3) for i in range(5)], spec=local2, cost=[1, 2, 3, 4, 5])
+    assert [x for x, _ in out] == list(range(5))
+    starts = [t for _, t in out]
+    assert starts[0] >= max(starts[3:]) and starts[1] >= max(starts[3:])  # cheapest go last
+    with pytest.raises(ValueError, match="2 costs for 5 tasks"):
+        map_tasks(started_at, [(i, 0) for i in range(5)], cost=[1, 2])
+
+
+def test_an_argument_that_cannot_be_pickled_is_an_error_not_a_failed_task(local2):
+    lock = threading.Lock()
+    with pytest.raises(TypeError, match="pickle"):
+        map_tasks(id, [(lock,), (lock,)], spec=local2)
+
+
+def test_pack_round_trip():
+    from attnproof._dask import pack, run_packed, unpack
+
+    assert unpack(run_packed(pack(nested_sum, (((1, 0), (2, 0)), ((0, 1),))))) == [3]
+    with pytest.raises(ValueError, match="bad input 3"):
+        run_packed(pack(fail_on, (3, 3)))
+
+
 @pytest.mark.slow
 def test_local_cluster_task_exception_propagates(local2):
     with pytest.raises(ValueError, match="bad input 3"):

@@ -59,3 +59,27 @@ def test_geometric_certificate_bytes_are_the_same_on_dask_workers():
     assert there.text == here.text
     assert check_text(there.text).code == 0
     assert calls                                    # progress is reported for distributed runs too
+
+
+def test_vertex_tests_and_chunks_on_dask_workers_are_the_same():
+    """Lemma 9.4 with interior points: the per-head vertex tests (several tasks per head) and
+    the candidate chunks give the same vertices, functionals and Gordan certificates."""
+    import random
+
+    from attnproof.geometry import minkowski as mk
+    from attnproof.geometry import minkowski_vertices
+
+    rng = random.Random(7)
+    heads = []
+    for _ in range(3):
+        pts = {tuple(rng.randint(-9, 9) for _ in range(3)) for _ in range(mk.POINT_CHUNK + 6)}
+        pts |= {(0, 0, 0), (1, 0, 0)}                 # interior points: head non-vertices
+        heads.append(sorted(pts))
+
+    def fields(mv):
+        return (mv.vertices, mv.non_vertices, mv.head_non_vertices, mv.complete, mv.candidates)
+
+    here = minkowski_vertices(heads)
+    there = minkowski_vertices(heads, spec=ExecutorSpec(workers=2, warmup=0, min_tasks=1))
+    assert fields(there) == fields(here)
+    assert all(here.head_non_vertices) and here.non_vertices and here.complete

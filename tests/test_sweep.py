@@ -75,6 +75,44 @@ def test_a_model_that_does_not_verify_is_unknown(monkeypatch):
     assert sw.summaries[0].best is None
 
 
+UNSAT = "(set-logic QF_LRA)(declare-fun a () Real)(assert (> a 1))(assert (< a 0))(check-sat)"
+SAT = "(set-logic QF_LRA)(declare-fun a () Real)(assert (> a 1))(check-sat)"
+
+
+def test_solvers_in_turn_ask_cvc5_only_while_the_answer_needs_it():
+    from attnproof.search.solvers import run_solvers
+
+    runs = run_solvers(["z3", "cvc5"], UNSAT, 30, at_once=False)
+    assert [(r.solver, r.result) for r in runs.values()] == [("z3", "unsat"), ("cvc5", "unsat")]
+    runs = run_solvers(["z3", "cvc5"], SAT, 30, ("a",), at_once=False)
+    assert runs["z3"].result == "sat" and runs["z3"].model["a"]
+    assert runs["cvc5"].result == "unknown" and runs["cvc5"].reason == "not run after z3 answered sat"
+    raced = run_solvers(["z3", "cvc5"], SAT, 30, ("a",))
+    assert raced["z3"].model == runs["z3"].model     # the witness is z3's either way
+
+
+def test_a_later_solver_is_skipped_when_the_query_time_is_used_up(monkeypatch):
+    from attnproof.search import solvers
+
+    monkeypatch.setattr(solvers, "MIN_TURN_S", 1e6)
+    runs = solvers.run_solvers_in_turn(["z3", "cvc5"], UNSAT, 30)
+    assert runs["z3"].result == "unsat" and runs["cvc5"].result == "unknown"
+    assert "used up" in runs["cvc5"].reason
+
+
+def test_a_sweep_runs_solvers_in_turn_with_the_answers_of_racing_solvers():
+    def answers(sw):
+        return [(r.target, r.result, r.atoms, r.search.encoding.sha256,
+                 r.fusion.to_problem_dict() if r.fusion else None) for r in sw.rows]
+
+    turn = sweep([("c4", C4)], windows=[1], targets=[14, 15], timeout=120)
+    race = sweep([("c4", C4)], windows=[1], targets=[14, 15], timeout=120, solvers_at_once=True)
+    assert answers(turn) == answers(race) and [r.result for r in turn.rows] == ["unsat", "sat"]
+    assert turn.rows[1].search.solvers["cvc5"].reason == "not run after z3 answered sat"
+    assert race.rows[1].search.solvers["cvc5"].reason.startswith("stopped")
+    assert turn.rows[0].search.solvers["cvc5"].result == "unsat"    # the cross-check of unsat
+
+
 @pytest.mark.parametrize("text, expected", [("3", [3]), ("2-4,9", [2, 3, 4, 9]), ("5,5", [5])])
 def test_parse_targets(text, expected):
     assert parse_targets(text) == expected
@@ -118,20 +156,35 @@ def _sweep_cli(run_cli, files, tmp_path, tag, *extra):
     assert rc == 0, err
     doc = json.loads(stdout)
     written = {os.path.basename(p): open(p, "rb").read() for p in doc["written"]}
-    # a sat witness is the model of whichever solver answered first: its size may differ
+    # the whole table but its timings: answers, atoms, query hashes, what each solver said
+    for r in doc["rows"]:
+        r.pop("seconds")
+        for run in r["solvers"].values():
+            run.pop("seconds")
+    assert doc.pop("executor") == ("in process" if "--workers" not in extra else
+                                   "Dask LocalCluster with 2 worker(s), 150 s per task")
+    doc.pop("elapsed_s")
+    doc.pop("written")
     rows = [(r["problem"], r["window"], r["target"], r["result"], r["smtlib_sha256"])
             for r in doc["rows"]]
-    certs = {k: v for k, v in written.items() if k.endswith(".cert.json")}
-    return rows, [s["refuted_below"] for s in doc["summaries"]], certs, sorted(written)
+    # witnesses (.fused.json) and certificates, byte for byte
+    return rows, [s["refuted_below"] for s in doc["summaries"]], written, doc
 
 
 @pytest.mark.slow
 def test_sweep_cli_results_and_certificate_bytes_do_not_depend_on_the_executor(run_cli, files, tmp_path):
-    local = _sweep_cli(run_cli, files, tmp_path, "here")
-    dask2 = _sweep_cli(run_cli, files, tmp_path, "dask", "--workers", "2")
+    local = _sweep_cli(run_cli, files, tmp_path, "here", "--timeout", "120")
+    dask2 = _sweep_cli(run_cli, files, tmp_path, "dask", "--timeout", "120", "--workers", "2")
     assert local == dask2
-    rows, refuted, written, names = local
-    assert names == ["c4.cert.json", "c4.fused.json", "w2.cert.json", "w2.fused.json"]
+    rows, refuted, written, doc = local
+    assert sorted(written) == ["c4.cert.json", "c4.fused.json", "w2.cert.json", "w2.fused.json"]
+    # one solver at a time in a sweep, on every executor: cvc5 only after z3's unsat
+    for r in doc["rows"]:
+        z3, cvc5 = r["solvers"]["z3"], r["solvers"]["cvc5"]
+        if r["result"] == "sat":
+            assert z3["result"] == "sat" and cvc5["reason"] == "not run after z3 answered sat"
+        else:
+            assert z3["result"] == cvc5["result"] == "unsat"
     assert {(r[0].rsplit("/", 1)[-1], r[1], r[2]): r[3] for r in rows}[("c4.json", 1, 14)] == "unsat"
     from attnproof.checker import check_text
     for name, data in written.items():
@@ -159,8 +212,10 @@ def test_certificate_bytes_do_not_depend_on_the_executor():
 def test_tasks_past_the_deadline_are_unknown_never_refuted(files):
     from attnproof.executor import ExecutorSpec
 
+    # C_5's queries at k 30 and 31 are refutations that take z3 seconds (far past 0.2 s)
+    C5 = graph_sum(named_graph("cycle", 5))
     spec = ExecutorSpec(workers=2, timeout=0.2)
-    sw = sweep([("c4", C4)], windows=[1], targets=[14, 15], timeout=120, spec=spec)
+    sw = sweep([("c5", C5)], windows=[1], targets=[30, 31], timeout=120, spec=spec)
     assert [r.result for r in sw.rows] == ["unknown", "unknown"]
     assert all("task failed: ran past 0.2 s" in r.reason for r in sw.rows)
     assert not sw.complete and sw.summaries[0].refutation is None

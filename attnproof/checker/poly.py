@@ -83,6 +83,15 @@ def mono_mul(a: Mono, b: Mono) -> Mono:
     return tuple(out)
 
 
+def mono_div(a: Mono, b: Mono) -> Mono:
+    """``a / b`` of two sparse monomials (``mono_mul(a, mono_inv(b))`` in one merge).
+
+    >>> mono_div(((0, 1), (2, 1)), ((0, 1), (1, 3)))
+    ((1, -3), (2, 1))
+    """
+    return mono_mul(a, tuple([(v, -e) for v, e in b])) if b else a
+
+
 def mono_inv(m: Mono) -> Mono:
     """The inverse monomial.
 
@@ -98,10 +107,10 @@ def size(p: Poly) -> int:
     >>> size({(): 1, ((0, 1), (1, 1)): 1})
     4
     """
-    return len(p) + sum(len(m) for m in p)
+    return len(p) + sum(map(len, p))
 
 
-def add_into(acc: Poly, p: Poly, scale: Fraction = Fraction(1)) -> None:
+def add_into(acc: Poly, p: Poly, scale=1) -> None:
     """``acc += scale * p`` in place, dropping zero coefficients."""
     for m, c in p.items():
         s = acc.get(m, 0) + scale * c
@@ -163,6 +172,22 @@ def variables(p: Poly) -> set:
     >>> sorted(variables({((0, 1), (1, 1)): 1, ((1, 1),): 1}))
     [0]
     """
+    if len(p) != 2:
+        return _variables_general(p)
+    # two terms: the variables whose exponents differ (an absent pair is exponent 0)
+    a, b = p
+    if not a or not b:
+        return {v for v, _ in (a or b)}
+    rest = dict(a)
+    out = set()
+    for v, e in b:
+        if rest.pop(v, 0) != e:
+            out.add(v)
+    out.update(rest)
+    return out
+
+
+def _variables_general(p: Poly) -> set:
     lo, hi = _box(p)
     return {v for v in lo if lo[v] != hi[v]}
 
@@ -204,6 +229,54 @@ def divexact(a: Poly, b: Poly, budget: Budget = UNLIMITED) -> Poly | None:
     if not a:
         return {}
     budget.charge(size(a) + size(b), "an exact division")
+    if len(a) == 1 and len(b) >= 2:
+        return None                   # see _divexact_small
+    if len(b) >= 2 and len(a) <= 2:
+        q = _divexact_small(a, b)
+        if q is not _UNDECIDED:
+            if q is not None:
+                budget.charge(3 + size(b), "an exact division")
+            return q
+    return _divexact(a, b, budget)
+
+
+_UNDECIDED = object()
+
+
+def _divexact_small(a: Poly, b: Poly):
+    """:func:`divexact` when ``a`` has at most 2 terms and ``b`` at least 2: the quotient,
+    None, or ``_UNDECIDED`` (then the general division decides).
+
+    ``b`` is not a monomial, so neither is any non-zero multiple of it
+    (``Newt(q·b) = Newt(q) + Newt(b)``): a monomial ``a`` is not divisible.  For
+    two terms each, if ``a = q·b`` with ``q`` a monomial, ``q`` maps the
+    monomials of ``b`` onto those of ``a`` (one of the two pairings; not both,
+    as the monomials of ``b`` differ), and when a pairing maps the monomials
+    but not the coefficients, ``Newt(q)`` would be a point: ``b ∤ a``.  Any
+    other case (``(1 - x^2) / (1 + x)``: a longer quotient) is undecided.
+
+    >>> _divexact_small({(): 2, ((0, 1),): 2}, {(): 1, ((0, 1),): 1})
+    {(): 2}
+    """
+    if len(a) == 1 or len(b) != 2:
+        return None if len(a) == 1 else _UNDECIDED
+    (a0, ca0), (a1, ca1) = a.items()
+    (b0, cb0), (b1, cb1) = b.items()
+    ca0 = _num(ca0)
+    for (u, cu), (w, cw) in (((b0, cb0), (b1, cb1)), ((b1, cb1), (b0, cb0))):
+        q = mono_div(a0, u)                     # q·u = a0, then q·w must be a1
+        if mono_mul(q, w) == a1:
+            cu = _num(cu)
+            if type(ca0) is int and type(cu) is int and ca0 % cu == 0:
+                qc = ca0 // cu
+            else:
+                qc = Fraction(ca0) / cu
+            return {q: qc} if qc * cw == ca1 else None
+    return _UNDECIDED
+
+
+def _divexact(a: Poly, b: Poly, budget: Budget) -> Poly | None:
+    # the general division of :func:`divexact` (its first charge already made)
     lo_a, hi_a = _box(a)
     lo_b, hi_b = _box(b)
     lo, hi = {}, {}
@@ -421,15 +494,54 @@ def is_normal_form(p: Poly) -> bool:
     >>> is_normal_form({(): 1, ((0, 1),): 2}), is_normal_form({((0, -1),): 1, (): 1})
     (True, False)
     """
+    if len(p) == 2:
+        return _is_normal_form2(p)
+    return _is_normal_form_general(p)
+
+
+def _is_normal_form_general(p: Poly) -> bool:
     lo, _ = _box(p)
     if any(lo.values()):
         return False                  # a negative exponent, or a common monomial factor
     g = 0
     for c in p.values():
-        if Fraction(c).denominator != 1:
-            return False
-        g = gcd(g, int(c))
+        if type(c) is not int:
+            if Fraction(c).denominator != 1:
+                return False
+            c = int(c)
+        g = gcd(g, c)
     return g == 1 and p[max(p, key=lex_key)] > 0
+
+
+def _is_normal_form2(p: Poly) -> bool:
+    """:func:`is_normal_form` of two terms ``c·X^a + d·X^b``.
+
+    The minimum exponent of a variable is 0 exactly when it occurs in one term
+    only, with a positive exponent (exponents in a pair are non-zero): the two
+    monomials have disjoint variables and positive exponents.  Then the
+    monomial holding the smallest variable is the lex-largest.
+
+    >>> _is_normal_form2({(): 1, ((0, 1),): -1}), _is_normal_form2({((1, 1),): 1, ((0, 1),): 1})
+    (False, True)
+    """
+    (a, c), (b, d) = p.items()
+    if type(c) is not int or type(d) is not int:
+        if Fraction(c).denominator != 1 or Fraction(d).denominator != 1:
+            return False
+        c, d = int(c), int(d)
+    va = set()
+    for v, e in a:
+        if e < 0:
+            return False
+        va.add(v)
+    for v, e in b:
+        if e < 0 or v in va:
+            return False
+    if gcd(c, d) != 1:
+        return False
+    if not b or (a and a[0][0] < b[0][0]):
+        return c > 0
+    return d > 0
 
 
 def normal_form(p: Poly, budget: Budget = UNLIMITED) -> Poly:

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from math import lcm
 
-from .limits import MAX_DIM, MAX_LATTICE_BITS
+from .limits import MAX_DIGITS, MAX_DIM, MAX_LATTICE_BITS
 from .syntax import Reject, Unsupported, fields, integer, rational
 
 
@@ -53,7 +53,6 @@ class Problem:
     bias_scale: int
     den: list          # D_h
     num: list          # [N_{h,0}, ..., N_{h,m-1}]
-    atoms: list        # per head: [(key, bias, weight, values)]
 
     @property
     def has_z(self) -> bool:
@@ -81,7 +80,8 @@ class Problem:
 
 
 SPARSE_KEY_DIM = 16
-_INDEX = re.compile(r"^(0|[1-9][0-9]{0,8})$")
+_TEN = 10 ** MAX_DIGITS
+_INDEX = re.compile(r"(0|[1-9][0-9]{0,8})\Z")
 
 
 def parse_key(x, dim: int, where: str) -> tuple:
@@ -111,48 +111,98 @@ def parse_key(x, dim: int, where: str) -> tuple:
     return tuple(sorted(out))
 
 
+def _fast_atom(a, dim: int, value_dim):
+    """The common atom ``{"key": {sparse}, "value": integer}`` with integer key coordinates,
+    parsed in one pass; None for anything else (then :func:`_slow_atom` decides, with
+    the same result: ``tests/test_checker_fast_paths.py`` compares them)."""
+    if type(a) is not dict or len(a) != 2 or value_dim not in (None, 1):
+        return None
+    k = a.get("key")
+    v = a.get("value")
+    if type(v) is not int or not -_TEN < v < _TEN:
+        return None
+    if dim <= SPARSE_KEY_DIM or type(k) is not dict:
+        return None                    # dense keys (small problems): the general path
+    out = []
+    for j_s, c in k.items():
+        if (type(c) is not int or not c or not -_TEN < c < _TEN or type(j_s) is not str
+                or len(j_s) > 9 or not j_s.isdecimal()):
+            return None
+        j = int(j_s)
+        if j >= dim or str(j) != j_s:          # canonical decimal: no leading zeros
+            return None
+        out.append((j, c))
+    if len(out) > 1:
+        out.sort()
+    return (tuple(out), 0, 1, (v,))
+
+
+def _slow_atom(a, dim: int, value_dim, w: str) -> tuple:
+    fields(a, {"key", "value"}, {"bias", "weight"}, w)
+    key = parse_key(a["key"], dim, f"{w}, key")
+    v = a["value"]
+    if isinstance(v, list):
+        if len(v) < 2:
+            raise Reject(f"{w}: a value list needs at least 2 components (scalars are written bare)")
+        vals = tuple(rational(c, f"{w}, value[{i}]") for i, c in enumerate(v))
+    else:
+        vals = (rational(v, f"{w}, value"),)
+    if value_dim is not None and len(vals) != value_dim:
+        raise Reject(f"{w}: value has {len(vals)} components, expected {value_dim}")
+    bias = 0
+    if "bias" in a:
+        bias = rational(a["bias"], f"{w}, bias")
+        if bias == 0:
+            raise Reject(f"{w}: a zero bias must be omitted")
+    weight = 1
+    if "weight" in a:
+        weight = rational(a["weight"], f"{w}, weight")
+        if weight <= 0:
+            raise Reject(f"{w}: weight must be positive")
+        if weight == 1:
+            raise Reject(f"{w}: a weight of 1 must be omitted")
+    return (key, bias, weight, vals)
+
+
 def parse_atoms(atoms_in, dim: int, value_dim, where: str) -> tuple[list, int]:
-    """Parse a canonical atom list: ``[(key, bias, weight, values)]`` and the value dimension."""
+    """Parse a canonical atom list: ``[(key, bias, weight, values)]`` and the value dimension.
+
+    Bias 0 and weight 1 (omitted in the document) are the integers 0 and 1.
+
+    >>> parse_atoms([{"key": {"3": 2}, "value": 1}, {"key": {}, "value": 0, "weight": "1/2"}],
+    ...             20, None, "h")
+    ([(((3, 2),), 0, 1, (1,)), ((), 0, Fraction(1, 2), (0,))], 1)
+    """
     if not isinstance(atoms_in, list) or not atoms_in:
         raise Reject(f"{where}: 'atoms' must be a non-empty list")
     out = []
     for a_i, a in enumerate(atoms_in):
-        w = f"{where}, atom {a_i}"
-        fields(a, {"key", "value"}, {"bias", "weight"}, w)
-        key = parse_key(a["key"], dim, f"{w}, key")
-        v = a["value"]
-        if isinstance(v, list):
-            if len(v) < 2:
-                raise Reject(f"{w}: a value list needs at least 2 components (scalars are written bare)")
-            vals = tuple(rational(c, f"{w}, value[{i}]") for i, c in enumerate(v))
-        else:
-            vals = (rational(v, f"{w}, value"),)
+        atom = _fast_atom(a, dim, value_dim)
+        if atom is None:
+            atom = _slow_atom(a, dim, value_dim, f"{where}, atom {a_i}")
         if value_dim is None:
-            value_dim = len(vals)
-        elif len(vals) != value_dim:
-            raise Reject(f"{w}: value has {len(vals)} components, expected {value_dim}")
-        bias = Fraction(0)
-        if "bias" in a:
-            bias = rational(a["bias"], f"{w}, bias")
-            if bias == 0:
-                raise Reject(f"{w}: a zero bias must be omitted")
-        weight = Fraction(1)
-        if "weight" in a:
-            weight = rational(a["weight"], f"{w}, weight")
-            if weight <= 0:
-                raise Reject(f"{w}: weight must be positive")
-            if weight == 1:
-                raise Reject(f"{w}: a weight of 1 must be omitted")
-        out.append((key, bias, weight, vals))
+            value_dim = len(atom[3])
+        out.append(atom)
     return out, value_dim
 
 
 def head_polys(pb: Problem, atoms: list, where: str) -> tuple[dict, list]:
-    """``(D, [N_c])`` of one atom list on the problem's lattice."""
+    """``(D, [N_c])`` of one atom list on the problem's lattice (integral coefficients
+    as ``int``: much faster exact arithmetic downstream)."""
     D: dict = {}
     N = [dict() for _ in range(pb.value_dim)]
+    plain = not pb.scales
     for a_i, (key, bias, w, vals) in enumerate(atoms):
-        m = pb.monomial(key, bias, f"{where}, atom {a_i}")
+        m = None
+        if plain and not bias:
+            # no lattice scale: an integer key is its own monomial
+            m = key
+            for _, k in key:
+                if type(k) is not int:
+                    m = None
+                    break
+        if m is None:
+            m = pb.monomial(key, bias, f"{where}, atom {a_i}")
         s = D.get(m, 0) + w
         D[m] = s                       # weights are positive: no cancellation
         for c, v in enumerate(vals):
@@ -161,15 +211,23 @@ def head_polys(pb: Problem, atoms: list, where: str) -> tuple[dict, list]:
                 N[c][m] = t
             else:
                 N[c].pop(m, None)
-    # integral coefficients as ints: much faster exact arithmetic downstream
-    D = {m: (c.numerator if type(c) is Fraction and c.denominator == 1 else c) for m, c in D.items()}
-    N = [{m: (c.numerator if type(c) is Fraction and c.denominator == 1 else c)
-          for m, c in n.items()} for n in N]
+    D = {m: _num(c) for m, c in D.items()}
+    N = [{m: _num(c) for m, c in n.items()} for n in N]
     return D, N
 
 
-def parse_problem(doc) -> Problem:
-    """Parse the embedded canonical problem and build every head's ``N_h/D_h``."""
+def _num(c):
+    # an integral Fraction as an int
+    return c.numerator if type(c) is Fraction and c.denominator == 1 else c
+
+
+def parse_problem(doc, consume: bool = False) -> Problem:
+    """Parse the embedded canonical problem and build every head's ``N_h/D_h``.
+
+    ``consume``: the document is the caller's to discard; each head's JSON is
+    dropped once read (``heads[h] = None``), so that the document and the
+    polynomials are never both held whole.
+    """
     fields(doc, {"format", "version", "dim", "heads"}, set(), "problem")
     if doc["format"] != "attnproof-problem":
         raise Reject("problem: format must be 'attnproof-problem'")
@@ -184,11 +242,14 @@ def parse_problem(doc) -> Problem:
     parsed = []
     m = None
     for h_i, h in enumerate(heads):
-        fields(h, {"atoms"}, {"name"}, f"problem head {h_i}")
+        w = f"problem head {h_i}"
+        fields(h, {"atoms"}, {"name"}, w)
         if "name" in h and not isinstance(h["name"], str):
-            raise Reject(f"problem head {h_i}: name must be a string")
-        atoms, m = parse_atoms(h["atoms"], dim, m, f"problem head {h_i}")
+            raise Reject(f"{w}: name must be a string")
+        atoms, m = parse_atoms(h["atoms"], dim, m, w)
         parsed.append(atoms)
+        if consume:
+            heads[h_i] = None
     scales: dict = {}
     L = 1
     biased = False
@@ -205,9 +266,10 @@ def parse_problem(doc) -> Problem:
                 L = lcm(L, bias.denominator)
                 if L.bit_length() > MAX_LATTICE_BITS:
                     raise Unsupported(f"problem: the bias scale has more than {MAX_LATTICE_BITS} bits")
-    pb = Problem(dim, m, scales, L if biased else 0, [], [], parsed)
+    pb = Problem(dim, m, scales, L if biased else 0, [], [])
     for h_i, atoms in enumerate(parsed):
         D, N = head_polys(pb, atoms, f"problem head {h_i}")
         pb.den.append(D)
         pb.num.append(N)
+        parsed[h_i] = None
     return pb

@@ -29,10 +29,10 @@ from math import comb, gcd
 
 from . import poly as P
 from .flint_gcd import coprime
-from .geometry import GraphTooLarge, acyclic_orientations, rank
-from .limits import MAX_EXPANSION, MAX_GRAPH_NODES, MAX_SUBSETS
+from .geometry import GraphTooLarge, acyclic_orientations, product, rank
+from .limits import MAX_DIGITS, MAX_EXPANSION, MAX_GRAPH_NODES, MAX_SUBSETS
 from .problem import head_polys, parse_atoms
-from .syntax import (UNLIMITED, Budget, Reject, Unsupported, canonical_text, count, fields,
+from .syntax import (UNLIMITED, Budget, Reject, Unsupported, count, fields,
                      hexdigest, integer, rational)
 
 TRUST_ORDER = ("exact", "exact-modulo-flint", "window-refuted", "numeric", "unknown")
@@ -46,7 +46,7 @@ class State:
         self.pb = pb
         self.budget = budget
         self.factors: list = []        # (poly, multiplicity)
-        self.factor_texts: list = []
+        self.factor_text = None         # canonical text of the last irreducible factor
         self.flint_used = False
         self.lower = None
         self.upper = None
@@ -112,13 +112,14 @@ class State:
                                    "indexing the heads")
                 for i in range(len(ms)):
                     for j in range(i + 1, len(ms)):
-                        d = _primitive(P.mono_mul(ms[j], P.mono_inv(ms[i])))
+                        d = _primitive(P.mono_div(ms[j], ms[i]))
                         hs = self._dirs.setdefault(d, [])
                         if not hs or hs[-1] != h:
                             hs.append(h)
         a, b = list(f)
-        cands = sorted(set(self._dirs.get(_primitive(P.mono_mul(b, P.mono_inv(a))), ()))
-                       | set(self._dirs.get(None, ())))
+        cands = self._dirs.get(_primitive(P.mono_div(b, a)), [])
+        if None in self._dirs:         # lists of increasing heads, each head once
+            cands = sorted(set(cands) | set(self._dirs[None]))
         self.budget.charge(1 + len(cands), "matching factors to heads")
         return [h for h in cands if vs <= self._hvars[h]]
 
@@ -158,12 +159,20 @@ def read_poly(x, where: str, nvars: int, rational_coefficients: bool = False) ->
     by variable; exponents and coefficients non-zero.
 
     >>> read_poly([[1, []], [2, [[0, 1]]]], "p", 1)
-    {(): Fraction(1, 1), ((0, 1),): Fraction(2, 1)}
+    {(): 1, ((0, 1),): 2}
     >>> read_poly([[2, [[0, 1]]], [1, []]], "p", 1)
     Traceback (most recent call last):
     ...
     attnproof.checker.syntax.Reject: p, term 1: terms must be strictly increasing by their monomials
     """
+    out = _read_poly_fast(x, nvars)
+    if out is not None:
+        return out
+    return _read_poly_general(x, where, nvars, rational_coefficients)
+
+
+def _read_poly_general(x, where: str, nvars: int, rational_coefficients: bool) -> dict:
+    # every polynomial, and the message of every broken one
     if not isinstance(x, list) or not x:
         raise Reject(f"{where}: a polynomial is a non-empty list of terms")
     out = {}
@@ -190,8 +199,54 @@ def read_poly(x, where: str, nvars: int, rational_coefficients: bool = False) ->
         if prev is not None and not pairs > prev:
             raise Reject(f"{w}: terms must be strictly increasing by their monomials")
         prev = pairs
-        out[tuple(pairs)] = Fraction(c)
+        out[tuple(pairs)] = c
     return out
+
+
+_TEN = 10 ** MAX_DIGITS
+
+
+def _read_poly_fast(x, nvars: int):
+    """:func:`read_poly` of a polynomial with integer coefficients, in one tight pass;
+    None when anything is unusual (then the general reading decides, with the same
+    result: ``tests/test_checker_fast_paths.py`` compares them)."""
+    if type(x) is not list or not x:
+        return None
+    out = {}
+    prev = None
+    for t in x:
+        if type(t) is not list or len(t) != 2:
+            return None
+        c, prs = t
+        if type(c) is not int or not c or not -_TEN < c < _TEN or type(prs) is not list:
+            return None
+        pairs = []
+        last = -1
+        for pr in prs:
+            if type(pr) is not list or len(pr) != 2:
+                return None
+            v, e = pr
+            if (type(v) is not int or type(e) is not int or v <= last or v >= nvars or not e
+                    or not -_TEN < e < _TEN):
+                return None
+            last = v
+            pairs.append((v, e))
+        if prev is not None and not pairs > prev:
+            return None
+        prev = pairs
+        out[tuple(pairs)] = c
+    return out
+
+
+def poly_text(f: dict) -> str:
+    """The canonical JSON text of a polynomial read by :func:`read_poly` with integer
+    coefficients (equal to ``canonical_text`` of the JSON it was read from).
+
+    >>> poly_text({(): 1, ((0, 1), (3, -2)): 5})
+    '[[1,[]],[5,[[0,1],[3,-2]]]]\\n'
+    """
+    return "[" + ",".join([f"[{c},[" + ",".join([f"[{v},{e}]" for v, e in m]) + "]]"
+                           for m, c in f.items()]) + "]\n"
 
 
 def x_points(f: dict, dim: int) -> list:
@@ -248,6 +303,8 @@ def _irreducible(f: dict, wit, where: str, budget: Budget) -> None:
         # has a factor free of x_i dividing a and b, hence a unit.
         fields(wit, {"kind", "var"}, set(), where)
         v = integer(wit["var"], f"{where}: var", 0)
+        if v == lin:
+            return                # lin varies in f (exponent 1 in some terms, 0 in others)
         if v not in P.variables(f):
             raise Reject(f"{where}: the polynomial does not involve variable {v}")
         if lin is None:
@@ -394,8 +451,8 @@ def rule_irreducible_factor(st: State, step: dict, where: str) -> None:
     if not P.is_normal_form(f):
         raise Reject(f"{where}: the factor is not in normal form (no monomial factor, "
                      "coprime integer coefficients, positive lex-leading coefficient)")
-    text = canonical_text(step["poly"])
-    if st.factor_texts and not text > st.factor_texts[-1]:
+    text = poly_text(f)
+    if st.factor_text is not None and not text > st.factor_text:
         raise Reject(f"{where}: factors must be strictly increasing by their canonical JSON text")
     _irreducible(f, step["witness"], f"{where}: witness", bud)
     vals = {}
@@ -418,12 +475,15 @@ def rule_irreducible_factor(st: State, step: dict, where: str) -> None:
                               f"than {MAX_EXPANSION} terms")
     for c in range(comp + 1):
         X: dict = {}
-        for h in top:
-            t = pb.num[h][c]
-            for g in top:
-                if g != h:
-                    t = P.mul(t, vals[g][1], bud)
-            P.add_into(X, t)
+        if len(top) == 1:
+            X = pb.num[top[0]][c]          # read only below
+        else:
+            for h in top:
+                t = pb.num[h][c]
+                for g in top:
+                    if g != h:
+                        t = P.mul(t, vals[g][1], bud)
+                P.add_into(X, t)
         divides = (not X) or P.divexact(X, f, bud) is not None
         if c < comp and not divides:
             raise Reject(f"{where}: residue_component must be the smallest component "
@@ -432,7 +492,7 @@ def rule_irreducible_factor(st: State, step: dict, where: str) -> None:
             raise Reject(f"{where}: the factor divides the residue numerator of component "
                          f"{c}: it does not survive in the reduced denominator")
     st.factors.append((f, e))
-    st.factor_texts.append(text)
+    st.factor_text = text
 
 
 def rule_reduced_by_flint(st: State, step: dict, where: str) -> None:
@@ -513,10 +573,13 @@ def _block_count(st: State, blk: dict, fs: list, where: str) -> int:
         if len(fp) != 2:
             raise Reject(f"{where}: factor {j} is not a binomial in the x variables")
         bud.charge(P.size(dict.fromkeys(fp)), "zonotope generators")
-        classes.add(_primitive(P.mono_mul(fp[1], P.mono_inv(fp[0]))))
+        classes.add(_primitive(P.mono_div(fp[1], fp[0])))
     gens = sorted(classes)
     rows = [{pos[v]: x for v, x in g} for g in gens]
     if method == "zonotope_independent":
+        if len(rows) == 1:
+            bud.charge(1 + len(rows[0]), "an exact rank")
+            return 2                  # one generator, non-zero: the points differ
         if rank(rows, bud) != len(gens):
             raise Reject(f"{where}: the zonotope generators are not linearly independent")
         return 2 ** len(gens)
@@ -610,9 +673,16 @@ def rule_newton_blocks(st: State, step: dict, where: str) -> None:
         raise Reject(f"{where}: blocks must be a list")
     seen: list = []
     used_vars: set = set()
-    total = 1
+    counts = []
     prev_first = -1
+    nfac = len(st.factors)
     for b_i, blk in enumerate(blocks):
+        j = _one_binomial_block(st, blk, prev_first, nfac, used_vars)
+        if j is not None:
+            prev_first = j
+            seen.append(j)
+            counts.append(2)
+            continue
         w = f"{where}, block {b_i}"
         if not isinstance(blk, dict) or not isinstance(blk.get("factors"), list) or not blk["factors"]:
             raise Reject(f"{w}: a block has a non-empty 'factors' list")
@@ -630,10 +700,42 @@ def rule_newton_blocks(st: State, step: dict, where: str) -> None:
             raise Reject(f"{w}: shares x variables with an earlier block")
         used_vars |= bv
         seen.extend(fs)
-        total *= _block_count(st, blk, fs, w)
+        counts.append(_block_count(st, blk, fs, w))
     if sorted(seen) != list(range(len(st.factors))):
         raise Reject(f"{where}: the blocks must partition the factors exactly once")
-    st.lower = total
+    st.lower = product(counts)
+
+
+def _one_binomial_block(st: State, blk, prev_first: int, nfac: int, used_vars: set):
+    """The common block ``{"factors": [j], "method": "zonotope_independent"}`` of one
+    binomial factor in new variables: its factor ``j`` (``used_vars`` updated, the
+    general path's charges made; its count is 2), or None when anything differs
+    (then the general path decides; ``tests/test_checker_fast_paths.py``)."""
+    if type(blk) is not dict or len(blk) != 2 or blk.get("method") != "zonotope_independent":
+        return None
+    fl = blk.get("factors")
+    if type(fl) is not list or len(fl) != 1:
+        return None
+    j = fl[0]
+    if type(j) is not int or not prev_first < j < nfac:
+        return None
+    xv = st.factor_xvars(j)
+    if not xv.isdisjoint(used_vars):
+        return None
+    dim = st.pb.dim
+    pts = set()
+    for m in st.factors[j][0]:
+        if m and m[-1][0] >= dim:
+            m = tuple([pr for pr in m if pr[0] < dim])
+        pts.add(m)
+    if len(pts) != 2:
+        return None
+    bud = st.budget
+    bud.charge(1, "newton blocks")
+    bud.charge(P.size(pts), "zonotope generators")
+    bud.charge(1 + len(xv), "an exact rank")   # the generator's non-zeros are the x variables
+    used_vars |= xv
+    return j
 
 
 def rule_product_fusion(st: State, step: dict, where: str) -> None:
@@ -642,10 +744,8 @@ def rule_product_fusion(st: State, step: dict, where: str) -> None:
     if st.upper is not None:
         raise Reject(f"{where}: a second upper-bound step")
     dim = st.pb.dim
-    total = 1
-    for D in st.pb.den:
-        total *= len({tuple((v, e) for v, e in m if v < dim) for m in D})
-    st.upper = total
+    st.upper = product(len({tuple((v, e) for v, e in m if v < dim) for m in D})
+                       for D in st.pb.den)
 
 
 def rule_explicit_fusion(st: State, step: dict, where: str) -> None:

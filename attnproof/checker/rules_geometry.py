@@ -33,6 +33,7 @@ from fractions import Fraction
 from math import gcd
 from operator import mul
 
+from .geometry import product
 from .rules import x_vars
 from .syntax import Reject, Unsupported, fields, integer
 
@@ -687,7 +688,7 @@ def rule_direct_sum(st, step: dict, where: str) -> None:
     if not isinstance(fs, list) or len(fs) != len(P):
         raise Reject(f"{where}: factors must have one entry per bound factor ({len(P)})")
     rows = []
-    total = 1
+    counts = []
     work = 0
     for f_i, (ent, pts) in enumerate(zip(fs, P)):
         w = f"{where}, factor {f_i}"
@@ -727,7 +728,7 @@ def rule_direct_sum(st, step: dict, where: str) -> None:
             # a simplex: every point is a vertex
             if ent["vertices"] != [] or ent["non_vertices"] != []:
                 raise Reject(f"{w}: a simplex factor lists no vertices (all points are vertices)")
-            total *= n
+            counts.append(n)
             continue
         vl = ent["vertices"]
         if not isinstance(vl, list):
@@ -748,7 +749,7 @@ def rule_direct_sum(st, step: dict, where: str) -> None:
         nv = _point_non_vertices(ent["non_vertices"], pts, f"{w}: non_vertices")
         if vs & set(nv) or len(vs) + len(nv) != n:
             raise Reject(f"{w}: every point must be listed once, as a vertex or a non-vertex")
-        total *= len(vs)
+        counts.append(len(vs))
     if len(rows) > d:
         raise Reject(f"{where}: {len(rows)} basis differences in dimension {d} are not independent: "
                      "the sum is not direct")
@@ -756,7 +757,7 @@ def rule_direct_sum(st, step: dict, where: str) -> None:
     if rank_mod(rows, p) != len(rows):
         raise Reject(f"{where}: the basis differences of all factors are not independent "
                      f"modulo {p}: the sum is not direct")
-    st.lower = total
+    st.lower = product(counts)
     _geo(st)["complete"] = True
 
 

@@ -17,11 +17,13 @@ SWEEP_HELP = """\
 --sweep asks the question for every PROBLEM (several files: a family), every
 window (--window 1, 0-2 or 0,1) and every K of --targets (default: every K
 from the lower bound up to one below the best cheap fusion), as independent
-queries; with --workers N or --scheduler ADDR they run on Dask.  It prints a
-table and, per problem and window, the smallest verified fusion and the
-largest refuted K.  -o DIR and --certificate DIR then name folders (one
-witness and one certificate per problem).  Exit 0 when every query was
-answered, 2 otherwise.
+queries; with --workers N or --scheduler ADDR they run on Dask.  Each query
+of a sweep runs its solvers one after the other (z3, then cvc5 for an unsat
+or when z3 has no answer; --timeout bounds both), so in process a sweep uses
+one core; --workers N uses N.  It prints a table and, per problem and
+window, the smallest verified fusion and the largest refuted K.  -o DIR and
+--certificate DIR then name folders (one witness and one certificate per
+problem).  Exit 0 when every query was answered, 2 otherwise.
 """
 
 

@@ -28,12 +28,13 @@ from typing import Callable, Optional, Sequence
 
 from ..errors import LimitError
 from .separation import Functional, dot, refute, separate
-from .vertices import check_distinct, classify_points
+from .vertices import check_distinct, classify_chunk, collect_points
 
 __all__ = ["MinkowskiVertices", "minkowski_vertices", "decide_chunk", "tuple_rows",
-           "CHUNK"]
+           "CHUNK", "POINT_CHUNK"]
 
-CHUNK = 512
+CHUNK = 512          # candidate tuples per task (fixed: a chunk's answers depend on its tuples only)
+POINT_CHUNK = 16     # points per vertex-test task
 Progress = Optional[Callable[[int, int], None]]
 
 
@@ -337,6 +338,25 @@ def _partial(heads, verts, res, max_candidates, progress, spec):
     return res
 
 
+def _classify_heads(heads, certificates: bool, spec) -> list:
+    """Every point of every head decided (vertex tests), in tasks of :data:`POINT_CHUNK` points.
+
+    The same answers as :func:`classify_points` on each head; the tasks of all
+    heads go to the executor together.
+    """
+    from ..executor import map_tasks
+
+    tasks = [(h, (pts, tuple(range(s, min(s + POINT_CHUNK, len(pts)))), certificates))
+             for h, pts in enumerate(heads) for s in range(0, len(pts), POINT_CHUNK)]
+    results = map_tasks(classify_chunk, [args for _, args in tasks], spec=spec)
+    decided: list[list] = [[] for _ in heads]
+    for (h, _), part in zip(tasks, results):
+        if not isinstance(part, list):
+            raise LimitError(f"a vertex test task failed: {part!r}")
+        decided[h].extend(part)
+    return [collect_points(d) for d in decided]
+
+
 def minkowski_vertices(heads_points: Sequence[Sequence[Sequence[int]]], *, complete: bool = True,
                        progress: Progress = None, spec=None,
                        max_candidates: int | None = None) -> MinkowskiVertices:
@@ -359,7 +379,7 @@ def minkowski_vertices(heads_points: Sequence[Sequence[Sequence[int]]], *, compl
     if len(dims) != 1:
         raise ValueError("all heads must have the same dimension")
     res = MinkowskiVertices()
-    hv = [classify_points(pts, certificates=complete) for pts in heads]
+    hv = _classify_heads(heads, complete, spec)
     res.head_non_vertices = [list(v.non_vertices) if complete else [] for v in hv]
     verts = [v.vertex_indices for v in hv]
     r = len(heads)

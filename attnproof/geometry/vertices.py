@@ -19,7 +19,8 @@ from typing import Sequence
 
 from .separation import Functional, separate
 
-__all__ = ["HeadVertices", "classify_points", "head_vertices", "check_distinct"]
+__all__ = ["HeadVertices", "classify_points", "classify_chunk", "collect_points", "head_vertices",
+           "check_distinct"]
 
 
 @dataclass
@@ -51,17 +52,44 @@ def classify_points(points: Sequence[Sequence[int]], *, certificates: bool = Tru
     (non-vertices are then listed with ``None``).
     """
     pts = check_distinct(points)
-    out = HeadVertices()
-    d = len(pts[0]) if pts else 0
-    for i, p in enumerate(pts):
-        others = [j for j in range(len(pts)) if j != i]
-        rows = [tuple(a - b for a, b in zip(p, pts[j])) for j in others]
+    return collect_points(classify_chunk(tuple(pts), tuple(range(len(pts))), certificates))
+
+
+def classify_chunk(points: tuple, indices: tuple, certificates: bool = True) -> list:
+    """Decide the points ``indices`` of ``points``: ``[(i, 'v', c) | (i, 'n', μ or None)]``.
+
+    A module-level pure function of picklable arguments (one executor task):
+    the per-head vertex tests of a Minkowski sum run as such tasks.  Each
+    point is decided on its own, so the answers do not depend on how the
+    indices are split into tasks.
+
+    >>> classify_chunk(((0,), (1,), (2,)), (1, 2))
+    [(1, 'n', {0: 1, 2: 1}), (2, 'v', (1,))]
+    """
+    d = len(points[0]) if points else 0
+    out = []
+    for i in indices:
+        p = points[i]
+        others = [j for j in range(len(points)) if j != i]
+        rows = [tuple(a - b for a, b in zip(p, points[j])) for j in others]
         r = separate(rows, dim=d)
         if isinstance(r, Functional):
-            out.vertices.append((i, r.c))
+            out.append((i, "v", r.c))
         else:
-            out.non_vertices.append((i, {others[k]: v for k, v in sorted(r.mu.items())}
-                                     if certificates else None))
+            out.append((i, "n", {others[k]: v for k, v in sorted(r.mu.items())}
+                        if certificates else None))
+    return out
+
+
+def collect_points(decided) -> HeadVertices:
+    """The :class:`HeadVertices` of the answers of :func:`classify_chunk` (in index order).
+
+    >>> collect_points([(0, 'v', (-1,)), (1, 'n', None)])
+    HeadVertices(vertices=[(0, (-1,))], non_vertices=[(1, None)])
+    """
+    out = HeadVertices()
+    for i, kind, data in sorted(decided, key=lambda x: x[0]):
+        (out.vertices if kind == "v" else out.non_vertices).append((i, data))
     return out
 
 

@@ -48,7 +48,12 @@ class SearchOptions:
     ``relax_first``: ask the denominator-only query first, with the (often
     larger) symmetry group of ``Q`` alone; its ``unsat`` refutes the window, and
     the full query is asked only when its model is not a fusion;
-    ``cross_check``: an ``unsat`` needs cvc5 to agree (both solvers run at once).
+    ``cross_check``: an ``unsat`` needs cvc5 to agree;
+    ``solvers_at_once``: run z3 and cvc5 at once (two cores for one query);
+    False runs them one after the other within the same time limit (z3 first,
+    cvc5 only when z3's answer is not ``sat``), the schedule of a sweep, whose
+    queries run side by side.  The answers are the same unless a solver runs
+    out of time.
     """
 
     lineality: bool = True
@@ -60,6 +65,7 @@ class SearchOptions:
     parity: bool = True
     numerators: bool = True
     relax_first: bool = True
+    solvers_at_once: bool = True
 
     @classmethod
     def straightforward(cls) -> "SearchOptions":
@@ -95,7 +101,7 @@ class SearchResult:
     def witness_run(self) -> SolverRun | None:
         """The solver run whose model is the witness (the first ``sat``), or None.
 
-        Both solvers run at once, so it may be either.
+        z3's when it answered ``sat``, else cvc5's.
 
         >>> SearchResult("unsat", 1, None, None, None).witness_run() is None
         True
@@ -219,7 +225,8 @@ def search_fusion(M: MultiHead, k: int, window: int | Sequence | Window, timeout
 
     ``timeout`` bounds the whole query: z3 and cvc5 (with the cross-check) run at
     once, each in its own process, until both answer or the time is up; a
-    ``sat`` from either stops the other.
+    ``sat`` from either stops the other.  With ``options.solvers_at_once``
+    False they run one after the other in the same time (a sweep's schedule).
 
     >>> from attnproof.families import graph_sum, named_graph
     >>> res = search_fusion(graph_sum(named_graph("path", 3)), 4, 1, timeout=60)
@@ -248,7 +255,7 @@ def _query(M, k, window, options: SearchOptions, r, cache, timeout: float, t0: f
     res = SearchResult("unknown", k, enc.window, frame, enc, symmetry_group=group)
     names = ("z3", "cvc5") if options.cross_check else ("z3",)
     left = max(timeout - (time.perf_counter() - t0), 0.1)
-    runs = run_solvers(names, enc.smtlib, left, enc.gvars)
+    runs = run_solvers(names, enc.smtlib, left, enc.gvars, at_once=options.solvers_at_once)
     res.solvers.update(runs)
     z = res.witness_run()
     if z is not None:

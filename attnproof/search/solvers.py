@@ -26,7 +26,7 @@ from typing import Callable, Sequence
 
 from ..errors import SolverError
 
-__all__ = ["SolverRun", "run_solver", "run_solvers", "solver_available", "solver_version", "SOLVER_NAMES",
+__all__ = ["SolverRun", "run_solver", "run_solvers", "run_solvers_in_turn", "solver_available", "solver_version", "SOLVER_NAMES",
            "DEFAULT_MEMORY_MB"]
 
 SOLVER_NAMES = ("z3", "cvc5")
@@ -186,7 +186,8 @@ def run_solver(name: str, smtlib: str, timeout: float, model_vars: tuple[str, ..
 
 def run_solvers(names: Sequence[str], smtlib: str, timeout: float, model_vars: tuple[str, ...] = (),
                 stop: Callable[[SolverRun], bool] = lambda run: run.result == "sat",
-                memory_mb: int = DEFAULT_MEMORY_MB, seed: int = 0) -> dict[str, SolverRun]:
+                memory_mb: int = DEFAULT_MEMORY_MB, seed: int = 0,
+                at_once: bool = True) -> dict[str, SolverRun]:
     """Run several solvers on the same text at once, each in its own killable process.
 
     Every solver gets the same limit ``timeout``.  As soon as the first solver of
@@ -195,10 +196,15 @@ def run_solvers(names: Sequence[str], smtlib: str, timeout: float, model_vars: t
     as ``unknown`` ("stopped"); so a model always comes from the first solver when
     it finds one in time, whichever is faster.  Results keep the order of ``names``.
 
+    ``at_once=False`` runs them one after the other instead (:func:`run_solvers_in_turn`):
+    one core per query, the same answers when no solver runs out of time.
+
     >>> text = "(set-logic QF_LRA)(declare-fun a () Real)(assert (> a 1))(assert (< a 0))(check-sat)"
     >>> {n: r.result for n, r in run_solvers(["z3", "cvc5"], text, 30).items()}
     {'z3': 'unsat', 'cvc5': 'unsat'}
     """
+    if not at_once:
+        return run_solvers_in_turn(names, smtlib, timeout, model_vars, stop, memory_mb, seed)
     timeout = max(float(timeout), 0.1)
     t0 = time.perf_counter()
     started: dict[str, tuple[subprocess.Popen, str]] = {}
@@ -249,3 +255,50 @@ def run_solvers(names: Sequence[str], smtlib: str, timeout: float, model_vars: t
     if isinstance(error, SolverError):
         raise error
     return {n: runs[n] for n in started}
+
+
+MIN_TURN_S = 0.5   # a solver's turn is skipped when less time than this is left
+
+
+def run_solvers_in_turn(names: Sequence[str], smtlib: str, timeout: float,
+                        model_vars: tuple[str, ...] = (),
+                        stop: Callable[[SolverRun], bool] = lambda run: run.result == "sat",
+                        memory_mb: int = DEFAULT_MEMORY_MB, seed: int = 0) -> dict[str, SolverRun]:
+    """Run the solvers of ``names`` one after the other, within ``timeout`` seconds in all.
+
+    The schedule of a query that shares the machine with other queries (a
+    sweep): one solver process at a time.  Each solver gets the time the ones
+    before it left over; once one gives an answer that satisfies ``stop`` (by
+    default: ``sat``), the later ones are not run and are reported as
+    ``unknown`` ("not run").  A later solver is also skipped when less than
+    :data:`MIN_TURN_S` seconds are left.  The answers are those of
+    :func:`run_solvers` whenever no solver runs out of time: in both, a model
+    comes from the first solver of ``names`` that finds one, and every solver
+    that is asked answers on its own.  Results keep the order of ``names``.
+
+    >>> text = "(set-logic QF_LRA)(declare-fun a () Real)(assert (> a 1))(check-sat)"
+    >>> runs = run_solvers_in_turn(["z3", "cvc5"], text, 30, ("a",))
+    >>> runs["z3"].result, runs["cvc5"].result, runs["cvc5"].reason
+    ('sat', 'unknown', 'not run after z3 answered sat')
+    """
+    timeout = max(float(timeout), 0.1)
+    t0 = time.perf_counter()
+    runs: dict[str, SolverRun] = {}
+    stopped_by: SolverRun | None = None
+    for i, name in enumerate(names):
+        left = timeout - (time.perf_counter() - t0)
+        if stopped_by is not None:
+            runs[name] = SolverRun(name, "unknown", "", 0.0,
+                                   f"not run after {stopped_by.solver} answered {stopped_by.result}")
+            continue
+        if i > 0 and left < MIN_TURN_S:
+            runs[name] = SolverRun(name, "unknown", "", 0.0,
+                                   f"not run: the query's {timeout:g} s were used up")
+            continue
+        t1 = time.perf_counter()
+        proc, req = _start(name, smtlib, max(left, 0.1), model_vars, memory_mb, seed)
+        run = _wait(name, proc, req, max(left, 0.1), t1)
+        runs[name] = run
+        if stop(run):
+            stopped_by = run
+    return runs

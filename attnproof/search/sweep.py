@@ -233,6 +233,30 @@ def parse_windows(text: str) -> list:
     return list(dict.fromkeys(radii))
 
 
+def _query_cost(r, window, k: int, options: SearchOptions, sizes: Optional[dict] = None) -> float:
+    """A rough relative cost of a query, to send the longest first: ``k`` times the window's
+    points times the terms of ``Q`` (the size of the encoding grows with all three).
+
+    >>> from attnproof.families import graph_sum, named_graph
+    >>> c5, k4 = (reduced_form(graph_sum(named_graph(g, n))) for g, n in (("cycle", 5), ("complete", 4)))
+    >>> _query_cost(c5, 1, 30, SearchOptions()) > _query_cost(k4, 1, 37, SearchOptions())
+    True
+    """
+    from .query import _frame_and_window
+
+    key = (id(r), repr(window))
+    if sizes is None or key not in sizes:
+        try:
+            size = len(_frame_and_window(r, window, options)[1]) * max(len(r.Q), 1)
+        except Exception:     # only an order of submission: never worth an error
+            size = 1
+        if sizes is not None:
+            sizes[key] = size
+    else:
+        size = sizes[key]
+    return float(k) * size
+
+
 def _rebuild(row: SweepRow, M: MultiHead, r) -> None:
     """Re-derive a ``sat`` row's witness from the solver model and verify it exactly here."""
     res = row.search
@@ -260,13 +284,22 @@ def sweep(problems: Sequence[tuple[str, MultiHead]], windows: Sequence = (1,),
           targets: Optional[Sequence[int]] = None, timeout: float = 600,
           options: SearchOptions = SearchOptions(), spec: Optional[ExecutorSpec] = None,
           progress: Optional[Callable[[int, int], None]] = None,
-          max_atoms: Optional[int] = DEFAULT_MAX_ATOMS) -> SweepResult:
+          max_atoms: Optional[int] = DEFAULT_MAX_ATOMS,
+          solvers_at_once: bool = False) -> SweepResult:
     """Run every (problem, window, k) query through :func:`map_tasks` and summarize.
 
     ``targets`` defaults, per problem, to every ``k`` from the Newton lower
     bound up to one below the best cheap fusion ('attnproof fuse').  ``spec``
     chooses the executor; its per-task deadline defaults to ``timeout`` plus
     :data:`TASK_GRACE_S`.  Results do not depend on the executor.
+
+    The parallelism of a sweep is across queries, so each query runs its
+    solvers one after the other (z3, then cvc5 only to cross-check an
+    ``unsat`` or when z3 has no answer; ``timeout`` bounds both together),
+    whatever the executor: one core per query, and the same schedule in
+    process as on any number of workers.  ``solvers_at_once=True`` races them
+    instead, as a single ``search`` does (two cores per query; the answers
+    are the same unless a solver runs out of time).
     """
     t0 = time.perf_counter()
     if not problems:
@@ -274,6 +307,7 @@ def sweep(problems: Sequence[tuple[str, MultiHead]], windows: Sequence = (1,),
     if not windows:
         raise InputError("sweep: no window given")
     spec = spec or ExecutorSpec()
+    options = replace(options, solvers_at_once=solvers_at_once)
     if not spec.in_process and spec.timeout is None:
         spec = replace(spec, timeout=float(timeout) + TASK_GRACE_S)
     if not spec.in_process:
@@ -293,9 +327,11 @@ def sweep(problems: Sequence[tuple[str, MultiHead]], windows: Sequence = (1,),
         for w in windows:
             summaries.append(WindowSummary(name, w, low, kind, start))
             plan.extend((name, M, w, k) for k in ks)
+    sizes: dict = {}
     answers = map_tasks(sweep_query,
                         [(M, k, w, timeout, options, max_atoms) for _, M, w, k in plan],
-                        spec=spec, progress=progress)
+                        spec=spec, progress=progress,
+                        cost=[_query_cost(reduced[name], w, k, options, sizes) for name, _, w, k in plan])
     rows: list[SweepRow] = []
     by_name = dict(problems)
     for (name, M, w, k), ans in zip(plan, answers):

@@ -1,0 +1,286 @@
+"""Every fast path of the checker against the general path it shortcuts (hypothesis).
+
+A fast path may only answer where the general path gives the same answer: the
+same value, or the same rejection (then the fast path declines and the general
+path speaks).  Inputs are small and often malformed on purpose.
+"""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+
+import pytest
+from hypothesis import example, given, settings, strategies as st
+
+from attnproof.checker import check_text, poly as P, problem as PR, rules as R, syntax as S
+from attnproof.checker.geometry import product
+from attnproof.checker.syntax import Budget, Reject, Unsupported
+
+SETTINGS = settings(max_examples=300, deadline=None)
+
+
+def outcome(fn, *args):
+    """The value of ``fn(*args)``, or the kind and message of its rejection."""
+    try:
+        return ("ok", fn(*args))
+    except (Reject, Unsupported) as e:
+        return (type(e).__name__, str(e))
+
+
+# -- JSON objects -----------------------------------------------------------------
+
+keys = st.sampled_from(["a", "b", "c"])
+
+
+@SETTINGS
+@given(st.lists(st.tuples(keys, st.integers(0, 3)), max_size=5))
+def test_pairs_hook_rejects_exactly_the_repeated_keys(pairs):
+    ks = [k for k, _ in pairs]
+    got = outcome(S._pairs, pairs)
+    if len(set(ks)) == len(ks):
+        assert got == ("ok", dict(pairs))
+    else:
+        first = next(k for i, k in enumerate(ks) if k in ks[:i])
+        assert got == ("Reject", f"duplicate JSON key {first!r}")
+
+
+objs = st.one_of(st.dictionaries(st.sampled_from(["a", "b", "c", "d"]), st.integers(0, 1),
+                                 max_size=4),
+                 st.lists(st.integers(), max_size=2), st.none())
+sets = st.sets(st.sampled_from(["a", "b", "c"]))
+
+
+@SETTINGS
+@given(objs, sets, sets)
+def test_fields_fast_path(obj, required, optional):
+    assert outcome(S.fields, obj, required, optional, "w") == \
+        outcome(S._fields_general, obj, required, optional, "w")
+
+
+# -- polynomials --------------------------------------------------------------------
+
+small = st.integers(-3, 3)
+coefs = st.one_of(small, st.integers(-10 ** 2001, 10 ** 2001).filter(lambda c: abs(c) > 10 ** 1999),
+                  st.booleans(), st.sampled_from(["1/2", "-3/4", "2/4", "x", 1.5, None]))
+pair = st.one_of(st.lists(st.one_of(st.integers(-1, 4), st.booleans()), min_size=2, max_size=2),
+                 st.lists(st.integers(0, 3), max_size=3), st.integers())
+term = st.one_of(st.tuples(coefs, st.lists(pair, max_size=3)).map(list),
+                 st.lists(st.integers(0, 2), max_size=3), st.integers())
+json_polys = st.one_of(st.lists(term, max_size=4), st.integers(), st.none())
+
+
+@SETTINGS
+@given(json_polys, st.integers(1, 4), st.booleans())
+def test_read_poly_fast_path(x, nvars, rational):
+    assert outcome(R.read_poly, x, "p", nvars, rational) == \
+        outcome(R._read_poly_general, x, "p", nvars, rational)
+
+
+@SETTINGS
+@given(json_polys, st.integers(1, 4))
+def test_factor_text_is_the_canonical_text(x, nvars):
+    try:
+        f = R.read_poly(x, "p", nvars)
+    except Reject:
+        return
+    assert R.poly_text(f) == S.canonical_text(x)
+
+
+monos = st.lists(st.tuples(st.integers(0, 3), st.integers(-2, 2).filter(bool)), max_size=3,
+                 unique_by=lambda t: t[0]).map(lambda m: tuple(sorted(m)))
+rats = st.one_of(small.filter(bool), st.fractions(max_denominator=3).filter(bool),
+                 st.integers(1, 3).map(Fraction))
+
+
+def polys(min_size=1, max_size=3):
+    return st.dictionaries(monos, rats, min_size=min_size, max_size=max_size)
+
+
+@SETTINGS
+@given(polys(2, 2))
+def test_two_term_variables(p):
+    assert P.variables(p) == P._variables_general(p)
+
+
+@SETTINGS
+@given(polys(2, 2))
+def test_two_term_normal_form(p):
+    assert P.is_normal_form(p) == P._is_normal_form_general(p)
+    if P.is_normal_form(p):
+        assert P.normal_form(p) == p
+
+
+@SETTINGS
+@given(polys(2, 2))
+def test_two_term_normal_forms_are_found(p):
+    # normal forms are rare among random binomials: test the normal form of each too
+    nf = P.normal_form(p)
+    assert P.is_normal_form(nf) and P._is_normal_form_general(nf)
+
+
+@SETTINGS
+@given(polys(1, 2), polys(2, 3), st.one_of(st.none(), polys(1, 2)), st.sampled_from([1, 1, 2, -1]))
+@example(a={(): 1, ((0, 1),): 2}, b={(): 1, ((0, 1),): 1}, q=None, scale=1)
+@example(a={(): 1, ((0, 2),): -1}, b={(): 1, ((0, 1),): 1}, q=None, scale=1)
+def test_small_division(a, b, q, scale):
+    if q is not None:
+        a = P.mul(q, b)               # often divisible on purpose
+        if not a or len(a) > 2:
+            return
+        m = next(iter(a))             # and sometimes just not: one coefficient scaled
+        a[m] *= scale
+    fast = P.divexact(a, b, Budget(None))
+    general = P._divexact(a, b, Budget(None))
+    assert fast == general
+    if fast is not None:
+        assert P.mul(fast, b) == a
+
+
+@SETTINGS
+@given(monos, monos)
+def test_monomial_quotient(a, b):
+    assert P.mono_div(a, b) == P.mono_mul(a, P.mono_inv(b))
+
+
+@SETTINGS
+@given(st.lists(st.integers(0, 10 ** 6), max_size=40))
+def test_product_in_pairs(xs):
+    out = 1
+    for x in xs:
+        out *= x
+    assert product(xs) == out
+
+
+# -- problems ------------------------------------------------------------------------
+
+def key_for(dim):
+    if dim <= PR.SPARSE_KEY_DIM:
+        return st.one_of(st.lists(st.one_of(small, st.sampled_from(["1/2", 10 ** 2000])),
+                                  min_size=dim, max_size=dim),
+                         st.lists(small, max_size=dim + 1))
+    idx = st.one_of(st.integers(0, dim + 1).map(str), st.sampled_from(
+        ["01", "-1", " 1", "1 ", "1\n", "+1", "١", "1_0", "²", "", "1e1"]))
+    return st.dictionaries(idx, st.one_of(small, st.sampled_from(["1/2", 1.0, True])),
+                           max_size=3)
+
+
+def atoms_for(dim):
+    base = st.fixed_dictionaries({"key": key_for(dim), "value": st.one_of(
+        small, st.sampled_from([[1, 2], [1], "1/3", None, 10 ** 2000]))})
+    extra = st.dictionaries(st.sampled_from(["bias", "weight", "other"]),
+                            st.sampled_from([0, 1, 2, "1/2", -1]), max_size=2)
+    return st.one_of(base, st.builds(lambda a, e: {**a, **e}, base, extra), st.integers())
+
+
+@SETTINGS
+@given(st.data(), st.sampled_from([2, 3, 17, 20]), st.sampled_from([None, 1, 2]))
+def test_atom_fast_path(data, dim, value_dim):
+    a = data.draw(atoms_for(dim))
+    fast = PR._fast_atom(a, dim, value_dim)
+    slow = outcome(PR._slow_atom, a, dim, value_dim, "w")
+    if fast is not None:
+        assert slow == ("ok", fast)
+        assert [type(x) for x in fast[:3]] == [type(x) for x in slow[1][:3]]
+
+
+def test_no_trailing_newline_in_numbers():
+    """A regression: ``$`` matched before a final newline, so "1/3\\n" was a rational."""
+    with pytest.raises(Reject):
+        S.rational("1/3\n", "v")
+    with pytest.raises(Reject):
+        S.count("9007199254740993\n", "c")
+    with pytest.raises(Reject):
+        PR.parse_key({"17\n": 1}, 20, "k")
+
+
+# -- newton blocks: one binomial per block -------------------------------------------
+
+def _state(factors, dim):
+    pb = PR.Problem(dim, 1, {}, 0, [], [])
+    st_ = R.State(pb, Budget(None))
+    st_.factors = [(f, 1) for f in factors]
+    return st_
+
+
+one_block = st.integers(0, 4).map(lambda j: {"factors": [j], "method": "zonotope_independent"})
+blocks = st.one_of(
+    one_block, one_block,
+    st.fixed_dictionaries({"factors": st.lists(st.one_of(st.integers(-1, 4), st.booleans()),
+                                               max_size=2),
+                           "method": st.sampled_from(["zonotope_independent", "simplex",
+                                                      "zonotope_graphic"])}),
+    st.builds(lambda b, x: {**b, "x": x}, st.fixed_dictionaries(
+        {"factors": st.just([0]), "method": st.just("zonotope_independent")}), st.integers()),
+    st.integers())
+
+
+@SETTINGS
+@given(st.lists(st.one_of(polys(2, 2), polys(2, 2), polys(2, 3)), min_size=1, max_size=4),
+       st.lists(blocks, max_size=4), st.sampled_from([2, 4]), st.booleans())
+@example(factors=[{(): 1, ((0, 1),): 1}, {(): 1, ((0, 1), (1, 1)): 1}], dim=2, ordered=False,
+         blks=[{"factors": [0], "method": "zonotope_independent"},
+               {"factors": [1], "method": "zonotope_independent"}])     # shared x_0
+@example(factors=[{(): 1, ((0, 1),): 1}, {(): 1, ((2, 1),): 1}], dim=2, ordered=False,
+         blks=[{"factors": [0], "method": "zonotope_independent"},
+               {"factors": [1], "method": "zonotope_independent"}])     # z only: not binomial in x
+def test_one_binomial_block_fast_path(factors, blks, dim, ordered):
+    if ordered:                       # well-formed block lists, the fast path's case
+        blks = sorted(blks, key=lambda b: b["factors"][:1] if isinstance(b, dict) else [9])
+    step = {"rule": "newton_blocks", "blocks": blks}
+    fast_st = _state(factors, dim)
+    fast = outcome(R.rule_newton_blocks, fast_st, step, "s")
+    general_st = _state(factors, dim)
+    keep = R._one_binomial_block
+    R._one_binomial_block = lambda *a: None
+    try:
+        general = outcome(R.rule_newton_blocks, general_st, step, "s")
+    finally:
+        R._one_binomial_block = keep
+    assert fast == general
+    assert fast_st.lower == general_st.lower
+    if fast[0] == "ok":
+        assert fast_st.budget.used == general_st.budget.used
+
+
+# -- whole certificates ---------------------------------------------------------------
+
+def test_w_d_fast_and_general_agree():
+    """W_60 checked with every fast path and with the general paths only: same verdict,
+    same work within a small factor."""
+    from attnproof.certificate.build import build_certificate
+    from attnproof.families import sigmoid_sum
+    from attnproof.io import canonical_json
+    text = canonical_json(build_certificate(sigmoid_sum(60), explicit_fusion_limit=1).doc)
+    fast = check_text(text)
+    saved = (R._read_poly_fast, PR._fast_atom, R._one_binomial_block, P._divexact_small,
+             P.variables, P.is_normal_form)
+    R._read_poly_fast = PR._fast_atom = R._one_binomial_block = lambda *a: None
+    P._divexact_small = lambda a, b: P._UNDECIDED
+    P.variables, P.is_normal_form = P._variables_general, P._is_normal_form_general
+    try:
+        general = check_text(text)
+    finally:
+        (R._read_poly_fast, PR._fast_atom, R._one_binomial_block, P._divexact_small,
+         P.variables, P.is_normal_form) = saved
+    assert fast.message == general.message and fast.code == general.code == 0
+    assert general.work / 2 <= fast.work <= 2 * general.work
+
+
+def test_check_text_leaves_the_collector_as_it_was():
+    import gc
+    was = gc.isenabled()
+    try:
+        for on in (True, False):
+            (gc.enable if on else gc.disable)()
+            check_text('{"format": "attnproof-certificate"}')
+            assert gc.isenabled() == on
+    finally:
+        (gc.enable if was else gc.disable)()
+
+
+def test_loads_rejects_duplicates_inside_large_documents():
+    text = json.dumps({"a": [{"x": i} for i in range(1000)]})
+    assert S.loads(text)["a"][999] == {"x": 999}
+    with pytest.raises(Reject, match="duplicate JSON key 'x'"):
+        S.loads(text[:-3] + ', "x": 2}]}')
