@@ -93,6 +93,29 @@ def _common_den(xs) -> int:
     return L
 
 
+def _digest(body) -> str:
+    """SHA-256 of an :class:`ExactHead`'s fields (integers in hexadecimal: no limit on
+    their length, linear time).
+
+    >>> _digest((None, 1, ((), ((0, 255),)))) == _digest((None, 1, ((), ((0, 255),))))
+    True
+    """
+    h = hashlib.sha256()
+    stack = [body]
+    while stack:
+        x = stack.pop()
+        if type(x) is int:
+            h.update(b"%x," % x if x >= 0 else b"-%x," % -x)
+        elif isinstance(x, str):
+            h.update(b"s%d:" % len(x) + x.encode("utf-8"))
+        elif x is None:
+            h.update(b"n")
+        else:
+            h.update(b"(%d" % len(x))
+            stack.extend(reversed(x))
+    return h.hexdigest()
+
+
 @dataclass(frozen=True)
 class ExactHead:
     """A head's exact data in a compact form: integer numerators over one denominator
@@ -126,6 +149,7 @@ class ExactHead:
     def of(cls, head, dim: int) -> "ExactHead":
         """The compact exact form of a :class:`~attnproof.model.Head`."""
         atoms = head.atoms
+        dim = int(dim)
         kd = _common_den(c for a in atoms for _, c in a.sparse_key)
         bd = _common_den(a.bias for a in atoms)
         vd = _common_den(v for a in atoms for v in a.value)
@@ -136,8 +160,7 @@ class ExactHead:
         values = tuple(tuple(v.numerator * (vd // v.denominator) for v in a.value) for a in atoms)
         weights = tuple(a.weight.numerator * (wd // a.weight.denominator) for a in atoms)
         body = (head.name, dim, keys, kd, biases, bd, values, vd, weights, wd)
-        digest = hashlib.sha256(repr(body).encode("ascii")).hexdigest()
-        return cls(*body, digest)
+        return cls(*body, _digest(body))
 
     def to_head(self):
         """The :class:`~attnproof.model.Head` again (exactly the same numbers)."""
