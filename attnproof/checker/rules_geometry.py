@@ -86,61 +86,28 @@ def is_prime(n: int) -> bool:
 
 
 def rank_mod(rows, p: int) -> int:
-    """Rank of integer rows over GF(p).
-
-    Gaussian elimination on packed rows: a row is one integer whose fixed-width
-    fields hold its residues (column ``col`` in field 0 once the columns before
-    it are shifted out), and ``r_i ← r_i - f·r_piv`` is the one multiply-add
-    ``r_i + f·(p - r_piv)``.  Fields stay non-negative and below
-    ``p + rank·p² < 2^width``, so no carry crosses a field; a field is reduced
-    modulo ``p`` whenever it is read.
-
-    >>> rank_mod([[1, 2, 3], [2, 4, 6], [0, 1, 5]], 7)
-    2
-    """
-    rows = [list(r) for r in rows]
-    if not rows or not rows[0]:
-        return 0
-    d, n = len(rows[0]), len(rows)
-    nb = (2 * p.bit_length() + n.bit_length() + 8) // 8
-    width = 8 * nb
-    mask = (1 << width) - 1
+    """Rank of integer rows over GF(p), eliminating on rows packed into one integer each:
+    fixed-width fields that stay below ``p + rank·p²`` (no carry crosses a field), a row
+    operation one multiply-add with ``p - pivot row``, a field reduced only when read."""
+    d, n = (len(rows[0]), len(rows)) if rows else (0, 0)
+    nb, r = (2 * p.bit_length() + n.bit_length() + 8) // 8, 0
+    mask = (1 << 8 * nb) - 1
 
     def pack(vals) -> int:
-        return int.from_bytes(b"".join(v.to_bytes(nb, "little") for v in vals), "little")
+        return int.from_bytes(b"".join((v % p).to_bytes(nb, "little") for v in vals), "little")
 
-    def unpack(x: int, k: int) -> list:
-        bs = x.to_bytes(k * nb, "little")
-        return [int.from_bytes(bs[i:i + nb], "little") % p for i in range(0, k * nb, nb)]
-
-    active = [pack([x % p for x in r]) for r in rows]
-    r = 0
-    for col in range(d):
+    active = [pack(row) for row in rows]
+    for col in range(d):         # field 0 of every active row is column col
         piv = next((i for i, x in enumerate(active) if (x & mask) % p), None)
         if piv is not None:
-            prow = unpack(active.pop(piv), d - col)
+            bs = active.pop(piv).to_bytes((d - col) * nb, "little")
+            prow = [int.from_bytes(bs[i:i + nb], "little") % p for i in range(0, len(bs), nb)]
             inv = pow(prow[0], -1, p)
-            neg = pack([(p - x * inv % p) % p for x in prow])
-            for i, x in enumerate(active):
-                f = (x & mask) % p
-                if f:
-                    active[i] = x + f * neg
+            neg = pack([-x * inv for x in prow])
+            active = [x + (x & mask) % p * neg for x in active]
             r += 1
-            if not active:
-                break
-        active = [x >> width for x in active]
+        active = [x >> 8 * nb for x in active]
     return r
-
-
-def rank_work(nrows: int, d: int) -> int:
-    """Work units of :func:`rank_mod` on ``nrows`` rows of ``d`` entries: one per entry
-    read or packed, one per row operation, plus the machine words those operations
-    touch (``nrows² · d / 32``, a multiply-add of a packed row being one C loop).
-
-    >>> rank_work(756, 767)
-    14850391
-    """
-    return nrows * (d + nrows) + nrows * nrows * d // 32
 
 
 def _dot(a, b) -> int:
@@ -296,7 +263,7 @@ def rule_indecomposable_chain(st, step: dict, where: str) -> None:
         diffs = [_sub(q, pts[0]) for q in pts[1:]]
         if len(diffs) > d:
             raise Reject(f"{where}: {n} points in dimension {d} are not affinely independent")
-        _budget(rank_work(len(diffs), max(d, 1)), where, st)
+        _budget(len(diffs) * (d + len(diffs) * (1 + d // 32)), where, st)   # packed rank_mod
         if rank_mod(diffs, p) != len(diffs):
             raise Reject(f"{where}: the differences p_i - p_0 are not independent modulo {p}")
         cont = _content(diffs, vs, difference_box(st))
@@ -750,11 +717,8 @@ def rule_direct_sum(st, step: dict, where: str) -> None:
         if vs & set(nv) or len(vs) + len(nv) != n:
             raise Reject(f"{w}: every point must be listed once, as a vertex or a non-vertex")
         counts.append(len(vs))
-    if len(rows) > d:
-        raise Reject(f"{where}: {len(rows)} basis differences in dimension {d} are not independent: "
-                     "the sum is not direct")
-    _budget(rank_work(len(rows), max(d, 1)), where, st)
-    if rank_mod(rows, p) != len(rows):
+    _budget(len(rows) * (d + len(rows) * (1 + d // 32)), where, st)   # packed rank_mod
+    if len(rows) > d or rank_mod(rows, p) != len(rows):
         raise Reject(f"{where}: the basis differences of all factors are not independent "
                      f"modulo {p}: the sum is not direct")
     st.lower = product(counts)
