@@ -21,7 +21,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Callable, Optional
+from typing import Any, Callable, Iterator, Optional
 
 import flint
 
@@ -319,6 +319,26 @@ class Fusion:
         """The fused head as a one-head :class:`MultiHead`."""
         return MultiHead((self.to_head(name),), dim=self.multihead.dim)
 
+    def atom_docs(self) -> Iterator[dict]:
+        """The atoms of :meth:`to_problem_dict`, one at a time (a million-atom fusion can be
+        written without holding every atom document at once).
+
+        >>> from attnproof.families import sigmoid_sum
+        >>> next(fuse(sigmoid_sum(2)).atom_docs())
+        {'key': [0, 0], 'value': 0}
+        """
+        scalar = self.multihead.value_dim == 1
+        d = self.multihead.dim
+        for key, bias, c, ns, _ in self._atom_rows():
+            ad: dict[str, Any] = {"key": sparse_key_to_json(key, d)}
+            vals = [n // c if n % c == 0 else format_number(Fraction(n, c)) for n in ns]
+            ad["value"] = vals[0] if scalar else vals
+            if bias:
+                ad["bias"] = format_number(bias)
+            if c != 1:
+                ad["weight"] = c
+            yield ad
+
     def to_problem_dict(self, name: str | None = "fused") -> dict:
         """The one-head problem document (same as ``problem_to_dict(self.to_multihead())``).
 
@@ -328,19 +348,7 @@ class Fusion:
         >>> f.to_problem_dict() == problem_to_dict(f.to_multihead())
         True
         """
-        scalar = self.multihead.value_dim == 1
-        d = self.multihead.dim
-        atoms = []
-        for key, bias, c, ns, _ in self._atom_rows():
-            ad: dict[str, Any] = {"key": sparse_key_to_json(key, d)}
-            vals = [n // c if n % c == 0 else format_number(Fraction(n, c)) for n in ns]
-            ad["value"] = vals[0] if scalar else vals
-            if bias:
-                ad["bias"] = format_number(bias)
-            if c != 1:
-                ad["weight"] = c
-            atoms.append(ad)
-        head: dict[str, Any] = {"atoms": atoms}
+        head: dict[str, Any] = {"atoms": list(self.atom_docs())}
         if name is not None:
             head["name"] = name
         return {"format": PROBLEM_FORMAT, "version": PROBLEM_VERSION, "dim": self.multihead.dim,
@@ -753,10 +761,17 @@ class ClassProductFusion:
 
     def to_problem_dict(self, name: str | None = "fused") -> dict:
         """A one-head problem document; keys, biases and values as exact decimals where finite."""
+        head: dict[str, Any] = {"atoms": list(self.atom_docs())}
+        if name is not None:
+            head["name"] = name
+        return {"format": PROBLEM_FORMAT, "version": PROBLEM_VERSION,
+                "dim": self.multihead.dim, "heads": [head]}
+
+    def atom_docs(self) -> Iterator[dict]:
+        """The atoms of :meth:`to_problem_dict`, one at a time."""
         d = self.multihead.dim
         scalar = self.multihead.value_dim == 1
-        atoms = []
-        for a in self.to_head(name).atoms:
+        for a in self.to_head().atoms:
             if d <= SPARSE_KEY_DIM:
                 key: Any = [exact_decimal(c) for c in a.key]
             else:
@@ -768,11 +783,7 @@ class ClassProductFusion:
                 ad["bias"] = exact_decimal(a.bias)
             if a.weight != 1:
                 ad["weight"] = exact_decimal(a.weight)
-            atoms.append(ad)
-        head: dict[str, Any] = {"atoms": atoms}
-        if name is not None:
-            head["name"] = name
-        return {"format": PROBLEM_FORMAT, "version": PROBLEM_VERSION, "dim": d, "heads": [head]}
+            yield ad
 
     def verify(self, points: int = 2, seed: int = 0) -> None:
         """Compare the fused head with the multi-head modulo the prime ``2^61 - 1``.
@@ -924,6 +935,7 @@ class SparseFusion:
     to_head = Fusion.to_head
     to_multihead = Fusion.to_multihead
     to_problem_dict = Fusion.to_problem_dict
+    atom_docs = Fusion.atom_docs
 
     def verify(self, points: int = 2, seed: int = 0) -> None:
         """Compare the fused head with the problem exactly at random positive integer

@@ -128,6 +128,8 @@ def format_number(x: Fraction | int) -> int | str:
     >>> format_number(Fraction(4, 2)), format_number(Fraction(-1, 3))
     (2, '-1/3')
     """
+    if type(x) is int:          # the common case, without building a Fraction
+        return x
     if not isinstance(x, Fraction):
         x = Fraction(x)
     if x.denominator == 1:

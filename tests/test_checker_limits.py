@@ -29,7 +29,8 @@ def test_io_uses_the_checker_limits():
 @pytest.mark.parametrize("name", ["MAX_DIGITS", "MAX_DIM", "MAX_COUNT_DIGITS", "MAX_LATTICE_BITS",
                                   "WORK_BASE", "WORK_PER_BYTE", "MAX_FLINT_DENSE",
                                   "MAX_FLINT_EXPONENT_BITS", "MAX_FLINT_COEFFICIENT_BITS", "MAX_GRAPH_NODES", "MAX_SUBSETS",
-                                  "MAX_EXPANSION", "REPLAY_SECONDS", "MAX_EXPONENT"])
+                                  "MAX_EXPANSION", "REPLAY_SECONDS", "MAX_EXPONENT",
+                                  "MAX_CONTAINERS"])
 def test_docs_state_each_limit(name):
     """docs/certificates.md lists every limit with the value the code uses."""
     m = re.search(rf"`{name}`\s*\|\s*([0-9_,^ ]+?)\s*\|", DOC)

@@ -31,9 +31,14 @@ from ..errors import LimitError
 from ..model import MultiHead
 from .lattice import Lattice
 
-__all__ = ["MAX_FLINT_DEGREE", "degree_spreads", "flint_obstacle", "require_flint"]
+__all__ = ["MAX_FLINT_DEGREE", "MAX_FACTOR_DEGREE", "degree_spreads", "flint_obstacle",
+           "factor_obstacle", "require_flint"]
 
 MAX_FLINT_DEGREE = 1 << 16
+# FLINT's factoring is far slower than its gcd: a 4-term univariate polynomial of
+# degree 4000 takes about 9 s, degree 16000 three minutes; degree 256 a few
+# hundredths of a second.  Factor only below this degree in every variable.
+MAX_FACTOR_DEGREE = 256
 
 
 def degree_spreads(M: MultiHead, lattice: Lattice | None = None) -> list[int]:
@@ -80,6 +85,27 @@ def flint_obstacle(M: MultiHead, lattice: Lattice | None = None) -> str | None:
     name = lat.names[j]
     return (f"lattice exponents of up to {deg.bit_length()} bits (degree {_short(deg)} in {name}), "
             f"over the {MAX_FLINT_DEGREE.bit_length()}-bit cap of exact polynomial algebra")
+
+
+def factor_obstacle(p) -> str | None:
+    """None when FLINT may factor the polynomial ``p`` (an ``fmpz_mpoly``) at once, else why not.
+
+    The cost of factoring grows steeply with the degree in one variable
+    (:data:`MAX_FACTOR_DEGREE`), far below the cap of gcds and products.
+
+    >>> import flint
+    >>> x, = flint.fmpz_mpoly_ctx.get(("x",), "degrevlex").gens()
+    >>> factor_obstacle(1 + x**3 + x**10) is None
+    True
+    >>> print(factor_obstacle(1 + x**3333 + x**10000))
+    degree 10000 in one variable, over the 256 up to which polynomials are factored
+    """
+    degs = p.degrees() if len(p) else ()
+    big = max(degs, default=0)
+    if big <= MAX_FACTOR_DEGREE:
+        return None
+    return (f"degree {big} in one variable, over the {MAX_FACTOR_DEGREE} up to which "
+            "polynomials are factored")
 
 
 def _short(n: int) -> str:

@@ -19,7 +19,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass, field, replace
 
-from .limits import MAX_COUNT_DIGITS, work_limit
+from .limits import MAX_CONTAINERS, MAX_COUNT_DIGITS, containers, work_limit
 from .problem import parse_problem
 from .rules import RULES, TRUST_ORDER, State, Unsupported
 from .syntax import (Budget, Reject, canonical_text, count, decimal_text, fields, hexdigest,
@@ -281,6 +281,9 @@ def check_text(text: str, expected_sha256: str | None = None, strict: bool = Fal
                work: int | None = None) -> Verdict:
     """Check certificate JSON text (see :func:`check_document`); the default work
     budget grows linearly with ``len(text)``."""
+    if containers(text) > MAX_CONTAINERS:
+        return Verdict("inconclusive", 2, f"inconclusive: more than {MAX_CONTAINERS} JSON objects "
+                       f"and arrays (a limit of the checker)")
     try:
         doc = loads(text)
     except Reject as e:

@@ -24,11 +24,15 @@ def main(argv: list[str] | None = None) -> int:
         args = p.parse_args(argv)
     except SystemExit as e:
         return 0 if e.code == 0 else 3
+    sha = args.problem_sha256
     try:
+        if sha is not None and not (len(sha) == 64 and set(sha) <= set("0123456789abcdef")):
+            raise OSError(0, "--problem-sha256 takes 64 lowercase hexadecimal digits")
         with open(args.certificate, "rb") as fh:
             text = fh.read().decode("utf-8")
     except (OSError, UnicodeDecodeError) as e:
         msg = f"{args.certificate}: cannot be read ({getattr(e, 'strerror', None) or 'not UTF-8 text'})"
+        msg = e.strerror if getattr(e, "errno", None) == 0 else msg
         if args.json:
             print(json.dumps({"verdict": "error", "exit_code": 3, "message": msg}, sort_keys=True))
         else:

@@ -12,6 +12,8 @@ the rest of attnproof, so the dependency goes this way).  docs/certificates.md
 * ``MAX_DIM``: the problem dimension ``d``.
 * ``MAX_COUNT_DIGITS``: decimal digits of a count (the bounds); counts are read
   and written in chunks, never through one ``int``/``str`` conversion.
+* ``MAX_CONTAINERS``: JSON objects and arrays of a file (``{`` and ``[`` counted
+  before parsing, ~60 bytes each once parsed); beyond it a certificate is inconclusive.
 * ``MAX_LATTICE_BITS``: bits of a lattice scale ``s_j`` or ``L`` (THEORY §2);
   a problem beyond it is inconclusive for the checker.
 * ``WORK_BASE + WORK_PER_BYTE * len(text)``: the checker's work budget, in
@@ -37,6 +39,7 @@ MAX_EXPONENT = 2000
 MAX_DIM = 100_000
 MAX_COUNT_DIGITS = 40_000
 MAX_LATTICE_BITS = 8192
+MAX_CONTAINERS = 8_000_000
 MAX_FILE_BYTES = 512 * 1024 * 1024
 WORK_BASE = 500_000
 WORK_PER_BYTE = 16
@@ -51,6 +54,7 @@ REPLAY_SECONDS = 600
 _TEN_DIGITS = 10 ** MAX_DIGITS
 
 __all__ = ["MAX_DIGITS", "MAX_EXPONENT", "MAX_DIM", "MAX_COUNT_DIGITS", "MAX_LATTICE_BITS",
+           "MAX_CONTAINERS", "containers",
            "MAX_FILE_BYTES", "WORK_BASE", "WORK_PER_BYTE", "MAX_FLINT_DENSE",
            "MAX_FLINT_EXPONENT_BITS", "MAX_FLINT_COEFFICIENT_BITS", "MAX_GRAPH_NODES", "MAX_SUBSETS", "MAX_EXPANSION",
            "REPLAY_SECONDS", "fits_digits", "work_limit"]
@@ -59,6 +63,11 @@ __all__ = ["MAX_DIGITS", "MAX_EXPONENT", "MAX_DIM", "MAX_COUNT_DIGITS", "MAX_LAT
 def fits_digits(n: int) -> bool:
     """True when the integer ``n`` has at most ``MAX_DIGITS`` decimal digits."""
     return -_TEN_DIGITS < n < _TEN_DIGITS
+
+
+def containers(text: str) -> int:
+    """At least the number of JSON objects and arrays of ``text``: ``containers('[{"a": "{"}]') == 3``."""
+    return text.count("{") + text.count("[")
 
 
 def work_limit(nbytes: int) -> int:

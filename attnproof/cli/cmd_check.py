@@ -166,10 +166,15 @@ def run(args: argparse.Namespace) -> int:
     if work is not None and work < 1:
         from ..errors import InputError
         raise InputError("--max-work must be a positive number of operations")
+    budget_s = getattr(args, "replay_timeout", None)
+    if budget_s is not None and not 0 < budget_s <= 86400:
+        from ..errors import InputError
+        # nan, inf, 1e308 and negative budgets made the replay fail inside (or never start)
+        raise InputError(f"--replay-timeout {budget_s:g}: give seconds between 0 and 86400")
     with Progress("checking the certificate", heartbeat=True):
         v = check_text(text, expected_sha256=expected, strict=args.strict, work=work)
     if args.replay and v.bounds_verified and v.window_steps:
-        v = v.after_replay(replay(text, getattr(args, "replay_timeout", None)))
+        v = v.after_replay(replay(text, budget_s))
     code = v.code
     if args.json:
         print_json(v.to_dict())

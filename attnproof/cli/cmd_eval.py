@@ -6,7 +6,8 @@ import argparse
 import os
 import sys
 
-from .common import EXIT_OK, Progress, add_common, nonneg_int, positive_int, print_json
+from .common import (EXIT_OK, Progress, add_common, ball_digits, nonneg_int, positive_int,
+                     print_json)
 
 NAME = "eval"
 HELP = "evaluate a problem's heads at query points (float64 kernels or Arb balls)"
@@ -27,6 +28,7 @@ examples:
 """
 
 MAX_RANDOM = 10_000_000
+MAX_QUERY_ENTRIES = 40_000_000     # N × d coordinates of --random (320 MB of float64)
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -35,9 +37,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     src.add_argument("--queries", metavar="FILE.npy",
                      help="NumPy .npy file of queries, shape (m, d) (or (m,) when d = 1)")
     src.add_argument("--random", type=positive_int, metavar="N",
-                     help=f"evaluate at N random queries in [-2, 2]^d (N <= {MAX_RANDOM})")
+                     help=f"evaluate at N random queries in [-2, 2]^d (N <= {MAX_RANDOM}, "
+                          f"N*d <= {MAX_QUERY_ENTRIES})")
     p.add_argument("--seed", type=nonneg_int, default=0, help="seed of --random (default 0)")
-    p.add_argument("--digits", type=positive_int, metavar="D",
+    p.add_argument("--digits", type=ball_digits, metavar="D",
                    help="rigorous Arb balls with about D digits instead of float64 values")
     p.add_argument("--kernel", choices=("auto", "numba", "numpy"), default="auto",
                    help="float64 back end: the Numba kernel, the NumPy reference, or auto "
@@ -110,6 +113,10 @@ def run(args: argparse.Namespace) -> int:
     if args.random is not None:
         if args.random > MAX_RANDOM:
             raise InputError(f"--random {args.random} is over the limit {MAX_RANDOM}")
+        if args.random * max(M.dim, 1) > MAX_QUERY_ENTRIES:
+            raise InputError(f"--random {args.random} queries of dimension {M.dim} are "
+                             f"{args.random * M.dim} coordinates, over the limit "
+                             f"{MAX_QUERY_ENTRIES} (use fewer queries)")
         Q = random_query_array(M.dim, args.random, args.seed)
         source = {"random": args.random, "seed": args.seed}
     else:
@@ -117,6 +124,9 @@ def run(args: argparse.Namespace) -> int:
         source = {"queries": args.queries}
     if args.output and os.path.isdir(args.output):
         raise InputError(f"{args.output}: is a directory")
+    # the values as text or JSON only when they are shown: with -o alone they go to the file
+    # (ten million rows as Python lists took two gigabytes)
+    shown = bool(args.json or not args.output)
     doc: dict = {"verdict": "evaluated", "problem": args.problem, "heads": len(M), "dim": M.dim,
                  "value_dim": M.value_dim, "count": int(Q.shape[0]), **source}
     if args.digits is not None:
@@ -126,12 +136,13 @@ def run(args: argparse.Namespace) -> int:
             for i, q in enumerate(qs):
                 vals.extend(evaluate_balls(M, [q], args.digits))
                 bar(i + 1, len(qs))
-        texts = [[v.str(args.digits, radius=True, more=True) for v in row] for row in vals]
         mids = np.array([[float(v.mid()) for v in row] for row in vals], dtype=np.float64)
         mids = mids.reshape(len(qs), M.value_dim)
         doc.update({"method": "arb", "digits": args.digits, "rigorous": True,
-                    "note": "Arb balls at the exact binary value of each query: rigorous enclosures",
-                    "values": texts})
+                    "note": "Arb balls at the exact binary value of each query: rigorous enclosures"})
+        if shown:
+            doc["values"] = [[v.str(args.digits, radius=True, more=True) for v in row]
+                             for row in vals]
         out = mids
     else:
         n = max(len(h) for h in M.heads)
@@ -140,8 +151,9 @@ def run(args: argparse.Namespace) -> int:
             kernel = "numba" if n * Q.shape[0] >= 1 << 20 else "numpy"
         out = evaluate_kernel(M, Q, method=kernel)
         doc.update({"method": f"float64-{kernel}", "rigorous": False,
-                    "note": "float64 values: screening only, not evidence of equality",
-                    "values": [[float(x) for x in row] for row in out]})
+                    "note": "float64 values: screening only, not evidence of equality"})
+        if shown:
+            doc["values"] = out.tolist()
     if args.output:
         save_array(args.output, out)
         doc["output"] = args.output

@@ -63,7 +63,9 @@ sha256 of the checker sources:
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("directory", metavar="DIR", help="folder to write (created if missing)")
-    p.add_argument("--force", action="store_true", help="replace an existing export in DIR")
+    p.add_argument("--force", action="store_true",
+                   help="replace an existing export in DIR (its attnproof_checker/, check.py "
+                        "and README.txt)")
     add_common(p, json=True)
 
 
@@ -78,12 +80,17 @@ def export(directory: str, force: bool = False) -> list[str]:
     from ..io import atomic_write_text
 
     src = Path(__file__).resolve().parents[1] / "checker"
+    if not directory:
+        raise InputError("export-checker needs a folder name (use '.' for this folder)")
     out = Path(directory)
     if out.exists() and not out.is_dir():
         raise InputError(f"{directory}: exists and is not a folder")
     target = out / PACKAGE
-    if target.exists() and not force:
-        raise InputError(f"{target}: already exists (use --force to replace it)")
+    if not force:
+        # never replace a file of the user's (a check.py of their own) without --force
+        for p in (target, out / "check.py", out / "README.txt"):
+            if p.exists() or p.is_symlink():
+                raise InputError(f"{p}: already exists (use --force to replace it)")
     os.makedirs(target, exist_ok=True)
     written, hashes = [], []
     for f in sorted(src.glob("*.py")):

@@ -6,8 +6,8 @@ import argparse
 import sys
 from typing import Any
 
-from .common import (EXIT_INCONCLUSIVE, EXIT_NEGATIVE, EXIT_OK, Progress, add_common, nonneg_int,
-                     positive_int, print_json)
+from .common import (EXIT_INCONCLUSIVE, EXIT_NEGATIVE, EXIT_OK, Progress, add_common, ball_digits,
+                     nonneg_int, positive_int, print_json)
 
 NAME = "numcheck"
 HELP = "compare a problem with a claimed fusion (or a certificate) using Arb balls"
@@ -43,12 +43,26 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="the claimed fusion: a problem file with one head")
     p.add_argument("--samples", type=positive_int, default=16, metavar="N",
                    help="number of random queries in [-2, 2]^d (default 16)")
-    p.add_argument("--digits", type=positive_int, default=50, metavar="D",
+    p.add_argument("--digits", type=ball_digits, default=50, metavar="D",
                    help="agreement required, in decimal digits; also the starting precision (default 50)")
-    p.add_argument("--max-digits", type=positive_int, metavar="D2",
+    p.add_argument("--max-digits", type=ball_digits, metavar="D2",
                    help="precision cap in digits (default 2 x --digits)")
     p.add_argument("--seed", type=nonneg_int, default=0, help="seed of the random queries (default 0)")
     add_common(p)
+
+
+def _vector_text(xs: list[str]) -> str:
+    """A query for the terminal: the list, or ``{j: x}`` for its non-zero coordinates when
+    most are 0 (sparse keys in a large dimension: 100000 zeros printed 600 kB).
+
+    >>> _vector_text(["1/2", "0"]), _vector_text(["0"] * 9 + ["3"])
+    ('[1/2, 0]', '{9: 3} (the other 9 coordinates 0)')
+    """
+    nz = [(j, x) for j, x in enumerate(xs) if x.strip("-0.") != ""]
+    if len(xs) <= 8 or 2 * len(nz) > len(xs):
+        return f"[{', '.join(xs)}]"
+    inner = ", ".join(f"{j}: {x}" for j, x in nz)
+    return f"{{{inner}}} (the other {len(xs) - len(nz)} coordinates 0)"
 
 
 def _load(path: str):
@@ -96,6 +110,7 @@ def check_certificate(doc: dict, args: argparse.Namespace) -> int:
     from ..fusion import product_fusion, product_size_bound
     from ..io import problem_sha256
     from ..numeric import ball_compare, cross_check, random_queries
+    from ..numeric.compare import used_coordinates
 
     M, head, claims, rules = _certificate_parts(doc)
     checks: list[dict[str, Any]] = []
@@ -127,7 +142,8 @@ def check_certificate(doc: dict, args: argparse.Namespace) -> int:
                            "ok": str(up) == str(keys)})
         verdict = res.verdict
     else:
-        n = cross_check(M, random_queries(M.dim, args.samples, args.seed), args.digits)
+        qs = random_queries(M.dim, args.samples, args.seed, coordinates=used_coordinates(M))
+        n = cross_check(M, qs, args.digits)
         checks.append({"check": f"the embedded problem evaluates consistently with two independent "
                                 f"evaluators (Arb balls, mpmath) at {n} queries", "ok": True})
         if "product_fusion" in rules:
@@ -184,8 +200,9 @@ def _print_check(res, label: str) -> None:
     print(f"{label}: {res.summary()}")
     r = res.refutation
     if r is not None:
-        print(f"  query (exact):     [{', '.join(r.to_dict()['query'])}]")
-        print(f"  query (25 digits): [{', '.join(r.to_dict()['query_decimal'])}]")
+        rd = r.to_dict()
+        print(f"  query (exact):     {_vector_text(rd['query'])}")
+        print(f"  query (25 digits): {_vector_text(rd['query_decimal'])}")
         print(f"  multi-head value:  {r.multihead_value}")
         print(f"  fused value:       {r.fused_value}")
         print(f"  precision:         {r.bits} bits")

@@ -10,7 +10,8 @@ NAME = "show"
 HELP = "print the heads and the reduced form P/Q as formulas"
 DESCRIPTION = """\
 Print each head as N/D over exp atoms, then the whole multi-head in lowest
-terms P/Q (THEORY §2), with Q factored.  The variables stand for exponentials
+terms P/Q (THEORY §2), with Q factored (when its degree in every variable is
+at most 256: factoring higher degrees takes minutes).  The variables stand for exponentials
 of the query: x_j = e^(q_j/s_j) (s_j scales rational keys to integers) and,
 when biases are present, z = e^(1/L).
 
@@ -42,8 +43,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def _fmt(num, den, lattice, style: str, max_terms: int) -> str:
-    from ..algebra.display import fraction_text, poly_expr
+    from ..algebra.budget import factor_obstacle
+    from ..algebra.display import fraction_text
 
+    if factor_obstacle(den) is not None:
+        # factoring would take minutes to hours: the denominator as it stands
+        return _unfactored(num, den, lattice, style, max_terms)
     if len(num) > max_terms or len(den) > max_terms:
         import sympy
 

@@ -271,6 +271,20 @@ def nonneg_int(s: str) -> int:
     return _int_at_least(s, 0, "non-negative")
 
 
+# attnproof.numeric.precision.MAX_BALL_DIGITS, repeated so that building the parser imports
+# no FLINT (tests/test_found_bugs.py checks that they agree)
+MAX_BALL_DIGITS = 19722
+
+
+def ball_digits(s: str) -> int:
+    """argparse type: decimal digits of an Arb ball, from 1 to :data:`MAX_BALL_DIGITS`."""
+    v = _int_at_least(s, 1, "positive")
+    if v > MAX_BALL_DIGITS:
+        raise argparse.ArgumentTypeError(f"{s!r} is over {MAX_BALL_DIGITS} digits (the largest "
+                                         "precision of the ball arithmetic, 65536 bits)")
+    return v
+
+
 # --- executor options (shared by every command that runs independent tasks) ---------------
 
 def add_executor_options(p: argparse.ArgumentParser) -> None:

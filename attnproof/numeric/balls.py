@@ -35,7 +35,7 @@ import flint
 from ..algebra.lattice import Lattice
 from ..errors import InputError, NumericError
 from ..model import Head, MultiHead
-from .precision import arb_precision, digits_to_bits
+from .precision import GUARD_BITS, MAX_BALL_DIGITS, arb_precision, digits_to_bits
 
 __all__ = ["HeadTable", "MultiHeadTable", "table_of", "evaluate_balls", "arb_of"]
 
@@ -61,21 +61,34 @@ class HeadTable:
     head: Head
     lattice: Lattice
     exponents: "flint.fmpz_mat"
+    columns: tuple[int, ...] = ()
 
     @classmethod
     def of(cls, head: Head) -> "HeadTable":
         """Tabulate a head on its own exponent lattice.
 
+        Only the lattice variables that some atom uses are columns of the exponent
+        matrix (``columns``): sparse keys in a large dimension cost their non-zero
+        coordinates, not the dimension.
+
         >>> from attnproof.model import Atom
         >>> t = HeadTable.of(Head((Atom((Fraction(1, 2),), (1,)), Atom((0,), (0,)))))
-        >>> t.lattice.scales, t.exponents.nrows()
-        ((2,), 2)
+        >>> t.lattice.scales, t.exponents.nrows(), t.columns
+        ((2,), 2, (0,))
         """
         lat = Lattice.of(MultiHead((head,), dim=head.dim))
-        rows = [list(lat.exponent(a)) for a in head.atoms]
-        if lat.nvars == 0:
-            rows = [[0] for _ in head.atoms]
-        return cls(head, lat, flint.fmpz_mat(rows))
+        sparse = [lat.sparse_exponent(a) for a in head.atoms]
+        columns = tuple(sorted({v for e in sparse for v, _ in e}))
+        if not columns:
+            return cls(head, lat, flint.fmpz_mat([[0] for _ in head.atoms]), columns)
+        pos = {v: i for i, v in enumerate(columns)}
+        rows = []
+        for e in sparse:
+            row = [0] * len(columns)
+            for v, x in e:
+                row[pos[v]] = x
+            rows.append(row)
+        return cls(head, lat, flint.fmpz_mat(rows), columns)
 
     def logits(self, q: Sequence[Fraction]) -> tuple[list[int], int]:
         """Exact logits as ``(t_i, D)`` with ``<k_i,q> + b_i = t_i / D``.
@@ -88,11 +101,10 @@ class HeadTable:
         lat = self.lattice
         if len(q) != lat.dim:
             raise InputError(f"query has {len(q)} coordinates, the head has dimension {lat.dim}")
-        ys = [Fraction(x) / s for x, s in zip(q, lat.scales)]
-        if lat.has_z:
-            ys.append(Fraction(1, lat.bias_scale))
-        if not ys:
+        if not self.columns:
             return [0] * len(self.head), 1
+        ys = [Fraction(q[v]) / lat.scale(v) if v < lat.dim else Fraction(1, lat.bias_scale)
+              for v in self.columns]
         den = 1
         for y in ys:
             den = lcm(den, y.denominator)
@@ -177,8 +189,11 @@ def evaluate_balls(obj: HeadLike, queries: Iterable[Sequence[Fraction]], digits:
     >>> [v[0].str(10) for v in evaluate_balls(sigmoid_sum(2), [(Fraction(0), Fraction(0))], 10)]
     ['1.000000000']
     """
+    if bits is None and digits > MAX_BALL_DIGITS:
+        raise InputError(f"{digits} digits is over the {MAX_BALL_DIGITS} digits of the largest "
+                         "ball precision")
     table = table_of(obj)
-    prec = bits if bits is not None else digits_to_bits(digits) + 20
+    prec = bits if bits is not None else digits_to_bits(digits) + GUARD_BITS
     out = []
     with arb_precision(prec):
         for q in queries:

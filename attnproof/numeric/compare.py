@@ -34,7 +34,7 @@ from ..errors import InputError, NumericError
 from ..model import Head, MultiHead
 from .balls import arb_of, evaluate_balls, table_of
 from .mp import evaluate_mpmath, mpf_to_fraction
-from .precision import arb_precision, digits_to_bits
+from .precision import GUARD_BITS, MAX_BALL_DIGITS, MAX_BITS, arb_precision, digits_to_bits
 from .queries import Query, format_query, query_digits, random_queries
 
 __all__ = ["BallCheck", "Refutation", "ball_compare", "quick_ball_check", "ball_sign", "cross_check",
@@ -42,7 +42,6 @@ __all__ = ["BallCheck", "Refutation", "ball_compare", "quick_ball_check", "ball_
 
 DEFAULT_DIGITS = 50
 DEFAULT_SAMPLES = 16
-GUARD_BITS = 20
 
 HeadLike = Union[Head, MultiHead]
 Progress = Optional[Callable[[int, int], None]]
@@ -174,15 +173,37 @@ def ball_sign(value: Callable[[], "flint.arb"], digits: int = 30,
 def _precisions(digits: int, max_digits: int | None) -> list[int]:
     if digits < 1:
         raise InputError(f"--digits must be positive, got {digits}")
-    cap = max_digits if max_digits is not None else 2 * digits
+    cap = max_digits if max_digits is not None else min(2 * digits, MAX_BALL_DIGITS)
     if cap < digits:
         raise InputError(f"--max-digits {cap} is below --digits {digits}")
+    if cap > MAX_BALL_DIGITS:
+        raise InputError(f"{cap} digits is over the {MAX_BALL_DIGITS} digits of the largest ball "
+                         f"precision ({MAX_BITS} bits)")
     bits = digits_to_bits(digits) + GUARD_BITS
     top = digits_to_bits(cap) + GUARD_BITS
     out = [bits]
     while out[-1] < top:
         out.append(min(2 * out[-1], top))
     return out
+
+
+def used_coordinates(*objs: HeadLike) -> list[int] | None:
+    """The key coordinates some atom uses, when they are at most half of the dimension
+    (then random queries draw only those); None otherwise (every coordinate is drawn).
+
+    >>> from attnproof.model import Atom
+    >>> used_coordinates(Head((Atom((0, 0, 0, 2), (1,)), Atom((0, 0, 0, 0), (0,)))))
+    [3]
+    """
+    used: set = set()
+    dim = 0
+    for obj in objs:
+        dim = obj.dim
+        heads = obj.heads if isinstance(obj, MultiHead) else (obj,)
+        for h in heads:
+            for a in h.atoms:
+                used.update(j for j, _ in a.sparse_key)
+    return sorted(used) if 2 * len(used) <= dim else None
 
 
 def _check_shapes(M: MultiHead | Head, H: MultiHead | Head) -> None:
@@ -214,13 +235,13 @@ def ball_compare(M: HeadLike, fused: HeadLike, queries: Sequence[Sequence[Fracti
     _check_shapes(M, fused)
     tm, th = table_of(M), table_of(fused)
     if queries is None:
-        queries = random_queries(M.dim, samples, seed)
-    qs = [tuple(Fraction(x) for x in q) for q in queries]
+        queries = random_queries(M.dim, samples, seed, coordinates=used_coordinates(M, fused))
+    qs = [tuple(x if type(x) is Fraction else Fraction(x) for x in q) for q in queries]
     for i, q in enumerate(qs):
         if len(q) != M.dim:
             raise InputError(f"query #{i} has {len(q)} coordinates, the problem has dimension {M.dim}")
     precs = _precisions(digits, max_digits)
-    cap = max_digits if max_digits is not None else 2 * digits
+    cap = max_digits if max_digits is not None else min(2 * digits, MAX_BALL_DIGITS)
     tol_exp = -digits
     undecided: list[int] = []
     worst = None

@@ -26,9 +26,12 @@ import mpmath
 
 from ..errors import NumericError
 
-__all__ = ["arb_precision", "digits_to_bits", "mp_context", "MAX_BITS"]
+__all__ = ["arb_precision", "digits_to_bits", "mp_context", "MAX_BITS", "MAX_BALL_DIGITS"]
 
 MAX_BITS = 1 << 16
+GUARD_BITS = 20
+# the most decimal digits a ball may be asked for: with its guard bits within MAX_BITS
+MAX_BALL_DIGITS = math.floor((MAX_BITS - GUARD_BITS) / math.log2(10))
 
 
 def digits_to_bits(digits: int) -> int:

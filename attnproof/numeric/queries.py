@@ -18,26 +18,49 @@ from typing import Sequence
 
 import numpy as np
 
-from ..errors import InputError
+from ..errors import InputError, LimitError
 
 __all__ = ["Query", "random_queries", "queries_from_array", "format_query", "random_query_array"]
 
 Query = tuple[Fraction, ...]
 
 
+MAX_RANDOM_COORDINATES = 4_000_000     # exact query coordinates drawn at once (Fractions)
+
+
 def random_queries(dim: int, count: int, seed: int = 0, scale: int = 2,
-                   resolution: int = 1000) -> tuple[Query, ...]:
+                   resolution: int = 1000, coordinates: Sequence[int] | None = None
+                   ) -> tuple[Query, ...]:
     """``count`` reproducible queries in ``[-scale, scale]^dim`` with denominator ``resolution``.
+
+    With ``coordinates`` only those coordinates are drawn and the others are 0:
+    for heads whose keys are sparse in a large dimension the other coordinates
+    change nothing, and drawing them would cost ``count × dim``.
 
     >>> random_queries(1, 3, seed=0, scale=1, resolution=10)
     ((Fraction(1, 5),), (Fraction(3, 10),), (Fraction(-9, 10),))
+    >>> random_queries(4, 1, seed=0, scale=1, resolution=10, coordinates=[2])
+    ((Fraction(0, 1), Fraction(0, 1), Fraction(1, 5), Fraction(0, 1)),)
     """
     if dim < 0 or count < 0:
         raise InputError("queries need dim >= 0 and count >= 0")
+    drawn = count * (dim if coordinates is None else len(coordinates))
+    if drawn > MAX_RANDOM_COORDINATES:
+        raise LimitError(f"{count} random queries would draw {drawn} exact coordinates, over the "
+                         f"limit {MAX_RANDOM_COORDINATES} (ask for fewer samples)")
     rng = random.Random(seed)
     span = scale * resolution
-    return tuple(tuple(Fraction(rng.randint(-span, span), resolution) for _ in range(dim))
-                 for _ in range(count))
+    if coordinates is None:
+        return tuple(tuple(Fraction(rng.randint(-span, span), resolution) for _ in range(dim))
+                     for _ in range(count))
+    zero = Fraction(0)
+    out = []
+    for _ in range(count):
+        q = [zero] * dim
+        for j in coordinates:
+            q[j] = Fraction(rng.randint(-span, span), resolution)
+        out.append(tuple(q))
+    return tuple(out)
 
 
 def random_query_array(dim: int, count: int, seed: int = 0, scale: float = 2.0) -> np.ndarray:

@@ -184,7 +184,8 @@ def binomial_directions(r) -> tuple[tuple[int, ...], ...]:
     These are the factors Lemma 11.1 (level parity) applies to; ``g = v - u``
     with its first non-zero coordinate positive.  Factors that are not
     binomials, binomials with a non-primitive direction, and ``Q`` with more
-    than :data:`MAX_FACTOR_TERMS` terms give nothing (fewer constraints, never
+    than :data:`MAX_FACTOR_TERMS` terms or a degree that FLINT cannot factor quickly
+    (:func:`attnproof.algebra.budget.factor_obstacle`) give nothing (fewer constraints, never
     a wrong one).
 
     >>> from attnproof.families import graph_sum, named_graph
@@ -193,9 +194,11 @@ def binomial_directions(r) -> tuple[tuple[int, ...], ...]:
     """
     from math import gcd
 
+    from ..algebra.budget import factor_obstacle
     from ..algebra.expfrac import poly_to_dict
 
-    if r.lattice.has_z or len(poly_to_dict(r.Q)) > MAX_FACTOR_TERMS:
+    if (r.lattice.has_z or len(poly_to_dict(r.Q)) > MAX_FACTOR_TERMS
+            or factor_obstacle(r.Q) is not None):
         return ()
     out: list[tuple[int, ...]] = []
     for f, _ in r.Q.factor()[1]:
