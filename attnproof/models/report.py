@@ -381,8 +381,12 @@ def merge_report(cap: Capture, out_dir: str | os.PathLike, heads: Optional[Seque
     out = Path(out_dir)
     if out.exists() and not out.is_dir():
         raise InputError(f"{out}: exists and is not a folder")
-    out.mkdir(parents=True, exist_ok=True)
-    (out / "certificates").mkdir(exist_ok=True)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        (out / "certificates").mkdir(exist_ok=True)
+    except OSError as e:
+        raise InputError(f"{e.filename or out}: cannot create the report's folder "
+                         f"({e.strerror or e})") from None
     H = {h: head_from_capture(cap, h, domain, arithmetic) for h in hs}
     atoms = {h: H[h].distinct_keys for h in hs}
     questions = [tuple(p) for p in itertools.combinations(hs, 2)]
