@@ -339,8 +339,6 @@ def test_export_checker_never_overwrites_a_users_check_py(tmp_path, capsys):
     assert main(["export-checker", ""]) == 3
 
 
-@pytest.mark.xfail(strict=True, reason="reported to the models owner: models/problem.py "
-                   "Dyadic.fractions shifts by a negative count for large floats")
 @pytest.mark.parametrize("what", ["x", "scale"])
 def test_import_of_a_capture_with_huge_floats_is_not_an_internal_error(tmp_path, what):
     """A capture whose context rows (or scale) are around 1e300 made ``import`` exit 4
@@ -356,8 +354,6 @@ def test_import_of_a_capture_with_huge_floats_is_not_an_internal_error(tmp_path,
     assert "internal error" not in r.stderr
 
 
-@pytest.mark.xfail(strict=True, reason="reported to the models owner: models/capture.py "
-                   "_read_npz decompresses every array before any size check")
 def test_capture_decompression_bomb_is_refused_before_loading(tmp_path, monkeypatch):
     """A 3 MB capture whose one array expands to 3.3 GB made ``import`` take 46 s and 3.1 GB
     before it said "missing array 'x'"; problem-file archives are checked first
@@ -374,8 +370,6 @@ def test_capture_decompression_bomb_is_refused_before_loading(tmp_path, monkeypa
         load_capture(tmp_path / "bomb.npz")
 
 
-@pytest.mark.xfail(strict=True, reason="reported to the models owner: cmd_merge_report.py "
-                   "writes into a folder it cannot create files in")
 def test_merge_report_into_an_unwritable_folder_is_an_input_error(tmp_path):
     """``merge-report C.npz -o /proc`` exited 4 (FileNotFoundError: /proc/certificates)."""
     np = pytest.importorskip("numpy")

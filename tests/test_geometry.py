@@ -234,3 +234,86 @@ def test_thin_cone_uses_the_exact_fallback():
     r = separate(rows)
     assert isinstance(r, Functional) and verify_functional(rows, r.c)
     assert stats["exact"] == before + 1
+
+
+# -- modular ranks on packed rows (producer and checker) -------------------------
+
+def _naive_rank_mod(rows, p):
+    m = [[x % p for x in r] for r in rows]
+    rank = 0
+    for col in range(len(m[0]) if m else 0):
+        piv = next((i for i in range(rank, len(m)) if m[i][col]), None)
+        if piv is None:
+            continue
+        m[rank], m[piv] = m[piv], m[rank]
+        inv = pow(m[rank][col], -1, p)
+        m[rank] = [x * inv % p for x in m[rank]]
+        for i in range(len(m)):
+            if i != rank and m[i][col]:
+                f = m[i][col]
+                m[i] = [(a - f * b) % p for a, b in zip(m[i], m[rank])]
+        rank += 1
+    return rank
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 10 ** 9), st.integers(1, 9), st.integers(1, 9),
+       st.sampled_from([2, 3, 7, 1000000007, 2 ** 61 - 1, 9223372036854775783]))
+def test_packed_rank_matches_plain_elimination(seed, n, d, p):
+    """Rows of known low rank, entries from tiny to hundreds of bits and multiples of p."""
+    from attnproof.checker.rules_geometry import rank_mod
+    from attnproof.geometry.modular import rank_mod_p
+
+    rng = random.Random(seed)
+    base = [[rng.randint(-3, 3) * rng.choice([1, 1, p, 2 ** 200 + 1]) for _ in range(d)]
+            for _ in range(rng.randint(1, n))]
+    rows = [[sum(rng.randint(-2, 2) * b[j] for b in base) for j in range(d)] for _ in range(n)]
+    want = _naive_rank_mod(rows, p)
+    assert rank_mod_p(rows, p) == want
+    assert rank_mod(rows, p) == want
+
+
+def test_direct_sum_fast_path_agrees_with_the_general_one():
+    """Affinely independent heads in independent subspaces: one modular rank, the same
+    certificate as the head-by-head construction (bases 1..n-1, no relations)."""
+    from attnproof.geometry import direct_sum as ds_mod
+
+    rng = random.Random(5)
+    heads = []
+    for h in range(3):
+        heads.append([tuple(rng.randint(-10 ** 30, 10 ** 30) if 4 * h <= j < 4 * h + 4 else 0
+                            for j in range(13)) for _ in range(5)])
+    fast = ds_mod._affinely_independent([ds_mod.check_distinct(p) for p in heads])
+    assert fast is not None and fast.bases == [[1, 2, 3, 4]] * 3 and fast.relations == [[]] * 3
+    general = direct_sum_certificate(heads)
+    assert (general.bases, general.relations, general.prime) == (fast.bases, fast.relations,
+                                                                 fast.prime)
+    # a head with a dependent point: the fast path declines, the general one gives relations
+    heads[0].append(tuple(2 * a - b for a, b in zip(heads[0][1], heads[0][2])))
+    assert ds_mod._affinely_independent([ds_mod.check_distinct(p) for p in heads]) is None
+    ds = direct_sum_certificate(heads)
+    assert ds is not None and ds.dims == [4, 4, 4] and len(ds.relations[0]) == 1
+
+
+def test_checker_rejects_a_wrong_direct_sum_prime():
+    h1 = [(F(1, 3), F(2, 7), 0, 0), (F(-1, 2), F(1, 5), 0, 0), (0, F(-3, 4), 0, 0)]
+    h2 = [(0, 0, F(1, 9), F(2, 3)), (0, 0, F(-5, 6), F(1, 11)), (0, 0, 0, 0)]
+    doc = geometry_certificate(_mh(h1, h2)).doc
+    assert check_document(doc).code == 0
+    _step(doc, "direct_sum")["prime"] = 2 ** 61 + 1          # not a prime
+    assert check_document(doc).code == 1
+
+
+def test_checker_rejects_a_direct_sum_of_dependent_heads():
+    """A forged direct_sum step on two heads whose difference spaces meet: the checker's
+    packed modular rank finds the dependence."""
+    h1 = [(F(1, 3), F(2, 7), 0), (F(-1, 2), F(1, 5), 0), (0, F(-3, 4), 0)]
+    h2 = [(F(1, 9), F(2, 3), 1), (F(-5, 6), F(1, 11), 0), (0, 0, F(1, 2))]
+    doc = geometry_certificate(_mh(h1, h2)).doc
+    assert check_document(doc).code == 0
+    assert not any(s["rule"] == "direct_sum" for s in doc["steps"])
+    i = next(k for k, s in enumerate(doc["steps"]) if s["rule"] == "minkowski_vertices")
+    doc["steps"][i] = {"rule": "direct_sum", "prime": 2 ** 61 - 1, "factors": [
+        {"basis": [1, 2], "relations": [], "vertices": [], "non_vertices": []}] * 2}
+    v = check_document(doc)
+    assert v.code == 1 and "not independent" in v.message

@@ -279,3 +279,45 @@ def test_json_outputs_follow_their_schemas(tmp_path, run_cli):
     rc, out, err = run_cli("import", str(tmp_path / "none.npz"), "-o", str(tmp_path / "p.json"), "--json")
     assert rc == 3
     _schema_valid("import", json.loads(out))
+
+
+# ---- compact exact heads: what a merge-report task carries ---------------------------------
+
+def test_exact_head_round_trip_and_digest():
+    from attnproof.model import Atom, Head
+    from attnproof.models.report import ExactHead
+
+    rng = np.random.default_rng(4)
+
+    def q():
+        return Fraction(int(rng.integers(-50, 50)), int(rng.integers(1, 9)))
+
+    atoms = tuple(Atom.sparse(6, {int(j): q() or Fraction(1) for j in rng.choice(6, 3, replace=False)},
+                              (q(), q()), bias=q(), weight=abs(q()) or Fraction(1, 3))
+                  for _ in range(5))
+    h = Head(atoms, name="h")
+    e = ExactHead.of(h, 6)
+    assert e.to_head() == h
+    assert ExactHead.of(e.to_head(), 6).digest == e.digest
+    other = Head(atoms[:-1] + (Atom.sparse(6, {0: 1}, (0, 0)),), name="h")
+    assert ExactHead.of(other, 6).digest != e.digest
+
+
+def test_merge_report_certificates_equal_those_of_prove_question(tmp_path):
+    """The report's tasks rebuild each head once per process (digest-keyed cache); the
+    certificates are byte-identical to proving the same multi-head directly, and between runs."""
+    from attnproof.model import MultiHead
+    from attnproof.models.problem import domain_dim
+    from attnproof.models.report import _HEAD_CACHE, merge_report, prove_question
+
+    cap = random_capture(4, 6, 3, 3, seed=7)
+    rep = merge_report(cap, tmp_path / "a", layer=True)
+    _HEAD_CACHE.clear()
+    rep2 = merge_report(cap, tmp_path / "b", layer=True)
+    dim = domain_dim(cap, "layernorm")
+    for q, q2 in zip(rep.pairs + [rep.layer], rep2.pairs + [rep2.layer]):
+        assert q["certificate_sha256"] == q2["certificate_sha256"]
+        M = MultiHead(tuple(head_from_capture(cap, h) for h in q["heads"]), dim=dim)
+        direct = prove_question(M, "x", None, 0)
+        assert direct["certificate_sha256"] == q["certificate_sha256"]
+        assert (direct["lower_bound"], direct["upper_bound"]) == (q["lower_bound"], q["upper_bound"])

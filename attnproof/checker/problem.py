@@ -24,6 +24,14 @@ from .limits import MAX_DIGITS, MAX_DIM, MAX_LATTICE_BITS
 from .syntax import Reject, Unsupported, fields, integer, rational
 
 
+class Monomial(tuple):
+    """A sparse monomial ``((variable, exponent), ...)`` that hashes once (long exponents)."""
+
+    def __hash__(self) -> int:
+        h = self.__dict__.get("_hash")
+        return h if h is not None else self.__dict__.setdefault("_hash", tuple.__hash__(self))
+
+
 @dataclass
 class Problem:
     """Parsed problem: lattice scales and per-head sparse polynomials."""
@@ -57,7 +65,7 @@ class Problem:
             if e.denominator != 1:
                 raise Reject(f"{where}: bias {bias} is not on the problem's bias lattice")
             out.append((self.dim, int(e)))
-        return tuple(out)
+        return Monomial(out)
 
 
 SPARSE_KEY_DIM = 16

@@ -29,23 +29,50 @@ __all__ = ["associate_classes", "zpoly_heads"]
 
 def zpoly_heads(M: MultiHead, lattice: Lattice | None = None):
     """Per head ``(D, [N_c])`` as ``{x-point: {z-exponent: Fraction}}``."""
-    lat = lattice if lattice is not None else Lattice.of(M)
-    out = []
-    for h in M.heads:
-        D: dict = {}
-        N = [dict() for _ in range(h.value_dim)]
-        for a in h.atoms:
-            e = lat.exponent(a)
-            x, z = tuple(e[: lat.dim]), (e[lat.dim] if lat.has_z else 0)
-            zp = D.setdefault(x, {})
-            zp[z] = zp.get(z, 0) + a.weight
-            for c, v in enumerate(a.value):
-                zn = N[c].setdefault(x, {})
-                zn[z] = zn.get(z, 0) + a.weight * v
-        N = [{x: {e: c for e, c in zp.items() if c} for x, zp in n.items()} for n in N]
-        N = [{x: zp for x, zp in n.items() if zp} for n in N]
-        out.append((D, N))
-    return out
+    Z = _ZHeads(M, lattice)
+    return [(Z.den(h), [Z.num(h, c) for c in range(M.value_dim)]) for h in range(len(M.heads))]
+
+
+class _ZHeads:
+    """Head denominators as ``{x-point: {z-exponent: weight}}``, numerators one value
+    component at a time and only when asked (a constancy test usually stops at the first)."""
+
+    def __init__(self, M: MultiHead, lattice: Lattice | None = None) -> None:
+        lat = lattice if lattice is not None else Lattice.of(M)
+        self.M = M
+        self.exps = []
+        self.dens = []
+        for h in M.heads:
+            ex = []
+            D: dict = {}
+            for a in h.atoms:
+                x = [0] * lat.dim
+                z = 0
+                for j, e in lat.sparse_exponent(a):
+                    if j < lat.dim:
+                        x[j] = e
+                    else:
+                        z = e
+                x = tuple(x)
+                ex.append((x, z))
+                zp = D.setdefault(x, {})
+                zp[z] = zp.get(z, 0) + a.weight
+            self.exps.append(ex)
+            self.dens.append(D)
+
+    def den(self, h: int) -> dict:
+        return self.dens[h]
+
+    def num(self, h: int, c: int) -> dict:
+        N: dict = {}
+        for (x, z), a in zip(self.exps[h], self.M.heads[h].atoms):
+            v = a.value[c]
+            if not v:
+                continue
+            zn = N.setdefault(x, {})
+            zn[z] = zn.get(z, 0) + (v if a.weight == 1 else a.weight * v)
+        N = {x: {e: c for e, c in zp.items() if c} for x, zp in N.items()}
+        return {x: zp for x, zp in N.items() if zp}
 
 
 def _shift(s, t, sign=1):
@@ -92,7 +119,8 @@ def associate_classes(M: MultiHead, lattice: Lattice | None = None):
     Raises ValueError when two heads are associates only through a non-monomial
     unit of ``K`` (not supported by the certificate rule).
     """
-    Z = zpoly_heads(M, lattice)
+    ZH = _ZHeads(M, lattice)
+    Z = [(D, None) for D in ZH.dens]
     nonunit = [h for h, (D, _) in enumerate(Z) if len(D) > 1]
     classes: list[list[int]] = []
     units: dict = {}
@@ -120,7 +148,7 @@ def associate_classes(M: MultiHead, lattice: Lattice | None = None):
             N: dict = {}
             for h in cl:
                 q, a, t = units.get(h, (Fraction(1), 0, (0,) * M.dim))
-                for s, zp in Z[h][1][comp].items():
+                for s, zp in ZH.num(h, comp).items():
                     acc = N.setdefault(_shift(s, t, -1), {})
                     for e, c in zp.items():
                         acc[e - a] = acc.get(e - a, 0) + Fraction(c) / q

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from math import gcd
 from typing import Sequence
 
-from .modular import PRIMES, EchelonModP
+from .modular import PRIMES, EchelonModP, rank_mod_p
 from .vertices import check_distinct
 
 __all__ = ["DirectSum", "direct_sum_certificate"]
@@ -66,11 +66,55 @@ def _relation(basis_vecs, g):
     return delta // q, tuple(x // q for x in lam)
 
 
+def _affinely_independent(heads) -> DirectSum | None:
+    """The common case in one modular rank: every head's points affinely independent
+    and all differences together independent (then every basis is all of ``1..n-1``,
+    no relation is needed, and no exact rank is computed).  None when the first
+    prime modulo which all differences are independent is not found this way."""
+    diffs = [tuple(x - y for x, y in zip(p, pts[0])) for pts in heads for p in pts[1:]]
+    if not diffs:
+        return None
+    if len(diffs) > len(diffs[0]):
+        return None
+    for prime in PRIMES:
+        if rank_mod_p(diffs, prime) == len(diffs):
+            return DirectSum([list(range(1, len(pts))) for pts in heads],
+                             [[] for _ in heads], prime)
+    return None
+
+
+def _too_many_dimensions(heads) -> bool:
+    """True when the heads' difference spaces cannot be independent: their ranks modulo a
+    prime (each at most the rank over Q) already add up to more than the dimension.
+    Decided in a few modular eliminations, before any exact rank (e.g. a layer of
+    12 heads of 128 keys in 767 dimensions).
+
+    >>> _too_many_dimensions([[(0, 0), (1, 0), (0, 1)], [(0, 0), (1, 1)]])
+    True
+    """
+    if not heads or not heads[0]:
+        return False
+    d = len(heads[0][0])
+    total = 0
+    for pts in heads:
+        diffs = [tuple(x - y for x, y in zip(p, pts[0])) for p in pts[1:]]
+        if diffs:
+            total += rank_mod_p(diffs, PRIMES[0])
+        if total > d:
+            return True
+    return False
+
+
 def direct_sum_certificate(heads_points: Sequence[Sequence[Sequence[int]]]) -> DirectSum | None:
     """A :class:`DirectSum` when the heads' difference spaces are linearly independent, else None."""
     import flint
 
     heads = [check_distinct(pts) for pts in heads_points]
+    fast = _affinely_independent(heads)
+    if fast is not None:
+        return fast
+    if _too_many_dimensions(heads):
+        return None
     for prime in PRIMES:
         bases, rels, allrows = [], [], []
         union = EchelonModP(prime)

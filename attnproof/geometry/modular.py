@@ -12,33 +12,66 @@ from __future__ import annotations
 
 from typing import Sequence
 
-__all__ = ["PRIMES", "rank_mod_p", "independent_prime", "EchelonModP"]
+__all__ = ["PRIMES", "rank_mod_p", "independent_prime", "EchelonModP", "pack_fields",
+           "unpack_fields"]
 
 # 2^61 - 1 and other well-known primes (the checker tests primality itself)
 PRIMES = (2305843009213693951, 4611686018427387847, 9223372036854775783, 1000000007)
 
 
 def rank_mod_p(rows: Sequence[Sequence[int]], p: int) -> int:
-    """Rank of the integer rows over ``GF(p)`` (Gaussian elimination)."""
-    m = [[x % p for x in r] for r in rows]
+    """Rank of the integer rows over ``GF(p)`` (Gaussian elimination on packed rows).
+
+    Each row is one Python integer holding its residues in fixed-width fields
+    (:func:`pack_fields`); a row operation ``r_i ← r_i - f·r_piv`` is the single
+    big-integer multiply-add ``r_i + f·(p - r_piv)``, carry-free because every
+    field stays below ``p + rank·p²`` (fields are reduced only when read).  Much
+    faster than one Python operation per entry for wide rows (``d`` in the hundreds).
+
+    >>> rank_mod_p([(1, 2, 3), (2, 4, 6), (0, 1, 5)], 7)
+    2
+    """
+    rows = [list(r) for r in rows]
+    if not rows or not rows[0]:
+        return 0
+    d = len(rows[0])
+    n = len(rows)
+    nbytes = (2 * p.bit_length() + n.bit_length() + 8) // 8
+    width = 8 * nbytes
+    mask = (1 << width) - 1
+    active = [pack_fields([x % p for x in r], nbytes) for r in rows]
     rank = 0
-    ncols = len(m[0]) if m else 0
-    for col in range(ncols):
-        piv = next((i for i in range(rank, len(m)) if m[i][col]), None)
-        if piv is None:
-            continue
-        m[rank], m[piv] = m[piv], m[rank]
-        inv = pow(m[rank][col], -1, p)
-        prow = [x * inv % p for x in m[rank]]
-        m[rank] = prow
-        for i in range(len(m)):
-            if i != rank and m[i][col]:
-                f = m[i][col]
-                m[i] = [(a - f * b) % p for a, b in zip(m[i], prow)]
-        rank += 1
-        if rank == len(m):
-            break
+    for col in range(d):
+        # field 0 of every active row is column ``col`` (processed columns are shifted out)
+        piv = next((i for i, x in enumerate(active) if (x & mask) % p), None)
+        if piv is not None:
+            prow = [x % p for x in unpack_fields(active.pop(piv), d - col, nbytes)]
+            inv = pow(prow[0], -1, p)
+            neg = pack_fields([(p - x * inv % p) % p for x in prow], nbytes)
+            for i, x in enumerate(active):
+                f = (x & mask) % p
+                if f:
+                    active[i] = x + f * neg
+            rank += 1
+            if not active:
+                break
+        active = [x >> width for x in active]
     return rank
+
+
+def pack_fields(values: Sequence[int], nbytes: int) -> int:
+    """Non-negative integers below ``2^(8·nbytes)`` as the fields of one integer (field 0 lowest).
+
+    >>> pack_fields([1, 2], 1), unpack_fields(pack_fields([1, 2], 1), 2, 1)
+    (513, [1, 2])
+    """
+    return int.from_bytes(b"".join(v.to_bytes(nbytes, "little") for v in values), "little")
+
+
+def unpack_fields(x: int, d: int, nbytes: int) -> list:
+    """The ``d`` fields of :func:`pack_fields`."""
+    bs = x.to_bytes(d * nbytes, "little")
+    return [int.from_bytes(bs[i:i + nbytes], "little") for i in range(0, d * nbytes, nbytes)]
 
 
 def independent_prime(rows: Sequence[Sequence[int]]) -> int | None:

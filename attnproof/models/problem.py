@@ -80,6 +80,9 @@ class Dyadic:
     def of(a: np.ndarray) -> "Dyadic":
         """The exact binary value of a float array."""
         a = np.asarray(a, dtype=np.float64)
+        if not np.all(np.isfinite(a)):
+            raise InputError("a number of the head is not finite in float64 (overflow of "
+                             "huge weights or activations); try --arithmetic exact")
         m, e = np.frexp(a)
         mant = (m * float(1 << 53)).astype(np.int64)        # exact: |m| < 1
         nz = mant != 0
@@ -87,7 +90,7 @@ class Dyadic:
         if not nz.any():
             return Dyadic(ints, 0)
         ex = (53 - e).astype(np.int64)
-        shift = int(ex[nz].max())
+        shift = max(int(ex[nz].max()), 0)      # huge values: integers, no negative shift
         lift = shift - ex
         flat_i, flat_m, flat_l = ints.reshape(-1), mant.reshape(-1), lift.reshape(-1)
         for j in np.flatnonzero(nz.reshape(-1)):

@@ -20,7 +20,10 @@ import itertools
 import json
 import os
 import time
+from collections import OrderedDict
 from dataclasses import dataclass, field
+from fractions import Fraction
+from math import lcm
 from pathlib import Path
 from typing import Any, Callable, Optional, Sequence
 
@@ -31,8 +34,8 @@ from ..model import MultiHead
 from .capture import Capture
 from .problem import domain_dim, head_from_capture
 
-__all__ = ["merge_report", "MergeReport", "prove_question", "pair_name", "REPORT_FORMAT",
-           "DEFAULT_EXPLICIT_LIMIT"]
+__all__ = ["merge_report", "MergeReport", "prove_question", "prove_heads", "ExactHead",
+           "pair_name", "REPORT_FORMAT", "DEFAULT_EXPLICIT_LIMIT"]
 
 REPORT_FORMAT = "attnproof-merge-report"
 DEFAULT_EXPLICIT_LIMIT = 0
@@ -79,6 +82,122 @@ def prove_question(M: MultiHead, cert_path: str, max_atoms: Optional[int],
         out["complete"] = summ["complete"]
     out["_certificate_text"] = text   # written by the caller: a worker may be another machine
     return out
+
+
+def _common_den(xs) -> int:
+    L = 1
+    for x in xs:
+        q = x.denominator
+        if L % q:
+            L = lcm(L, q)
+    return L
+
+
+def _digest(body) -> str:
+    """SHA-256 of an :class:`ExactHead`'s fields (integers in hexadecimal: no limit on
+    their length, linear time).
+
+    >>> _digest((None, 1, ((), ((0, 255),)))) == _digest((None, 1, ((), ((0, 255),))))
+    True
+    """
+    h = hashlib.sha256()
+    stack = [body]
+    while stack:
+        x = stack.pop()
+        if type(x) is int:
+            h.update(b"%x," % x if x >= 0 else b"-%x," % -x)
+        elif isinstance(x, str):
+            h.update(b"s%d:" % len(x) + x.encode("utf-8"))
+        elif x is None:
+            h.update(b"n")
+        else:
+            h.update(b"(%d" % len(x))
+            stack.extend(reversed(x))
+    return h.hexdigest()
+
+
+@dataclass(frozen=True)
+class ExactHead:
+    """A head's exact data in a compact form: integer numerators over one denominator
+    per kind of number (``keys``: sparse rows ``((j, numerator), ...)``).
+
+    What a question task carries instead of the head's thousands of :class:`Fraction`
+    objects (pickled in milliseconds, not a second); ``digest`` (SHA-256 of the exact
+    data) keys the per-process cache of rebuilt heads, so a worker that answers several
+    questions about one head converts it once.
+
+    >>> from attnproof.model import Atom, Head
+    >>> h = Head((Atom((Fraction(1, 2), 0), (3,)), Atom((0, Fraction(-1, 4)), (Fraction(1, 3),))))
+    >>> e = ExactHead.of(h, 2)
+    >>> e.key_den, e.value_den, e.to_head() == h
+    (4, 3, True)
+    """
+
+    name: Optional[str]
+    dim: int
+    keys: tuple
+    key_den: int
+    biases: tuple
+    bias_den: int
+    values: tuple
+    value_den: int
+    weights: tuple
+    weight_den: int
+    digest: str
+
+    @classmethod
+    def of(cls, head, dim: int) -> "ExactHead":
+        """The compact exact form of a :class:`~attnproof.model.Head`."""
+        atoms = head.atoms
+        dim = int(dim)
+        kd = _common_den(c for a in atoms for _, c in a.sparse_key)
+        bd = _common_den(a.bias for a in atoms)
+        vd = _common_den(v for a in atoms for v in a.value)
+        wd = _common_den(a.weight for a in atoms)
+        keys = tuple(tuple((j, c.numerator * (kd // c.denominator)) for j, c in a.sparse_key)
+                     for a in atoms)
+        biases = tuple(a.bias.numerator * (bd // a.bias.denominator) for a in atoms)
+        values = tuple(tuple(v.numerator * (vd // v.denominator) for v in a.value) for a in atoms)
+        weights = tuple(a.weight.numerator * (wd // a.weight.denominator) for a in atoms)
+        body = (head.name, dim, keys, kd, biases, bd, values, vd, weights, wd)
+        return cls(*body, _digest(body))
+
+    def to_head(self):
+        """The :class:`~attnproof.model.Head` again (exactly the same numbers)."""
+        from ..model import Atom, Head
+
+        kd, bd, vd, wd = self.key_den, self.bias_den, self.value_den, self.weight_den
+        atoms = tuple(Atom._trusted(self.dim, tuple((j, Fraction(c, kd)) for j, c in k),
+                                    tuple(Fraction(v, vd) for v in vals), Fraction(b, bd),
+                                    Fraction(w, wd))
+                      for k, b, vals, w in zip(self.keys, self.biases, self.values, self.weights))
+        return Head(atoms, name=self.name)
+
+
+_HEAD_CACHE: "OrderedDict[str, Any]" = OrderedDict()
+HEAD_CACHE_SIZE = 32
+
+
+def _cached_head(e: ExactHead):
+    """The head of ``e``, rebuilt once per process (keyed by its digest, least recently used out)."""
+    h = _HEAD_CACHE.get(e.digest)
+    if h is None:
+        h = e.to_head()
+        _HEAD_CACHE[e.digest] = h
+        while len(_HEAD_CACHE) > HEAD_CACHE_SIZE:
+            _HEAD_CACHE.popitem(last=False)
+    else:
+        _HEAD_CACHE.move_to_end(e.digest)
+    return h
+
+
+def prove_heads(heads: Sequence[ExactHead], dim: int, cert_path: str, max_atoms: Optional[int],
+                explicit_fusion_limit: int) -> dict:
+    """:func:`prove_question` on the multi-head of ``heads`` (compact exact forms; a task
+    for :func:`attnproof.executor.map_tasks`).  Every certificate is still complete:
+    only the conversion of each head to exact objects is shared between questions."""
+    M = MultiHead(tuple(_cached_head(e) for e in heads), dim=dim)
+    return prove_question(M, cert_path, max_atoms, explicit_fusion_limit)
 
 
 @dataclass
@@ -262,18 +381,26 @@ def merge_report(cap: Capture, out_dir: str | os.PathLike, heads: Optional[Seque
     out = Path(out_dir)
     if out.exists() and not out.is_dir():
         raise InputError(f"{out}: exists and is not a folder")
-    out.mkdir(parents=True, exist_ok=True)
-    (out / "certificates").mkdir(exist_ok=True)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        (out / "certificates").mkdir(exist_ok=True)
+    except OSError as e:
+        raise InputError(f"{e.filename or out}: cannot create the report's folder "
+                         f"({e.strerror or e})") from None
     H = {h: head_from_capture(cap, h, domain, arithmetic) for h in hs}
     atoms = {h: H[h].distinct_keys for h in hs}
     questions = [tuple(p) for p in itertools.combinations(hs, 2)]
     if layer and len(hs) > 2:
         questions.append(tuple(hs))
     mx = DEFAULT_MAX_ATOMS if max_atoms is None else max_atoms
-    tasks = [(MultiHead(tuple(H[h] for h in q), dim=domain_dim(cap, domain)),
+    dim = domain_dim(cap, domain)
+    E = {h: ExactHead.of(H[h], dim) for h in hs}
+    for h in hs:                     # this process answers some questions too (warm-up)
+        _HEAD_CACHE[E[h].digest] = H[h]
+    tasks = [(tuple(E[h] for h in q), dim,
               str(out / "certificates" / f"{pair_name(q)}.cert.json"), mx, explicit_fusion_limit)
              for q in questions]
-    results = map_tasks(prove_question, tasks, spec=spec, progress=progress)
+    results = map_tasks(prove_heads, tasks, spec=spec, progress=progress)
     rep = MergeReport(meta=dict(cap.meta), heads=hs, atoms=atoms, domain=domain,
                       arithmetic=arithmetic)
     from ..io import atomic_write_text
@@ -283,7 +410,7 @@ def merge_report(cap: Capture, out_dir: str | os.PathLike, heads: Optional[Seque
                  "upper_bound": None, "minimum": None, "trust": "unknown"}
         text = r.pop("_certificate_text", None)
         if text is not None:                    # written here, wherever the task ran
-            atomic_write_text(task[1], text)
+            atomic_write_text(task[2], text)
         prod = 1
         for h in q:
             prod *= atoms[h]
