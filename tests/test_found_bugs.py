@@ -478,3 +478,16 @@ def test_problem_file_flood_of_json_containers_is_a_limit(tmp_path):
     p.write_text("[" + "{}," * MAX_CONTAINERS + "{}]")
     r = _cli(["bound", str(p)])
     assert r.returncode == 3 and "JSON objects and arrays" in r.stderr
+
+
+def test_merge_report_into_an_empty_folder_name_is_a_usage_error(tmp_path):
+    """``merge-report CAP -o ''`` wrote into the current folder and said 'under /certificates'."""
+    pytest.importorskip("numpy")
+    import numpy as np
+
+    from attnproof.models.capture import random_capture
+
+    cap = tmp_path / "cap.npz"
+    np.savez(cap, **random_capture(3, 4, 2, 2, seed=1).arrays())
+    r = _cli(["merge-report", str(cap), "-o", ""])
+    assert r.returncode == 3 and "folder" in r.stderr

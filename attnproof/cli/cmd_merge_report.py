@@ -53,6 +53,9 @@ def run(args: argparse.Namespace) -> int:
     from ..models.problem import parse_heads
     from ..models.report import merge_report, write_report
 
+    if not args.output.strip():
+        from ..errors import InputError
+        raise InputError("-o/--output: give the report's folder (for example -o report)")
     cap = load_capture(args.capture)
     heads = parse_heads(args.heads, cap)
     spec = executor_spec(args)
