@@ -57,6 +57,9 @@ _lock = threading.Lock()
 _atexit_registered = False
 
 
+SCATTER_BYTES = 1 << 20     # a packed task above 1 MiB is scattered first (Dask warns of large graphs)
+
+
 def _key(spec) -> tuple:
     return ("scheduler", spec.scheduler) if spec.scheduler else ("local", spec.workers)
 
@@ -221,7 +224,10 @@ def map_tasks_dask(fn: Callable[..., Any], items: Sequence[tuple], spec,
                 if blobs[i] is None:
                     blobs[i] = pack(fn, items[i])     # an argument that cannot be pickled raises here
                 try:
-                    fut = client.submit(run_packed, blobs[i], key=f"{name}-{token}-{i}-{attempts[i]}",
+                    arg = blobs[i]
+                    if len(arg) > SCATTER_BYTES:      # large arguments travel as data, not in the graph
+                        arg = client.scatter(arg, hash=False)
+                    fut = client.submit(run_packed, arg, key=f"{name}-{token}-{i}-{attempts[i]}",
                                         pure=False, retries=0)
                 except Exception as e:
                     lost = f"cannot submit to the Dask scheduler: {type(e).__name__}: {e}"

@@ -134,6 +134,21 @@ def test_nested_arguments_and_results_travel_packed(local2):
     assert map_tasks(nested_sum, chunks, spec=local2) == map_tasks(nested_sum, chunks)
 
 
+def byte_total(data: bytes, k: int) -> int:
+    return sum(data[::4096]) + k
+
+
+def test_large_arguments_are_scattered_not_sent_in_the_graph(local2, recwarn):
+    # an 11 MiB argument (above SCATTER_BYTES): same answers, and Dask has no large graph to warn of
+    from attnproof import _dask
+
+    data = bytes(range(256)) * (11 * 4096)      # above Dask's 10 MB large-graph warning
+    assert len(data) > _dask.SCATTER_BYTES
+    out = map_tasks(byte_total, [(data, k) for k in range(3)], spec=local2)
+    assert out == map_tasks(byte_total, [(data, k) for k in range(3)])
+    assert not [w for w in recwarn if "large graph" in str(w.message)]
+
+
 def started_at(x: int, seconds: float) -> tuple:
     t = time.time()
     time.sleep(seconds)
