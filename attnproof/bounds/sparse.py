@@ -37,8 +37,13 @@ class HeadPolys:
     num: tuple
 
 
-def head_polys(M: MultiHead, lattice: Lattice | None = None) -> list[HeadPolys]:
+def head_polys(M: MultiHead, lattice: Lattice | None = None,
+               numerators: bool = True) -> list[HeadPolys]:
     """Every head's shifted integer ``N_h/D_h`` as sparse polynomials (lattice of ``M``).
+
+    ``numerators=False`` builds the denominators only (``num`` is ``()``): what
+    the size estimates and :func:`attnproof.algebra.budget.flint_obstacle` read,
+    without ``value_dim`` numerators per head (768 for a GPT-2 head).
 
     Linear in the non-zero key coordinates: exponents come from
     :meth:`Lattice.sparse_exponent` and the shift (the per-variable minimum
@@ -67,12 +72,14 @@ def head_polys(M: MultiHead, lattice: Lattice | None = None) -> list[HeadPolys]:
                 if scale % q:
                     scale = lcm(scale, q)
         den: dict = {}
-        m = len(atoms[0].value)
+        m = len(atoms[0].value) if numerators else 0
         nums = [dict() for _ in range(m)]
         for a, e in zip(atoms, exps):
             mono = _shifted(e, shift) if shift else e
             w = a.weight.numerator * (scale // a.weight.denominator)      # integer arithmetic only
             den[mono] = den.get(mono, 0) + w
+            if not numerators:
+                continue
             for c, val in enumerate(a.value):
                 # scale makes w·val integral: the division is exact
                 t = w * val.numerator if val.denominator == 1 else w * val.numerator // val.denominator

@@ -231,8 +231,14 @@ def _build(M: MultiHead, explicit: bool, max_atoms: int | None, explicit_fusion_
     from ..algebra.lattice import Lattice
     from ..bounds.sparse import head_polys
 
+    from ..algebra.budget import flint_obstacle
+
     lat = Lattice.of(M)
-    hp = head_polys(M, lat)             # built once: the bound and the product count share it
+    # built once: the bound and the product count share it; numerators only when the
+    # polynomial path will read them (long keys take the geometry path, which does not)
+    hp = head_polys(M, lat, numerators=False)
+    if flint_obstacle(M, lat, hp) is None:
+        hp = head_polys(M, lat)
     lb = lower_bound(M, explicit=explicit, max_atoms=max_atoms, progress=progress, spec=spec,
                      lattice=lat, hp=hp)
     steps = _lower_steps(lb)
