@@ -30,8 +30,6 @@ attnproof.errors.NumberError: 0.5 is a JSON float; write exact numbers as intege
 
 from __future__ import annotations
 
-import contextlib
-import gc
 import hashlib
 import json
 import os
@@ -43,6 +41,8 @@ from typing import Any, BinaryIO, Callable, Sequence
 
 from .checker.limits import (MAX_CONTAINERS, MAX_DIGITS, MAX_DIM, MAX_EXPONENT, MAX_FILE_BYTES,
                              containers, fits_digits)
+# one way to pause the cyclic collector while large acyclic structures are built
+from .checker.syntax import no_gc as paused_gc
 from .errors import InputError, LimitError, NumberError, ValidationError
 from .model import Atom, Head, MultiHead
 
@@ -174,28 +174,6 @@ def decimal_string(n: int) -> str:
     hi, lo = divmod(n, 10 ** k)
     low = decimal_string(lo)
     return decimal_string(hi) + "0" * (k - len(low)) + low
-
-
-@contextlib.contextmanager
-def paused_gc():
-    """Pause the cyclic garbage collector while a large, acyclic structure is built.
-
-    Parsing a problem and proving a bound allocate millions of small objects
-    (tuples, dicts, Fractions) that live on; every collection would scan them
-    all again.  Reference counting still frees everything that is dropped; the
-    collector resumes (if it was running) when the block ends.
-
-    >>> with paused_gc():
-    ...     gc.isenabled()
-    False
-    """
-    was = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was:
-            gc.enable()
 
 
 def _reject_constant(name: str) -> Any:
