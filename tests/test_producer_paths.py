@@ -155,8 +155,8 @@ def test_spreads_components_and_counts_from_the_head_polynomials():
         lat = Lattice.of(M)
         hp = head_polys(M, lat)
         assert flint_obstacle(M, lat, hp) == flint_obstacle(M, lat)
-        from attnproof.algebra.budget import _spreads_of_denominators
-        assert _spreads_of_denominators([H.den for H in hp], lat.nvars) == degree_spreads(M, lat)
+        from attnproof.algebra.budget import _spreads
+        assert _spreads([H.den for H in hp], lat.nvars) == degree_spreads(M, lat)
         assert distinct_key_product(M, hp, lat) == distinct_key_product(M)
         polys = [H.den for H in hp]
         comps = _components(polys, M.dim)

@@ -51,41 +51,27 @@ def degree_spreads(M: MultiHead, lattice: Lattice | None = None) -> list[int]:
     [1, 1, 1]
     """
     lat = lattice if lattice is not None else Lattice.of(M)
-    total = [0] * lat.nvars
-    for h in M.heads:
-        lo: dict = {}
-        hi: dict = {}
-        uses: dict = {}
-        for a in h.atoms:
-            for v, e in lat.sparse_exponent(a):
-                uses[v] = uses.get(v, 0) + 1
-                if v not in lo or e < lo[v]:
-                    lo[v] = e
-                if v not in hi or e > hi[v]:
-                    hi[v] = e
-        n = len(h.atoms)
-        for v, k in uses.items():
-            if k < n:                          # some atom has exponent 0 in v
-                total[v] += max(hi[v], 0) - min(lo[v], 0)
-            else:
-                total[v] += hi[v] - lo[v]
-    return total
+    return _spreads(([lat.sparse_exponent(a) for a in h.atoms] for h in M.heads), lat.nvars)
 
 
-def _spreads_of_denominators(dens: list, nvars: int) -> list[int]:
-    """:func:`degree_spreads` from the head denominators as sparse polynomials.
+def _spreads(heads, nvars: int) -> list[int]:
+    """:func:`degree_spreads` from each head's sparse exponents (a list of ``((v, e), ...)``).
 
     The spread ``max - min`` of a head's exponents in a variable (0 counted for a
     term without it) is the same over the distinct exponents as over the atoms,
-    and unchanged by the shift of :func:`attnproof.bounds.sparse.head_polys`.
+    and unchanged by the shift of :func:`attnproof.bounds.sparse.head_polys`: so
+    the head denominators (whose keys are those exponents) serve as well.
+
+    >>> _spreads([[((0, 3),), ((0, -1), (1, 2))], [(), ((1, 5),)]], 2)
+    [4, 7]
     """
     total = [0] * nvars
-    for den in dens:
-        n = len(den)
+    for terms in heads:
+        n = len(terms)
         lo: dict = {}
         hi: dict = {}
         uses: dict = {}
-        for m in den:
+        for m in terms:
             for v, e in m:
                 k = uses.get(v)
                 if k is None:
@@ -112,7 +98,7 @@ def flint_obstacle(M: MultiHead, lattice: Lattice | None = None, hp: list | None
     (:func:`attnproof.bounds.sparse.head_polys`), when already built.
     """
     lat = lattice if lattice is not None else Lattice.of(M)
-    spreads = (_spreads_of_denominators([H.den for H in hp], lat.nvars) if hp is not None
+    spreads = (_spreads((H.den for H in hp), lat.nvars) if hp is not None
                else degree_spreads(M, lat))
     if not spreads:
         return None
