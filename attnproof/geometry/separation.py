@@ -185,18 +185,23 @@ def refute(rows: Sequence[Sequence[int]], approx=None) -> Gordan | None:
             return Gordan({i: 1})
     try:
         A, _ = approx if approx is not None else _scaled(rows)
-        mu_f = _lp_gordan(A)
+        return _lp_refutation(rows, A)
     except (ImportError, ValueError, OverflowError):
         return None
+
+
+def _lp_refutation(rows: Sequence[Sequence[int]], A) -> Gordan | None:
+    """The float LP's Gordan multipliers, made exact on their support and verified; or None."""
+    mu_f = _lp_gordan(A)
     if mu_f is None:
         return None
     top = float(mu_f.max())
     support = [i for i, x in enumerate(mu_f) if x > 1e-9 * top]
     mu = _kernel_gordan(rows, support) if support else None
-    if mu is not None:
-        stats["kernel"] += 1
-        return Gordan(mu)
-    return None
+    if mu is None:
+        return None
+    stats["kernel"] += 1
+    return Gordan(mu)
 
 
 def separate(rows: Sequence[Sequence[int]], dim: int | None = None,
@@ -229,14 +234,9 @@ def separate(rows: Sequence[Sequence[int]], dim: int | None = None,
                 stats["rounded"] += 1
                 return Functional(c)
         elif cf is not None:
-            mu_f = _lp_gordan(A)
-            if mu_f is not None:
-                top = float(mu_f.max())
-                support = [i for i, x in enumerate(mu_f) if x > 1e-9 * top]
-                mu = _kernel_gordan(rows, support) if support else None
-                if mu is not None:
-                    stats["kernel"] += 1
-                    return Gordan(mu)
+            g = _lp_refutation(rows, A)
+            if g is not None:
+                return g
     except (ImportError, ValueError, OverflowError):
         pass
     stats["exact"] += 1
