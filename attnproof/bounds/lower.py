@@ -388,13 +388,8 @@ def lower_bound(M: MultiHead, explicit: bool = False, max_atoms: int | None = DE
     ``hp`` (the lattice of ``M`` and its :func:`head_polys`), when already built.
     """
     lat = lattice if lattice is not None else Lattice.of(M)
-    if hp is None:                                  # linear in the input; numerators when needed
-        hp = head_polys(M, lat, numerators=False)
-        obstacle = flint_obstacle(M, lat, hp)
-        if obstacle is None:
-            hp = head_polys(M, lat)
-    else:
-        obstacle = flint_obstacle(M, lat, hp)
+    hp = hp if hp is not None else head_polys(M, lat)       # linear in the input
+    obstacle = flint_obstacle(M, lat, hp)
     if obstacle is not None:
         lb = _geometric(M, progress, max_atoms, spec)
         if lb is not None:

@@ -16,8 +16,10 @@ of ``(variable, exponent)`` pairs sorted by variable (exponents non-zero).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import cached_property, partial
+from typing import Callable
 from math import gcd, lcm
 
 import flint
@@ -31,19 +33,35 @@ Sparse = dict
 
 @dataclass(frozen=True)
 class HeadPolys:
-    """``D_h`` and ``N_{h,c}`` with integer coefficients, shifted so that ``D_h`` has no monomial factor."""
+    """``D_h`` and ``N_{h,c}`` with integer coefficients, shifted so that ``D_h`` has no monomial factor.
+
+    ``num`` is built when first read: the size estimates, the FLINT obstacle and
+    the geometry of long keys read ``den`` only, and a head has ``value_dim``
+    numerators (768 for a GPT-2 head).
+    """
 
     den: Sparse
-    num: tuple
+    numerators: Callable[[], tuple] = field(repr=False, compare=False)
+
+    @cached_property
+    def num(self) -> tuple:
+        """``(N_{h,0}, N_{h,1}, ...)``, one sparse polynomial per value component."""
+        return self.numerators()
 
 
-def head_polys(M: MultiHead, lattice: Lattice | None = None,
-               numerators: bool = True) -> list[HeadPolys]:
+def _numerators(atoms, monos: list, weights: list, scale: int) -> tuple:
+    """The numerators ``N_{h,c}`` of one head: ``Σ_i w_i·v_{i,c}·x^{mono_i}``, scaled as ``D_h``."""
+    nums: list[dict] = [dict() for _ in range(len(atoms[0].value))]
+    for a, mono, w in zip(atoms, monos, weights):
+        for c, val in enumerate(a.value):
+            # scale makes w·val integral: the division is exact
+            t = w * val.numerator if val.denominator == 1 else w * val.numerator // val.denominator
+            nums[c][mono] = nums[c].get(mono, 0) + t
+    return tuple({m: c for m, c in n.items() if c} for n in nums)
+
+
+def head_polys(M: MultiHead, lattice: Lattice | None = None) -> list[HeadPolys]:
     """Every head's shifted integer ``N_h/D_h`` as sparse polynomials (lattice of ``M``).
-
-    ``numerators=False`` builds the denominators only (``num`` is ``()``): what
-    the size estimates and :func:`attnproof.algebra.budget.flint_obstacle` read,
-    without ``value_dim`` numerators per head (768 for a GPT-2 head).
 
     Linear in the non-zero key coordinates: exponents come from
     :meth:`Lattice.sparse_exponent` and the shift (the per-variable minimum
@@ -72,20 +90,11 @@ def head_polys(M: MultiHead, lattice: Lattice | None = None,
                 if scale % q:
                     scale = lcm(scale, q)
         den: dict = {}
-        m = len(atoms[0].value) if numerators else 0
-        nums = [dict() for _ in range(m)]
-        for a, e in zip(atoms, exps):
-            mono = _shifted(e, shift) if shift else e
-            w = a.weight.numerator * (scale // a.weight.denominator)      # integer arithmetic only
+        monos = [_shifted(e, shift) for e in exps] if shift else exps
+        weights = [a.weight.numerator * (scale // a.weight.denominator) for a in atoms]  # integers
+        for mono, w in zip(monos, weights):
             den[mono] = den.get(mono, 0) + w
-            if not numerators:
-                continue
-            for c, val in enumerate(a.value):
-                # scale makes w·val integral: the division is exact
-                t = w * val.numerator if val.denominator == 1 else w * val.numerator // val.denominator
-                nums[c][mono] = nums[c].get(mono, 0) + t
-        nums = [{m: c for m, c in n.items() if c} for n in nums]
-        out.append(HeadPolys(den, tuple(nums)))
+        out.append(HeadPolys(den, partial(_numerators, atoms, monos, weights, scale)))
     return out
 
 

@@ -187,7 +187,7 @@ def _lower_steps(lb: LowerBound) -> list:
 
 
 def _check_digits(obj) -> None:
-    """``LimitError`` when ``obj`` holds an integer longer than the checker reads (2000 digits).
+    """``LimitError`` when ``obj`` holds an integer longer than the checker reads (``MAX_DIGITS``).
 
     >>> _check_digits([{"a": [1, 10 ** 1999]}])
     >>> _check_digits([{"a": [1, -10 ** 2000]}])
@@ -195,18 +195,19 @@ def _check_digits(obj) -> None:
     ...
     attnproof.errors.LimitError: the certificate would hold an integer of more than 2000 digits (the lattice exponents of these keys), more than the checker reads: shorten the keys
     """
+    from ..checker.limits import MAX_DIGITS, fits_digits
+
     stack = [obj]
-    limit = 10 ** 2000
     while stack:
         x = stack.pop()
         if isinstance(x, dict):
             stack.extend(x.values())
         elif isinstance(x, list):
             stack.extend(x)
-        elif isinstance(x, int) and not -limit < x < limit:
-            raise LimitError("the certificate would hold an integer of more than 2000 digits (the "
-                             "lattice exponents of these keys), more than the checker reads: "
-                             "shorten the keys")
+        elif isinstance(x, int) and not fits_digits(x):
+            raise LimitError(f"the certificate would hold an integer of more than {MAX_DIGITS} "
+                             "digits (the lattice exponents of these keys), more than the checker "
+                             "reads: shorten the keys")
 
 
 def build_certificate(M: MultiHead, explicit: bool = False, max_atoms: int | None = DEFAULT_MAX_ATOMS,
@@ -231,14 +232,8 @@ def _build(M: MultiHead, explicit: bool, max_atoms: int | None, explicit_fusion_
     from ..algebra.lattice import Lattice
     from ..bounds.sparse import head_polys
 
-    from ..algebra.budget import flint_obstacle
-
     lat = Lattice.of(M)
-    # built once: the bound and the product count share it; numerators only when the
-    # polynomial path will read them (long keys take the geometry path, which does not)
-    hp = head_polys(M, lat, numerators=False)
-    if flint_obstacle(M, lat, hp) is None:
-        hp = head_polys(M, lat)
+    hp = head_polys(M, lat)             # built once: the bound and the product count share it
     lb = lower_bound(M, explicit=explicit, max_atoms=max_atoms, progress=progress, spec=spec,
                      lattice=lat, hp=hp)
     steps = _lower_steps(lb)
