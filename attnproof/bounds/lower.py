@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from math import gcd
 from typing import Callable, Optional
 
-from ..algebra.budget import flint_obstacle
+from ..algebra.budget import flint_obstacle, head_flint_obstacle
 from ..algebra.lattice import Lattice
 from ..algebra.sizes import exact_product, fusion_size_bound
 from ..errors import AlgebraError, LimitError
@@ -390,6 +390,17 @@ def lower_bound(M: MultiHead, explicit: bool = False, max_atoms: int | None = DE
     lat = lattice if lattice is not None else Lattice.of(M)
     hp = hp if hp is not None else head_polys(M, lat)       # linear in the input
     obstacle = flint_obstacle(M, lat, hp)
+    if obstacle is not None and head_flint_obstacle(hp, lat) is None:
+        # only the product of the heads is too long: every head denominator is within
+        # reach of FLINT, and C1 certifies factor by factor without forming the product
+        fs0: FactorSet = surviving_factors(M, progress, hp)
+        if fs0.complete:
+            polys = [f.poly for f in fs0.factors]
+            blocks = _blocks(polys, [f.multiplicity for f in fs0.factors], M.dim, explicit)
+            return LowerBound(exact_product(b.count for b in blocks), "c1", "exact",
+                              [(f.poly, f.multiplicity, f.witness, f.residue_component)
+                               for f in fs0.factors], blocks,
+                              tight=all(b.complete for b in blocks))
     if obstacle is not None:
         lb = _geometric(M, progress, max_atoms, spec)
         if lb is not None:
