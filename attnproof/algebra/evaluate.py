@@ -24,11 +24,7 @@ from ..errors import AlgebraError
 from ..model import Head, MultiHead
 from .lattice import Lattice
 
-__all__ = ["evaluate_head", "evaluate_multihead", "evaluate_multihead_mod", "random_point",
-           "VERIFY_PRIME"]
-
-# the Mersenne prime 2^61 - 1: the field of the producer's modular self-checks
-VERIFY_PRIME = (1 << 61) - 1
+__all__ = ["evaluate_head", "evaluate_multihead", "random_point"]
 
 
 def evaluate_head(head: Head, lattice: Lattice, point: Sequence[Fraction]) -> tuple[Fraction, ...]:
@@ -78,52 +74,3 @@ def random_point(lattice: Lattice, rng: random.Random, max_num: int = 9) -> tupl
     (Fraction(1, 1), Fraction(1, 5))
     """
     return tuple(Fraction(rng.randint(1, max_num), rng.randint(1, max_num)) for _ in range(lattice.nvars))
-
-
-def _mod(x: Fraction, p: int) -> int | None:
-    """``x`` in ``F_p``, or None when its denominator is divisible by ``p``."""
-    d = x.denominator % p
-    return None if d == 0 else x.numerator * pow(d, -1, p) % p
-
-
-def evaluate_multihead_mod(M: MultiHead, lattice: Lattice, point: Sequence[int],
-                           p: int = VERIFY_PRIME) -> tuple[int, ...] | None:
-    """``Σ_h H_h`` at a point of ``F_p^*`` (one residue per lattice variable), in ``F_p``;
-    None when some head's denominator (or a weight's or value's) vanishes mod ``p``.
-
-    The image of the exact identity of :func:`evaluate_multihead` under reduction
-    mod ``p``: integer arithmetic on words, whatever the size of the exponents.
-
-    >>> from attnproof.families import sigmoid_sum
-    >>> M = sigmoid_sum(2)
-    >>> v = evaluate_multihead_mod(M, Lattice.of(M), (1, 3), 7)    # 1/2 + 3/4 = 5/4 = 3 mod 7
-    >>> v
-    (3,)
-    """
-    if len(point) != lattice.nvars:
-        raise AlgebraError(f"point has {len(point)} coordinates, lattice has {lattice.nvars}")
-    total = [0] * M.value_dim
-    for h in M.heads:
-        num = [0] * h.value_dim
-        den = 0
-        for a in h.atoms:
-            t = _mod(a.weight, p)
-            if t is None:
-                return None
-            for e, v in zip(lattice.exponent(a), point):
-                if e:
-                    t = t * pow(v, e, p) % p
-            den += t
-            for c, val in enumerate(a.value):
-                if val:
-                    w = _mod(val, p)
-                    if w is None:
-                        return None
-                    num[c] += t * w
-        den %= p
-        if den == 0:
-            return None
-        inv = pow(den, -1, p)
-        for c in range(len(num)):
-            total[c] = (total[c] + num[c] * inv) % p
-    return tuple(total)

@@ -49,6 +49,9 @@ Progress = Optional[Callable[[int, int], None]]
 MAX_EXPLICIT_VERTICES = 1 << 16
 MAX_EXPLICIT_CANDIDATES = 1 << 20
 MAX_DENSE_CELLS = 1 << 22     # factors × variables of a block handled with dense exponent vectors
+# a block in at most two variables is listed vertex by vertex while it has at most this
+# many candidate tuples (small and readable); beyond, it is counted as a planar sum
+PLANAR_LIST_LIMIT = 1 << 10
 
 
 @dataclass
@@ -326,6 +329,14 @@ def _count_block(polys: list, mults: list, fs: list, dim: int, explicit: bool,
                 if n != m:
                     raise AlgebraError(f"acyclic orientation counts disagree: Tutte {n}, blocks {m}")
             return Block(fs, vs, "zonotope_graphic", m)
+    if not explicit and len(vs) <= 2:
+        total = exact_product(len(p) for p, _ in pts)
+        if total > PLANAR_LIST_LIMIT:
+            # in the plane: the edges of the summands merged in angular order, O(n log n)
+            from ..geometry.planar import planar_vertex_count
+
+            return Block(fs, vs, "planar", planar_vertex_count(
+                [[tuple(q) + (0,) * (2 - len(vs)) for q in p] for p, _ in pts]))
     # explicit vertex list
     if kind == "independent":
         cands = independent_zonotope_functionals(generator_classes([p for p, _ in pts]))

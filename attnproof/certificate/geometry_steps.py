@@ -107,7 +107,7 @@ class GeometryProof:
     steps: list
     lower: int
     complete: bool
-    method: str                      # "direct_sum" | "minkowski_vertices"
+    method: str                      # "direct_sum" | "minkowski_vertices" | "planar_vertices"
     classes: list = field(default_factory=list)
     factors: list = field(default_factory=list)     # class representatives that are factors of Q
     all_vertices: bool = False       # every key of every factor head is a vertex of its head
@@ -168,6 +168,17 @@ def geometry_proof(M: MultiHead, *, complete: bool = True, progress: Progress = 
         steps.append(step)
         allv = total == _prod(len(p) for p in fpts)
         return GeometryProof(steps, total, True, "direct_sum", classes, reps, allv,
+                             sorted(indec))
+    if len(coords) <= 2:
+        # in the plane: the summands' edges merged in angular order, O(n log n), and a
+        # step the checker counts from the hulls alone (docs/certificates.md §6.11)
+        from ..geometry.planar import convex_hull, minkowski_polygon
+
+        pad = [[tuple(q) + (0,) * (2 - len(coords)) for q in p] for p in fpts]
+        count = len(minkowski_polygon((p, 1) for p in pad))
+        allv = all(len(convex_hull(p)) == len(set(p)) for p in pad)
+        steps.append({"rule": "planar_vertices"})
+        return GeometryProof(steps, count, True, "planar_vertices", classes, reps, allv,
                              sorted(indec))
     mv = minkowski_vertices(fpts, complete=complete, progress=progress, spec=spec,
                             max_candidates=max_candidates)

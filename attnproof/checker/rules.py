@@ -31,6 +31,7 @@ from . import poly as P
 from .flint_gcd import coprime
 from .geometry import GraphTooLarge, acyclic_orientations, product, rank
 from .limits import MAX_DIGITS, MAX_EXPANSION, MAX_GRAPH_NODES, MAX_SUBSETS
+from .planar import PLANAR_RULES, planar_block
 from .problem import head_polys, parse_atoms
 from .syntax import (UNLIMITED, Budget, Reject, Unsupported, count, fields,
                      hexdigest, integer, rational)
@@ -564,6 +565,8 @@ def _block_count(st: State, blk: dict, fs: list, where: str) -> int:
         return len(ents)
     if method == "simplex":
         return _simplex_count(st, blk, fs, where)
+    if method == "planar":
+        return planar_block(st, blk, fs, bvars, where)
     fields(blk, {"factors", "method"}, set(), where)
     if method not in ("zonotope_independent", "zonotope_graphic", "zonotope_general_position"):
         raise Reject(f"{where}: unknown block method {method!r}")
@@ -834,3 +837,4 @@ __all__ = ["RULES", "State", "Unsupported", "TRUST_ORDER", "read_poly", "count",
 from .rules_geometry import GEOMETRY_RULES  # noqa: E402  (uses the helpers above)
 
 RULES.update(GEOMETRY_RULES)
+RULES.update(PLANAR_RULES)
