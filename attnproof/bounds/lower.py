@@ -350,8 +350,11 @@ def _count_block(polys: list, mults: list, fs: list, dim: int, explicit: bool,
         for p, _ in pts:
             total *= len(p)
         if total > MAX_EXPLICIT_CANDIDATES:
-            raise LimitError(f"a block of {len(fs)} factors has {total} candidate vertex tuples, over "
-                             f"the {MAX_EXPLICIT_CANDIDATES} an explicit vertex list decides; drop --explicit")
+            how = ("drop --explicit" if explicit else
+                   "a fixed limit of this path, no option raises it")
+            raise LimitError(f"a block of {len(fs)} factors in {len(vs)} variables has {total} "
+                             f"candidate vertex tuples, over the {MAX_EXPLICIT_CANDIDATES} an "
+                             f"explicit vertex list decides ({how})")
         if len(vs) <= 2:
             summ = {tuple([0] * len(vs))}
             for p, e in pts:
@@ -371,8 +374,10 @@ def _count_block(polys: list, mults: list, fs: list, dim: int, explicit: bool,
             raise AlgebraError("a vertex functional is not generic (internal error)")
         verts.setdefault(u, tuple(c))
     if len(verts) > MAX_EXPLICIT_VERTICES:
-        raise LimitError(f"{len(verts)} vertices are too many for an explicit list (limit "
-                         f"{MAX_EXPLICIT_VERTICES}); drop --explicit")
+        how = "drop --explicit" if explicit else "a fixed limit of this path, no option raises it"
+        raise LimitError(f"a block of {len(fs)} factors in {len(vs)} variables has {len(verts)} "
+                         f"vertices, too many for an explicit list (limit "
+                         f"{MAX_EXPLICIT_VERTICES}; {how})")
     vl = sorted(verts.items())
     return Block(fs, vs, "vertices", len(vl), vertices=vl, complete=complete)
 
