@@ -35,7 +35,8 @@ from .problem import head_polys, parse_atoms
 from .syntax import (UNLIMITED, Budget, Reject, Unsupported, count, fields,
                      hexdigest, integer, rational)
 
-TRUST_ORDER = ("exact", "exact-modulo-flint", "window-refuted", "numeric", "unknown")
+TRUST_ORDER = ("exact", "exact-modulo-flint", "window-refuted", "line-refuted", "numeric",
+               "unknown")
 SMALL_HEAD = 64        # heads with at most this many terms are indexed by their directions
 
 
@@ -53,6 +54,7 @@ class State:
         self.windows: list = []
         self.window_steps: list = []
         self.step_index = None
+        self.problem_sha256 = None
         self.trust = "exact"
         self._index = None
         self._hvars: list = []
@@ -834,3 +836,8 @@ __all__ = ["RULES", "State", "Unsupported", "TRUST_ORDER", "read_poly", "count",
 from .rules_geometry import GEOMETRY_RULES  # noqa: E402  (uses the helpers above)
 
 RULES.update(GEOMETRY_RULES)
+
+# THEORY §12 (line refutations)
+from .rules_lines import LINE_RULES  # noqa: E402
+
+RULES.update(LINE_RULES)
