@@ -143,12 +143,14 @@ def line_refutation_step(res, problem_sha256: str) -> dict[str, Any]:
             "smtlib_sha256": res.encoding.sha256, "smtlib": res.encoding.smtlib}
 
 
-def line_certificate(M: MultiHead, fusion: Fusion | None = None, refutation=None,
+def line_certificate(M: MultiHead, fusion: Fusion | None = None, refutation=None, cert=None,
                      **build_options) -> dict[str, Any]:
     """A certificate whose lower bound is raised by a line refutation (trust ``line-refuted``).
 
     The directions of the refutation must be those of factors the certificate
-    binds (``irreducible_factor`` steps); the checker verifies it.
+    binds (``irreducible_factor`` steps); the checker verifies it.  ``cert``: a
+    certificate :func:`attnproof.certificate.build.build_certificate` already built
+    for ``M`` (else it is built with ``build_options``).
 
     >>> from attnproof.families import graph_sum, named_graph
     >>> from attnproof.search.line_query import line_minimize
@@ -162,7 +164,8 @@ def line_certificate(M: MultiHead, fusion: Fusion | None = None, refutation=None
         from ..certificate.build import build_certificate, encode_count
     except ImportError as e:  # pragma: no cover - the certificate package is part of attnproof
         raise CertificateError(f"the certificate module is not available ({e})") from None
-    cert = build_certificate(M, **build_options)
+    if cert is None:
+        cert = build_certificate(M, **build_options)
     doc = cert.doc
     steps = list(doc["steps"])
     claims = dict(doc["claims"])
