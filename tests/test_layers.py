@@ -25,11 +25,8 @@ import import_graph as ig  # noqa: E402
 KNOWN_VIOLATIONS: set[tuple[str, str]] = {
     ("attnproof.arrays", "attnproof.io"),
     ("attnproof.bounds.lower", "attnproof.certificate.geometry_steps"),
-    ("attnproof.bounds.newton", "attnproof.plot"),
     ("attnproof.bounds.zonotope", "attnproof.checker.geometry"),
     ("attnproof.bounds.zonotope", "attnproof.checker.syntax"),
-    ("attnproof.fusion", "attnproof.bounds.factors"),
-    ("attnproof.fusion", "attnproof.bounds.sparse"),
     ("attnproof.geometry.minkowski", "attnproof.executor"),
     ("attnproof.io", "attnproof.checker.syntax"),
     ("attnproof.search", "attnproof.api"),

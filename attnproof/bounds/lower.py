@@ -36,9 +36,9 @@ from ..algebra.sizes import exact_product, fusion_size_bound
 from ..errors import AlgebraError, LimitError
 from ..fusion import DEFAULT_MAX_ATOMS, reduced_form
 from ..model import MultiHead
-from .factors import FactorSet, surviving_factors
+from ..algebra.factors import FactorSet, surviving_factors
 from .newton import independent_zonotope_functionals, minkowski_vertex, newton_vertices
-from .sparse import from_flint, head_polys, normal_form, variables, x_support
+from ..algebra.sparse import from_flint, head_polys, normal_form, variables, x_support
 from .zonotope import (acyclic_orientations_tutte, classify, count_acyclic_orientations,
                        generator_classes,
                        graphic_edges, graphic_functionals, regions_general_position)

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Optional
 
 from ..bounds.lower import LowerBound, lower_bound
-from ..bounds.sparse import to_json_poly
+from ..algebra.sparse import to_json_poly
 from ..errors import CertificateError, LimitError
 from ..algebra.sizes import exact_product, fusion_size_bound
 from ..fusion import DEFAULT_MAX_ATOMS, ClassProductFusion, Fusion, fuse
@@ -152,7 +152,7 @@ def distinct_key_product(M: MultiHead, hp: list | None = None, lattice=None) -> 
 
     if hp is not None and lattice is not None:
         if lattice.has_z:
-            from ..bounds.sparse import x_support
+            from ..algebra.sparse import x_support
 
             return exact_product(len(x_support(H.den, lattice.dim)) for H in hp)
         # no bias variable: the x support is every monomial
@@ -230,7 +230,7 @@ def build_certificate(M: MultiHead, explicit: bool = False, max_atoms: int | Non
 def _build(M: MultiHead, explicit: bool, max_atoms: int | None, explicit_fusion_limit: int,
            progress: Progress, spec) -> Certificate:
     from ..algebra.lattice import Lattice
-    from ..bounds.sparse import head_polys
+    from ..algebra.sparse import head_polys
 
     lat = Lattice.of(M)
     hp = head_polys(M, lat)             # built once: the bound and the product count share it
