@@ -63,3 +63,89 @@ def test_constant_head_passed_off_as_unit(pairs):
     v = check_text(canonical_json(constant_pairs(pairs)), strict=True)
     assert v.code == 1, v.message
     assert v.rule == "generic_heads"
+
+
+# -- the producer's certificates for every head layout are accepted ----------------------
+
+def _layout_problem(seed: int):
+    """A random multi-head mixing generic heads, units (one key, several biases),
+    associates (translated keys, scaled weights) and constant heads; dense or sparse keys."""
+    import random
+    from fractions import Fraction as F
+
+    from attnproof.model import Atom, Head, MultiHead
+
+    rng = random.Random(seed)
+    dim = rng.choice([2, 3, 20, 40])
+    nz = rng.randint(1, min(3, dim))
+
+    def key():
+        return {j: F(rng.choice([-3, -2, -1, 1, 2, 3]), rng.choice([1, 1, 2, 5]))
+                for j in rng.sample(range(dim), nz)}
+
+    heads: list = []
+    for _ in range(rng.randint(1, 4)):
+        kind = rng.choice(["generic", "unit", "associate", "constant", "complement"])
+        n = rng.randint(1, 4)
+        base = rng.choice(heads) if heads else None
+        if kind == "unit":
+            k = key()
+            atoms = [Atom.sparse(dim, k, (F(rng.randint(-2, 2)),), bias=F(i)) for i in range(n)]
+        elif kind == "associate" and base is not None:
+            t, s = key(), F(rng.randint(1, 3), rng.randint(1, 3))
+            atoms = []
+            for a in base.atoms:
+                k = dict(a.sparse_key)
+                for j, v in t.items():
+                    k[j] = k.get(j, 0) + v
+                atoms.append(Atom.sparse(dim, {j: v for j, v in k.items() if v},
+                                         (F(rng.randint(-2, 2)),), bias=a.bias, weight=a.weight * s))
+        elif kind == "complement" and base is not None:
+            atoms = [Atom.sparse(dim, dict(a.sparse_key), (1 - a.value[0],), bias=a.bias,
+                                 weight=a.weight) for a in base.atoms]
+        else:
+            keys = sorted({tuple(sorted(key().items())) for _ in range(n)})
+            c = F(rng.randint(-2, 2))
+            atoms = [Atom.sparse(dim, dict(k), (c if kind == "constant" else F(rng.randint(-2, 2)),))
+                     for k in keys]
+        heads.append(Head(tuple(atoms)))
+    return MultiHead(tuple(heads))
+
+
+def _pair_plus_head(dim: int):
+    from fractions import Fraction as F
+
+    from attnproof.model import Atom, Head, MultiHead
+
+    def a(k, v):
+        return Atom.sparse(dim, {j: F(x) for j, x in k.items()}, (F(v),))
+    return MultiHead((Head((a({1: 1}, 1), a({0: 1}, 0))), Head((a({1: 1}, 0), a({0: 1}, 1))),
+                      Head((a({0: 1, 1: 3}, 1), a({}, 0), a({0: 5, 1: 1}, 2)))))
+
+
+@pytest.mark.parametrize("dim", [2, 20])
+def test_constant_pair_of_associates_is_accepted(dim):
+    # x1/(x0+x1) + x0/(x0+x1) = 1 plus a generic head: the producer puts the pair in one
+    # constant class; the checker used to see keys e_0, e_1 as one point and reject it
+    from attnproof.certificate.geometry_steps import geometry_certificate
+
+    g = geometry_certificate(_pair_plus_head(dim))
+    assert g.doc["steps"][2] == {"rule": "generic_heads", "classes": [[0, 1], [2]]}
+    v = check_text(canonical_json(g.doc))
+    assert v.code == 0, v.message
+    assert v.lower_bound == 3
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_producer_layouts_are_accepted(seed):
+    from attnproof.certificate import build_certificate
+    from attnproof.certificate.geometry_steps import geometry_certificate
+
+    M = _layout_problem(seed)
+    docs = [build_certificate(M, max_atoms=20000).doc]
+    g = geometry_certificate(M)
+    if g is not None:
+        docs.append(g.doc)
+    for doc in docs:
+        v = check_text(canonical_json(doc))
+        assert v.code == 0, v.message
