@@ -19,6 +19,7 @@ from ..algebra.sizes import exact_product, fusion_size_bound
 from ..fusion import DEFAULT_MAX_ATOMS, ClassProductFusion, Fusion, fuse
 from ..io import canonical_json, decimal_string, paused_gc, problem_to_dict
 from ..model import MultiHead
+from .steps.geometry import geometry_steps
 
 __all__ = ["Certificate", "build_certificate", "encode_count", "EXPLICIT_FUSION_LIMIT",
            "FORMAT", "VERSION"]
@@ -165,7 +166,7 @@ def distinct_key_product(M: MultiHead, hp: list | None = None, lattice=None) -> 
 
 def _lower_steps(lb: LowerBound) -> list:
     if lb.path == "geometry":                  # THEORY §9: chains, generic heads, vertices
-        return [dict(s) for s in lb.geometry.steps]
+        return geometry_steps(lb.geometry)
     steps: list[dict[str, Any]] = []
     if lb.path == "c3":
         P, Q = lb.reduced
