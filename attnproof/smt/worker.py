@@ -1,6 +1,6 @@
 """One solver run on SMT-LIB2 text, meant to run in its own killable process.
 
-This file is executed as a script by :mod:`attnproof.search.solvers` (never
+This file is executed as a script by :mod:`attnproof.smt.solvers` (never
 imported by the rest of the package at run time): it reads one JSON request on
 stdin, ``{"solver": "z3"|"cvc5", "smtlib": text, "timeout_ms": int,
 "model_vars": [names], "seed": int}`` (seed 0: the solver's default), runs the solver and writes one JSON answer on stdout:
