@@ -35,10 +35,11 @@ from ..algebra.lattice import Lattice
 from ..algebra.sizes import exact_product, fusion_size_bound
 from ..errors import AlgebraError, LimitError
 from ..fusion import DEFAULT_MAX_ATOMS, reduced_form
+from ..geometry.proof import MAX_CANDIDATES, GeometryProof, geometry_proof
 from ..model import MultiHead
-from .factors import FactorSet, surviving_factors
+from ..algebra.factors import FactorSet, surviving_factors
 from .newton import independent_zonotope_functionals, minkowski_vertex, newton_vertices
-from .sparse import from_flint, head_polys, normal_form, variables, x_support
+from ..algebra.sparse import from_flint, head_polys, normal_form, variables, x_support
 from .zonotope import (acyclic_orientations_tutte, classify, count_acyclic_orientations,
                        generator_classes,
                        graphic_edges, graphic_functionals, regions_general_position)
@@ -75,7 +76,7 @@ class LowerBound:
     reduced: tuple | None = None       # c3: (numerators, denominator) as sparse dicts
     tight: bool = True                 # True when the count is V(Q) itself
     notes: list = field(default_factory=list)
-    geometry: object | None = None     # path "geometry": the GeometryProof (certificate steps)
+    geometry: GeometryProof | None = None     # path "geometry": the GeometryProof
 
     @property
     def complete(self) -> bool:
@@ -428,11 +429,9 @@ def _geometric(M: MultiHead, progress: Progress = None,
                max_atoms: int | None = DEFAULT_MAX_ATOMS, spec=None) -> LowerBound | None:
     """THEORY §9: the bound from exact geometry, or None when some head is not certified.
 
-    At most ``geometry_steps.MAX_CANDIDATES`` (and ``max_atoms``) candidate vertex
+    At most ``geometry.proof.MAX_CANDIDATES`` (and ``max_atoms``) candidate vertex
     tuples are decided; beyond, the count is a verified part of ``V(Q)``.
     """
-    from ..certificate.geometry_steps import MAX_CANDIDATES, geometry_proof
-
     cap = MAX_CANDIDATES if max_atoms is None else min(max_atoms, MAX_CANDIDATES)
     gp = geometry_proof(M, progress=progress, max_candidates=cap, spec=spec)
     if gp is None:

@@ -13,12 +13,13 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Optional
 
 from ..bounds.lower import LowerBound, lower_bound
-from ..bounds.sparse import to_json_poly
+from ..algebra.sparse import to_json_poly
 from ..errors import CertificateError, LimitError
 from ..algebra.sizes import exact_product, fusion_size_bound
 from ..fusion import DEFAULT_MAX_ATOMS, ClassProductFusion, Fusion, fuse
 from ..io import canonical_json, decimal_string, paused_gc, problem_to_dict
 from ..model import MultiHead
+from .steps.geometry import geometry_steps
 
 __all__ = ["Certificate", "build_certificate", "encode_count", "EXPLICIT_FUSION_LIMIT",
            "FORMAT", "VERSION"]
@@ -152,7 +153,7 @@ def distinct_key_product(M: MultiHead, hp: list | None = None, lattice=None) -> 
 
     if hp is not None and lattice is not None:
         if lattice.has_z:
-            from ..bounds.sparse import x_support
+            from ..algebra.sparse import x_support
 
             return exact_product(len(x_support(H.den, lattice.dim)) for H in hp)
         # no bias variable: the x support is every monomial
@@ -165,7 +166,7 @@ def distinct_key_product(M: MultiHead, hp: list | None = None, lattice=None) -> 
 
 def _lower_steps(lb: LowerBound) -> list:
     if lb.path == "geometry":                  # THEORY §9: chains, generic heads, vertices
-        return [dict(s) for s in lb.geometry.steps]
+        return geometry_steps(lb.geometry)
     steps: list[dict[str, Any]] = []
     if lb.path == "c3":
         P, Q = lb.reduced
@@ -230,7 +231,7 @@ def build_certificate(M: MultiHead, explicit: bool = False, max_atoms: int | Non
 def _build(M: MultiHead, explicit: bool, max_atoms: int | None, explicit_fusion_limit: int,
            progress: Progress, spec) -> Certificate:
     from ..algebra.lattice import Lattice
-    from ..bounds.sparse import head_polys
+    from ..algebra.sparse import head_polys
 
     lat = Lattice.of(M)
     hp = head_polys(M, lat)             # built once: the bound and the product count share it
