@@ -26,12 +26,10 @@ KNOWN_VIOLATIONS: set[tuple[str, str]] = {
     ("attnproof.arrays", "attnproof.io"),
     ("attnproof.bounds.zonotope", "attnproof.checker.geometry"),
     ("attnproof.bounds.zonotope", "attnproof.checker.syntax"),
-    ("attnproof.geometry.minkowski", "attnproof.executor"),
     ("attnproof.io", "attnproof.checker.syntax"),
     ("attnproof.search", "attnproof.api"),
 }
 KNOWN_CYCLES: list[list[str]] = [
-    ["attnproof._dask", "attnproof.executor"],
     ["attnproof.api", "attnproof.search"],
     ["attnproof.arrays", "attnproof.io", "attnproof.model"],
     ["attnproof.checker.rules", "attnproof.checker.rules_geometry"],

@@ -23,6 +23,7 @@ from typing import Callable, Optional
 
 from ..algebra.lattice import Lattice
 from ..model import MultiHead
+from ..tasks import MapTasks
 from .associates import associate_classes
 from .chain import Chain, difference_box, indecomposable_chain, non_homothety
 from .direct_sum import DirectSum, direct_sum_certificate
@@ -65,12 +66,13 @@ class GeometryProof:
 
 
 def geometry_proof(M: MultiHead, *, complete: bool = True, progress: Progress = None,
-                   spec=None, max_candidates: int | None = MAX_CANDIDATES) -> GeometryProof | None:
+                   mapper: MapTasks | None = None, max_candidates: int | None = MAX_CANDIDATES) -> GeometryProof | None:
     """Prove the Newton vertex bound of ``M`` by THEORY §9, or None when some head
     denominator has no indecomposable Newton polytope (no chain found), two heads are
     associates through a non-monomial unit, or a head only indecomposable (content
     above 1) has no certificate of non-homothety with another class (docs/theory.md 9.3').  ``max_candidates`` (None: no cap): above
-    this many tuples of per-head vertices the count is partial (THEORY 9.4)."""
+    this many tuples of per-head vertices the count is partial (THEORY 9.4).  ``mapper``
+    runs the vertex enumeration's tasks (default: in this process)."""
     lat = Lattice.of(M)
     pts_all = head_points(M, lat)
     try:
@@ -127,7 +129,7 @@ def geometry_proof(M: MultiHead, *, complete: bool = True, progress: Progress = 
         allv = total == _prod(len(p) for p in fpts)
         return GeometryProof(total, True, "direct_sum", classes, reps, allv, sorted(indec),
                              direct_sum=ds, factor_vertices=fv, **parts)
-    mv = minkowski_vertices(fpts, complete=complete, progress=progress, spec=spec,
+    mv = minkowski_vertices(fpts, complete=complete, progress=progress, mapper=mapper,
                             max_candidates=max_candidates)
     exact = mv.complete and mv.certified
     allv = exact and not any(mv.head_non_vertices)
