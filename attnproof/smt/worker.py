@@ -168,7 +168,7 @@ def exit_with_parent(interval: float = 0.5) -> threading.Thread:
     The solver's parent kills it when it stops waiting; this covers the parent
     that could not (killed with SIGKILL): the orphan is re-parented and
     notices within ``interval`` seconds (Linux also has the kernel send
-    SIGKILL, see :func:`attnproof.search.solvers._parent_death_signal`).
+    SIGKILL, see :func:`attnproof.smt.solvers._parent_death_signal`).
 
     >>> exit_with_parent().daemon
     True
