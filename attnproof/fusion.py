@@ -226,7 +226,8 @@ class Fusion:
     >>> f = fuse(sigmoid_sum(2))
     >>> f.atoms, f.entries, f.method
     (4, 4, 'reduced')
-    >>> [(a.key, a.value) for a in f.to_head().atoms][-1]
+    >>> last = f.to_head().atoms[-1]
+    >>> last.key, last.value
     ((Fraction(1, 1), Fraction(1, 1)), (Fraction(2, 1),))
     """
 
