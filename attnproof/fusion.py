@@ -117,7 +117,7 @@ def _normalize_sign(num: list, den) -> tuple[list, Any]:
     return num, den
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, repr=False)
 class ReducedForm:
     """``M = P/Q`` with ``gcd(P, Q) = 1`` (``P`` one polynomial per value component).
 
@@ -153,6 +153,18 @@ class ReducedForm:
     def support_x(self) -> set[tuple[int, ...]]:
         """``supp_x(Q)``: exponents of ``Q`` projected on the ``x`` coordinates."""
         return self.frac.support_x()
+
+    def __repr__(self) -> str:
+        """Short: the sizes of ``P`` and ``Q`` (``str(r.Q)`` prints the polynomial).
+
+        >>> from attnproof.families import sigmoid_sum
+        >>> reduced_form(sigmoid_sum(2))
+        ReducedForm(Q_terms=4, P_terms=(3,), heads=2, dim=2)
+        """
+        from .brief import fields_repr
+
+        return fields_repr("ReducedForm", Q_terms=len(self.Q), P_terms=tuple(len(p) for p in self.P),
+                           heads=len(self.multihead), dim=self.multihead.dim)
 
     def is_constant(self) -> bool:
         """True when the multi-head is a constant function (``Q`` is a unit)."""
@@ -680,7 +692,7 @@ def distinct_sums(point_sets, limit: int | None = None, direct: bool | None = No
     return sum(len(reps) for reps in cur.values())
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, repr=False)
 class ClassProductFusion:
     """The product fusion over classes of associate heads, without polynomial algebra.
 
@@ -740,6 +752,11 @@ class ClassProductFusion:
             first = False
         for (x, z), (W, NV) in sorted(acc.items()):
             yield x, z, W, tuple(n / W for n in NV)
+
+    def __repr__(self) -> str:
+        """Short, as :class:`Fusion`'s: ``ClassProductFusion(25 atoms, method='product', heads=2)``."""
+        return (f"ClassProductFusion({self.atoms} atoms, method={self.method!r}, "
+                f"heads={len(self.multihead)})")
 
     def order_keys(self) -> list[tuple]:
         """The lattice exponents of the atoms of :meth:`to_head`, in that (ascending) order."""
@@ -902,6 +919,10 @@ class SparseFusion:
         self.method = "reduced"
         self.lattice = lattice
         self._rows = rows               # (mono, true sparse exponent, weight, numerators)
+
+    def __repr__(self) -> str:
+        """Short, as :class:`Fusion`'s."""
+        return f"SparseFusion({self.atoms} atoms, method={self.method!r}, heads={len(self.multihead)})"
 
     @property
     def atoms(self) -> int:
