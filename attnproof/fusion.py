@@ -29,7 +29,8 @@ from .algebra.budget import flint_obstacle, require_flint
 from .algebra.expfrac import ExpFraction, head_fraction, poly_context
 from .algebra.lattice import Lattice
 from .errors import AlgebraError, LimitError
-from .io import PROBLEM_FORMAT, PROBLEM_VERSION, SPARSE_KEY_DIM, format_number, sparse_key_to_json
+from .io import (PROBLEM_FORMAT, PROBLEM_VERSION, SPARSE_KEY_DIM, as_problem, format_number,
+                 sparse_key_to_json)
 from .model import Atom, Head, MultiHead
 
 __all__ = ["DEFAULT_MAX_ATOMS", "ReducedForm", "Fusion", "ClassProductFusion", "reduced_form",
@@ -186,7 +187,10 @@ def reduced_form(M: MultiHead, max_atoms: int | None = DEFAULT_MAX_ATOMS,
     >>> r = reduced_form(MultiHead((s, t)))
     >>> [str(p) for p in r.P], str(r.Q), r.is_constant()
     (['1'], '1', True)
+
+    ``M`` may also be a problem file path or a problem document (:func:`attnproof.io.as_problem`).
     """
+    M = as_problem(M)
     check_size(M, max_atoms)
     lat = Lattice.of(M)
     require_flint(M, "the reduced form P/Q", _GEOMETRY_HINT, lat)
@@ -382,6 +386,7 @@ def product_fusion(M: MultiHead, max_atoms: int | None = DEFAULT_MAX_ATOMS,
     >>> product_fusion(sigmoid_sum(4)).atoms
     16
     """
+    M = as_problem(M)
     check_size(M, max_atoms)
     lat = Lattice.of(M)
     require_flint(M, "the expanded product fusion", "'attnproof fuse' counts and writes it "
@@ -432,8 +437,10 @@ def fuse(M: MultiHead, max_atoms: int | None = DEFAULT_MAX_ATOMS,
 
     Keys whose lattice exponents are too long for polynomial algebra (binary
     floats, long decimals: :func:`attnproof.algebra.budget.flint_obstacle`) get
-    :func:`class_product_fusion`, counted without expansion.
+    :func:`class_product_fusion`, counted without expansion.  ``M`` may also be a
+    problem file path or a problem document (:func:`attnproof.io.as_problem`).
     """
+    M = as_problem(M)
     sf = sparse_fusion(M)
     if sf is not None:
         return sf  # type: ignore[return-value]
@@ -870,6 +877,7 @@ def class_product_fusion(M: MultiHead, max_atoms: int | None = DEFAULT_MAX_ATOMS
     ``LimitError`` when the number of distinct key sums is unknown: no direct
     sum (Lemma 9.5) and more than ``max_atoms`` sums to enumerate.
     """
+    M = as_problem(M)
     lat = Lattice.of(M)
     factors = _constant_classes_folded(_class_factors(M, lat), M.dim, M.value_dim)
     if progress is not None:

@@ -48,7 +48,7 @@ from .model import Atom, Head, MultiHead
 
 __all__ = [
     "parse_number", "format_number", "load_problem", "loads_problem", "problem_to_dict",
-    "problem_from_dict", "canonical_json", "problem_sha256", "dump_problem",
+    "problem_from_dict", "as_problem", "canonical_json", "problem_sha256", "dump_problem",
     "atomic_write", "atomic_write_text", "read_json_file", "read_text_file", "key_to_json",
     "sparse_key_to_json", "decimal_string",
 ]
@@ -741,3 +741,23 @@ def dump_problem(M: MultiHead, path: str | os.PathLike) -> None:
     '{"dim":1,"format":"attnproof-problem","h'
     """
     atomic_write_text(path, canonical_json(problem_to_dict(M)))
+
+
+def as_problem(problem: Any) -> MultiHead:
+    """A :class:`MultiHead` from a multi-head, a problem file path or a problem document.
+
+    Every verb of the API (``fuse``, ``reduced_form``, ``bound``, ``prove``, ``search``...)
+    takes its problem through this function.
+
+    >>> as_problem({"format": "attnproof-problem", "version": 1, "dim": 1,
+    ...             "heads": [{"atoms": [{"key": [1], "value": 1}, {"key": [0], "value": 0}]}]}).dim
+    1
+    """
+    if isinstance(problem, MultiHead):
+        return problem
+    if isinstance(problem, dict):
+        return problem_from_dict(problem)
+    if isinstance(problem, (str, os.PathLike)):
+        return load_problem(problem)
+    raise InputError(f"expected a MultiHead, a problem file path or a problem document, "
+                     f"got {type(problem).__name__}")

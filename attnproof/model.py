@@ -231,15 +231,17 @@ class Atom:
         >>> print(Atom(key=(1, "1/2"), value=(1,), bias=-1))
         key (1, 1/2) -> value 1, bias -1
         """
-        key = ", ".join(map(str, self.key)) if self.dim <= 8 else (
-            "{" + ", ".join(f"{j}: {x}" for j, x in self.sparse_key) + "}")
+        from .brief import clip
+
+        key = ("(" + ", ".join(map(str, self.key)) + ")" if self.dim <= 8 else
+               "{" + ", ".join(f"{j}: {x}" for j, x in self.sparse_key) + "}")
         val = str(self.value[0]) if len(self.value) == 1 else "(" + ", ".join(map(str, self.value)) + ")"
-        text = f"key ({key}) -> value {val}"
+        text = f"key {key} -> value {val}"
         if self.bias:
             text += f", bias {self.bias}"
         if self.weight != 1:
             text += f", weight {self.weight}"
-        return text
+        return clip(text)
 
     def __reduce__(self):
         return (_atom_from_state, (self.dim, self.sparse_key, self.value, self.bias, self.weight))

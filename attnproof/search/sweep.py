@@ -73,14 +73,14 @@ class SweepRow:
     search: Optional[SearchResult] = None
     reason: str = ""
 
-    @property
-
     def __repr__(self) -> str:
         """Short: the question and its answer."""
         from ..brief import fields_repr
 
         return fields_repr("SweepRow", repr(self.result), problem=self.problem, window=self.window,
                            target=self.target, reason=self.reason or None)
+
+    @property
     def fusion(self) -> Optional[Fusion]:
         """The verified witness of a ``sat`` row."""
         return self.search.fusion if self.search is not None and self.result == "sat" else None
@@ -119,8 +119,6 @@ class WindowSummary:
     unknown: int = 0
     withdrawn: list[int] = field(default_factory=list)
 
-    @property
-
     def __repr__(self) -> str:
         """Short: the problem, the window and the bounds found in it."""
         from ..brief import fields_repr
@@ -130,6 +128,8 @@ class WindowSummary:
                            best=self.best.atoms if self.best is not None else None,
                            refuted=self.refutation.target if self.refutation is not None else None,
                            unknown=self.unknown)
+
+    @property
     def window_minimum(self) -> Optional[int]:
         """The least atom count of a fusion with ``G`` in the window, when the rows pin it."""
         if self.best is None or self.refutation is None:
