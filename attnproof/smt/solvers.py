@@ -1,6 +1,6 @@
 """Solver back ends, each run in a separate process that a timeout can kill.
 
-:func:`run_solver` starts ``python worker.py`` (see :mod:`attnproof.search.worker`)
+:func:`run_solver` starts ``python worker.py`` (see :mod:`attnproof.smt.worker`)
 with resource limits (address space, CPU time), hands it the SMT-LIB2 text
 and waits at most ``timeout`` seconds; past that the process is killed and the
 answer is ``unknown`` (never a refutation).  A missing solver is reported as
