@@ -30,19 +30,19 @@ attnproof.errors.NumberError: 0.5 is a JSON float; write exact numbers as intege
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import json
 import os
 import re
 import tempfile
+from contextlib import contextmanager
 from fractions import Fraction
 from pathlib import Path
 from typing import Any, BinaryIO, Callable, Sequence
 
 from .checker.limits import (MAX_CONTAINERS, MAX_DIGITS, MAX_DIM, MAX_EXPONENT, MAX_FILE_BYTES,
                              containers, fits_digits)
-# one way to pause the cyclic collector while large acyclic structures are built
-from .checker.syntax import no_gc as paused_gc
 from .errors import InputError, LimitError, NumberError, ValidationError
 from .model import Atom, Head, MultiHead
 
@@ -66,6 +66,26 @@ _FAST_INT = 10 ** 18           # integers below this in absolute value fit MAX_D
 # Fractions are immutable: small integers share one object each (less memory, no construction)
 _SMALL_FRACTIONS = {i: Fraction(i) for i in range(-64, 257)}
 
+
+@contextmanager
+def paused_gc():
+    """Pause the cyclic garbage collector (restored on exit, if it was running).
+
+    Large problems, bounds and certificates are millions of small acyclic containers
+    that live on: the collector would rescan them again and again to free nothing;
+    reference counting still frees whatever is dropped.  (The checker has its own.)
+
+    >>> with paused_gc():
+    ...     gc.isenabled()
+    False
+    """
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
 
 def parse_number(x: Any, where: str = "") -> Fraction:
     """Parse one exact number of a problem file (see the module's number rule).

@@ -26,12 +26,9 @@ KNOWN_VIOLATIONS: set[tuple[str, str]] = {
     ("attnproof.arrays", "attnproof.io"),
     ("attnproof.bounds.lower", "attnproof.certificate.geometry_steps"),
     ("attnproof.bounds.newton", "attnproof.plot"),
-    ("attnproof.bounds.zonotope", "attnproof.checker.geometry"),
-    ("attnproof.bounds.zonotope", "attnproof.checker.syntax"),
     ("attnproof.fusion", "attnproof.bounds.factors"),
     ("attnproof.fusion", "attnproof.bounds.sparse"),
     ("attnproof.geometry.minkowski", "attnproof.executor"),
-    ("attnproof.io", "attnproof.checker.syntax"),
     ("attnproof.search", "attnproof.api"),
 }
 KNOWN_CYCLES: list[list[str]] = [
@@ -39,7 +36,6 @@ KNOWN_CYCLES: list[list[str]] = [
     ["attnproof.api", "attnproof.search"],
     ["attnproof.arrays", "attnproof.io", "attnproof.model"],
     ["attnproof.bounds.lower", "attnproof.certificate.build", "attnproof.certificate.geometry_steps"],
-    ["attnproof.checker.rules", "attnproof.checker.rules_geometry"],
 ]
 
 
