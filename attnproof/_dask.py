@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import atexit
 import logging
+import signal
 import threading
 import time
 import uuid
@@ -54,6 +55,12 @@ QUIET_LOCAL = {"distributed.admin.tick.interval": "500ms",
 PRELOAD = __name__.rsplit(".", 1)[0] + "._dask_preload"   # imported by local workers as they start
 
 _clients: dict[tuple, tuple[Any, Any]] = {}
+# A local cluster that is interrupted while it starts cannot be closed (its nannies are
+# half started) and leaks its semaphores.  While ``starting`` is set, a stop signal's
+# handler (the command line's) only records its number in ``pending_signal``; the signal
+# is raised again once the cluster is up and registered, so that it is closed cleanly.
+starting = threading.Event()
+pending_signal: list[int] = []
 _lock = threading.Lock()
 _atexit_registered = False
 
@@ -103,6 +110,7 @@ def client_for(spec):
                     logging.getLogger(name).setLevel(logging.CRITICAL)
                 # the scheduler's HTTP routes on a free local port (the default 8787 may be taken;
                 # no dashboard is drawn without bokeh)
+                starting.set()
                 with dask.config.set({"distributed.scheduler.allowed-failures": 0,
                                       # a worker holds only the task it runs: a death hits one task
                                       "distributed.scheduler.worker-saturation": 1.0,
@@ -119,13 +127,20 @@ def client_for(spec):
         except Exception as e:
             if cluster is not None:
                 cluster.close()
+            starting.clear()
+            if pending_signal:
+                signal.raise_signal(pending_signal.pop())
             where = spec.scheduler or f"a local cluster of {spec.workers} worker(s)"
             raise ExecutorError(f"cannot start or reach {where}: {type(e).__name__}: {e}") from None
+        finally:
+            starting.clear()
         _clients[key] = (client, cluster)
         if not _atexit_registered:
             atexit.register(shutdown)
             _atexit_registered = True
-        return client
+    if pending_signal:
+        signal.raise_signal(pending_signal.pop())
+    return client
 
 
 def _close(client, cluster) -> None:

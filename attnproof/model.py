@@ -354,16 +354,19 @@ class MultiHead:
         """Per-head NumPy arrays (float32/float64/int) taken at their exact binary values.
 
         ``keys[h]``: ``(n_h, d)``; ``values[h]``: ``(n_h,)`` or ``(n_h, m)``;
-        ``biases[h]``, ``weights[h]``: ``(n_h,)`` or None (see :mod:`attnproof.arrays`).
+        ``biases[h]``, ``weights[h]``: ``(n_h,)`` or None (see :func:`attnproof.arrays.exact_heads`).
 
         >>> import numpy as np
         >>> M = MultiHead.from_arrays([np.eye(2, dtype=np.float32)], [np.float32([1, 0])])
         >>> M.heads[0].atoms[0].key, M.value_dim
         ((Fraction(1, 1), Fraction(0, 1)), 1)
         """
-        from .arrays import multihead_from_arrays
+        from .arrays import exact_heads
 
-        return multihead_from_arrays(keys, values, biases, weights, names)
+        dim, heads = exact_heads(keys, values, biases, weights, names)
+        return cls(tuple(Head(tuple(Atom(key=k, value=v, bias=b, weight=w) for k, v, b, w in atoms),
+                              name=names[h] if names is not None else None)
+                         for h, atoms in enumerate(heads)), dim=dim)
 
     @property
     def value_dim(self) -> int:

@@ -14,7 +14,7 @@ from fractions import Fraction as F
 
 import pytest
 
-from attnproof import io
+from attnproof.io import problem as io
 from attnproof.algebra.budget import degree_spreads, flint_obstacle
 from attnproof.algebra.lattice import Lattice
 from attnproof.algebra.sizes import exact_product

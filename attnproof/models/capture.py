@@ -244,16 +244,16 @@ def save_capture(cap: Capture, path: str | os.PathLike) -> None:
 
 
 def _read_npz(p: Path) -> dict[str, np.ndarray]:
-    from .. import arrays
+    from ..io import npz
 
     try:                    # a compressed archive may expand far beyond its own size
         with zipfile.ZipFile(p) as zf:
             expanded = sum(i.file_size for i in zf.infolist())
     except (zipfile.BadZipFile, OSError, ValueError, EOFError):
         expanded = 0        # np.load below says what is wrong with the file
-    if expanded > arrays.MAX_NPZ_EXPANDED_BYTES:
+    if expanded > npz.MAX_NPZ_EXPANDED_BYTES:
         raise InputError(f"{p}: its arrays expand to {expanded} bytes, over the limit of "
-                         f"{arrays.MAX_NPZ_EXPANDED_BYTES}")
+                         f"{npz.MAX_NPZ_EXPANDED_BYTES}")
     try:
         with np.load(p, allow_pickle=False) as z:
             return {k: z[k] for k in z.files}
