@@ -42,7 +42,7 @@ def _count_limit() -> int:
     return _MAX_COUNT
 
 
-@dataclass
+@dataclass(repr=False)
 class Verdict:
     """The checker's answer: status, exit code, message and what was established.
 
@@ -70,6 +70,22 @@ class Verdict:
     work: int = 0
     replay: list = field(default_factory=list)
     complete: bool | None = None     # geometric vertex count: complete (True) or partial (False)
+
+    def __repr__(self) -> str:
+        """Short (at most 300 characters): the status, the bounds and the start of the message.
+
+        >>> Verdict("valid", 0, "valid: lower bound 4, upper bound 4", lower_bound=4, upper_bound=4)
+        Verdict('valid', code=0, lower_bound=4, upper_bound=4, message='valid: lower bound 4, upper bound 4')
+        """
+        parts = [repr(self.status), f"code={self.code}"]
+        for name in ("step", "rule", "lower_bound", "upper_bound", "minimum", "trust"):
+            value = getattr(self, name)
+            if value is not None:
+                text = repr(value)
+                parts.append(f"{name}={text if len(text) <= 40 else '<%d digits>' % len(text)}")
+        message = self.message if len(self.message) <= 120 else self.message[:117] + "..."
+        parts.append(f"message={message!r}")
+        return f"Verdict({', '.join(parts)})"
 
     def to_dict(self) -> dict:
         """JSON-ready form (big counts as decimal strings); ``verdict`` and ``status`` agree

@@ -26,7 +26,7 @@ from .numbers import _FAST_INT, _SMALL_FRACTIONS, _format_fraction, format_numbe
 
 __all__ = ["PROBLEM_FORMAT", "PROBLEM_VERSION", "SPARSE_KEY_DIM", "load_problem", "loads_problem",
            "dump_problem", "problem_from_dict", "problem_to_dict", "problem_sha256", "key_to_json",
-           "sparse_key_to_json"]
+           "sparse_key_to_json", "as_problem"]
 
 PROBLEM_FORMAT = "attnproof-problem"
 PROBLEM_VERSION = 1
@@ -362,3 +362,23 @@ def dump_problem(M: MultiHead, path: str | os.PathLike) -> None:
     '{"dim":1,"format":"attnproof-problem","h'
     """
     atomic_write_text(path, canonical_json(problem_to_dict(M)))
+
+
+def as_problem(problem: Any) -> MultiHead:
+    """A :class:`MultiHead` from a multi-head, a problem file path or a problem document.
+
+    Every verb of the API (``fuse``, ``reduced_form``, ``bound``, ``prove``, ``search``...)
+    takes its problem through this function.
+
+    >>> as_problem({"format": "attnproof-problem", "version": 1, "dim": 1,
+    ...             "heads": [{"atoms": [{"key": [1], "value": 1}, {"key": [0], "value": 0}]}]}).dim
+    1
+    """
+    if isinstance(problem, MultiHead):
+        return problem
+    if isinstance(problem, dict):
+        return problem_from_dict(problem)
+    if isinstance(problem, (str, os.PathLike)):
+        return load_problem(problem)
+    raise InputError(f"expected a MultiHead, a problem file path or a problem document, "
+                     f"got {type(problem).__name__}")

@@ -72,7 +72,7 @@ _META_KEYS = {"format", "version", "model", "layer", "position", "tokens", "toke
               "dtype", "source", "ln_eps", "description"}
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, repr=False)
 class Capture:
     """One layer at one query position: arrays (float64) and metadata (see the module table)."""
 
@@ -96,6 +96,13 @@ class Capture:
 
     def __post_init__(self) -> None:
         _validate(self)
+
+    def __repr__(self) -> str:
+        """Short: where it comes from and the shapes (the arrays are attributes)."""
+        from ..brief import fields_repr
+
+        return fields_repr("Capture", model=self.meta.get("model"), layer=self.meta.get("layer"),
+                           heads=self.heads, n_ctx=self.x.shape[0], d_model=self.x.shape[1])
 
     @property
     def n_heads(self) -> int:
