@@ -13,8 +13,8 @@ The public API (the command line is a thin layer over it):
 
 Imports are lazy (PEP 562): ``import attnproof`` loads nothing heavy, and
 ``python -m attnproof.checker CERT`` runs on a bare Python (the checker uses the
-standard library only).  ``attnproof.search`` is the search subpackage; it is
-also callable, as the API function :func:`attnproof.api.search`.
+standard library only).  ``attnproof.search`` is the API function
+:func:`attnproof.api.search`; the SMT search itself is the subpackage ``attnproof.smt``.
 """
 
 from __future__ import annotations
@@ -34,14 +34,14 @@ _EXPORTS = {
     **dict.fromkeys(("Fusion", "ReducedForm", "fuse", "product_fusion", "reduced_form"), "fusion"),
     **dict.fromkeys(("sigmoid_sum", "biased_sigmoid_sum", "graph_sum", "random_multihead"),
                     "families"),
-    **dict.fromkeys(("bound", "prove", "check"), "api"),
+    **dict.fromkeys(("bound", "prove", "check", "search"), "api"),
     "LowerBound": "bounds", "Certificate": "certificate", "Verdict": "checker",
 }
-# subpackages reachable as attributes (``attnproof.search`` is callable: the API's search)
+# subpackages reachable as attributes
 _SUBMODULES = ("algebra", "api", "bounds", "certificate", "checker", "cli", "errors", "executor",
-               "families", "fusion", "io", "model", "numeric", "plot", "search")
+               "families", "fusion", "io", "model", "numeric", "plot", "smt")
 
-__all__ = sorted(_EXPORTS) + ["search", "__version__"]
+__all__ = sorted(_EXPORTS) + ["__version__"]
 
 
 def __getattr__(name: str) -> Any:

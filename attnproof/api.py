@@ -132,11 +132,11 @@ def search(problem: Any, atoms: int | None = None, *, window: int | Sequence | A
     """Search a window for a fusion with at most ``atoms`` atoms (z3; unsat re-checked by cvc5).
 
     With ``minimize=True`` walk the atom count down from the best cheap fusion
-    (:func:`attnproof.search.minimize`); otherwise one query
-    (:func:`attnproof.search.search_fusion`).  ``window``: a box radius or a
+    (:func:`attnproof.smt.minimize`); otherwise one query
+    (:func:`attnproof.smt.search_fusion`).  ``window``: a box radius or a
     list of exponent vectors of the multiplier ``G`` (THEORY §6).
     """
-    from .search import SearchOptions, minimize as _minimize, search_fusion
+    from .smt import SearchOptions, minimize as _minimize, search_fusion
 
     M = as_problem(problem)
     opts = options if options is not None else SearchOptions()

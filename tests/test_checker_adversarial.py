@@ -57,7 +57,7 @@ def _have(need: str) -> bool:
         return flint_module() is not None
     if need == "solvers":
         try:
-            from attnproof.search.solvers import solver_available
+            from attnproof.smt.solvers import solver_available
         except ImportError:
             return False
         return solver_available("z3") and solver_available("cvc5")

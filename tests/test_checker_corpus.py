@@ -170,7 +170,7 @@ def test_window_refutation_trust_strict_and_replay(capsys):
     assert v.bounds_verified and not v.windows_verified and "--replay" in v.message
     assert v.window_refutations and v.window_refutations[0]["atoms"] == 6
     assert check_text(cert.read_text(), strict=True).code == 2
-    pytest.importorskip("attnproof.search.replay")
+    pytest.importorskip("attnproof.smt.replay")
     assert main(["check", str(cert), "--replay"]) == 0
     out = capsys.readouterr().out
     assert out.startswith("valid: ") and "replay step" in out

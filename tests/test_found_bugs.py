@@ -216,7 +216,7 @@ def test_search_skips_level_parity_when_q_cannot_be_factored_quickly(tmp_path):
     wrong one), so a Q of too high a degree gives none."""
     from attnproof.fusion import reduced_form
     from attnproof.io import load_problem
-    from attnproof.search.query import binomial_directions
+    from attnproof.smt.query import binomial_directions
 
     r = reduced_form(load_problem(_high_degree_pair(tmp_path)))
     assert binomial_directions(r) == ()

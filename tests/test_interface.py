@@ -235,7 +235,7 @@ def test_json_errors_name_the_file(tmp_path, run_cli, content, needle):
 
 def test_missing_z3_hint_names_the_pip_package(monkeypatch):
     from attnproof.errors import SolverError
-    from attnproof.search import solvers
+    from attnproof.smt import solvers
 
     monkeypatch.setattr(solvers, "solver_available", lambda name: False)
     with pytest.raises(SolverError, match="pip install z3-solver"):

@@ -39,7 +39,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="accept only fully exact certificates (trust 'exact'); others are inconclusive")
     p.add_argument("--replay", action="store_true",
                    help="re-prove each windowed refutation: re-encode it from the problem and "
-                        "re-run z3 and cvc5 (needs attnproof.search)")
+                        "re-run z3 and cvc5 (needs attnproof.smt)")
     p.add_argument("--replay-timeout", metavar="SECONDS", type=float, default=None,
                    help="time budget for the whole replay (default 600); past it the verdict "
                         "is inconclusive")
@@ -70,9 +70,9 @@ def replay(text: str, budget_s: float | None = None) -> list[tuple[int, bool | N
     steps = [(i, s) for i, s in enumerate(doc.get("steps", []))
              if isinstance(s, dict) and s.get("rule") == "window_refutation"]
     try:
-        from ..search.replay import replay_step
+        from ..smt.replay import replay_step
     except ImportError:
-        return [(i, None, "replay unavailable (attnproof.search.replay is not installed)")
+        return [(i, None, "replay unavailable (attnproof.smt.replay is not installed)")
                 for i, _ in steps]
     from ..io import problem_from_dict
 

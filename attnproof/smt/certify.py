@@ -9,7 +9,7 @@
   upper bound and the refutations as extra steps (trust ``window-refuted``).
 
 >>> from attnproof.families import sigmoid_sum
->>> from attnproof.search.query import search_fusion
+>>> from attnproof.smt.query import search_fusion
 >>> res = search_fusion(sigmoid_sum(2), 3, 1, timeout=60)
 >>> step = refutation_step(res)
 >>> step["rule"], step["atoms"], step["window"], sorted(step["solvers"])
@@ -34,7 +34,7 @@ def refutation_step(res) -> dict[str, Any]:
     """The ``window_refutation`` step of an ``unsat`` search result (both solvers agreed).
 
     >>> from attnproof.families import sigmoid_sum
-    >>> from attnproof.search.query import search_fusion
+    >>> from attnproof.smt.query import search_fusion
     >>> refutation_step(search_fusion(sigmoid_sum(1), 2, 0, timeout=60))
     Traceback (most recent call last):
     ...
@@ -54,7 +54,7 @@ def refutation_claim(res) -> dict[str, Any]:
     """The ``claims.window_refutations`` entry of an ``unsat`` result.
 
     >>> from attnproof.families import sigmoid_sum
-    >>> from attnproof.search.query import search_fusion
+    >>> from attnproof.smt.query import search_fusion
     >>> refutation_claim(search_fusion(sigmoid_sum(1), 1, 0, timeout=60))
     {'atoms': 1, 'window': {'kind': 'box', 'radius': 0, 'coordinates': [0]}}
     """
@@ -89,7 +89,7 @@ def search_certificate(M: MultiHead, fusion: Fusion | None = None,
     atoms.  Needs :mod:`attnproof.certificate`.
 
     >>> from attnproof.families import sigmoid_sum
-    >>> from attnproof.search.query import search_fusion
+    >>> from attnproof.smt.query import search_fusion
     >>> res = search_fusion(sigmoid_sum(2), 3, 1, timeout=60)
     >>> doc = search_certificate(sigmoid_sum(2), refutations=[res])
     >>> doc["trust"], doc["claims"]["window_refutations"][0]["atoms"]

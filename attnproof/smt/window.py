@@ -2,11 +2,11 @@
 
 A *box* window of radius ``w`` holds the points of the frame's sublattice whose
 free coordinates lie in ``[-w, w]`` (dependent coordinates solved from the
-lineality, THEORY §6 and :mod:`attnproof.search.lineality`).  A *points* window
+lineality, THEORY §6 and :mod:`attnproof.smt.lineality`).  A *points* window
 is an explicit list of exponent vectors.  Exponents are those of ``G`` on the
 problem's exponent lattice: ``G = 1`` is the origin.
 
->>> from attnproof.search.lineality import full_frame
+>>> from attnproof.smt.lineality import full_frame
 >>> w = box_window(full_frame(2), 1)
 >>> len(w.points), w.to_dict()
 (9, {'kind': 'box', 'radius': 1, 'coordinates': [0, 1]})
@@ -48,7 +48,7 @@ class Window:
     def free_part(self, p: Sequence[int]) -> tuple[int, ...]:
         """A point's free coordinates (all coordinates for a points window).
 
-        >>> from attnproof.search.lineality import full_frame
+        >>> from attnproof.smt.lineality import full_frame
         >>> box_window(full_frame(2), 1).free_part((1, -1))
         (1, -1)
         """
@@ -63,7 +63,7 @@ class Window:
 def box_window(frame: Frame, radius: int) -> Window:
     """The points of the frame's sublattice with free coordinates in ``[-radius, radius]``.
 
-    >>> from attnproof.search.lineality import Frame
+    >>> from attnproof.smt.lineality import Frame
     >>> from fractions import Fraction as F
     >>> f = Frame(3, (0, 1), (2,), ((1, 1, 1),), ((F(-1), F(-1)),))
     >>> box_window(f, 1).points[:2]

@@ -1,6 +1,6 @@
 """Search sweeps: many independent windowed queries, run through the executor seam.
 
-A sweep asks :func:`~attnproof.search.query.search_fusion` the same question
+A sweep asks :func:`~attnproof.smt.query.search_fusion` the same question
 for every problem of a family, every window and every target ``k`` (by
 default every ``k`` from the Newton lower bound up to one below the best
 cheap fusion).  The queries are independent, so they go through
