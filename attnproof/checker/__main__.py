@@ -20,6 +20,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--problem-sha256", metavar="HEX", help="require this embedded problem hash")
     p.add_argument("--strict", action="store_true", help="only trust 'exact' is valid")
     p.add_argument("--json", action="store_true", help="print the verdict as JSON")
+    p.add_argument("--reference", action="store_true",
+                   help="run the reference path alone, without the fast paths "
+                        "(also ATTNPROOF_CHECKER_REFERENCE=1)")
     try:
         args = p.parse_args(argv)
     except SystemExit as e:
@@ -38,7 +41,8 @@ def main(argv: list[str] | None = None) -> int:
         else:
             print(f"error: {msg}", file=sys.stderr)
         return 3
-    v = check_text(text, expected_sha256=args.problem_sha256, strict=args.strict)
+    v = check_text(text, expected_sha256=args.problem_sha256, strict=args.strict,
+                   reference=args.reference)
     print(json.dumps(v.to_dict(), sort_keys=True, indent=2) if args.json else v.message)
     return v.code
 

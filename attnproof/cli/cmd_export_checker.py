@@ -93,11 +93,13 @@ def export(directory: str, force: bool = False) -> list[str]:
                 raise InputError(f"{p}: already exists (use --force to replace it)")
     os.makedirs(target, exist_ok=True)
     written, hashes = [], []
-    for f in sorted(src.glob("*.py")):
+    for f in sorted(src.rglob("*.py")):          # the package and its rules/ subpackage
+        rel = f.relative_to(src).as_posix()
         text = f.read_text(encoding="utf-8")
-        atomic_write_text(target / f.name, text)
-        written.append(f"{PACKAGE}/{f.name}")
-        hashes.append(f"  {hashlib.sha256(text.encode('utf-8')).hexdigest()}  {PACKAGE}/{f.name}")
+        os.makedirs((target / rel).parent, exist_ok=True)
+        atomic_write_text(target / rel, text)
+        written.append(f"{PACKAGE}/{rel}")
+        hashes.append(f"  {hashlib.sha256(text.encode('utf-8')).hexdigest()}  {PACKAGE}/{rel}")
     atomic_write_text(out / "check.py", LAUNCHER)
     atomic_write_text(out / "README.txt", README.format(version=__version__, hashes="\n".join(hashes)))
     return written + ["check.py", "README.txt"]

@@ -59,7 +59,7 @@ def linear_term(terms: Sequence[tuple[int, str]]) -> str:
     return "(+ " + " ".join(parts) + ")"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Encoding:
     """One query: its SMT-LIB2 text, SHA-256, and the names needed to read a model."""
 
@@ -70,6 +70,13 @@ class Encoding:
     smtlib: str
     sha256: str
     stats: dict = field(default_factory=dict)
+
+    def __repr__(self) -> str:
+        """Short: the query's size and hash (``.smtlib`` is the text)."""
+        from ..brief import fields_repr
+
+        return fields_repr("Encoding", atoms=self.atoms, window_points=len(self.window),
+                           smtlib_lines=self.smtlib.count("\n") + 1, sha256=self.sha256[:16] + "...")
 
 
 def _products(poly_dict: dict[Exponent, int], window: Window) -> dict[Exponent, list[tuple[int, str]]]:

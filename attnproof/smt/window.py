@@ -26,7 +26,7 @@ __all__ = ["Window", "box_window", "points_window", "parse_window", "MAX_WINDOW_
 MAX_WINDOW_POINTS = 100_000
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Window:
     """A finite, sorted set of exponent vectors, with how it was described."""
 
@@ -58,6 +58,18 @@ class Window:
 
     def __len__(self) -> int:
         return len(self.points)
+
+    def __repr__(self) -> str:
+        """Short: how it was described and how many points it has.
+
+        >>> from attnproof.smt.lineality import full_frame
+        >>> box_window(full_frame(2), 1)
+        Window(kind='box', radius=1, coordinates=(0, 1), points=9)
+        """
+        from ..brief import fields_repr
+
+        return fields_repr("Window", kind=self.kind, radius=self.radius,
+                           coordinates=self.coordinates or None, points=len(self.points))
 
 
 def box_window(frame: Frame, radius: int) -> Window:
