@@ -13,14 +13,14 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Optional
 
 from ..bounds.lower import LowerBound, lower_bound
-from ..algebra.sparse import to_json_poly
 from ..errors import CertificateError, LimitError
 from ..algebra.sizes import exact_product, fusion_size_bound
 from ..fusion import DEFAULT_MAX_ATOMS, ClassProductFusion, Fusion, fuse
 from ..io import canonical_json, decimal_string, paused_gc, problem_to_dict
 from ..model import MultiHead
 from ..tasks import MapTasks
-from .steps.geometry import geometry_steps
+from .steps import lower_bound_steps
+from .steps.fusion import explicit_fusion_step, product_fusion_step
 
 __all__ = ["Certificate", "build_certificate", "encode_count", "EXPLICIT_FUSION_LIMIT",
            "FORMAT", "VERSION"]
@@ -40,12 +40,6 @@ def encode_count(n: int) -> int | str:
     (8, '1152921504606846976')
     """
     return n if n < (1 << 53) else decimal_string(n)
-
-
-def _rational_poly(p: dict) -> list:
-    from ..io import format_number
-    terms = sorted(([list(pr) for pr in m], c) for m, c in p.items())
-    return [[format_number(c), m] for m, c in terms]
 
 
 @dataclass
@@ -165,29 +159,6 @@ def distinct_key_product(M: MultiHead, hp: list | None = None, lattice=None) -> 
                               for a in h.atoms}) for h in M.heads)
 
 
-def _lower_steps(lb: LowerBound) -> list:
-    if lb.path == "geometry":                  # THEORY §9: chains, generic heads, vertices
-        return geometry_steps(lb.geometry)
-    steps: list[dict[str, Any]] = []
-    if lb.path == "c3":
-        P, Q = lb.reduced
-        steps.append({"rule": "reduced_by_flint",
-                      "numerator": [_rational_poly(p) if p else [] for p in P],
-                      "denominator": to_json_poly({m: int(c) for m, c in Q.items()})})
-    else:
-        for poly, mult, wit, comp in lb.factors:
-            steps.append({"rule": "irreducible_factor", "poly": to_json_poly(poly),
-                          "witness": dict(wit), "residue_component": comp})
-    blocks = []
-    for b in lb.blocks:
-        bd: dict[str, Any] = {"factors": list(b.factors), "method": b.method}
-        if b.method == "vertices":
-            bd["vertices"] = [[list(u), list(c)] for u, c in b.vertices]
-        blocks.append(bd)
-    steps.append({"rule": "newton_blocks", "blocks": blocks})
-    return steps
-
-
 def _check_digits(obj) -> None:
     """``LimitError`` when ``obj`` holds an integer longer than the checker reads (``MAX_DIGITS``).
 
@@ -238,7 +209,7 @@ def _build(M: MultiHead, explicit: bool, max_atoms: int | None, explicit_fusion_
     hp = head_polys(M, lat)             # built once: the bound and the product count share it
     lb = lower_bound(M, explicit=explicit, max_atoms=max_atoms, progress=progress, mapper=mapper,
                      lattice=lat, hp=hp)
-    steps = _lower_steps(lb)
+    steps = lower_bound_steps(lb)
     prod = distinct_key_product(M, hp, lat)
     fusion = None
     upper = prod
@@ -260,11 +231,9 @@ def _build(M: MultiHead, explicit: bool, max_atoms: int | None, explicit_fusion_
     if fusion is not None:
         head = (problem_to_dict(fusion.to_multihead(name=None)) if isinstance(fusion, ClassProductFusion)
                 else fusion.to_problem_dict(name=None))["heads"][0]
-        exps = fusion.order_keys()
-        head["atoms"] = [a for _, a in sorted(zip(exps, head["atoms"]), key=lambda t: t[0])]
-        steps.append({"rule": "explicit_fusion", "head": head})
+        steps.append(explicit_fusion_step(head, fusion.order_keys()))
     else:
-        steps.append({"rule": "product_fusion"})
+        steps.append(product_fusion_step())
     if lb.value > upper:
         raise CertificateError(f"lower bound {lb.value} exceeds the fusion's {upper} atoms "
                                "(internal error)")

@@ -21,6 +21,7 @@ from ..geometry.proof import MAX_CANDIDATES, GeometryProof, geometry_proof
 from ..io import canonical_json, problem_to_dict
 from ..model import MultiHead
 from .build import FORMAT, VERSION, encode_count
+from .steps.fusion import product_fusion_step
 from .steps.geometry import geometry_steps
 
 __all__ = ["GeometryProof", "geometry_proof", "MAX_CANDIDATES", "geometry_certificate",
@@ -47,5 +48,5 @@ def geometry_certificate(M: MultiHead, **kw) -> GeometryCertificate | None:
            "claims": {"lower_bound": encode_count(gp.lower), "upper_bound": encode_count(upper),
                       "minimum": encode_count(upper) if gp.lower == upper else None,
                       "window_refutations": []},
-           "steps": geometry_steps(gp) + [{"rule": "product_fusion"}], "trust": "exact"}
+           "steps": geometry_steps(gp) + [product_fusion_step()], "trust": "exact"}
     return GeometryCertificate(doc, gp)

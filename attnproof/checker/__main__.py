@@ -222,6 +222,9 @@ def build_parser(prog: str | None = None, version: str | None = None) -> argpars
                    help="the work budget in elementary operations (default: linear in the "
                         "certificate's size); past it the verdict is inconclusive")
     p.add_argument("--json", action="store_true", help="print the verdict as one JSON document")
+    p.add_argument("--reference", action="store_true",
+                   help="run the reference path alone, without the fast paths "
+                        "(also ATTNPROOF_CHECKER_REFERENCE=1)")
     p.add_argument("-V", "--version", action="version",
                    version=f"%(prog)s: attnproof certificate checker ({version or _version()})")
     return p
@@ -255,7 +258,8 @@ def main(argv: list[str] | None = None, prog: str | None = None, version: str | 
             sha = problem_file_sha256(args.problem)
     except UsageError as e:
         return _error(str(e), args.json)
-    v = check_text(text, expected_sha256=sha, strict=args.strict, work=args.max_work)
+    v = check_text(text, expected_sha256=sha, strict=args.strict, work=args.max_work,
+                   reference=args.reference)
     print(json.dumps(v.to_dict(), sort_keys=True, indent=2) if args.json else v.message)
     return v.code if v.code in (0, 1, 2) else EXIT_USAGE
 

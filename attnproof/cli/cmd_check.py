@@ -43,6 +43,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--replay-timeout", metavar="SECONDS", type=float, default=None,
                    help="time budget for the whole replay (default 600); past it the verdict "
                         "is inconclusive")
+    p.add_argument("--reference", action="store_true",
+                   help="run the checker's reference path alone, without its fast paths "
+                        "(same verdicts; also ATTNPROOF_CHECKER_REFERENCE=1)")
     p.add_argument("--max-work", metavar="OPS", type=int, default=None,
                    help="the checker's work budget in elementary operations (default: "
                         "linear in the certificate's size); past it the verdict is inconclusive")
@@ -172,7 +175,8 @@ def run(args: argparse.Namespace) -> int:
         # nan, inf, 1e308 and negative budgets made the replay fail inside (or never start)
         raise InputError(f"--replay-timeout {budget_s:g}: give seconds between 0 and 86400")
     with Progress("checking the certificate", heartbeat=True):
-        v = check_text(text, expected_sha256=expected, strict=args.strict, work=work)
+        v = check_text(text, expected_sha256=expected, strict=args.strict, work=work,
+                       reference=getattr(args, "reference", False))
     if args.replay and v.bounds_verified and v.window_steps:
         v = v.after_replay(replay(text, budget_s))
     code = v.code

@@ -97,7 +97,7 @@ def export(directory: str, force: bool = False) -> list[str]:
                 raise InputError(f"{p}: already exists (use --force to replace it)")
     os.makedirs(target, exist_ok=True)
     written, hashes = [], []
-    for f in sorted(src.rglob("*.py")):          # the checker's subpackages too
+    for f in sorted(src.rglob("*.py")):          # the package and its rules/ subpackage
         rel = f.relative_to(src).as_posix()
         text = f.read_text(encoding="utf-8")
         os.makedirs((target / rel).parent, exist_ok=True)

@@ -10,20 +10,42 @@ no floats, no NaN or Infinity) and written canonically (sorted keys, ASCII).
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import re
 import tempfile
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, BinaryIO, Callable
 
 from ..checker.limits import MAX_CONTAINERS, MAX_DIGITS, MAX_FILE_BYTES, containers
-# one way to pause the cyclic collector while large acyclic structures are built
-from ..checker.syntax import no_gc as paused_gc
 from ..errors import InputError, LimitError, NumberError
 
 __all__ = ["loads_json", "read_text_file", "read_json_file", "canonical_json", "atomic_write",
            "atomic_write_text", "paused_gc", "MAX_FILE_BYTES"]
+
+
+
+@contextmanager
+def paused_gc():
+    """Pause the cyclic garbage collector (restored on exit, if it was running).
+
+    Large problems, bounds and certificates are millions of small acyclic containers
+    that live on: the collector would rescan them again and again to free nothing;
+    reference counting still frees whatever is dropped.  (The checker has its own.)
+
+    >>> with paused_gc():
+    ...     gc.isenabled()
+    False
+    """
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
 
 
 def _reject_constant(name: str) -> Any:
