@@ -382,7 +382,7 @@ def rule_generic_heads(st: State, step: dict, where: str) -> None:
             if t is not None and _proportional(Z[reps[j]], Z[reps[i]], t):
                 raise Reject(f"{where}: the denominators of heads {reps[i]} and {reps[j]} are "
                              "associates: they belong to one class")
-    for c_i, hs in enumerate(parsed):
+    for hs in parsed:
         rep = hs[0]
         D = Z[rep]
         constant = True
