@@ -1,5 +1,5 @@
 """Minkowski sums in the plane: the producer's angular merge, the checker's hull
-directions, and the certificates that use them (docs/certificates.md §6.3, §6.11)."""
+directions, and the certificates that use them (docs/certificates.md §6.3, §6.12)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import pytest
 from attnproof.bounds.newton import newton_vertices
 from attnproof.certificate import build_certificate
 from attnproof.checker import check_document, check_text
-from attnproof.checker.planar import planar_count
+from attnproof.checker.rules.planar import planar_count
 from attnproof.families import float_multihead
 from attnproof.geometry.planar import convex_hull, minkowski_polygon, planar_vertex_count
 from attnproof.model import Atom, Head, MultiHead

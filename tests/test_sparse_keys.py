@@ -16,7 +16,7 @@ from attnproof.algebra.expfrac import head_fraction, poly_to_dict
 from attnproof.algebra.lattice import Lattice
 from attnproof.bounds import lower_bound
 from attnproof.bounds.lower import simplex_pivots
-from attnproof.bounds.sparse import head_polys
+from attnproof.algebra.sparse import head_polys
 from attnproof.certificate import build_certificate
 from attnproof.checker import check_text
 from attnproof.errors import ValidationError
@@ -173,7 +173,7 @@ def test_simplex_pivots():
 
 
 def test_checker_rejects_a_simplex_block_that_is_not_one():
-    from attnproof.checker.rules import Reject, State, _simplex_count
+    from attnproof.checker.rules.newton import Reject, State, _simplex_count
     st = State(None)
     st.pb = type("Pb", (), {"dim": 4})()
     st.factors = [({(): 1, ((0, 1),): 1, ((1, 1),): 1, ((0, 1), (1, 1)): 1}, 1)]

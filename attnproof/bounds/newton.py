@@ -14,10 +14,11 @@ verified vertex is a real vertex.
 
 from __future__ import annotations
 
-from fractions import Fraction
 from itertools import product
 from math import gcd, lcm
 from typing import Sequence
+
+from ..geometry.hull import hull_2d as ccw_hull
 
 Point = tuple
 
@@ -61,7 +62,7 @@ def hull_2d(pts: Sequence[Point]) -> list[tuple[Point, Point]]:
     """Vertices of a planar point set with integer functionals.
 
     The vertices come from the one exact hull of the toolkit
-    (:func:`attnproof.plot.hull_2d`, monotone chain); each gets the sum of the
+    (:func:`attnproof.geometry.hull.hull_2d`, monotone chain); each gets the sum of the
     outward normals of its two edges.
 
     >>> hull_2d([(0, 0), (1, 0), (3, 0)])
@@ -69,8 +70,6 @@ def hull_2d(pts: Sequence[Point]) -> list[tuple[Point, Point]]:
     >>> hull_2d([(0, 0), (2, 0), (1, 1), (0, 2)])
     [((0, 0), (-2, -2)), ((0, 2), (0, 2)), ((2, 0), (2, 0))]
     """
-    from ..plot import hull_2d as ccw_hull
-
     hull = ccw_hull(pts)                     # counter-clockwise, strict turns
     if len(hull) == 1:
         return [(hull[0], (0, 0))]
@@ -137,7 +136,7 @@ def newton_vertices(pts: Sequence[Point]) -> tuple[list[tuple[Point, tuple]], bo
     if len(live) <= 2:
         sub = [tuple(p[i] for i in live) + (0,) * (2 - len(live)) for p in P]
         res = []
-        for v, c in hull_2d(sub):
+        for _v, c in hull_2d(sub):
             full = [0] * n
             for j, i in enumerate(live):
                 full[i] = c[j]

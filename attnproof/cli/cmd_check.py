@@ -39,10 +39,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="accept only fully exact certificates (trust 'exact'); others are inconclusive")
     p.add_argument("--replay", action="store_true",
                    help="re-prove each windowed refutation: re-encode it from the problem and "
-                        "re-run z3 and cvc5 (needs attnproof.search)")
+                        "re-run z3 and cvc5 (needs attnproof.smt)")
     p.add_argument("--replay-timeout", metavar="SECONDS", type=float, default=None,
                    help="time budget for the whole replay (default 600); past it the verdict "
                         "is inconclusive")
+    p.add_argument("--reference", action="store_true",
+                   help="run the checker's reference path alone, without its fast paths "
+                        "(same verdicts; also ATTNPROOF_CHECKER_REFERENCE=1)")
     p.add_argument("--max-work", metavar="OPS", type=int, default=None,
                    help="the checker's work budget in elementary operations (default: "
                         "linear in the certificate's size); past it the verdict is inconclusive")
@@ -54,7 +57,7 @@ _NOT_A_REFUTATION = ("not available", "unavailable", "answered unknown")
 
 
 def replay(text: str, budget_s: float | None = None) -> list[tuple[int, bool | None, str]]:
-    """Replay every window_refutation step: ``[(step index, ok, message)]``.
+    """Replay every window_refutation and line_refutation step: ``[(step index, ok, message)]``.
 
     ``ok`` is None when a step could not be replayed (no solvers, time budget
     spent).  Identical steps are replayed once; the whole replay, re-encoding
@@ -68,11 +71,11 @@ def replay(text: str, budget_s: float | None = None) -> list[tuple[int, bool | N
 
     doc = json.loads(text)
     steps = [(i, s) for i, s in enumerate(doc.get("steps", []))
-             if isinstance(s, dict) and s.get("rule") == "window_refutation"]
+             if isinstance(s, dict) and s.get("rule") in ("window_refutation", "line_refutation")]
     try:
-        from ..search.replay import replay_step
+        from ..smt.replay import replay_step
     except ImportError:
-        return [(i, None, "replay unavailable (attnproof.search.replay is not installed)")
+        return [(i, None, "replay unavailable (attnproof.smt.replay is not installed)")
                 for i, _ in steps]
     from ..io import problem_from_dict
 
@@ -98,8 +101,8 @@ def replay(text: str, budget_s: float | None = None) -> list[tuple[int, bool | N
     out = []
     try:
         for i, step in steps:
-            key = json.dumps([step.get("smtlib_sha256"), step.get("atoms"), step.get("window")],
-                             sort_keys=True)
+            key = json.dumps([step.get("rule"), step.get("smtlib_sha256"), step.get("atoms"),
+                              step.get("window"), step.get("directions")], sort_keys=True)
             if key not in done:
                 left = deadline - time.monotonic()
                 if left <= 0:
@@ -172,8 +175,9 @@ def run(args: argparse.Namespace) -> int:
         # nan, inf, 1e308 and negative budgets made the replay fail inside (or never start)
         raise InputError(f"--replay-timeout {budget_s:g}: give seconds between 0 and 86400")
     with Progress("checking the certificate", heartbeat=True):
-        v = check_text(text, expected_sha256=expected, strict=args.strict, work=work)
-    if args.replay and v.bounds_verified and v.window_steps:
+        v = check_text(text, expected_sha256=expected, strict=args.strict, work=work,
+                       reference=getattr(args, "reference", False))
+    if args.replay and v.bounds_verified and (v.window_steps or v.line_steps):
         v = v.after_replay(replay(text, budget_s))
     code = v.code
     if args.json:

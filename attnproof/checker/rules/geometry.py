@@ -1,0 +1,668 @@
+"""Geometry rules (§6.7-6.10 of docs/certificates.md): exact geometry instead of factorization (THEORY §9).
+
+Standard library only; imports nothing from attnproof outside ``checker/``.
+Every point is re-derived from the embedded problem: the x-exponents of a
+head denominator on the problem's lattice (``supp_x D_h``, sorted, distinct),
+restricted to the x-variables that vary (docs/certificates.md §6.7-6.10).
+
+* ``indecomposable_chain`` (phase 0): ``Newt_x(D_h)`` is indecomposable -- a
+  simplex with a modular rank witness (Gao), or a connected family of
+  triangular 2-faces with functionals covering every vertex (Lemma 9.1); with
+  edge contents of gcd 1 (recomputed here) ``D_h`` is absolutely irreducible
+  over ``K = Q(z)`` (Cor 9.2), otherwise only indecomposable.
+* ``generic_heads`` (phase 0.5): classes of associate heads, each class's
+  representative proven indecomposable above; non-constant classes are the
+  factors of ``Q`` (Cor 9.3), each with multiplicity 1; with heads only
+  indecomposable, pairwise non-homothety certificates make them stand for
+  ``Q`` in every vertex count (docs/theory.md, Lemma 9.3').
+* ``minkowski_vertices`` (phase 1): vertices of ``Σ Newt_x(f_i)`` as index
+  tuples with functionals; with ``complete``, every other candidate is refuted
+  by a Gordan certificate (Lemma 9.4).
+* ``direct_sum`` (phase 1): linearly independent difference spaces (modular
+  rank witness, integer relations), so the count is a product (Lemma 9.5).
+
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from math import gcd
+from operator import mul
+
+from ..linalg import is_prime, product, rank_mod
+from ..syntax import Reject, Unsupported, fields, integer
+from .state import State, x_vars
+
+# big-integer multiply-adds one geometry step may cost before it is inconclusive
+# (besides the certificate's shared work budget, State.budget)
+MAX_GEOMETRY_WORK = 400_000_000
+MAX_PRIME = 1 << 64
+
+
+def dense_points(f: dict, dim: int, vs: list) -> list:
+    """Distinct projections of ``supp(f)`` on the x variables ``vs``: sorted dense tuples.
+
+    >>> dense_points({((0, 1), (2, 1)): 1, ((2, 3),): 1}, 2, [0])       # z (index 2) dropped
+    [(0,), (1,)]
+    """
+    pts = set()
+    for m in f:
+        d = dict(m)
+        pts.add(tuple(d.get(v, 0) for v in vs))
+    return sorted(pts)
+
+__all__ = ["RULES", "MAX_GEOMETRY_WORK"]
+
+
+# -- small exact helpers ------------------------------------------------------
+
+def _dot(a, b) -> int:
+    return sum(map(mul, a, b))
+
+
+def _sub(a, b) -> tuple:
+    return tuple(x - y for x, y in zip(a, b))
+
+
+def _ints(x, n: int, where: str) -> list:
+    if not isinstance(x, list) or len(x) != n:
+        raise Reject(f"{where}: expected a list of {n} integers")
+    return [integer(v, where) for v in x]
+
+
+def _budget(work: int, where: str, st: State) -> None:
+    st.budget.charge(work, where)
+    if work > MAX_GEOMETRY_WORK:
+        raise Unsupported(f"{where}: verifying this step needs about {work} multiplications "
+                          f"(the checker does up to {MAX_GEOMETRY_WORK})")
+
+
+def _prime(x, where: str) -> int:
+    p = integer(x, f"{where}: prime", 2)
+    if p >= MAX_PRIME or not is_prime(p):
+        raise Reject(f"{where}: prime {p} is not a prime below 2^64")
+    return p
+
+
+def _unique_max(c, pts, i: int) -> bool:
+    """``<c, ·>`` has the unique maximizer ``pts[i]``."""
+    top = _dot(c, pts[i])
+    return all(j == i or _dot(c, q) < top for j, q in enumerate(pts))
+
+
+def _mu_list(x, where: str, n: int, skip: int) -> list:
+    """``[[j, μ], ...]``: j strictly increasing, ``0 <= j < n``, ``j != skip``, ``μ >= 1``."""
+    if not isinstance(x, list) or not x:
+        raise Reject(f"{where}: multipliers are a non-empty list of [index, μ]")
+    out, prev = [], -1
+    for e in x:
+        if not isinstance(e, list) or len(e) != 2:
+            raise Reject(f"{where}: a multiplier is [index, μ]")
+        j = integer(e[0], f"{where}: index", 0)
+        mu = integer(e[1], f"{where}: μ", 1)
+        if j <= prev or j >= n or j == skip:
+            raise Reject(f"{where}: indices must be strictly increasing, existing and not the point itself")
+        prev = j
+        out.append((j, mu))
+    return out
+
+
+def _point_non_vertices(x, pts: list, where: str) -> dict:
+    """``[[i, [[j, μ], ...]], ...]``, strictly increasing ``i``: ``Σ μ_j (p_i - p_j) = 0``."""
+    if not isinstance(x, list):
+        raise Reject(f"{where}: expected a list of [index, multipliers]")
+    out, prev = {}, -1
+    n = len(pts)
+    for k, e in enumerate(x):
+        w = f"{where} {k}"
+        if not isinstance(e, list) or len(e) != 2:
+            raise Reject(f"{w}: expected [index, multipliers]")
+        i = integer(e[0], f"{w}: index", 0)
+        if i <= prev or i >= n:
+            raise Reject(f"{w}: indices must be strictly increasing and existing")
+        prev = i
+        mus = _mu_list(e[1], w, n, i)
+        for col in range(len(pts[i])):
+            if sum(mu * (pts[i][col] - pts[j][col]) for j, mu in mus):
+                raise Reject(f"{w}: the multipliers do not write point {i} as a convex "
+                             "combination of the others")
+        out[i] = mus
+    return out
+
+
+# -- indecomposable_chain -----------------------------------------------------
+
+def _head_points(st: State, h: int) -> tuple[list, list]:
+    D = st.pb.den[h]
+    vs = sorted(x_vars(D, st.pb.dim))
+    return dense_points(D, st.pb.dim, vs), vs
+
+
+def difference_box(st: State) -> dict:
+    """``c_j`` = gcd over all heads of coordinate ``j`` of the differences of their keys.
+
+    Every head is ``x^{k_h}`` times a polynomial on ``Λ'' = Π_j c_j Z`` (a sublattice
+    of the problem's lattice), so the problem lives in ``K[Λ'']`` and contents are
+    measured there: an edge ``e`` has content ``gcd_j(e_j / c_j)`` (S1, S2).
+    """
+    if st.box is None:
+        dim = st.pb.dim
+        box = {}
+        for D in st.pb.den:
+            first = None
+            for m in D:
+                x = dict((v, e) for v, e in m if v < dim)
+                if first is None:
+                    first = x
+                    continue
+                for j in set(x) | set(first):
+                    box[j] = gcd(box.get(j, 0), x.get(j, 0) - first.get(j, 0))
+        st.box = box
+    return st.box
+
+
+def _content(vectors, vs: list, box: dict) -> int:
+    cont = 0
+    for v in vectors:
+        for j, x in zip(vs, v):
+            if x:
+                cont = gcd(cont, x // box[j])
+    return cont
+
+
+def rule_indecomposable_chain(st: State, step: dict, where: str) -> None:
+    """``D_h`` absolutely irreducible over ``K``: Gao simplex or a chain of triangles (9.1, 9.2)."""
+    kind = step.get("kind") if isinstance(step, dict) else None
+    if kind == "simplex":
+        fields(step, {"rule", "head", "kind", "prime"}, set(), where)
+    elif kind == "chain":
+        fields(step, {"rule", "head", "kind", "triangles", "non_vertices"}, set(), where)
+    else:
+        raise Reject(f"{where}: kind must be 'simplex' or 'chain'")
+    if st.generic:
+        raise Reject(f"{where}: chains come before generic_heads")
+    h = integer(step["head"], f"{where}: head", 0)
+    if h >= len(st.pb.den):
+        raise Reject(f"{where}: head {h} does not exist")
+    if h <= st.last_chain:
+        raise Reject(f"{where}: chain steps must be strictly increasing by head")
+    st.last_chain = h
+    pts, vs = _head_points(st, h)
+    n, d = len(pts), len(vs)
+    if n < 2:
+        raise Reject(f"{where}: head {h} has a single key: its denominator is a unit")
+    if kind == "simplex":
+        p = _prime(step["prime"], where)
+        diffs = [_sub(q, pts[0]) for q in pts[1:]]
+        if len(diffs) > d:
+            raise Reject(f"{where}: {n} points in dimension {d} are not affinely independent")
+        _budget(len(diffs) * (d + len(diffs) * (1 + d // 32)), where, st)   # packed rank_mod
+        if rank_mod(diffs, p, st.budget) != len(diffs):
+            raise Reject(f"{where}: the differences p_i - p_0 are not independent modulo {p}")
+        cont = _content(diffs, vs, difference_box(st))
+        st.chains[h] = kind
+        if cont != 1:
+            # indecomposable only (Lemma 9.1): generic_heads then needs non-homothety
+            st.indecomposable.add(h)
+        return
+    tris = step["triangles"]
+    if not isinstance(tris, list) or not tris:
+        raise Reject(f"{where}: triangles must be a non-empty list of [[a, b, c], functional]")
+    _budget(len(tris) * n * d, where, st)
+    prev = None
+    edges: dict = {}
+    covered: set = set()
+    parent = list(range(len(tris)))
+
+    def find(x):
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    box = difference_box(st)
+    cont = 0
+    for t_i, t in enumerate(tris):
+        w = f"{where}, triangle {t_i}"
+        if not isinstance(t, list) or len(t) != 2:
+            raise Reject(f"{w}: expected [[a, b, c], functional]")
+        abc = _ints(t[0], 3, f"{w}: vertices")
+        a, b, c = abc
+        if not 0 <= a < b < c < n:
+            raise Reject(f"{w}: vertices must be point indices a < b < c below {n}")
+        if prev is not None and not abc > prev:
+            raise Reject(f"{w}: triangles must be strictly increasing")
+        prev = abc
+        fn = _ints(t[1], d, f"{w}: functional")
+        u, v = _sub(pts[b], pts[a]), _sub(pts[c], pts[a])
+        if not any(u[i] * v[j] - u[j] * v[i] for i in range(d) for j in range(i + 1, d)):
+            raise Reject(f"{w}: the three points are collinear")
+        vals = [_dot(fn, q) for q in pts]
+        top = vals[a]
+        if vals[b] != top or vals[c] != top:
+            raise Reject(f"{w}: the functional is not constant on the triangle")
+        if any(x >= top for k, x in enumerate(vals) if k not in (a, b, c)):
+            raise Reject(f"{w}: the functional's maximum is not attained at exactly the triangle")
+        covered.update(abc)
+        for e in ((a, b), (a, c), (b, c)):
+            if e in edges:
+                ra, rb = find(edges[e]), find(t_i)
+                parent[ra] = rb
+            else:
+                edges[e] = t_i
+                cont = gcd(cont, _content([_sub(pts[e[1]], pts[e[0]])], vs, box))
+    if len({find(i) for i in range(len(tris))}) != 1:
+        raise Reject(f"{where}: the triangles are not connected through shared edges")
+    nv = _point_non_vertices(step["non_vertices"], pts, f"{where}: non_vertices")
+    if set(nv) != set(range(n)) - covered:
+        raise Reject(f"{where}: non_vertices must list exactly the points on no triangle")
+    st.chains[h] = kind
+    if cont != 1:
+        # indecomposable only (Lemma 9.1): generic_heads then needs non-homothety
+        st.indecomposable.add(h)
+
+
+# -- generic_heads ------------------------------------------------------------
+
+def _zpolys(poly: dict, dim: int) -> dict:
+    """``{x-point (dense over all dim): {z-exponent: coefficient}}``."""
+    out: dict = {}
+    for m, c in poly.items():
+        x = [0] * dim
+        ze = 0
+        for v, e in m:
+            if v < dim:
+                x[v] = e
+            else:
+                ze = e
+        zp = out.setdefault(tuple(x), {})
+        zp[ze] = zp.get(ze, 0) + c
+        if not zp[ze]:
+            del zp[ze]
+    return {k: v for k, v in out.items() if v}
+
+
+def _zmul(a: dict, b: dict) -> dict:
+    out: dict = {}
+    for e1, c1 in a.items():
+        for e2, c2 in b.items():
+            out[e1 + e2] = out.get(e1 + e2, 0) + c1 * c2
+    return {e: c for e, c in out.items() if c}
+
+
+def _translate(A: dict, B: dict):
+    """``t`` with ``supp A = supp B + t``, or None."""
+    if len(A) != len(B):
+        return None
+    a0, b0 = min(A), min(B)
+    t = _sub(a0, b0)
+    for s in B:
+        if tuple(x + y for x, y in zip(s, t)) not in A:
+            return None
+    return t
+
+
+def _monomial_unit(A: dict, B: dict, t):
+    """``(q, a)`` with ``A(s + t) = q z^a B(s)`` for all ``s``, or None."""
+    s0 = min(B)
+    pa, pb_ = A[tuple(x + y for x, y in zip(s0, t))], B[s0]
+    ea, eb = max(pa), max(pb_)
+    q = Fraction(pa[ea]) / Fraction(pb_[eb])
+    a = ea - eb
+    for s, zp in B.items():
+        want = {e + a: q * c for e, c in zp.items()}
+        if A[tuple(x + y for x, y in zip(s, t))] != want:
+            return None
+    return q, a
+
+
+def _proportional(A: dict, B: dict, t) -> bool:
+    """``A(s + t) = κ B(s)`` for one ``κ ∈ Q(z)`` and all ``s`` (supports already translates)."""
+    s0 = min(B)
+    As0 = A[tuple(x + y for x, y in zip(s0, t))]
+    Bs0 = B[s0]
+    for s, zp in B.items():
+        if _zmul(A[tuple(x + y for x, y in zip(s, t))], Bs0) != _zmul(As0, zp):
+            return False
+    return True
+
+
+def rule_generic_heads(st: State, step: dict, where: str) -> None:
+    """``Q = Π`` over the non-constant classes of associate irreducible heads (Cor 9.3);
+    with heads only indecomposable, ``Newt(Q) = Σ λ_h Newt(D_h)``, ``λ_h > 0`` (9.3')."""
+    fields(step, {"rule", "classes"}, {"non_homothetic"}, where)
+    if st.generic:
+        raise Reject(f"{where}: a second generic_heads step")
+    if st.factors or st.flint_used:
+        raise Reject(f"{where}: generic_heads replaces every other factor step")
+    pb = st.pb
+    dim = pb.dim
+    # a unit has one x-point; monomials are keyed by (variable, exponent) pairs, so
+    # x_0 and x_1 are two points (keying by exponents alone made x_0 + x_1 a "unit")
+    nonunit = [h for h, D in enumerate(pb.den)
+               if len({tuple((v, e) for v, e in m if v < dim) for m in D}) > 1]
+    cls = step["classes"]
+    if not isinstance(cls, list):
+        raise Reject(f"{where}: classes must be a list of lists of head indices")
+    seen, prev_first = [], -1
+    parsed = []
+    for c_i, c in enumerate(cls):
+        w = f"{where}, class {c_i}"
+        if not isinstance(c, list) or not c:
+            raise Reject(f"{w}: a class is a non-empty list of head indices")
+        hs = [integer(h, w, 0) for h in c]
+        if any(b <= a for a, b in zip(hs, hs[1:])) or hs[0] <= prev_first:
+            raise Reject(f"{w}: classes are strictly increasing lists, ordered by their first head")
+        prev_first = hs[0]
+        seen.extend(hs)
+        parsed.append(hs)
+    if sorted(seen) != nonunit:
+        raise Reject(f"{where}: the classes must partition the heads with at least two keys "
+                     f"({len(nonunit)} of them) exactly once")
+    reps = [c[0] for c in parsed]
+    if sorted(st.chains) != reps:
+        raise Reject(f"{where}: exactly the class representatives (first heads) need an "
+                     "indecomposable_chain step")
+    _budget(sum(len(pb.den[h]) * (dim + 1) for h in nonunit) * len(parsed) + 1, where, st)
+    Z = [_zpolys(pb.den[h], dim) if h in set(nonunit) else None for h in range(len(pb.den))]
+    units: dict = {}
+    factor_reps: list = []
+    for c_i, hs in enumerate(parsed):
+        rep = hs[0]
+        for h in hs[1:]:
+            t = _translate(Z[h], Z[rep])
+            u = _monomial_unit(Z[h], Z[rep], t) if t is not None else None
+            if u is None:
+                raise Reject(f"{where}, class {c_i}: head {h} is not D_{rep} times a monomial "
+                             "unit q·z^a·x^t")
+            units[h] = (u[0], u[1], t)
+    for i in range(len(reps)):
+        for j in range(i + 1, len(reps)):
+            t = _translate(Z[reps[j]], Z[reps[i]])
+            if t is not None and _proportional(Z[reps[j]], Z[reps[i]], t):
+                raise Reject(f"{where}: the denominators of heads {reps[i]} and {reps[j]} are "
+                             "associates: they belong to one class")
+    for hs in parsed:
+        rep = hs[0]
+        D = Z[rep]
+        constant = True
+        for comp in range(pb.value_dim):
+            N: dict = {}
+            for h in hs:
+                q, a, t = units.get(h, (Fraction(1), 0, (0,) * dim))
+                for s, zp in _zpolys(pb.num[h][comp], dim).items():
+                    s2 = _sub(s, t)
+                    acc = N.setdefault(s2, {})
+                    for e, c in zp.items():
+                        acc[e - a] = acc.get(e - a, 0) + Fraction(c) / q
+            N = {s: {e: c for e, c in zp.items() if c} for s, zp in N.items()}
+            N = {s: zp for s, zp in N.items() if zp}
+            if not N:
+                continue
+            if not set(N) <= set(D) or not _proportional(
+                    {s: N.get(s, {}) for s in D}, D, (0,) * dim):
+                constant = False
+                break
+        if not constant:
+            st.factors.append((pb.den[rep], 1))
+            factor_reps.append(rep)
+    _non_homothetic(st, step, factor_reps, st.indecomposable, where)
+    st.generic = True
+
+
+def _non_homothetic(st: State, step: dict, reps: list, indec: set, where: str) -> None:
+    """Every pair of non-constant classes with a representative only indecomposable
+    carries ``[h, g, c1, c2]``: ``w_c1(K_h)·w_c2(K_g) != w_c2(K_h)·w_c1(K_g)`` (``w_c``:
+    width of the x-points along ``c``, dense over the pair's x variables), so
+    ``conv K_h`` is no ``λ·conv K_g + t``: no common factor (docs/theory.md 9.3')."""
+    want = [(h, k) for i, h in enumerate(reps) for k in reps[i + 1:] if h in indec or k in indec]
+    if "non_homothetic" not in step:
+        if want:
+            raise Reject(f"{where}: heads {sorted(indec & set(reps))} are only indecomposable "
+                         "(edge content above 1): non_homothetic must list every pair of "
+                         "non-constant classes with such a representative")
+        return
+    nh = step["non_homothetic"]
+    if not want:
+        raise Reject(f"{where}: non_homothetic is only for heads whose content is above 1")
+    if not isinstance(nh, list) or len(nh) != len(want):
+        raise Reject(f"{where}: non_homothetic must list the {len(want)} pairs "
+                     f"{[list(p) for p in want][:4]}... in order")
+    dim = st.pb.dim
+    for k, (e, (h, o)) in enumerate(zip(nh, want)):
+        w = f"{where}, non_homothetic {k}"
+        if not isinstance(e, list) or len(e) != 4:
+            raise Reject(f"{w}: expected [h, g, c1, c2]")
+        if [integer(e[0], f"{w}: h", 0), integer(e[1], f"{w}: g", 0)] != [h, o]:
+            raise Reject(f"{w}: expected the pair [{h}, {o}]")
+        Dh, Do = st.pb.den[h], st.pb.den[o]
+        vs = sorted(x_vars(Dh, dim) | x_vars(Do, dim))
+        c1, c2 = _ints(e[2], len(vs), f"{w}: c1"), _ints(e[3], len(vs), f"{w}: c2")
+        A, B = dense_points(Dh, dim, vs), dense_points(Do, dim, vs)
+        _budget(2 * (len(A) + len(B)) * max(len(vs), 1), w, st)
+
+        def width(c, pts):
+            vals = [_dot(c, p) for p in pts]
+            return max(vals) - min(vals)
+
+        if width(c1, A) * width(c2, B) == width(c2, A) * width(c1, B):
+            raise Reject(f"{w}: the widths along c1, c2 have equal ratios on both heads: "
+                         "no certificate that they are not homothetic")
+
+
+# -- minkowski_vertices / direct_sum ------------------------------------------
+
+def _factor_points(st: State, where: str) -> tuple[list, int]:
+    if not st.factors:
+        raise Reject(f"{where}: no bound factors (use newton_blocks with no blocks)")
+    dim = st.pb.dim
+    vs = sorted(set().union(*(x_vars(f, dim) for f, _ in st.factors)))
+    return [dense_points(f, dim, vs) for f, _ in st.factors], len(vs)
+
+
+def _start_lower(st: State, where: str) -> None:
+    if st.lower is not None:
+        raise Reject(f"{where}: a second lower-bound step")
+
+
+def rule_minkowski_vertices(st: State, step: dict, where: str) -> None:
+    """Vertices of ``Σ_i Newt_x(f_i)`` by functionals; complete with Gordan certificates (9.4)."""
+    fields(step, {"rule", "complete", "vertices", "non_vertices", "point_non_vertices"},
+           set(), where)
+    _start_lower(st, where)
+    P, d = _factor_points(st, where)
+    r = len(P)
+    complete = step["complete"]
+    if not isinstance(complete, bool):
+        raise Reject(f"{where}: complete must be true or false")
+    verts = step["vertices"]
+    if not isinstance(verts, list):
+        raise Reject(f"{where}: vertices must be a list of [tuple, vertex, functional]")
+    nvs, pnv = step["non_vertices"], step["point_non_vertices"]
+    if not isinstance(nvs, list) or not isinstance(pnv, list) or len(pnv) != r:
+        raise Reject(f"{where}: non_vertices is a list; point_non_vertices has one list per factor")
+    sizes = [len(p) for p in P]
+    _budget(len(verts) * sum(sizes) * max(d, 1), where, st)
+    vset: dict = {}
+    prev = None
+    for k, e in enumerate(verts):
+        w = f"{where}, vertex {k}"
+        if not isinstance(e, list) or len(e) != 3:
+            raise Reject(f"{w}: expected [tuple, vertex, functional]")
+        t = _ints(e[0], r, f"{w}: tuple")
+        if any(not 0 <= i < n for i, n in zip(t, sizes)):
+            raise Reject(f"{w}: a point index out of range")
+        if prev is not None and not t > prev:
+            raise Reject(f"{w}: vertex tuples must be strictly increasing")
+        prev = t
+        u = _ints(e[1], d, f"{w}: vertex")
+        if u != [sum(P[h][i][j] for h, i in enumerate(t)) for j in range(d)]:
+            raise Reject(f"{w}: the vertex is not the sum of the tuple's points")
+        c = _ints(e[2], d, f"{w}: functional")
+        for i, pts in zip(t, P):
+            if not _unique_max(c, pts, i):
+                raise Reject(f"{w}: the functional does not have the unique maximizer {t} "
+                             "on every factor")
+        vset[tuple(t)] = False
+    if not complete:
+        if nvs or any(x != [] for x in pnv):
+            raise Reject(f"{where}: a partial count carries no non-vertex certificates")
+        total = 1
+        for n in sizes:
+            total *= n
+        if len(verts) >= total:
+            raise Reject(f"{where}: every candidate tuple is a listed vertex: the count is complete")
+        if not verts:
+            raise Reject(f"{where}: a partial count lists at least one vertex")
+        st.lower = len(verts)
+        st.complete = False
+        return
+    dead = [_point_non_vertices(x, pts, f"{where}: point_non_vertices {i}")
+            for i, (x, pts) in enumerate(zip(pnv, P))]
+    alive = [[i for i in range(n) if i not in dd] for n, dd in zip(sizes, dead)]
+    nvset: dict = {}
+    prev = None
+    for k, e in enumerate(nvs):
+        w = f"{where}, non-vertex {k}"
+        if not isinstance(e, list) or len(e) != 2 or not isinstance(e[0], list):
+            raise Reject(f"{w}: expected [prefix, multipliers]")
+        t = [integer(x, f"{w}: prefix") for x in e[0]]
+        if not 2 <= len(t) <= r or any(i not in dead_ok for i, dead_ok in
+                                        zip(t, [range(n) for n in sizes])):
+            raise Reject(f"{w}: a prefix has 2..{r} existing point indices")
+        if any(i in dd for i, dd in zip(t, dead)):
+            raise Reject(f"{w}: a prefix uses a point already shown not to be a vertex")
+        if prev is not None and not t > prev:
+            raise Reject(f"{w}: non-vertex prefixes must be strictly increasing")
+        prev = t
+        mus = e[1]
+        if not isinstance(mus, list) or not mus:
+            raise Reject(f"{w}: multipliers are a non-empty list of [factor, index, μ]")
+        _budget(len(mus) * max(d, 1), w, st)
+        acc = [0] * d
+        last = None
+        for m in mus:
+            if not isinstance(m, list) or len(m) != 3:
+                raise Reject(f"{w}: a multiplier is [factor, index, μ]")
+            h = integer(m[0], f"{w}: factor", 0)
+            j = integer(m[1], f"{w}: index", 0)
+            mu = integer(m[2], f"{w}: μ", 1)
+            if h >= len(t) or j >= sizes[h] or j == t[h] or (last is not None and (h, j) <= last):
+                raise Reject(f"{w}: multipliers must be strictly increasing by (factor, index), "
+                             "on the prefix's factors, not at the prefix's own point")
+            last = (h, j)
+            a, b = P[h][t[h]], P[h][j]
+            for col in range(d):
+                acc[col] += mu * (a[col] - b[col])
+        if any(acc):
+            raise Reject(f"{w}: Σ μ (a_h - a') is not zero: not a Gordan certificate")
+        nvset[tuple(t)] = False
+    # every candidate decided: depth-first over surviving prefixes
+    _budget((len(nvs) + len(verts) + 1) * (max(sizes) + 1) * r, where, st)
+    stack = [(i,) for i in reversed(alive[0])]
+    while stack:
+        t = stack.pop()
+        if len(t) >= 2 and t in nvset:
+            nvset[t] = True
+            continue
+        if len(t) == r:
+            if t not in vset:
+                raise Reject(f"{where}: candidate {list(t)} is neither a listed vertex nor "
+                             "refuted: the count is not complete")
+            vset[t] = True
+            continue
+        for i in reversed(alive[len(t)]):
+            stack.append(t + (i,))
+    if not all(nvset.values()) or not all(vset.values()):
+        raise Reject(f"{where}: a certificate entry is not a candidate of the enumeration")
+    st.lower = len(verts)
+    st.complete = True
+
+
+def rule_direct_sum(st: State, step: dict, where: str) -> None:
+    """Independent difference spaces: ``V = Π_i V(Newt_x f_i)`` (Lemma 9.5)."""
+    fields(step, {"rule", "prime", "factors"}, set(), where)
+    _start_lower(st, where)
+    P, d = _factor_points(st, where)
+    p = _prime(step["prime"], where)
+    fs = step["factors"]
+    if not isinstance(fs, list) or len(fs) != len(P):
+        raise Reject(f"{where}: factors must have one entry per bound factor ({len(P)})")
+    rows = []
+    counts = []
+    work = 0
+    for f_i, (ent, pts) in enumerate(zip(fs, P)):
+        w = f"{where}, factor {f_i}"
+        fields(ent, {"basis", "relations", "vertices", "non_vertices"}, set(), w)
+        n = len(pts)
+        basis = ent["basis"]
+        if not isinstance(basis, list):
+            raise Reject(f"{w}: basis must be a list of point indices")
+        B = [integer(i, f"{w}: basis", 1) for i in basis]
+        if any(b <= a for a, b in zip(B, B[1:])) or (B and B[-1] >= n):
+            raise Reject(f"{w}: basis indices must be strictly increasing in 1..{n - 1}")
+        rels = ent["relations"]
+        if not isinstance(rels, list):
+            raise Reject(f"{w}: relations must be a list")
+        others = [j for j in range(1, n) if j not in set(B)]
+        if len(rels) != len(others):
+            raise Reject(f"{w}: one relation per non-basis point is required")
+        step_work = len(rels) * (len(B) + 1) * d + (0 if len(B) == n - 1 else n * n * d)
+        work += step_work
+        _budget(step_work, w, st)
+        bvec = [_sub(pts[i], pts[0]) for i in B]
+        for r_i, (rel, j_exp) in enumerate(zip(rels, others)):
+            ww = f"{w}, relation {r_i}"
+            if not isinstance(rel, list) or len(rel) != 3:
+                raise Reject(f"{ww}: expected [point, δ, [λ...]]")
+            j = integer(rel[0], f"{ww}: point", 0)
+            if j != j_exp:
+                raise Reject(f"{ww}: relations follow the non-basis points in order ({j_exp})")
+            delta = integer(rel[1], f"{ww}: δ", 1)
+            lam = _ints(rel[2], len(B), f"{ww}: λ")
+            gv = _sub(pts[j], pts[0])
+            for col in range(d):
+                if delta * gv[col] != sum(l * b[col] for l, b in zip(lam, bvec)):
+                    raise Reject(f"{ww}: δ (p_j - p_0) differs from Σ λ_i (p_i - p_0)")
+        rows.extend(bvec)
+        if len(B) == n - 1:
+            # a simplex: every point is a vertex
+            if ent["vertices"] != [] or ent["non_vertices"] != []:
+                raise Reject(f"{w}: a simplex factor lists no vertices (all points are vertices)")
+            counts.append(n)
+            continue
+        vl = ent["vertices"]
+        if not isinstance(vl, list):
+            raise Reject(f"{w}: vertices must be a list of [index, functional]")
+        vs, prev = set(), -1
+        for k, e in enumerate(vl):
+            ww = f"{w}, vertex {k}"
+            if not isinstance(e, list) or len(e) != 2:
+                raise Reject(f"{ww}: expected [index, functional]")
+            i = integer(e[0], f"{ww}: index", 0)
+            if i <= prev or i >= n:
+                raise Reject(f"{ww}: indices must be strictly increasing and existing")
+            prev = i
+            c = _ints(e[1], d, f"{ww}: functional")
+            if not _unique_max(c, pts, i):
+                raise Reject(f"{ww}: the functional does not have the unique maximizer {i}")
+            vs.add(i)
+        nv = _point_non_vertices(ent["non_vertices"], pts, f"{w}: non_vertices")
+        if vs & set(nv) or len(vs) + len(nv) != n:
+            raise Reject(f"{w}: every point must be listed once, as a vertex or a non-vertex")
+        counts.append(len(vs))
+    _budget(len(rows) * (d + len(rows) * (1 + d // 32)), where, st)   # packed rank_mod
+    if len(rows) > d or rank_mod(rows, p, st.budget) != len(rows):
+        raise Reject(f"{where}: the basis differences of all factors are not independent "
+                     f"modulo {p}: the sum is not direct")
+    st.lower = product(counts)
+    st.complete = True
+
+
+# rule name -> (function, phase); chains before generic_heads (0.5) before the count (1)
+RULES = {
+    "indecomposable_chain": (rule_indecomposable_chain, 0),
+    "generic_heads": (rule_generic_heads, 0.5),
+    "minkowski_vertices": (rule_minkowski_vertices, 1),
+    "direct_sum": (rule_direct_sum, 1),
+}

@@ -1,0 +1,195 @@
+"""Re-run both solvers on the SMT-LIB2 text of a ``window_refutation`` step.
+
+Called by ``attnproof check CERT --replay``.  The text is checked against its
+SHA-256 first; given the certificate's problem, the query is then encoded again
+from that problem, ``k`` and the window, and the hash must match one of the
+encodings the search produces (this ties the SMT-LIB2 text to the problem it
+claims to be about); finally z3 and cvc5 run at once on exactly that text, each in its
+own killable process, and the step is confirmed only when both answer ``unsat``.
+
+>>> from attnproof.families import sigmoid_sum
+>>> from attnproof.smt.query import search_fusion
+>>> from attnproof.smt.certify import refutation_step
+>>> step = refutation_step(search_fusion(sigmoid_sum(2), 3, 0, timeout=60))
+>>> replay_step(step, problem=sigmoid_sum(2))[0]
+True
+>>> replay_step(step, problem=sigmoid_sum(3))
+(False, "the SMT-LIB2 text is not an encoding of the certificate's problem with at most 3 atoms in this window")
+>>> replay_step(dict(step, smtlib=step["smtlib"].replace("(>= ", "(<= ")))
+(False, 'the SMT-LIB2 text does not match smtlib_sha256')
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+from dataclasses import replace
+
+from .solvers import run_solvers, solver_available
+
+__all__ = ["replay_step", "replay_line_step", "encoding_options_of", "line_options_of",
+           "DEFAULT_REPLAY_TIMEOUT"]
+
+DEFAULT_REPLAY_TIMEOUT = 600.0
+
+
+def encoding_options_of(step: dict, M) -> dict | None:
+    """The search options whose encoding of ``(M, k, window)`` has the step's hash, or None.
+
+    Every combination of the reductions (numerator constraints or the
+    denominator-only relaxation, parity, lineality, symmetry, centering,
+    cardinality) is tried, the default first, so a step written by any
+    ``attnproof search`` run is recognized.
+
+    >>> from attnproof.families import sigmoid_sum
+    >>> from attnproof.smt.query import search_fusion
+    >>> from attnproof.smt.certify import refutation_step
+    >>> step = refutation_step(search_fusion(sigmoid_sum(2), 3, 1, timeout=60))
+    >>> encoding_options_of(step, sigmoid_sum(2))["cardinality"]
+    'counter'
+    """
+    from ..errors import AttnproofError
+    from ..fusion import reduced_form
+    from .query import SearchOptions, build_query
+
+    window, k, digest = step.get("window"), step.get("atoms"), step.get("smtlib_sha256")
+    if not isinstance(window, dict) or not isinstance(k, int) or isinstance(k, bool):
+        return None
+    if window.get("kind") == "box":
+        spec = window.get("radius")
+    elif window.get("kind") == "points":
+        spec = window.get("points")
+    else:
+        return None
+    try:
+        r = reduced_form(M)
+    except AttnproofError:
+        return None
+    default = SearchOptions()
+    combos = [default, replace(default, numerators=False), SearchOptions.straightforward()]
+    for num, par, lin, sym, cen, card in itertools.product(
+            (True, False), (True, False), (True, False), (True, False), (True, False),
+            ("counter", "sum")):
+        o = SearchOptions(lineality=lin, symmetry=sym, centering=cen, cardinality=card, parity=par,
+                          numerators=num)
+        if o not in combos:
+            combos.append(o)
+    for o in combos:
+        try:
+            _, _, enc, _ = build_query(M, k, spec, o, r=r)
+        except AttnproofError:
+            continue
+        if enc.window.to_dict() == window and enc.sha256 == digest:
+            return {"lineality": o.lineality, "symmetry": o.symmetry, "centering": o.centering,
+                    "cardinality": o.cardinality, "parity": o.parity, "numerators": o.numerators}
+    return None
+
+
+def replay_step(step: dict, timeout: float = DEFAULT_REPLAY_TIMEOUT,
+                problem=None) -> tuple[bool, str]:
+    """``(True, message)`` when z3 and cvc5 both find the step's SMT-LIB2 query unsat.
+
+    With ``problem`` (the certificate's multi-head) the text must also be an
+    encoding of that problem, ``k`` and the window (:func:`encoding_options_of`).
+
+    >>> replay_step({"rule": "window_refutation", "smtlib": "x", "smtlib_sha256": "0" * 64})
+    (False, 'the SMT-LIB2 text does not match smtlib_sha256')
+    """
+    if isinstance(step, dict) and step.get("rule") == "line_refutation":
+        return replay_line_step(step, timeout, problem)
+    if not isinstance(step, dict) or step.get("rule") != "window_refutation":
+        return False, "not a window_refutation step"
+    text, digest = step.get("smtlib"), step.get("smtlib_sha256")
+    if not isinstance(text, str) or not isinstance(digest, str):
+        return False, "the step has no SMT-LIB2 text or hash"
+    if hashlib.sha256(text.encode("utf-8")).hexdigest() != digest:
+        return False, "the SMT-LIB2 text does not match smtlib_sha256"
+    if problem is not None and encoding_options_of(step, problem) is None:
+        return False, (f"the SMT-LIB2 text is not an encoding of the certificate's problem with "
+                       f"at most {step.get('atoms')} atoms in this window")
+    for name in ("z3", "cvc5"):
+        if not solver_available(name):
+            return False, f"{name} is not available: cannot replay"
+    runs = run_solvers(("z3", "cvc5"), text, timeout)
+    parts = []
+    for name, run in runs.items():
+        if run.result != "unsat":
+            why = f" ({run.reason})" if run.reason else ""
+            return False, f"{name} {run.version} answered {run.result}{why}, not unsat"
+        parts.append(f"{name} {run.version} unsat in {run.seconds:.2f} s")
+    tied = "re-encoded from the problem, " if problem is not None else ""
+    return True, "replayed: " + tied + ", ".join(parts)
+
+
+def line_options_of(step: dict, M) -> tuple[str, ...] | None:
+    """The encoding options whose line query for ``M`` has the step's hash, or None.
+
+    The directions are derived again from the problem's reduced denominator
+    (:func:`attnproof.smt.lines.line_factors`); the step's must be among them.
+    Every subset of the sound extras is tried, all of them first.
+
+    >>> from attnproof.families import graph_sum, named_graph
+    >>> from attnproof.smt.line_query import line_query
+    >>> from attnproof.smt.certify import line_refutation_step
+    >>> M = graph_sum(named_graph("complete", 3))
+    >>> step = line_refutation_step(line_query(M, 6, 60), "0" * 64)
+    >>> line_options_of(step, M)
+    ('parity', 'order', 'faces', 'symmetry')
+    >>> line_options_of(dict(step, atoms=5), M) is None
+    True
+    """
+    from ..errors import AttnproofError
+    from ..fusion import reduced_form
+    from .lines import LINE_OPTIONS, encode_lines, line_factors
+
+    k, digest, dirs = step.get("atoms"), step.get("smtlib_sha256"), step.get("directions")
+    if not isinstance(k, int) or isinstance(k, bool) or not isinstance(dirs, list):
+        return None
+    try:
+        derived = set(line_factors(reduced_form(M)).directions)
+        gs = [tuple(g) for g in dirs]
+    except (AttnproofError, TypeError):
+        return None
+    if not gs or not set(gs) <= derived:
+        return None
+    for size in range(len(LINE_OPTIONS), -1, -1):
+        for opts in itertools.combinations(LINE_OPTIONS, size):
+            try:
+                enc = encode_lines(gs, k, opts)
+            except (AttnproofError, ValueError):
+                continue
+            if enc.sha256 == digest:
+                return opts
+    return None
+
+
+def replay_line_step(step: dict, timeout: float = DEFAULT_REPLAY_TIMEOUT,
+                     problem=None) -> tuple[bool, str]:
+    """``(True, message)`` when z3 and cvc5 both find a ``line_refutation`` query unsat.
+
+    With ``problem`` the text must be the line query of that problem's binomial
+    factors, ``k`` and one set of encoding options (:func:`line_options_of`).
+
+    >>> replay_line_step({"rule": "line_refutation", "smtlib": "x", "smtlib_sha256": "0" * 64})
+    (False, 'the SMT-LIB2 text does not match smtlib_sha256')
+    """
+    text, digest = step.get("smtlib"), step.get("smtlib_sha256")
+    if not isinstance(text, str) or not isinstance(digest, str):
+        return False, "the step has no SMT-LIB2 text or hash"
+    if hashlib.sha256(text.encode("utf-8")).hexdigest() != digest:
+        return False, "the SMT-LIB2 text does not match smtlib_sha256"
+    if problem is not None and line_options_of(step, problem) is None:
+        return False, (f"the SMT-LIB2 text is not the line query of the certificate's problem "
+                       f"with at most {step.get('atoms')} points")
+    for name in ("z3", "cvc5"):
+        if not solver_available(name):
+            return False, f"{name} is not available: cannot replay"
+    runs = run_solvers(("z3", "cvc5"), text, timeout)
+    parts = []
+    for name, run in runs.items():
+        if run.result != "unsat":
+            why = f" ({run.reason})" if run.reason else ""
+            return False, f"{name} {run.version} answered {run.result}{why}, not unsat"
+        parts.append(f"{name} {run.version} unsat in {run.seconds:.2f} s")
+    tied = "re-encoded from the problem, " if problem is not None else ""
+    return True, "replayed: " + tied + ", ".join(parts)
