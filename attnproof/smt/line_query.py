@@ -228,7 +228,7 @@ class LineMinimizeResult:
 def line_minimize(M: MultiHead, timeout: float = 600, options: Sequence[str] = LINE_OPTIONS,
                   max_atoms: int | None = DEFAULT_MAX_ATOMS, budget: float | None = None,
                   on_step: Optional[Callable[[LineResult], None]] = None,
-                  lower: int | None = None) -> LineMinimizeResult:
+                  lower: int | None = None, strategy: str = "bisect") -> LineMinimizeResult:
     """Bisect ``k`` between the Newton bound and the best fusion with line queries.
 
     ``low`` starts at the Newton bound (or ``lower``), ``high`` at the best cheap
@@ -238,7 +238,9 @@ def line_minimize(M: MultiHead, timeout: float = 600, options: Sequence[str] = L
     ``high`` drops to its atom count.  ``stopped``: ``minimum`` (the bounds meet),
     ``gap`` (``low`` reached a support that is no fusion), ``unknown`` (a query
     was inconclusive or ``budget`` seconds were spent).  ``timeout`` applies to
-    each query.
+    each query.  ``strategy="ascend"`` asks ``k = low`` each time instead: every
+    ``unsat`` raises the bound by one, so a time budget always ends with the best
+    bound reached so far.
 
     >>> from attnproof.families import graph_sum, named_graph
     >>> mr = line_minimize(graph_sum(named_graph("complete", 3)), timeout=60)
@@ -264,7 +266,9 @@ def line_minimize(M: MultiHead, timeout: float = 600, options: Sequence[str] = L
         if left <= 1:
             stopped = "unknown"
             break
-        k = (low + min(high, cap)) // 2
+        if strategy not in ("bisect", "ascend"):
+            raise InputError(f"unknown strategy {strategy!r}: bisect or ascend")
+        k = low if strategy == "ascend" else (low + min(high, cap)) // 2
         res = line_query(M, k, left, options, r=r, factors=lf)
         steps.append(res)
         if on_step is not None:
