@@ -35,7 +35,7 @@ def main(argv: list[str] | None = None) -> int:
             text = fh.read().decode("utf-8")
     except (OSError, UnicodeDecodeError) as e:
         msg = f"{args.certificate}: cannot be read ({getattr(e, 'strerror', None) or 'not UTF-8 text'})"
-        msg = e.strerror if getattr(e, "errno", None) == 0 else msg
+        msg = str(getattr(e, "strerror", msg)) if getattr(e, "errno", None) == 0 else msg
         if args.json:
             print(json.dumps({"verdict": "error", "exit_code": 3, "message": msg}, sort_keys=True))
         else:
