@@ -39,6 +39,7 @@ def run_global(args: argparse.Namespace) -> int:
                               canonical_json(line_certificate(M, mr.best, mr.refutation)))
         summary = {"verdict": "unknown" if mr.stopped == "unknown" else "unsat"
                    if mr.refutation is not None else "sat", **mr.to_dict(),
+                   "atoms": mr.best.atoms,
                    "elapsed_s": round(time.perf_counter() - t0, 3)}
         if args.json:
             print_json(summary)
@@ -69,6 +70,7 @@ def run_global(args: argparse.Namespace) -> int:
         atomic_write_text(args.certificate, canonical_json(line_certificate(M, None, res)))
     if args.json:
         print_json({"verdict": res.result, **res.to_dict(),
+                    "atoms": res.fusion.atoms if res.fusion is not None else None,
                     "elapsed_s": round(time.perf_counter() - t0, 3)})
     else:
         print(_query_line(res))
