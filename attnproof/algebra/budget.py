@@ -98,12 +98,12 @@ def head_flint_obstacle(hp: list, lattice: Lattice) -> str | None:
     """None when every head denominator alone is within :data:`MAX_FLINT_DEGREE`
     (each may be factored and divided by FLINT, though their product may not be).
 
-    ``hp``: the head polynomials (:func:`attnproof.bounds.sparse.head_polys`).
+    ``hp``: the head polynomials (:func:`attnproof.algebra.sparse.head_polys`).
     Many small heads whose product is too long for the reduced form can still be
     certified factor by factor (THEORY §5, C1).
 
     >>> from attnproof.families import float_multihead
-    >>> from attnproof.bounds.sparse import head_polys
+    >>> from attnproof.algebra.sparse import head_polys
     >>> M = float_multihead(2, 8, 4, seed=1)
     >>> lat = Lattice.of(M)
     >>> head_flint_obstacle(head_polys(M, lat), lat) is None
