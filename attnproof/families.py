@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 import re
 from fractions import Fraction
-from typing import Iterable, Sequence
+from typing import Sequence
 
 from .errors import InputError
 from .model import Atom, Head, MultiHead

@@ -9,16 +9,17 @@
 from __future__ import annotations
 
 import hashlib
+import os
 from dataclasses import dataclass, field
-from typing import Any, Callable, Optional
 
 from ..bounds.lower import LowerBound, lower_bound
 from ..errors import CertificateError, LimitError
+from ..algebra.lattice import Lattice
 from ..algebra.sizes import exact_product, fusion_size_bound
 from ..fusion import DEFAULT_MAX_ATOMS, ClassProductFusion, Fusion, fuse
 from ..io import canonical_json, decimal_string, paused_gc, problem_to_dict
 from ..model import MultiHead
-from ..tasks import MapTasks
+from ..tasks import MapTasks, Progress
 from .steps import lower_bound_steps
 from .steps.fusion import explicit_fusion_step, product_fusion_step
 
@@ -30,7 +31,6 @@ VERSION = 1
 EXPLICIT_FUSION_LIMIT = 65536
 EXPLICIT_TIE_LIMIT = 4096            # an explicit head that only ties the counted product
 EXPLICIT_FUSION_CELLS = 1 << 22       # atoms × (dim + 1) of an explicit head that only ties the product
-Progress = Optional[Callable[[int, int], None]]
 
 
 def encode_count(n: int) -> int | str:
@@ -74,7 +74,7 @@ class Certificate:
         """The trust level (THEORY §8)."""
         return self.doc["trust"]
 
-    def write(self, path) -> None:
+    def write(self, path: str | os.PathLike) -> None:
         """Write the canonical text atomically."""
         from ..io import atomic_write_text
 
@@ -133,7 +133,8 @@ class Certificate:
                 "complete": self.lower.tight, "path": self.lower.path}
 
 
-def distinct_key_product(M: MultiHead, hp: list | None = None, lattice=None) -> int:
+def distinct_key_product(M: MultiHead, hp: list | None = None,
+                         lattice: Lattice | None = None) -> int:
     """``Π_h |supp_x(D_h)|``, the distinct keys per head multiplied: what the checker's
     ``product_fusion`` rule counts (no head polynomial is built unless given).
 
@@ -144,8 +145,6 @@ def distinct_key_product(M: MultiHead, hp: list | None = None, lattice=None) -> 
     >>> distinct_key_product(sigmoid_sum(20))
     1048576
     """
-    from ..algebra.lattice import Lattice
-
     if hp is not None and lattice is not None:
         if lattice.has_z:
             from ..algebra.sparse import x_support
@@ -159,7 +158,7 @@ def distinct_key_product(M: MultiHead, hp: list | None = None, lattice=None) -> 
                               for a in h.atoms}) for h in M.heads)
 
 
-def _check_digits(obj) -> None:
+def _check_digits(obj: object) -> None:
     """``LimitError`` when ``obj`` holds an integer longer than the checker reads (``MAX_DIGITS``).
 
     >>> _check_digits([{"a": [1, 10 ** 1999]}])
@@ -202,7 +201,6 @@ def build_certificate(M: MultiHead, explicit: bool = False, max_atoms: int | Non
 
 def _build(M: MultiHead, explicit: bool, max_atoms: int | None, explicit_fusion_limit: int,
            progress: Progress, mapper: MapTasks | None) -> Certificate:
-    from ..algebra.lattice import Lattice
     from ..algebra.sparse import head_polys
 
     lat = Lattice.of(M)

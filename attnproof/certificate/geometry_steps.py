@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
+from typing import Any
 
 from ..geometry.points import head_points
 from ..geometry.proof import MAX_CANDIDATES, GeometryProof, geometry_proof
@@ -34,7 +35,7 @@ class GeometryCertificate:
     proof: GeometryProof
 
 
-def geometry_certificate(M: MultiHead, **kw) -> GeometryCertificate | None:
+def geometry_certificate(M: MultiHead, **kw: Any) -> GeometryCertificate | None:
     """A whole certificate: the geometry steps and the ``product_fusion`` upper bound."""
     gp = geometry_proof(M, **kw)
     if gp is None:

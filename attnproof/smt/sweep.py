@@ -359,7 +359,7 @@ def sweep(problems: Sequence[tuple[str, MultiHead]], windows: Sequence = (1,),
                         cost=[_query_cost(reduced[name], w, k, options, sizes) for name, _, w, k in plan])
     rows: list[SweepRow] = []
     by_name = dict(problems)
-    for (name, M, w, k), ans in zip(plan, answers):
+    for (name, _M, w, k), ans in zip(plan, answers):
         if isinstance(ans, TaskFailed):
             row = SweepRow(name, w, k, "unknown", reason=f"task failed: {ans.reason}")
         elif isinstance(ans, str):

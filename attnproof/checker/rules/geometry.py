@@ -154,7 +154,7 @@ def difference_box(st: State) -> dict:
     """
     if st.box is None:
         dim = st.pb.dim
-        box = {}
+        box: dict = {}
         for D in st.pb.den:
             # each point is compared with the first on the union of their variables
             st.budget.charge(P.size(D) + len(D) * len(next(iter(D))), "the difference lattice")
@@ -418,7 +418,7 @@ def rule_generic_heads(st: State, step: dict, where: str) -> None:
                 if t is not None and _proportional(Z[group[j]], Z[group[i]], t):
                     raise Reject(f"{where}: the denominators of heads {group[i]} and {group[j]} "
                                  "are associates: they belong to one class")
-    for c_i, hs in enumerate(parsed):
+    for hs in parsed:
         rep = hs[0]
         D = Z[rep]
         constant = True
@@ -599,20 +599,20 @@ def rule_minkowski_vertices(st: State, step: dict, where: str) -> None:
         nvset[tuple(t)] = False
     # every candidate decided: depth-first over surviving prefixes
     _budget((len(nvs) + len(verts) + 1) * (max(sizes) + 1) * r, where, st)
-    stack = [(i,) for i in reversed(alive[0])]
+    stack: list[tuple[int, ...]] = [(i,) for i in reversed(alive[0])]
     while stack:
-        t = stack.pop()
-        if len(t) >= 2 and t in nvset:
-            nvset[t] = True
+        prefix = stack.pop()
+        if len(prefix) >= 2 and prefix in nvset:
+            nvset[prefix] = True
             continue
-        if len(t) == r:
-            if t not in vset:
-                raise Reject(f"{where}: candidate {list(t)} is neither a listed vertex nor "
+        if len(prefix) == r:
+            if prefix not in vset:
+                raise Reject(f"{where}: candidate {list(prefix)} is neither a listed vertex nor "
                              "refuted: the count is not complete")
-            vset[t] = True
+            vset[prefix] = True
             continue
-        for i in reversed(alive[len(t)]):
-            stack.append(t + (i,))
+        for i in reversed(alive[len(prefix)]):
+            stack.append(prefix + (i,))
     if not all(nvset.values()) or not all(vset.values()):
         raise Reject(f"{where}: a certificate entry is not a candidate of the enumeration")
     st.lower = len(verts)
