@@ -169,8 +169,7 @@ def _run_minimize(args: argparse.Namespace, M, window, opts) -> int:
     import time
 
     from ..io import atomic_write_text, canonical_json
-    from ..smt import minimize
-    from ..smt.certify import search_certificate
+    from ..smt import minimize, search_certificate
 
     t0 = time.perf_counter()
     with Progress("minimizing: SMT queries", heartbeat=True) as bar:
@@ -231,8 +230,7 @@ def _run_query(args: argparse.Namespace, M, window, opts) -> int:
     from ..errors import InputError
     from ..fusion import reduced_form
     from ..io import atomic_write_text, canonical_json
-    from ..smt import search_fusion
-    from ..smt.certify import search_certificate
+    from ..smt import search_certificate, search_fusion
 
     r = reduced_form(M, args.max_atoms)
     with Progress(f"SMT query: at most {args.atoms} atoms", heartbeat=True):
