@@ -21,7 +21,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Callable, Iterator, Optional
+from typing import Any, Iterator
 
 import flint
 
@@ -42,7 +42,7 @@ _GEOMETRY_HINT = ("'attnproof bound', 'prove' and 'fuse' handle such keys by exa
 
 DEFAULT_MAX_ATOMS = 1 << 20
 
-Progress = Optional[Callable[[int, int], None]]
+from .progress import Progress  # noqa: E402  (the one definition)
 
 
 def product_size_bound(M: MultiHead) -> int:

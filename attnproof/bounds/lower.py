@@ -28,7 +28,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from math import gcd
-from typing import Callable, Optional
 
 from ..algebra.budget import flint_obstacle
 from ..algebra.lattice import Lattice
@@ -47,7 +46,7 @@ from .zonotope import (acyclic_orientations_tutte, classify, count_acyclic_orien
 
 __all__ = ["Block", "LowerBound", "lower_bound", "MAX_EXPLICIT_VERTICES"]
 
-Progress = Optional[Callable[[int, int], None]]
+from ..progress import Progress  # noqa: E402  (the one definition)
 MAX_EXPLICIT_VERTICES = 1 << 16
 MAX_EXPLICIT_CANDIDATES = 1 << 20
 MAX_DENSE_CELLS = 1 << 22     # factors × variables of a block handled with dense exponent vectors

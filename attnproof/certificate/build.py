@@ -11,7 +11,6 @@ from __future__ import annotations
 import hashlib
 import os
 from dataclasses import dataclass, field
-from typing import Callable, Optional
 
 from ..bounds.lower import LowerBound, lower_bound
 from ..errors import CertificateError, LimitError
@@ -32,7 +31,7 @@ VERSION = 1
 EXPLICIT_FUSION_LIMIT = 65536
 EXPLICIT_TIE_LIMIT = 4096            # an explicit head that only ties the counted product
 EXPLICIT_FUSION_CELLS = 1 << 22       # atoms × (dim + 1) of an explicit head that only ties the product
-Progress = Optional[Callable[[int, int], None]]
+from ..progress import Progress  # noqa: E402  (the one definition)
 
 
 def encode_count(n: int) -> int | str:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from .common import (EXIT_INCONCLUSIVE, EXIT_OK, Progress, add_common, add_executor_options,
+from .common import (EXIT_INCONCLUSIVE, EXIT_OK, ProgressBar, add_common, add_executor_options,
                      add_max_atoms, executor_spec, nonneg_int, print_json)
 
 NAME = "merge-report"
@@ -59,7 +59,7 @@ def run(args: argparse.Namespace) -> int:
     cap = load_capture(args.capture)
     heads = parse_heads(args.heads, cap)
     spec = executor_spec(args)
-    with Progress("merge report: questions proven") as bar:
+    with ProgressBar("merge report: questions proven") as bar:
         rep = merge_report(cap, args.output, heads=heads, domain=args.domain,
                            arithmetic=args.arithmetic, layer=not args.no_layer,
                            max_atoms=args.max_atoms, explicit_fusion_limit=args.explicit_fusion_limit,

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import sys
 
-from .common import (EXIT_OK, EXPLICIT_FUSION_LIMIT, Progress, add_common, add_executor_options,
+from .common import (EXIT_OK, EXPLICIT_FUSION_LIMIT, ProgressBar, add_common, add_executor_options,
                      add_max_atoms, executor_spec,
                      positive_int, print_json)
 
@@ -26,14 +27,18 @@ is within --max-atoms, and embedded when it has at most
 certificate that takes longer to check).
 
 examples:
+  attnproof prove w10.json                     # the bounds only
   attnproof prove w10.json -o w10.cert.json
+  attnproof prove w10.json -o - | attnproof check /dev/stdin
   attnproof prove w1000.json -o w1000.cert.json --json
 """
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("problem", metavar="PROBLEM", help="problem file (JSON, or YAML by extension)")
-    p.add_argument("-o", "--output", metavar="CERT", required=True, help="certificate file to write")
+    p.add_argument("-o", "--output", metavar="CERT",
+                   help="certificate file to write ('-': the certificate on standard output; "
+                        "without -o the bounds are printed and no certificate is kept)")
     p.add_argument("--explicit", action="store_true",
                    help="list every vertex of the Newton polytope (one block) instead of counting "
                         "blocks structurally")
@@ -78,25 +83,35 @@ def _run(args: argparse.Namespace) -> int:
     from ..io import atomic_write_text, load_problem
 
     M = load_problem(args.problem)
-    with Progress("proving: factors and bounds", heartbeat=True) as bar:
+    with ProgressBar("proving: factors and bounds", heartbeat=True) as bar:
         cert = build_certificate(M, explicit=args.explicit, max_atoms=args.max_atoms,
                                  explicit_fusion_limit=args.explicit_fusion_limit, progress=bar,
                                  mapper=mapper(executor_spec(args)))
     if cert.fusion is not None:
-        with Progress("ball check of the fusion", heartbeat=True):
+        with ProgressBar("ball check of the fusion", heartbeat=True):
             ball_check(M, cert.fusion.to_head())
     text = cert.text
-    with Progress("checking the certificate", heartbeat=True):
+    with ProgressBar("checking the certificate", heartbeat=True):
         verdict = check_text(text)
     if verdict.code == 2:            # a limit of the checker (work budget, sizes): not a bug
         raise LimitError(f"the checker cannot decide this certificate within its limits "
                          f"({verdict.message}); nothing was written")
     if verdict.code != 0:
         raise CertificateError(f"the checker does not accept the certificate: {verdict.message}")
-    atomic_write_text(args.output, text)
-    s = {"verdict": "proven", **cert.summary(), "certificate": args.output,
+    to_stdout = args.output == "-"
+    if args.output and not to_stdout:
+        atomic_write_text(args.output, text)
+    s = {"verdict": "proven", **cert.summary(),
+         "certificate": args.output if args.output and not to_stdout else None,
          "lower_bound": verdict.lower_bound, "upper_bound": verdict.upper_bound,
          "minimum": verdict.minimum}
+    if to_stdout:
+        if args.json:
+            from ..errors import InputError
+            raise InputError("-o - prints the certificate itself; leave out --json")
+        sys.stdout.write(text)
+        sys.stdout.flush()
+        return EXIT_OK
     if args.json:
         print_json(s)
         return EXIT_OK
@@ -106,5 +121,8 @@ def _run(args: argparse.Namespace) -> int:
     print(f"lower bound {show_count(verdict.lower_bound)}, upper bound "
           f"{show_count(verdict.upper_bound)}, minimum "
           f"{show_count(mn) if mn is not None else 'unknown (the bounds differ)'}, trust {s['trust']}")
-    print(f"  certificate written to {args.output} ({len(text)} bytes, checked)")
+    if args.output:
+        print(f"  certificate written to {args.output} ({len(text)} bytes, checked)")
+    else:
+        print(f"  certificate checked ({len(text)} bytes), not kept: give -o CERT to write it")
     return EXIT_OK

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from .common import (EXIT_INCONCLUSIVE, EXIT_NEGATIVE, EXIT_OK, Progress, add_common,
+from .common import (EXIT_INCONCLUSIVE, EXIT_NEGATIVE, EXIT_OK, ProgressBar, add_common,
                      add_max_atoms, positive_int, print_json)
 
 NAME = "search"
@@ -63,8 +63,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     from .search_sweep import add_sweep_arguments
     add_sweep_arguments(p, goal)
     # --- end sweep ---
-    p.add_argument("--window", "-w", required=True, metavar="W",
-                   help="box radius R (an integer) or a JSON list of exponent vectors of G")
+    p.add_argument("--window", "-w", default="1", metavar="W",
+                   help="box radius R (an integer) or a JSON list of exponent vectors of G "
+                        "(default 1: the box of radius 1, the smallest window that lets G move; "
+                        "larger windows answer more but cost more, see docs/search.md)")
     p.add_argument("--timeout", type=float, default=600.0, metavar="S",
                    help="seconds per query, both solvers together; past it the query is "
                         "'unknown' (default 600)")
@@ -142,13 +144,18 @@ def run(args: argparse.Namespace) -> int:
     if args.minimize:
         import time
         t0 = time.perf_counter()
-        with Progress("minimizing: SMT queries", heartbeat=True) as bar:
+        solvers = "z3" if args.no_cross_check else "z3 and cvc5"
+        with ProgressBar(f"minimizing: query 1 ({solvers} running, timeout {args.timeout:g} s "
+                         f"per query)", heartbeat=True) as bar:
+            asked = []
+
             def step(res) -> None:
-                bar.close()
+                asked.append(res)
                 extra = f", {res.atoms} atoms" if res.atoms else ""
                 why = f" ({res.reason})" if res.result == "unknown" and res.reason else ""
-                print(f"k = {res.target}: {res.result}{extra}{why} [{res.seconds:.1f} s]",
-                      file=sys.stderr, flush=True)
+                bar.write(f"k = {res.target}: {res.result}{extra}{why} [{res.seconds:.1f} s]")
+                bar.describe(f"minimizing: query {len(asked) + 1} after k = {res.target} "
+                             f"{res.result} ({solvers} running, timeout {args.timeout:g} s)")
 
             mr = minimize(M, window, args.timeout, opts, progress=bar, max_atoms=args.max_atoms,
                           on_step=step)
@@ -192,7 +199,9 @@ def run(args: argparse.Namespace) -> int:
 
     from ..fusion import reduced_form
     r = reduced_form(M, args.max_atoms)
-    with Progress(f"SMT query: at most {args.atoms} atoms", heartbeat=True):
+    solvers = "z3" if args.no_cross_check else "z3 and cvc5"
+    with ProgressBar(f"SMT query: at most {args.atoms} atoms ({solvers} running, timeout "
+                     f"{args.timeout:g} s)", heartbeat=True):
         res = search_fusion(M, args.atoms, window, args.timeout, opts, r=r)
     if args.smtlib:
         atomic_write_text(args.smtlib, res.encoding.smtlib)

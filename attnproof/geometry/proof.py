@@ -19,7 +19,6 @@ here expands a polynomial or knows the certificate's JSON.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable, Optional
 
 from ..algebra.lattice import Lattice
 from ..model import MultiHead
@@ -33,7 +32,7 @@ from .vertices import HeadVertices, classify_points
 
 __all__ = ["GeometryProof", "geometry_proof", "MAX_CANDIDATES"]
 
-Progress = Optional[Callable[[int, int], None]]
+from ..progress import Progress  # noqa: E402  (the one definition)
 # candidate vertex tuples decided before a Minkowski count becomes partial (a lower bound)
 MAX_CANDIDATES = 100_000
 

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from math import lcm
 from pathlib import Path
-from typing import Any, Callable, Optional, Sequence
+from typing import Any, Optional, Sequence
 
 import numpy as np
 
@@ -39,7 +39,7 @@ __all__ = ["merge_report", "MergeReport", "prove_question", "prove_heads", "Exac
 
 REPORT_FORMAT = "attnproof-merge-report"
 DEFAULT_EXPLICIT_LIMIT = 0
-Progress = Optional[Callable[[int, int], None]]
+from ..progress import Progress  # noqa: E402  (the one definition)
 
 
 def pair_name(heads: Sequence[int]) -> str:
