@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from .common import (EXIT_OK, EXPLICIT_FUSION_LIMIT, ProgressBar, add_common, add_executor_options,
+from .common import (EXIT_OK, EXPLICIT_FUSION_LIMIT, ProgressBar, add_common, add_executor_options, note,
                      add_max_atoms, executor_spec,
                      positive_int, print_json)
 
@@ -47,6 +47,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help=f"embed the best verified fusion when it has at most N atoms (default "
                         f"{EXPLICIT_FUSION_LIMIT}); above, the upper bound is the product fusion, "
                         f"which the checker counts without building it")
+    p.add_argument("--lines", action="store_true",
+                   help="raise the lower bound by line refutations (THEORY §12: z3 and cvc5 on "
+                        "the factors 1 + x^g of Q, no window); the certificate then has trust "
+                        "line-refuted and 'check --replay' re-proves it")
+    p.add_argument("--lines-timeout", type=float, default=300.0, metavar="S",
+                   help="seconds for each line query (default 300)")
     add_max_atoms(p)
     add_common(p)
     add_executor_options(p)
@@ -91,12 +97,17 @@ def _run(args: argparse.Namespace) -> int:
         with ProgressBar("ball check of the fusion", heartbeat=True):
             ball_check(M, cert.fusion.to_head())
     text = cert.text
+    lines = None
+    if getattr(args, "lines", False) and cert.lower.value != cert.upper:
+        text, lines = _with_lines(M, cert, args)
     with ProgressBar("checking the certificate", heartbeat=True):
         verdict = check_text(text)
-    if verdict.code == 2:            # a limit of the checker (work budget, sizes): not a bug
+    waits = (verdict.code == 2 and bool(verdict.line_steps) and verdict.bounds_verified
+             and not verdict.window_steps)   # only the line refutations wait for --replay
+    if verdict.code == 2 and not waits:  # a limit of the checker (work budget, sizes): not a bug
         raise LimitError(f"the checker cannot decide this certificate within its limits "
                          f"({verdict.message}); nothing was written")
-    if verdict.code != 0:
+    if verdict.code != 0 and not waits:
         raise CertificateError(f"the checker does not accept the certificate: {verdict.message}")
     to_stdout = args.output == "-"
     if args.output and not to_stdout:
@@ -104,7 +115,9 @@ def _run(args: argparse.Namespace) -> int:
     s = {"verdict": "proven", **cert.summary(),
          "certificate": args.output if args.output and not to_stdout else None,
          "lower_bound": verdict.lower_bound, "upper_bound": verdict.upper_bound,
-         "minimum": verdict.minimum}
+         "minimum": verdict.minimum, "trust": verdict.trust}
+    if lines is not None:
+        s["lines"] = lines.to_dict()
     if to_stdout:
         if args.json:
             from ..errors import InputError
@@ -121,8 +134,40 @@ def _run(args: argparse.Namespace) -> int:
     print(f"lower bound {show_count(verdict.lower_bound)}, upper bound "
           f"{show_count(verdict.upper_bound)}, minimum "
           f"{show_count(mn) if mn is not None else 'unknown (the bounds differ)'}, trust {s['trust']}")
+    if lines is not None:
+        for q in lines.steps:
+            print(f"  line query k = {q.target}: {q.result} [{q.seconds:.1f} s]"
+                  + (f" ({q.reason})" if q.reason else ""))
+        if verdict.line_steps:
+            where = args.output if args.output and args.output != "-" else "CERT"
+            print(f"  the lower bound {show_count(verdict.lower_bound)} rests on a line refutation "
+                  f"(z3 and cvc5; the exact steps prove {show_count(verdict.exact_lower_bound)}): "
+                  f"'attnproof check {where} --replay' re-proves it")
     if args.output:
         print(f"  certificate written to {args.output} ({len(text)} bytes, checked)")
     else:
         print(f"  certificate checked ({len(text)} bytes), not kept: give -o CERT to write it")
     return EXIT_OK
+
+
+def _with_lines(M, cert, args):
+    """The certificate text with the line refutations of THEORY §12 added (and the result)."""
+
+    from ..errors import InputError
+    from ..io import canonical_json
+    from ..smt.certify import line_certificate
+    from ..smt.line_query import line_minimize
+
+    t = args.lines_timeout
+    if not (t > 0) or t > 86400:
+        raise InputError(f"--lines-timeout {t}: give seconds between 0 and 86400")
+
+    def step(res) -> None:
+        note(f"line query k = {res.target}: {res.result} [{res.seconds:.1f} s]")
+
+    with ProgressBar("proving: line refutations (z3 and cvc5)", heartbeat=True):
+        mr = line_minimize(M, timeout=t, max_atoms=args.max_atoms, on_step=step,
+                           lower=cert.lower.value)
+    fusion = mr.best if mr.best.atoms < cert.upper else None
+    doc = line_certificate(M, fusion, mr.refutation, cert=cert)
+    return canonical_json(doc), mr
