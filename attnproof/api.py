@@ -24,10 +24,10 @@ from typing import Any, Sequence
 from .errors import CertificateError, InputError
 from .io import as_problem
 from .model import MultiHead  # noqa: F401  (the type every verb accepts)
+from .tasks import Progress
 
 __all__ = ["bound", "prove", "check", "search", "as_problem"]
 
-from .progress import Progress  # noqa: E402  (the one definition)
 DEFAULT_MAX_ATOMS = 1 << 20
 
 

@@ -32,6 +32,7 @@ from .errors import AlgebraError, LimitError
 from .io import (PROBLEM_FORMAT, PROBLEM_VERSION, SPARSE_KEY_DIM, as_problem, format_number,
                  sparse_key_to_json)
 from .model import Atom, Head, MultiHead
+from .tasks import Progress
 
 __all__ = ["DEFAULT_MAX_ATOMS", "ReducedForm", "Fusion", "ClassProductFusion", "reduced_form",
            "product_fusion", "class_product_fusion", "lcm_fusion", "fuse", "compress",
@@ -42,7 +43,6 @@ _GEOMETRY_HINT = ("'attnproof bound', 'prove' and 'fuse' handle such keys by exa
 
 DEFAULT_MAX_ATOMS = 1 << 20
 
-from .progress import Progress  # noqa: E402  (the one definition)
 
 
 def product_size_bound(M: MultiHead) -> int:

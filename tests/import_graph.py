@@ -23,7 +23,7 @@ PACKAGE = "attnproof"
 # own layer or of a lower one.  The first name of a line is the layer of the architecture;
 # the others are top-level modules that sit in it.
 LAYERS: tuple[tuple[str, ...], ...] = (
-    ("errors", "tasks", "brief", "progress"),
+    ("errors", "tasks", "brief"),
     ("model", "arrays", "families"),
     ("io",),
     ("algebra",),

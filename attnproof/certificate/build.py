@@ -19,7 +19,7 @@ from ..algebra.sizes import exact_product, fusion_size_bound
 from ..fusion import DEFAULT_MAX_ATOMS, ClassProductFusion, Fusion, fuse
 from ..io import canonical_json, decimal_string, paused_gc, problem_to_dict
 from ..model import MultiHead
-from ..tasks import MapTasks
+from ..tasks import MapTasks, Progress
 from .steps import lower_bound_steps
 from .steps.fusion import explicit_fusion_step, product_fusion_step
 
@@ -31,7 +31,6 @@ VERSION = 1
 EXPLICIT_FUSION_LIMIT = 65536
 EXPLICIT_TIE_LIMIT = 4096            # an explicit head that only ties the counted product
 EXPLICIT_FUSION_CELLS = 1 << 22       # atoms × (dim + 1) of an explicit head that only ties the product
-from ..progress import Progress  # noqa: E402  (the one definition)
 
 
 def encode_count(n: int) -> int | str:

@@ -223,7 +223,7 @@ def guarded(fn: Callable[[Any], int], args: Any) -> int:
 
 
 class ProgressBar:
-    """The command line's progress display on stderr: a :data:`attnproof.progress.Progress`.
+    """The command line's progress display on stderr: a :data:`attnproof.tasks.Progress`.
 
     Use it as a context manager and call it as ``bar(done, total)`` (``total``
     may be None: a counter).  ``heartbeat=True`` keeps it alive with the elapsed
