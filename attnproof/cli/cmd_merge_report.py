@@ -14,8 +14,9 @@ For every pair of heads of a captured layer (and for all the chosen heads
 together), prove the lower bound and the best fusion: the least number of
 atoms of one exact softmax head equal to the sum of the heads at the captured
 query position, with its context fixed.  One certificate per question (checked
-before it is written), and a table in Markdown and JSON plus a heat map of the
-pairwise minimum atom counts, all under the output folder:
+before it is written), and a table in Markdown and JSON plus a heat map of what
+merging two heads saves (minimum ÷ product of their atoms), all under the
+output folder:
 
   OUT/report.md  OUT/report.json  OUT/heatmap.png  OUT/certificates/heads_H_G.cert.json
 
