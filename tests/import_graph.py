@@ -31,7 +31,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("fusion",),
     ("bounds",),
     ("certificate",),
-    ("smt", "numeric", "models", "executor", "_dask", "_dask_preload", "plot"),
+    ("smt", "numeric", "transformer", "executor", "_dask", "_dask_preload", "plot"),
     ("api",),
     ("cli", "__main__"),
 )# The package root re-exports the public names of every layer: only the top may import it.

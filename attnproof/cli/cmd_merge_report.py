@@ -50,9 +50,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..models.capture import load_capture
-    from ..models.problem import parse_heads
-    from ..models.report import merge_report, write_report
+    from ..transformer.capture import load_capture
+    from ..transformer.problem import parse_heads
+    from ..transformer.report import merge_report, write_report
 
     if not args.output.strip():
         from ..errors import InputError

@@ -1,13 +1,13 @@
 """Heads of real transformers: capture a layer, import it as a problem, report on merges.
 
-* :mod:`attnproof.models.capture` — the framework-free capture format (NumPy only).
-* :mod:`attnproof.models.problem` — capture → exact problem (THEORY §10).
-* :mod:`attnproof.models.adapters` — capture from a TransformerLens bridge, a
+* :mod:`attnproof.transformer.capture` — the framework-free capture format (NumPy only).
+* :mod:`attnproof.transformer.problem` — capture → exact problem (THEORY §10).
+* :mod:`attnproof.transformer.adapters` — capture from a TransformerLens bridge, a
   Hugging Face GPT-2 model or a ``torch.nn.MultiheadAttention`` (needs the
   ``models`` extra; torch is imported only there, and only when called).
-* :mod:`attnproof.models.report` — prove every pair of heads and the whole layer.
+* :mod:`attnproof.transformer.report` — prove every pair of heads and the whole layer.
 
->>> from attnproof.models import random_capture, capture_to_problem
+>>> from attnproof.transformer import random_capture, capture_to_problem
 >>> len(capture_to_problem(random_capture(2, 4, 3, 4)).heads)
 3
 """
@@ -24,18 +24,18 @@ __all__ = ["Capture", "load_capture", "save_capture", "random_capture", "capture
 
 
 def capture(model: Any, tokens: Any, layer: int, position: int = -1, **kw: Any) -> Capture:
-    """Capture ``layer`` of ``model`` at ``position`` (see :func:`attnproof.models.adapters.capture`)."""
+    """Capture ``layer`` of ``model`` at ``position`` (see :func:`attnproof.transformer.adapters.capture`)."""
     from .adapters import capture as _capture
     return _capture(model, tokens, layer, position, **kw)
 
 
 def capture_mha(mha: Any, context: Any, query: Any = None, **kw: Any) -> Capture:
-    """Capture a ``torch.nn.MultiheadAttention`` (see :func:`attnproof.models.adapters.capture_mha`)."""
+    """Capture a ``torch.nn.MultiheadAttention`` (see :func:`attnproof.transformer.adapters.capture_mha`)."""
     from .adapters import capture_mha as _capture_mha
     return _capture_mha(mha, context, query, **kw)
 
 
 def merge_report(*args: Any, **kw: Any) -> Any:
-    """Prove every pair of heads and the layer (see :func:`attnproof.models.report.merge_report`)."""
+    """Prove every pair of heads and the layer (see :func:`attnproof.transformer.report.merge_report`)."""
     from .report import merge_report as _merge_report
     return _merge_report(*args, **kw)
