@@ -68,7 +68,7 @@ def test_plain_progress_writes_a_line_every_few_seconds(monkeypatch):
 
 def test_transformers_bars_are_off_while_loading_and_back_after():
     logging = pytest.importorskip("transformers.utils.logging")
-    from attnproof.models.adapters import hub_progress_bars_off
+    from attnproof.transformer.adapters import hub_progress_bars_off
 
     assert logging.is_progress_bar_enabled()
     with hub_progress_bars_off():

@@ -191,7 +191,7 @@ def test_a_graph_sum_is_drawn_in_key_coordinates():
 
 
 def test_merge_report_heat_map_shows_what_merging_saves():
-    from attnproof.models.report import MergeReport
+    from attnproof.transformer.report import MergeReport
 
     rep = MergeReport({"model": "toy", "layer": 0}, [0, 1, 2], {0: 3, 1: 4, 2: 5}, "raw", "float64",
                       [{"heads": [0, 1], "minimum": 12, "product": 12},
