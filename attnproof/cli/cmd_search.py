@@ -173,8 +173,7 @@ def _run_minimize(args: argparse.Namespace, M, window, opts) -> int:
     import time
 
     from ..io import atomic_write_text, canonical_json
-    from ..smt import minimize
-    from ..smt.certify import search_certificate
+    from ..smt import minimize, search_certificate
 
     t0 = time.perf_counter()
     solvers = "z3" if args.no_cross_check else "z3 and cvc5"
@@ -240,8 +239,7 @@ def _run_query(args: argparse.Namespace, M, window, opts) -> int:
     from ..errors import InputError
     from ..fusion import reduced_form
     from ..io import atomic_write_text, canonical_json
-    from ..smt import search_fusion
-    from ..smt.certify import search_certificate
+    from ..smt import search_certificate, search_fusion
 
     r = reduced_form(M, args.max_atoms)
     solvers = "z3" if args.no_cross_check else "z3 and cvc5"
