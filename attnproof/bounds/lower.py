@@ -76,6 +76,7 @@ class LowerBound:
     tight: bool = True                 # True when the count is V(Q) itself
     notes: list = field(default_factory=list)
     geometry: object | None = None     # path "geometry": the GeometryProof (certificate steps)
+    floor: dict | None = None          # the non_constant step that raised the bound 1 to 2
 
     @property
     def complete(self) -> bool:
@@ -386,8 +387,36 @@ def lower_bound(M: MultiHead, explicit: bool = False, max_atoms: int | None = DE
     ``spec`` (an :class:`attnproof.executor.ExecutorSpec`) runs the vertex
     enumeration of the geometric path (THEORY Lemma 9.4) on Dask.  ``lattice`` and
     ``hp`` (the lattice of ``M`` and its :func:`head_polys`), when already built.
+    When the count proves only 1 and ``M`` is not constant, the non-constant
+    floor (:mod:`.floor`) raises it to 2.
+
+    >>> from attnproof.io import problem_from_dict
+    >>> lb = lower_bound(problem_from_dict({"format": "attnproof-problem", "version": 1, "dim": 1,
+    ...     "heads": [{"atoms": [{"key": [12345678], "value": 1}, {"key": [0], "value": 0}]},
+    ...               {"atoms": [{"key": [3], "value": 1}, {"key": [0], "value": 0}]}]}))
+    >>> lb.value, lb.tight, lb.floor["rule"]
+    (2, True, 'non_constant')
     """
     lat = lattice if lattice is not None else Lattice.of(M)
+    lb = _lower_bound(M, explicit, max_atoms, progress, hp, spec, lat)
+    if lb.value == 1 and not lb.tight:
+        from .floor import non_constant_step
+
+        step = non_constant_step(M, lat)
+        if step is not None:
+            lb.value = 2
+            lb.floor = step
+            # in one dimension Newt(Q) is a segment: V(Q) = 2 exactly when Q is no unit
+            lb.tight = M.dim == 1
+            lb.notes = [n for n in lb.notes if "could not be certified" not in n]
+            lb.notes.append("the sum is not constant (two exact values differ): at least 2 "
+                            "atoms" + ("" if lb.tight else "; the factors that would count "
+                                       "more could not be certified"))
+    return lb
+
+
+def _lower_bound(M: MultiHead, explicit: bool, max_atoms: int | None, progress: Progress,
+                 hp: list | None, spec, lat: Lattice) -> LowerBound:
     hp = hp if hp is not None else head_polys(M, lat)       # linear in the input
     obstacle = flint_obstacle(M, lat, hp)
     if obstacle is not None:
@@ -410,6 +439,9 @@ def lower_bound(M: MultiHead, explicit: bool = False, max_atoms: int | None = DE
         r = reduced_form(M, max_atoms)
         if not r.is_constant():
             return _c3(M, r, explicit)
+        # Q = 1: the sum is constant, one atom suffices and V(Q) = 1 is the whole count
+        return LowerBound(1, "c1", "exact", tight=True, notes=[
+            "the sum is constant (its reduced denominator is 1): one atom suffices"])
     polys = [f.poly for f in fs.factors]
     mults = [f.multiplicity for f in fs.factors]
     blocks = _blocks(polys, mults, dim, explicit)
@@ -441,7 +473,12 @@ def _geometric(M: MultiHead, progress: Progress = None,
     notes = [f"{len(gp.factors) - k} head class(es) certified irreducible"
              + (f", {k} indecomposable and pairwise non-homothetic" if k else "")
              + f"; counted by {gp.method.replace('_', ' ')}"]
-    if not gp.complete:
+    if gp.sub_sum is not None:
+        notes.append(f"the heads are not in direct-sum position (THEORY Lemma 9.5): the bound "
+                     f"counts the vertices of a sub-sum of {len(gp.sub_sum)} of {len(gp.factors)} "
+                     "head classes that are (monotone in sub-sums: a lower bound of V(Q), not "
+                     "V(Q) itself)")
+    elif not gp.complete:
         notes.append("the vertex enumeration is partial (over the candidate budget, at most "
                      "--max-atoms): the bound is a verified part of V(Q)")
     return LowerBound(gp.lower, "geometry", "exact", tight=gp.complete, notes=notes, geometry=gp)

@@ -164,6 +164,13 @@ def distinct_key_product(M: MultiHead, hp: list | None = None, lattice=None) -> 
 
 
 def _lower_steps(lb: LowerBound) -> list:
+    steps = _count_steps(lb)
+    if lb.floor is not None:                   # the non-constant floor follows the count
+        steps.append(dict(lb.floor))
+    return steps
+
+
+def _count_steps(lb: LowerBound) -> list:
     if lb.path == "geometry":                  # THEORY §9: chains, generic heads, vertices
         return [dict(s) for s in lb.geometry.steps]
     steps: list[dict[str, Any]] = []

@@ -24,7 +24,7 @@ from typing import Any, Callable, Optional
 from ..algebra.lattice import Lattice
 from ..geometry.associates import associate_classes
 from ..geometry.chain import Chain, difference_box, indecomposable_chain, non_homothety
-from ..geometry.direct_sum import DirectSum, direct_sum_certificate
+from ..geometry.direct_sum import DirectSum, direct_sub_sum, direct_sum_certificate
 from ..geometry.minkowski import MinkowskiVertices, minkowski_vertices
 from ..geometry.points import head_points, project, varying_coordinates
 from ..geometry.vertices import classify_points
@@ -107,11 +107,12 @@ class GeometryProof:
     steps: list
     lower: int
     complete: bool
-    method: str                      # "direct_sum" | "minkowski_vertices"
+    method: str                      # "direct_sum" | "minkowski_vertices" | "sub_sum"
     classes: list = field(default_factory=list)
     factors: list = field(default_factory=list)     # class representatives that are factors of Q
     all_vertices: bool = False       # every key of every factor head is a vertex of its head
     indecomposable: list = field(default_factory=list)   # representatives with content > 1
+    sub_sum: list | None = None      # the factors (class representatives) a sub-sum kept
 
 
 def geometry_proof(M: MultiHead, *, complete: bool = True, progress: Progress = None,
@@ -169,13 +170,41 @@ def geometry_proof(M: MultiHead, *, complete: bool = True, progress: Progress = 
         allv = total == _prod(len(p) for p in fpts)
         return GeometryProof(steps, total, True, "direct_sum", classes, reps, allv,
                              sorted(indec))
+    sub = None
+    if max_candidates is not None and _prod(len(p) for p in fpts) > max_candidates:
+        # too many candidate tuples for a complete count: the best direct sub-sum
+        # (docs/certificates.md §6.12) may prove more than a partial enumeration
+        sub = _sub_sum_proof(fpts, pts_all, reps)
+        if sub is not None and sub[1] >= max_candidates:
+            return GeometryProof(steps + sub[0], sub[1], False, "sub_sum", classes, reps, False,
+                                 sorted(indec), sub[2])
     mv = minkowski_vertices(fpts, complete=complete, progress=progress, spec=spec,
                             max_candidates=max_candidates)
+    if sub is not None and sub[1] > mv.count:
+        return GeometryProof(steps + sub[0], sub[1], False, "sub_sum", classes, reps, False,
+                             sorted(indec), sub[2])
     steps.append(minkowski_step(mv, fpts))
     exact = mv.complete and mv.certified
     allv = exact and not any(mv.head_non_vertices)
     return GeometryProof(steps, mv.count, exact, "minkowski_vertices", classes, reps, allv,
                          sorted(indec))
+
+
+def _sub_sum_proof(fpts: list, pts_all: list, reps: list) -> tuple[list, int, list] | None:
+    """``([sub_sum step, direct_sum step], count, kept representatives)`` for the best
+    direct sub-sum found (:func:`attnproof.geometry.direct_sum.direct_sub_sum`), or None.
+
+    The checker restricts the bound factors to the kept ones and re-derives their
+    points on the x-variables that vary over them: the step is built on that projection
+    (dropping coordinates constant on every kept head keeps each head's point order,
+    bases and relations)."""
+    found = direct_sub_sum(fpts)
+    if found is None or len(found[0]) == len(fpts):
+        return None
+    S, ds = found
+    coords = varying_coordinates(*[pts_all[reps[i]] for i in S])
+    step, total = direct_sum_step(ds, [project(pts_all[reps[i]], coords) for i in S])
+    return [{"rule": "sub_sum", "factors": list(S)}, step], total, [reps[i] for i in S]
 
 
 def _prod(xs) -> int:

@@ -244,7 +244,12 @@ def _check_document(doc, expected_sha256: str | None, strict: bool, work: int | 
         geo = st.__dict__.get("geometry")
         v.complete = None if geo is None else geo.get("complete")
         v.message = f"valid: {v._bounds_text()}"
-        if v.complete is False:
+        sub = st.__dict__.get("sub_sum")
+        if sub is not None:
+            v.complete = False
+            v.message += (f" (the lower bound counts the vertices of a sub-sum: {sub[0]} of "
+                          f"{sub[1]} factors)")
+        elif v.complete is False:
             v.message += (" (the vertex count is partial: the lower bound counts verified "
                           "vertices only)")
         if st.windows:

@@ -834,3 +834,8 @@ __all__ = ["RULES", "State", "Unsupported", "TRUST_ORDER", "read_poly", "count",
 from .rules_geometry import GEOMETRY_RULES  # noqa: E402  (uses the helpers above)
 
 RULES.update(GEOMETRY_RULES)
+
+# floors: the non-constant bound 2 and sub-sums of the bound factors
+from .rules_floors import FLOOR_RULES  # noqa: E402
+
+RULES.update(FLOOR_RULES)

@@ -24,7 +24,7 @@ from typing import Sequence
 from .modular import PRIMES, EchelonModP, rank_mod_p
 from .vertices import check_distinct
 
-__all__ = ["DirectSum", "direct_sum_certificate"]
+__all__ = ["DirectSum", "direct_sum_certificate", "direct_sub_sum"]
 
 
 @dataclass
@@ -161,4 +161,57 @@ def direct_sum_certificate(heads_points: Sequence[Sequence[Sequence[int]]]) -> D
             return DirectSum(bases, rels, prime)
         if flint.fmpz_mat([list(v) for v in allrows]).rank() < len(allrows):
             return None
+    return None
+
+
+def direct_sub_sum(heads_points: Sequence[Sequence[Sequence[int]]],
+                   value=len) -> tuple[list[int], DirectSum] | None:
+    """Heads in direct-sum position (a subset, in increasing order) and their certificate.
+
+    The vertex count of a Minkowski sum is at least that of any sub-sum (THEORY §4,
+    Lemma 9.5; docs/certificates.md §6.12), so when the whole sum is not direct the
+    best sub-sum that is gives a lower bound ``Π_{h∈S} n_h``.  Greedy: heads by
+    ``log value(h) / dim U_h`` (``value``: the head's count, by default its number of
+    points), or by value alone, whichever gives the larger product, taken while the
+    dimensions ``Σ dim U_h`` fit in the ambient dimension; the last ones are dropped
+    until the certificate exists.  In general position every
+    set whose dimensions fit is direct, so then the greedy choice is the best
+    product up to the knapsack of dimensions.  None when no head is left.
+
+    >>> S, ds = direct_sub_sum([[(0, 0, 0), (1, 0, 0), (0, 1, 0)], [(0, 0, 0), (1, 1, 1)],
+    ...                         [(0, 0, 0), (0, 1, 1)]])
+    >>> S, ds.bases
+    ([0, 1], [[1, 2], [1]])
+    """
+    from math import log
+
+    heads = [check_distinct(pts) for pts in heads_points]
+    if not heads or not heads[0]:
+        return None
+    d = len(heads[0][0])
+    ranks = []
+    for pts in heads:
+        diffs = [tuple(x - y for x, y in zip(p, pts[0])) for p in pts[1:]]
+        ranks.append(rank_mod_p(diffs, PRIMES[0]) if diffs else 0)
+    live = [h for h in range(len(heads)) if ranks[h] > 0]
+    vals = {h: max(value(heads[h]), 1) for h in live}
+    best = None
+    for key in (lambda h: (-log(vals[h]) / ranks[h], h), lambda h: (-vals[h], ranks[h], h)):
+        chosen, used = [], 0
+        for h in sorted(live, key=key):
+            if used + ranks[h] <= d:
+                chosen.append(h)
+                used += ranks[h]
+        score = 1
+        for h in chosen:
+            score *= vals[h]
+        if best is None or score > best[0]:
+            best = (score, chosen)
+    chosen = best[1] if best else []
+    while chosen:
+        S = sorted(chosen)
+        ds = direct_sum_certificate([heads[h] for h in S])
+        if ds is not None:
+            return S, ds
+        chosen.pop()
     return None
