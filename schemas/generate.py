@@ -73,6 +73,8 @@ STEP_RULES = {
     "product_fusion": [],
     "explicit_fusion": ["head"],
     "window_refutation": ["atoms", "window", "solvers", "smtlib_sha256", "smtlib"],
+    "non_constant": ["witnesses"],
+    "sub_sum": ["factors"],
 }
 CERTIFICATE = {
     "type": "object",
@@ -141,7 +143,7 @@ OUTPUTS = {
     "prove": _output(["proven"], {
         "lower_bound": COUNT, "upper_bound": COUNT, "minimum": COUNT_OR_NULL, "trust": TRUST,
         "complete": BOOL, "path": {"enum": ["c1", "c3", "geometry", "none"]},
-        "certificate": {"type": "string"}},
+        "certificate": {"type": "string"}, "notes": {"type": "array", "items": {"type": "string"}}},
         ["lower_bound", "upper_bound", "minimum", "trust", "complete", "certificate"]),
     "check": _output(["valid", "invalid", "inconclusive"], {
         "exit_code": INT, "message": {"type": "string"}, "step": {"type": ["integer", "null"]},

@@ -408,7 +408,8 @@ def lower_bound(M: MultiHead, explicit: bool = False, max_atoms: int | None = DE
             lb.floor = step
             # in one dimension Newt(Q) is a segment: V(Q) = 2 exactly when Q is no unit
             lb.tight = M.dim == 1
-            lb.notes = [n for n in lb.notes if "could not be certified" not in n]
+            lb.notes = [n.replace(": only the trivial bound 1 is proven", "")
+                        for n in lb.notes if "could not be certified" not in n]
             lb.notes.append("the sum is not constant (two exact values differ): at least 2 "
                             "atoms" + ("" if lb.tight else "; the factors that would count "
                                        "more could not be certified"))

@@ -105,5 +105,8 @@ def _run(args: argparse.Namespace) -> int:
     print(f"lower bound {show_count(verdict.lower_bound)}, upper bound "
           f"{show_count(verdict.upper_bound)}, minimum "
           f"{show_count(mn) if mn is not None else 'unknown (the bounds differ)'}, trust {s['trust']}")
+    if mn is None:
+        for n in s["notes"]:
+            print(f"  note: {n}")
     print(f"  certificate written to {args.output} ({len(text)} bytes, checked)")
     return EXIT_OK
