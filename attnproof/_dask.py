@@ -5,7 +5,7 @@ Clients are opened once per process and kept until exit: a
 (its scheduler reschedules nothing itself: ``allowed-failures`` is 0, so the
 one retry below is the only one), or a client of an existing scheduler.
 
-:func:`map_tasks_dask` keeps at most ``PREFETCH`` tasks per worker thread in
+:class:`DaskMap` keeps at most ``PREFETCH`` tasks per worker thread in
 flight (the next ones wait at the scheduler, not in this process); a
 task's deadline (``spec.timeout``) is counted from when the scheduler reports
 it processing on a worker.  A task that finishes returns its result; one whose
@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import atexit
 import logging
+import signal
 import threading
 import time
 import uuid
@@ -34,8 +35,9 @@ from collections import deque
 from typing import Any, Callable, Optional, Sequence
 
 from .errors import ExecutorError
+from .tasks import TaskFailed
 
-__all__ = ["map_tasks_dask", "client_for", "is_running", "shutdown", "NO_WORKER_GRACE"]
+__all__ = ["DaskMap", "map_tasks_dask", "client_for", "is_running", "shutdown", "NO_WORKER_GRACE"]
 
 NO_WORKER_GRACE = 30.0      # seconds without any worker before pending tasks are failed
 CONNECT_TIMEOUT = 10.0      # seconds to reach an existing scheduler
@@ -53,6 +55,12 @@ QUIET_LOCAL = {"distributed.admin.tick.interval": "500ms",
 PRELOAD = __name__.rsplit(".", 1)[0] + "._dask_preload"   # imported by local workers as they start
 
 _clients: dict[tuple, tuple[Any, Any]] = {}
+# A local cluster that is interrupted while it starts cannot be closed (its nannies are
+# half started) and leaks its semaphores.  While ``starting`` is set, a stop signal's
+# handler (the command line's) only records its number in ``pending_signal``; the signal
+# is raised again once the cluster is up and registered, so that it is closed cleanly.
+starting = threading.Event()
+pending_signal: list[int] = []
 _lock = threading.Lock()
 _atexit_registered = False
 
@@ -102,6 +110,7 @@ def client_for(spec):
                     logging.getLogger(name).setLevel(logging.CRITICAL)
                 # the scheduler's HTTP routes on a free local port (the default 8787 may be taken;
                 # no dashboard is drawn without bokeh)
+                starting.set()
                 with dask.config.set({"distributed.scheduler.allowed-failures": 0,
                                       # a worker holds only the task it runs: a death hits one task
                                       "distributed.scheduler.worker-saturation": 1.0,
@@ -118,13 +127,20 @@ def client_for(spec):
         except Exception as e:
             if cluster is not None:
                 cluster.close()
+            starting.clear()
+            if pending_signal:
+                signal.raise_signal(pending_signal.pop())
             where = spec.scheduler or f"a local cluster of {spec.workers} worker(s)"
             raise ExecutorError(f"cannot start or reach {where}: {type(e).__name__}: {e}") from None
+        finally:
+            starting.clear()
         _clients[key] = (client, cluster)
         if not _atexit_registered:
             atexit.register(shutdown)
             _atexit_registered = True
-        return client
+    if pending_signal:
+        signal.raise_signal(pending_signal.pop())
+    return client
 
 
 def _close(client, cluster) -> None:
@@ -161,165 +177,233 @@ def _task_name(fn) -> str:
     return "".join(c if c.isalnum() or c in "_." else "_" for c in name)[:40] or "task"
 
 
+class DaskMap:
+    """The map of a Dask executor: :class:`attnproof.tasks.MapTasks` for ``spec``.
+
+    ``started`` says whether this process already holds the spec's client (a
+    batch can then skip the in-process warm-up).  Each call is one :class:`_Batch`.
+    """
+
+    def __init__(self, spec) -> None:
+        self.spec = spec
+
+    @property
+    def started(self) -> bool:
+        return is_running(self.spec)
+
+    def __call__(self, fn: Callable[..., Any], items: Sequence[tuple], *,
+                 progress: Optional[Callable[[int, int], None]] = None,
+                 cost: Optional[Sequence[float]] = None) -> list:
+        """Run ``fn(*args)`` for each tuple on Dask; results (or ``TaskFailed``) in input order.
+
+        Tasks are submitted in input order, or by decreasing ``cost`` when given.
+        """
+        items = [tuple(a) for a in items]
+        if not items:
+            return []
+        return _Batch(client_for(self.spec), self.spec, fn, items, progress, cost).run()
+
+
 def map_tasks_dask(fn: Callable[..., Any], items: Sequence[tuple], spec,
                    progress: Optional[Callable[[int, int], None]] = None,
                    cost: Optional[Sequence[float]] = None) -> list:
-    """Run ``fn(*args)`` for each tuple on Dask; results (or ``TaskFailed``) in input order.
+    """``DaskMap(spec)(fn, items, progress=progress, cost=cost)``."""
+    return DaskMap(spec)(fn, items, progress=progress, cost=cost)
 
-    Tasks are submitted in input order, or by decreasing ``cost`` when given.
+
+_PENDING = object()
+
+
+class _Batch:
+    """One batch of tasks on a Dask client: submitted, watched, retried once, collected.
+
+    At most ``PREFETCH`` tasks per worker thread are in flight; the rest wait in
+    ``queue``.  ``running`` maps a future to its task's index and deadline (None
+    until the scheduler reports it processing).  ``lost`` is set, with its reason,
+    when the scheduler or every worker is gone: the tasks left are then failed.
     """
-    from .executor import TaskFailed
 
-    n = len(items)
-    if n == 0:
-        return []
-    client = client_for(spec)
-    _, distributed = _import_distributed()
-    from distributed import KilledWorker
+    def __init__(self, client, spec, fn, items: list, progress, cost) -> None:
+        n = len(items)
+        self.client, self.fn, self.items, self.progress = client, fn, items, progress
+        self.local = spec.scheduler is None
+        self.timeout = spec.timeout
+        self.results: list = [_PENDING] * n
+        self.attempts = [0] * n
+        self.reasons = [""] * n
+        order = range(n) if cost is None else sorted(range(n), key=lambda i: -cost[i])
+        self.queue = deque(order)
+        self.blobs: list[Optional[bytes]] = [None] * n  # each task pickled once (kept for its retry)
+        self.running: dict = {}                          # future -> (index, deadline)
+        self.token = uuid.uuid4().hex[:10]
+        self.name = _task_name(fn)
+        self.done = 0
+        self.no_worker_since: Optional[float] = None
+        self.lost = ""
+        self.slots = 1
 
-    local = spec.scheduler is None
-    pending = object()
-    results: list = [pending] * n
-    attempts = [0] * n
-    reasons = [""] * n
-    order = range(n) if cost is None else sorted(range(n), key=lambda i: -cost[i])
-    queue = deque(order)
-    blobs: list[Optional[bytes]] = [None] * n  # each task pickled once (kept for its retry)
-    running: dict = {}                      # future -> (index, deadline)
-    token = uuid.uuid4().hex[:10]
-    name = _task_name(fn)
-    done = 0
-    timeout = spec.timeout
-    no_worker_since: Optional[float] = None
-    lost = ""
+    # --- results -------------------------------------------------------------------------
+    def finish(self, i: int, value: Any) -> None:
+        self.results[i] = value
+        self.blobs[i] = None
+        self.done += 1
+        if self.progress is not None:
+            self.progress(self.done, len(self.items))
 
-    def finish(i: int, value: Any) -> None:
-        nonlocal done
-        results[i] = value
-        blobs[i] = None
-        done += 1
-        if progress is not None:
-            progress(done, n)
-
-    def retry_or_fail(i: int, reason: str) -> None:
-        reasons[i] = reason
-        if attempts[i] < ATTEMPTS:
-            queue.appendleft(i)
+    def retry_or_fail(self, i: int, reason: str) -> None:
+        self.reasons[i] = reason
+        if self.attempts[i] < ATTEMPTS:
+            self.queue.appendleft(i)
         else:
-            finish(i, TaskFailed(f"{reason} (after {ATTEMPTS} attempts)"))
+            self.finish(i, TaskFailed(f"{reason} (after {ATTEMPTS} attempts)"))
 
-    def abandon(futs) -> None:
+    def abandon(self) -> None:
         try:
-            client.cancel(list(futs), force=True)
+            self.client.cancel(list(self.running), force=True)
         except Exception:
             pass
 
-    try:
-        slots = max(_threads(client), 1)
-        last_poll = time.monotonic()
-        while queue or running:
-            while queue and len(running) < slots * PREFETCH and not lost:
-                i = queue.popleft()
-                attempts[i] += 1
-                if blobs[i] is None:
-                    blobs[i] = pack(fn, items[i])     # an argument that cannot be pickled raises here
-                try:
-                    arg = blobs[i]
-                    if len(arg) > SCATTER_BYTES:      # large arguments travel as data, not in the graph
-                        arg = client.scatter(arg, hash=False)
-                    fut = client.submit(run_packed, arg, key=f"{name}-{token}-{i}-{attempts[i]}",
-                                        pure=False, retries=0)
-                except Exception as e:
-                    lost = f"cannot submit to the Dask scheduler: {type(e).__name__}: {e}"
-                    attempts[i] -= 1
-                    queue.appendleft(i)
-                    break
-                running[fut] = (i, None)
-            if lost:
-                break
-            now = time.monotonic()
-            if timeout is not None:
-                # a task's deadline counts from when the scheduler says it is processing
-                # (never earlier); without an answer, the oldest `slots` in flight are taken
-                try:
-                    busy = {k for ks in client.processing().values() for k in ks}
-                    started = [f for f in running if f.key in busy]
-                except Exception:
-                    started = list(running)[:slots]
-                for fut in started:
-                    i, d = running[fut]
-                    if d is None:
-                        running[fut] = (i, now + timeout)
-            wait_s = POLL
-            deadlines = [d for _, d in running.values() if d is not None]
-            if deadlines:
-                wait_s = min(wait_s, max(min(deadlines) - now, 0.0) + 0.01)
+    # --- one round of the loop -----------------------------------------------------------
+    def submit(self) -> None:
+        """Fill the free slots from the queue (sets ``lost`` when the scheduler refuses)."""
+        while self.queue and len(self.running) < self.slots * PREFETCH and not self.lost:
+            i = self.queue.popleft()
+            self.attempts[i] += 1
+            if self.blobs[i] is None:
+                self.blobs[i] = pack(self.fn, self.items[i])  # an argument that cannot be pickled raises here
             try:
-                with client.as_current():
-                    finished, _ = distributed.wait(list(running), timeout=wait_s,
-                                                   return_when="FIRST_COMPLETED")
-            except TimeoutError:
-                finished = set()
-            except Exception as e:  # the connection to the scheduler broke
-                lost = f"lost the Dask scheduler ({type(e).__name__}: {e})"
+                arg = self.blobs[i]
+                if len(arg) > SCATTER_BYTES:      # large arguments travel as data, not in the graph
+                    arg = self.client.scatter(arg, hash=False)
+                fut = self.client.submit(run_packed, arg,
+                                         key=f"{self.name}-{self.token}-{i}-{self.attempts[i]}",
+                                         pure=False, retries=0)
+            except Exception as e:
+                self.lost = f"cannot submit to the Dask scheduler: {type(e).__name__}: {e}"
+                self.attempts[i] -= 1
+                self.queue.appendleft(i)
                 break
-            ready = [f for f in finished if f.status == "finished"]
-            try:
-                values = dict(zip(ready, client.gather(ready))) if ready else {}
-            except Exception:  # fetch them one by one below
-                values = {}
-            for fut in sorted(finished, key=lambda f: running[f][0]):
-                i, _ = running.pop(fut)
-                status = fut.status
-                if status == "finished":
-                    if fut in values:
-                        finish(i, unpack(values[fut]))
+            self.running[fut] = (i, None)
+
+    def start_deadlines(self, now: float) -> None:
+        """A task's deadline counts from when the scheduler says it is processing (never
+        earlier); without an answer, the oldest ``slots`` in flight are taken."""
+        if self.timeout is None:
+            return
+        try:
+            busy = {k for ks in self.client.processing().values() for k in ks}
+            started = [f for f in self.running if f.key in busy]
+        except Exception:
+            started = list(self.running)[:self.slots]
+        for fut in started:
+            i, d = self.running[fut]
+            if d is None:
+                self.running[fut] = (i, now + self.timeout)
+
+    def wait(self, now: float, distributed) -> set:
+        """The futures that finished within one poll (or before the next deadline)."""
+        wait_s = POLL
+        deadlines = [d for _, d in self.running.values() if d is not None]
+        if deadlines:
+            wait_s = min(wait_s, max(min(deadlines) - now, 0.0) + 0.01)
+        finished: set = set()
+        try:
+            with self.client.as_current():
+                finished, _ = distributed.wait(list(self.running), timeout=wait_s,
+                                               return_when="FIRST_COMPLETED")
+        except TimeoutError:
+            pass
+        except Exception as e:  # the connection to the scheduler broke
+            self.lost = f"lost the Dask scheduler ({type(e).__name__}: {e})"
+        return finished
+
+    def collect(self, finished: set, killed_worker: type) -> None:
+        """Record finished futures: results, retries, or the task's own exception raised."""
+        ready = [f for f in finished if f.status == "finished"]
+        try:
+            values = dict(zip(ready, self.client.gather(ready))) if ready else {}
+        except Exception:  # fetch them one by one below
+            values = {}
+        for fut in sorted(finished, key=lambda f: self.running[f][0]):
+            i, _ = self.running.pop(fut)
+            status = fut.status
+            if status == "finished":
+                if fut in values:
+                    self.finish(i, unpack(values[fut]))
+                else:
+                    try:
+                        value = fut.result()
+                    except Exception as e:  # the result could not be fetched: treat as lost
+                        self.retry_or_fail(i, f"result lost ({type(e).__name__})")
                     else:
-                        try:
-                            value = fut.result()
-                        except Exception as e:  # the result could not be fetched: treat as lost
-                            retry_or_fail(i, f"result lost ({type(e).__name__})")
-                        else:
-                            finish(i, unpack(value))
-                elif status == "error":
-                    exc = fut.exception()
-                    if isinstance(exc, KilledWorker):
-                        retry_or_fail(i, "its worker died")
-                    else:
-                        abandon(running)
-                        raise exc
-                else:  # cancelled or lost, e.g. by a scheduler restart
-                    retry_or_fail(i, f"task {status}")
-                fut.release()
-            now = time.monotonic()
-            expired = [f for f, (_, d) in running.items() if d is not None and now >= d]
-            if expired:
-                _expire(client, expired, local)
-                for fut in expired:
-                    i, _ = running.pop(fut)
-                    retry_or_fail(i, f"ran past {timeout:g} s")
-            if now - last_poll >= POLL:
-                last_poll = now
-                if client.status not in ("running", "connecting"):
-                    lost = f"lost the Dask scheduler (client {client.status})"
+                        self.finish(i, unpack(value))
+            elif status == "error":
+                exc = fut.exception()
+                if isinstance(exc, killed_worker):
+                    self.retry_or_fail(i, "its worker died")
+                else:
+                    self.abandon()
+                    raise exc
+            else:  # cancelled or lost, e.g. by a scheduler restart
+                self.retry_or_fail(i, f"task {status}")
+            fut.release()
+
+    def expire(self, now: float) -> None:
+        """Tasks past their deadline: stopped (their local worker killed), then retried or failed."""
+        expired = [f for f, (_, d) in self.running.items() if d is not None and now >= d]
+        if expired:
+            _expire(self.client, expired, self.local)
+            for fut in expired:
+                i, _ = self.running.pop(fut)
+                self.retry_or_fail(i, f"ran past {self.timeout:g} s")
+
+    def watch_workers(self, now: float) -> None:
+        """Count the worker threads (the slots); set ``lost`` when none is left for too long."""
+        if self.client.status not in ("running", "connecting"):
+            self.lost = f"lost the Dask scheduler (client {self.client.status})"
+            return
+        threads = _threads(self.client)
+        if threads:
+            self.slots, self.no_worker_since = threads, None
+        elif self.no_worker_since is None:
+            self.no_worker_since = now
+        elif now - self.no_worker_since > NO_WORKER_GRACE:
+            self.lost = f"no Dask worker for {NO_WORKER_GRACE:g} s"
+
+    # --- the loop ------------------------------------------------------------------------
+    def run(self) -> list:
+        _, distributed = _import_distributed()
+        from distributed import KilledWorker
+
+        try:
+            self.slots = max(_threads(self.client), 1)
+            last_poll = time.monotonic()
+            while self.queue or self.running:
+                self.submit()
+                if self.lost:
                     break
-                threads = _threads(client)
-                if threads:
-                    slots, no_worker_since = threads, None
-                elif no_worker_since is None:
-                    no_worker_since = now
-                elif now - no_worker_since > NO_WORKER_GRACE:
-                    lost = f"no Dask worker for {NO_WORKER_GRACE:g} s"
+                now = time.monotonic()
+                self.start_deadlines(now)
+                finished = self.wait(now, distributed)
+                if self.lost:
                     break
-    except KeyboardInterrupt:
-        abandon(running)
-        raise
-    if lost:
-        abandon(running)
-        for i in [j for j, _ in running.values()] + list(queue):
-            if results[i] is pending:
-                finish(i, TaskFailed(lost))
-    return results
+                self.collect(finished, KilledWorker)
+                now = time.monotonic()
+                self.expire(now)
+                if now - last_poll >= POLL:
+                    last_poll = now
+                    self.watch_workers(now)
+                    if self.lost:
+                        break
+        except KeyboardInterrupt:
+            self.abandon()
+            raise
+        if self.lost:
+            self.abandon()
+            for i in [j for j, _ in self.running.values()] + list(self.queue):
+                if self.results[i] is _PENDING:
+                    self.finish(i, TaskFailed(self.lost))
+        return self.results
 
 
 def pack(fn: Callable[..., Any], args: Sequence) -> bytes:

@@ -31,42 +31,17 @@ import os
 import re
 import time
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, Callable, Iterable, Mapping, Optional, Sequence
 
 from .errors import ExecutorError
+from .tasks import MapTasks, TaskFailed
 
-__all__ = ["ExecutorSpec", "map_tasks", "TaskFailed", "shutdown_executors", "SCHEDULER_ENV"]
+__all__ = ["ExecutorSpec", "map_tasks", "mapper", "TaskFailed", "shutdown_executors", "SCHEDULER_ENV"]
 
 SCHEDULER_ENV = "DASK_SCHEDULER_ADDRESS"
 _ADDRESS = re.compile(r"^(tcp|tls|inproc|ucx|ws|wss)://[^\s/]+$")
 _MAX_WORKERS = 1024
-
-
-class TaskFailed:
-    """Placeholder result of a task that failed or timed out (reported, never guessed).
-
-    >>> TaskFailed("timeout").reason
-    'timeout'
-    >>> TaskFailed("a") == TaskFailed("a"), bool(TaskFailed("a"))
-    (True, False)
-    """
-
-    __slots__ = ("reason",)
-
-    def __init__(self, reason: str) -> None:
-        self.reason = reason
-
-    def __repr__(self) -> str:
-        return f"TaskFailed({self.reason!r})"
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, TaskFailed) and other.reason == self.reason
-
-    def __hash__(self) -> int:
-        return hash(("TaskFailed", self.reason))
-
-    def __bool__(self) -> bool:
-        return False
 
 
 @dataclass(frozen=True)
@@ -190,18 +165,27 @@ def map_tasks(fn: Callable[..., Any], arg_tuples: Iterable[Sequence[Any]], *,
     if spec.in_process or n < max(spec.min_tasks, 1):
         _in_process(fn, items, results, 0, n, progress, n)
         return results
-    from . import _dask    # imports nothing heavy; Dask itself is imported on first use
+    from ._dask import DaskMap    # imports nothing heavy; Dask itself is imported on first use
+    remote = DaskMap(spec)
     start = 0
-    if spec.workers and spec.warmup > 0 and not _dask.is_running(spec):
+    if spec.workers and spec.warmup > 0 and not remote.started:
         start = _in_process(fn, items, results, 0, n, progress, n,
                             deadline=time.monotonic() + spec.warmup)
         if start == n:
             return results
-    rest = items[start:]
     sub = None if progress is None else (lambda done, _t, _s=start: progress(_s + done, n))
-    results[start:] = _dask.map_tasks_dask(fn, rest, spec, sub,
-                                           cost=None if cost is None else list(cost)[start:])
+    results[start:] = remote(fn, items[start:], progress=sub,
+                             cost=None if cost is None else list(cost)[start:])
     return results
+
+
+def mapper(spec: Optional[ExecutorSpec] = None) -> MapTasks:
+    """The map of ``spec``, for code that takes a map function (:class:`attnproof.tasks.MapTasks`).
+
+    >>> mapper()(divmod, [(7, 2), (9, 4)])
+    [(3, 1), (2, 1)]
+    """
+    return partial(map_tasks, spec=spec)
 
 
 def shutdown_executors() -> None:

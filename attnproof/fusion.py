@@ -940,7 +940,7 @@ class SparseFusion:
     def verify(self, points: int = 2, seed: int = 0) -> None:
         """Compare the fused head with the problem exactly at random positive integer
         points (``z`` a formal variable); sparse evaluation, linear in the non-zeros."""
-        from .bounds.sparse import head_polys
+        from .algebra.sparse import head_polys
 
         rng = random.Random(seed)
         H = head_polys(self.multihead, self.lattice)[0]
@@ -977,8 +977,8 @@ def sparse_fusion(M: MultiHead, cells: int = SPARSE_FUSION_CELLS) -> SparseFusio
         return None
     from math import gcd
 
-    from .bounds.factors import _proportional, irreducibility_witness
-    from .bounds.sparse import _shift, head_polys, normal_form
+    from .algebra.factors import _proportional, irreducibility_witness
+    from .algebra.sparse import _shift, head_polys, normal_form
 
     h = M.heads[0]
     active = {j for a in h.atoms for j, _ in a.sparse_key}

@@ -29,6 +29,7 @@ from typing import Sequence
 from .errors import InputError
 from .io import atomic_write
 from .fusion import DEFAULT_MAX_ATOMS, fuse, product_fusion, reduced_form
+from .geometry.hull import hull_2d
 from .model import MultiHead
 
 __all__ = ["affine_frame", "hull_2d", "hull_3d", "NewtonPicture", "newton_picture",
@@ -74,36 +75,6 @@ def affine_frame(points: Sequence[Point]) -> tuple[int, tuple[int, ...]]:
             pivots.append(nz[0])
             basis.append(r)
     return len(pivots), tuple(sorted(pivots))
-
-
-def _cross(o: Point, a: Point, b: Point) -> int:
-    return (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0])
-
-
-def hull_2d(points: Sequence[Point]) -> list[Point]:
-    """Vertices of the convex hull of planar integer points, counter-clockwise (exact).
-
-    Points on an edge are not vertices (monotone chain, strict turns only).
-
-    >>> hull_2d([(0, 0), (2, 0), (1, 0), (2, 2), (0, 2), (1, 1)])
-    [(0, 0), (2, 0), (2, 2), (0, 2)]
-    >>> hull_2d([(0, 0), (3, 0), (1, 0)])
-    [(0, 0), (3, 0)]
-    """
-    pts = sorted(set(points))
-    if len(pts) <= 2:
-        return pts
-
-    def chain(seq):
-        out: list[Point] = []
-        for p in seq:
-            while len(out) >= 2 and _cross(out[-2], out[-1], p) <= 0:
-                out.pop()
-            out.append(p)
-        return out
-
-    lower, upper = chain(pts), chain(reversed(pts))
-    return lower[:-1] + upper[:-1]
 
 
 def _sub(a: Point, b: Point) -> Point:

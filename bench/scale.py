@@ -62,9 +62,10 @@ def _heads(heads: int, atoms: int, dim: int, seed: int = 2026, bound: int = 1000
 
 
 def vertices_job(spec, args, racing=False):
+    from attnproof.executor import mapper
     from attnproof.geometry import minkowski_vertices
 
-    mv = minkowski_vertices(_heads(3, args.atoms, args.dim), complete=True, spec=spec)
+    mv = minkowski_vertices(_heads(3, args.atoms, args.dim), complete=True, mapper=mapper(spec))
     summary = f"{mv.count} vertices of {mv.candidates} candidates, complete {mv.complete}"
     return (mv.count, mv.complete, mv.vertices, mv.non_vertices, mv.head_non_vertices), summary
 

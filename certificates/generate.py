@@ -116,6 +116,24 @@ def _window_k3() -> dict | None:
     return search_certificate(M, refutations=[res])
 
 
+def _constant_head_forgery() -> dict:
+    # two associate heads summing to 1: a unit test that drops variable indices sees
+    # x_0 and x_1 as one point, so head 0 looks constant and head 1 a factor of Q
+    prob = {"dim": 2, "format": "attnproof-problem", "version": 1, "heads": [
+        {"atoms": [{"key": [0, 1], "value": 1}, {"key": [1, 0], "value": 0}]},
+        {"atoms": [{"key": [2, 0], "value": 1}, {"key": [1, 1], "value": 0}]}]}
+    return _rehash({
+        "format": "attnproof-certificate", "version": 1, "problem": prob,
+        "claims": {"lower_bound": 2, "upper_bound": 2, "minimum": 2, "window_refutations": []},
+        "steps": [
+            {"rule": "indecomposable_chain", "head": 1, "kind": "simplex", "prime": 2 ** 61 - 1},
+            {"rule": "generic_heads", "classes": [[1]]},
+            {"rule": "newton_blocks", "blocks": [{"factors": [0], "method": "zonotope_independent"}]},
+            {"rule": "explicit_fusion", "head": {"atoms": [{"key": [0, 0], "value": 1},
+                                                           {"key": [1, 0], "value": 1}]}}],
+        "trust": "exact"})
+
+
 def valid(window: bool = True) -> dict[str, dict]:
     """name -> certificate document (``window``: include the SMT window refutation)."""
     docs = {
@@ -256,6 +274,9 @@ def invalid(v: dict[str, dict]) -> list[tuple[str, str, object, int, list]]:
         "of a non-homothety pair give equal width ratios (both axes scale by 2)",
         lambda d: _step(d, "generic_heads")["non_homothetic"][0].__setitem__(
             slice(2, 4), [[1, 0, 0], [0, 1, 0]]))
+    out.append(("geom-constant-head", "generic_heads: x1/(x0+x1) + x0^2/(x0^2+x0x1) = 1, but "
+                "head 0 (keys e_1, e_0) is passed off as a unit and its associate counted as "
+                "a factor (minimum 2 claimed)", _constant_head_forgery(), 1, []))
     # floors (docs/certificates.md §6.11-6.12)
     mut("non-constant-equal", "non-constant", "non_constant: both witnesses are the point x = 1",
         lambda d: _step(d, "non_constant").__setitem__("witnesses", [{"point": []}, {"point": []}]))

@@ -7,7 +7,7 @@ import json
 import numpy as np
 import pytest
 
-from attnproof.executor import ExecutorSpec
+from attnproof.executor import ExecutorSpec, mapper
 
 
 def _integer_capture(seed: int, n_heads: int = 3, d_model: int = 3, n_ctx: int = 3):
@@ -54,7 +54,7 @@ def test_geometric_certificate_bytes_are_the_same_on_dask_workers():
     here = build_certificate(M)
     assert here.lower.path == "geometry" and here.lower.geometry.method == "minkowski_vertices"
     calls = []
-    there = build_certificate(M, spec=ExecutorSpec(workers=2, warmup=0, min_tasks=1),
+    there = build_certificate(M, mapper=mapper(ExecutorSpec(workers=2, warmup=0, min_tasks=1)),
                               progress=lambda d, t: calls.append((d, t)))
     assert there.text == here.text
     assert check_text(there.text).code == 0
@@ -80,6 +80,6 @@ def test_vertex_tests_and_chunks_on_dask_workers_are_the_same():
         return (mv.vertices, mv.non_vertices, mv.head_non_vertices, mv.complete, mv.candidates)
 
     here = minkowski_vertices(heads)
-    there = minkowski_vertices(heads, spec=ExecutorSpec(workers=2, warmup=0, min_tasks=1))
+    there = minkowski_vertices(heads, mapper=mapper(ExecutorSpec(workers=2, warmup=0, min_tasks=1)))
     assert fields(there) == fields(here)
     assert all(here.head_non_vertices) and here.non_vertices and here.complete

@@ -19,7 +19,7 @@ from attnproof.algebra.budget import degree_spreads, flint_obstacle
 from attnproof.algebra.lattice import Lattice
 from attnproof.algebra.sizes import exact_product
 from attnproof.bounds.lower import _components, _x_vars
-from attnproof.bounds.sparse import _shift, head_polys, normal_form, poly_text, to_json_poly
+from attnproof.algebra.sparse import _shift, head_polys, normal_form, poly_text, to_json_poly
 from attnproof.certificate import build_certificate
 from attnproof.certificate.build import distinct_key_product
 from attnproof.errors import InputError

@@ -209,8 +209,7 @@ def test_indecomposable_heads_give_the_independent_count(shape):
     M = _float32_heads(*shape)
     gp = geometry_proof(M)
     assert gp is not None and gp.indecomposable and gp.complete
-    gh = next(s for s in gp.steps if s["rule"] == "generic_heads")
-    assert gh["non_homothetic"]
+    assert gp.non_homothetic
     lb = lower_bound(M)
     assert lb.path == "geometry" and lb.complete
     assert lb.value == gp.lower == _independent_count()(_lattice_points(M))
@@ -246,6 +245,7 @@ def test_forged_non_homothety_of_homothetic_heads_is_rejected(monkeypatch):
     # head 1 = 2·(keys of head 0) + t with other values: homothetic polytopes, content 2;
     # no pair of functionals separates their width ratios, so a forged one must fail
     import attnproof.certificate.geometry_steps as gs
+    import attnproof.geometry.proof as gproof
     from attnproof.checker import check_document
 
     K = [(F(0), F(0), F(0)), (F(3, 8), F(1, 4), F(-1, 2)), (F(-5, 8), F(7, 8), F(1, 4)),
@@ -256,7 +256,7 @@ def test_forged_non_homothety_of_homothetic_heads_is_rejected(monkeypatch):
                    for i, k in enumerate(K)))
     M = MultiHead((A, B))
     assert gs.geometry_proof(M) is None                      # the producer claims nothing
-    monkeypatch.setattr(gs, "non_homothety", lambda P, Q: ((1, 0, 0), (0, 1, 0)))
+    monkeypatch.setattr(gproof, "non_homothety", lambda P, Q: ((1, 0, 0), (0, 1, 0)))
     cert = gs.geometry_certificate(M)
     assert cert is not None and _generic_heads(cert.doc)["non_homothetic"]
     v = check_document(cert.doc)

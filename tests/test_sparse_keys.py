@@ -16,7 +16,7 @@ from attnproof.algebra.expfrac import head_fraction, poly_to_dict
 from attnproof.algebra.lattice import Lattice
 from attnproof.bounds import lower_bound
 from attnproof.bounds.lower import simplex_pivots
-from attnproof.bounds.sparse import head_polys
+from attnproof.algebra.sparse import head_polys
 from attnproof.certificate import build_certificate
 from attnproof.checker import check_text
 from attnproof.errors import ValidationError

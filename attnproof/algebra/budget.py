@@ -59,7 +59,7 @@ def _spreads(heads, nvars: int) -> list[int]:
 
     The spread ``max - min`` of a head's exponents in a variable (0 counted for a
     term without it) is the same over the distinct exponents as over the atoms,
-    and unchanged by the shift of :func:`attnproof.bounds.sparse.head_polys`: so
+    and unchanged by the shift of :func:`attnproof.algebra.sparse.head_polys`: so
     the head denominators (whose keys are those exponents) serve as well.
 
     >>> _spreads([[((0, 3),), ((0, -1), (1, 2))], [(), ((1, 5),)]], 2)
@@ -95,7 +95,7 @@ def flint_obstacle(M: MultiHead, lattice: Lattice | None = None, hp: list | None
     """None when FLINT may factor and take gcds of the head denominators, else why not.
 
     ``hp``: the head polynomials of ``M`` on ``lattice``
-    (:func:`attnproof.bounds.sparse.head_polys`), when already built.
+    (:func:`attnproof.algebra.sparse.head_polys`), when already built.
     """
     lat = lattice if lattice is not None else Lattice.of(M)
     spreads = (_spreads((H.den for H in hp), lat.nvars) if hp is not None

@@ -10,7 +10,7 @@
 32
 """
 
-from .factors import irreducibility_witness, surviving_factors
+from ..algebra.factors import irreducibility_witness, surviving_factors
 from .lower import Block, LowerBound, lower_bound
 from .newton import newton_vertices
 

@@ -35,10 +35,12 @@ from ..algebra.lattice import Lattice
 from ..algebra.sizes import exact_product, fusion_size_bound
 from ..errors import AlgebraError, LimitError
 from ..fusion import DEFAULT_MAX_ATOMS, reduced_form
+from ..geometry.proof import MAX_CANDIDATES, GeometryProof, geometry_proof
 from ..model import MultiHead
-from .factors import FactorSet, surviving_factors
+from ..tasks import MapTasks
+from ..algebra.factors import FactorSet, surviving_factors
 from .newton import independent_zonotope_functionals, minkowski_vertex, newton_vertices
-from .sparse import from_flint, head_polys, normal_form, variables, x_support
+from ..algebra.sparse import from_flint, head_polys, normal_form, variables, x_support
 from .zonotope import (acyclic_orientations_tutte, classify, count_acyclic_orientations,
                        generator_classes,
                        graphic_edges, graphic_functionals, regions_general_position)
@@ -75,7 +77,7 @@ class LowerBound:
     reduced: tuple | None = None       # c3: (numerators, denominator) as sparse dicts
     tight: bool = True                 # True when the count is V(Q) itself
     notes: list = field(default_factory=list)
-    geometry: object | None = None     # path "geometry": the GeometryProof (certificate steps)
+    geometry: GeometryProof | None = None     # path "geometry": the GeometryProof
     floor: dict | None = None          # the non_constant step that raised the bound 1 to 2
 
     @property
@@ -377,15 +379,16 @@ def _blocks(polys: list, mults: list, dim: int, explicit: bool) -> list[Block]:
 
 
 def lower_bound(M: MultiHead, explicit: bool = False, max_atoms: int | None = DEFAULT_MAX_ATOMS,
-                progress: Progress = None, hp: list | None = None, spec=None,
+                progress: Progress = None, hp: list | None = None,
+                mapper: MapTasks | None = None,
                 lattice: Lattice | None = None) -> LowerBound:
     """Prove ``V(Q)`` (or a verified part of it) for the multi-head ``M``.
 
     ``explicit`` lists every vertex in one block instead of counting blocks
     structurally.  The C3 fallback (FLINT) is used when some factor has no C1
     witness or does not survive, and the product fusion fits in ``max_atoms``.
-    ``spec`` (an :class:`attnproof.executor.ExecutorSpec`) runs the vertex
-    enumeration of the geometric path (THEORY Lemma 9.4) on Dask.  ``lattice`` and
+    ``mapper`` (:class:`attnproof.tasks.MapTasks`) runs the vertex enumeration of
+    the geometric path (THEORY Lemma 9.4), e.g. on Dask (:func:`attnproof.executor.mapper`).  ``lattice`` and
     ``hp`` (the lattice of ``M`` and its :func:`head_polys`), when already built.
     When the count proves only 1 and ``M`` is not constant, the non-constant
     floor (:mod:`.floor`) raises it to 2.
@@ -398,7 +401,7 @@ def lower_bound(M: MultiHead, explicit: bool = False, max_atoms: int | None = DE
     (2, True, 'non_constant')
     """
     lat = lattice if lattice is not None else Lattice.of(M)
-    lb = _lower_bound(M, explicit, max_atoms, progress, hp, spec, lat)
+    lb = _lower_bound(M, explicit, max_atoms, progress, hp, mapper, lat)
     if lb.value == 1 and not lb.tight:
         from .floor import non_constant_step
 
@@ -417,11 +420,11 @@ def lower_bound(M: MultiHead, explicit: bool = False, max_atoms: int | None = DE
 
 
 def _lower_bound(M: MultiHead, explicit: bool, max_atoms: int | None, progress: Progress,
-                 hp: list | None, spec, lat: Lattice) -> LowerBound:
+                 hp: list | None, mapper: MapTasks | None, lat: Lattice) -> LowerBound:
     hp = hp if hp is not None else head_polys(M, lat)       # linear in the input
     obstacle = flint_obstacle(M, lat, hp)
     if obstacle is not None:
-        lb = _geometric(M, progress, max_atoms, spec)
+        lb = _geometric(M, progress, max_atoms, mapper)
         if lb is not None:
             lb.notes.insert(0, f"{obstacle}: exact geometry, no polynomial algebra (THEORY §9)")
             return lb
@@ -432,7 +435,7 @@ def _lower_bound(M: MultiHead, explicit: bool, max_atoms: int | None, progress: 
     fs: FactorSet = surviving_factors(M, progress, hp)
     dim = M.dim
     if not fs.complete and dim >= 3:       # in the plane an indecomposable polygon is a triangle (C1)
-        lb = _geometric(M, progress, max_atoms, spec)
+        lb = _geometric(M, progress, max_atoms, mapper)
         if lb is not None:
             return lb
     use_c3 = not fs.complete and (max_atoms is None or fusion_size_bound(M) <= max_atoms)
@@ -458,16 +461,15 @@ def _lower_bound(M: MultiHead, explicit: bool, max_atoms: int | None, progress: 
 
 
 def _geometric(M: MultiHead, progress: Progress = None,
-               max_atoms: int | None = DEFAULT_MAX_ATOMS, spec=None) -> LowerBound | None:
+               max_atoms: int | None = DEFAULT_MAX_ATOMS,
+               mapper: MapTasks | None = None) -> LowerBound | None:
     """THEORY §9: the bound from exact geometry, or None when some head is not certified.
 
-    At most ``geometry_steps.MAX_CANDIDATES`` (and ``max_atoms``) candidate vertex
+    At most ``geometry.proof.MAX_CANDIDATES`` (and ``max_atoms``) candidate vertex
     tuples are decided; beyond, the count is a verified part of ``V(Q)``.
     """
-    from ..certificate.geometry_steps import MAX_CANDIDATES, geometry_proof
-
     cap = MAX_CANDIDATES if max_atoms is None else min(max_atoms, MAX_CANDIDATES)
-    gp = geometry_proof(M, progress=progress, max_candidates=cap, spec=spec)
+    gp = geometry_proof(M, progress=progress, max_candidates=cap, mapper=mapper)
     if gp is None:
         return None
     k = len(set(gp.indecomposable) & set(gp.factors))

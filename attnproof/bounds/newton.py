@@ -19,6 +19,8 @@ from itertools import product
 from math import gcd, lcm
 from typing import Sequence
 
+from ..geometry.hull import hull_2d as ccw_hull
+
 Point = tuple
 
 __all__ = ["unique_maximizer", "minkowski_vertex", "newton_vertices", "hull_2d",
@@ -61,7 +63,7 @@ def hull_2d(pts: Sequence[Point]) -> list[tuple[Point, Point]]:
     """Vertices of a planar point set with integer functionals.
 
     The vertices come from the one exact hull of the toolkit
-    (:func:`attnproof.plot.hull_2d`, monotone chain); each gets the sum of the
+    (:func:`attnproof.geometry.hull.hull_2d`, monotone chain); each gets the sum of the
     outward normals of its two edges.
 
     >>> hull_2d([(0, 0), (1, 0), (3, 0)])
@@ -69,8 +71,6 @@ def hull_2d(pts: Sequence[Point]) -> list[tuple[Point, Point]]:
     >>> hull_2d([(0, 0), (2, 0), (1, 1), (0, 2)])
     [((0, 0), (-2, -2)), ((0, 2), (0, 2)), ((2, 0), (2, 0))]
     """
-    from ..plot import hull_2d as ccw_hull
-
     hull = ccw_hull(pts)                     # counter-clockwise, strict turns
     if len(hull) == 1:
         return [(hull[0], (0, 0))]

@@ -13,12 +13,14 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Optional
 
 from ..bounds.lower import LowerBound, lower_bound
-from ..bounds.sparse import to_json_poly
+from ..algebra.sparse import to_json_poly
 from ..errors import CertificateError, LimitError
 from ..algebra.sizes import exact_product, fusion_size_bound
 from ..fusion import DEFAULT_MAX_ATOMS, ClassProductFusion, Fusion, fuse
 from ..io import canonical_json, decimal_string, paused_gc, problem_to_dict
 from ..model import MultiHead
+from ..tasks import MapTasks
+from .steps.geometry import geometry_steps
 
 __all__ = ["Certificate", "build_certificate", "encode_count", "EXPLICIT_FUSION_LIMIT",
            "FORMAT", "VERSION"]
@@ -173,7 +175,7 @@ def distinct_key_product(M: MultiHead, hp: list | None = None, lattice=None) -> 
 
     if hp is not None and lattice is not None:
         if lattice.has_z:
-            from ..bounds.sparse import x_support
+            from ..algebra.sparse import x_support
 
             return exact_product(len(x_support(H.den, lattice.dim)) for H in hp)
         # no bias variable: the x support is every monomial
@@ -193,7 +195,7 @@ def _lower_steps(lb: LowerBound) -> list:
 
 def _count_steps(lb: LowerBound) -> list:
     if lb.path == "geometry":                  # THEORY §9: chains, generic heads, vertices
-        return [dict(s) for s in lb.geometry.steps]
+        return geometry_steps(lb.geometry)
     steps: list[dict[str, Any]] = []
     if lb.path == "c3":
         P, Q = lb.reduced
@@ -240,7 +242,7 @@ def _check_digits(obj) -> None:
 
 def build_certificate(M: MultiHead, explicit: bool = False, max_atoms: int | None = DEFAULT_MAX_ATOMS,
                       explicit_fusion_limit: int = EXPLICIT_FUSION_LIMIT,
-                      progress: Progress = None, spec=None) -> Certificate:
+                      progress: Progress = None, mapper: MapTasks | None = None) -> Certificate:
     """Prove lower and upper bounds for ``M`` and assemble the certificate.
 
     The upper bound is the best verified fusion of :func:`attnproof.fusion.fuse`,
@@ -252,17 +254,17 @@ def build_certificate(M: MultiHead, explicit: bool = False, max_atoms: int | Non
     whose keys are all vertices, lower and upper bound meet at ``Π_h n_h``.
     """
     with paused_gc():                  # millions of small objects that live on: no rescans
-        return _build(M, explicit, max_atoms, explicit_fusion_limit, progress, spec)
+        return _build(M, explicit, max_atoms, explicit_fusion_limit, progress, mapper)
 
 
 def _build(M: MultiHead, explicit: bool, max_atoms: int | None, explicit_fusion_limit: int,
-           progress: Progress, spec) -> Certificate:
+           progress: Progress, mapper: MapTasks | None) -> Certificate:
     from ..algebra.lattice import Lattice
-    from ..bounds.sparse import head_polys
+    from ..algebra.sparse import head_polys
 
     lat = Lattice.of(M)
     hp = head_polys(M, lat)             # built once: the bound and the product count share it
-    lb = lower_bound(M, explicit=explicit, max_atoms=max_atoms, progress=progress, spec=spec,
+    lb = lower_bound(M, explicit=explicit, max_atoms=max_atoms, progress=progress, mapper=mapper,
                      lattice=lat, hp=hp)
     steps = _lower_steps(lb)
     prod = distinct_key_product(M, hp, lat)

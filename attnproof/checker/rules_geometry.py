@@ -405,8 +405,10 @@ def rule_generic_heads(st, step: dict, where: str) -> None:
         raise Reject(f"{where}: generic_heads replaces every other factor step")
     pb = st.pb
     dim = pb.dim
+    # a unit has one x-point; monomials are keyed by (variable, exponent) pairs, so
+    # x_0 and x_1 are two points (keying by exponents alone made x_0 + x_1 a "unit")
     nonunit = [h for h, D in enumerate(pb.den)
-               if len({tuple(e for v, e in m if v < dim) for m in D}) > 1]
+               if len({tuple((v, e) for v, e in m if v < dim) for m in D}) > 1]
     cls = step["classes"]
     if not isinstance(cls, list):
         raise Reject(f"{where}: classes must be a list of lists of head indices")

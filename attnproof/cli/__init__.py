@@ -7,17 +7,22 @@ their order in ``--help``.
 
 Exit codes, shared by every command: 0 success (valid, consistent), 1 a
 negative verdict (invalid certificate, refuted claim), 2 inconclusive or
-undecided, 3 usage or input error, 4 internal error.
+undecided, 3 usage or input error, 4 internal error; a command stopped by
+Ctrl-C (SIGINT) exits 130, one stopped by SIGTERM 143 (SIGHUP 129), as shells
+report a process killed by that signal, after killing its solver processes
+and Dask workers.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import importlib
 import importlib.util
 import sys
 
-from .common import _JSON_MODE, EXIT_INTERNAL, EXIT_USAGE, ArgumentParser, run_command
+from .common import (_JSON_MODE, EXIT_INTERNAL, EXIT_USAGE, ArgumentParser, close_executors,
+                     run_command, stop_signals, STOPPED_CODES)
 
 # module names (cmd_<name>.py); a command's NAME may differ (merge_report -> merge-report)
 COMMANDS = ("demo", "family", "fuse", "show", "bound", "prove", "check", "search",
@@ -30,7 +35,8 @@ proves how many atoms any exact fusion needs, and writes certificates that a
 small independent checker re-verifies.
 
 exit codes: 0 success/valid, 1 invalid or refuted, 2 inconclusive,
-            3 usage or input error, 4 internal error
+            3 usage or input error, 4 internal error,
+            130 interrupted (Ctrl-C), 143 terminated (SIGTERM)
 """
 
 
@@ -71,11 +77,23 @@ def main(argv: list[str] | None = None) -> int:
     if getattr(args, "_run", None) is None:
         parser.print_help(sys.stderr)
         return EXIT_USAGE
-    return run_command(args._run, args)
+    with stop_signals():
+        return run_command(args._run, args)
 
 
 def _console() -> None:  # pragma: no cover
-    sys.exit(main())
+    # the console script's process: the Dask clusters a command opened are closed here, with
+    # SIGTERM still handled, rather than at interpreter exit where a signal would kill the
+    # process half-way through closing them
+    with stop_signals():
+        code = close_executors(main())
+    if code in STOPPED_CODES:
+        # stopped by a signal: the solvers are killed and the clusters closed already; the
+        # interpreter's exit hooks have nothing left to do but may wait or complain
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(code)
+    sys.exit(code)
 
 
 __all__ = ["main", "build_parser", "COMMANDS", "EXIT_USAGE", "EXIT_INTERNAL"]

@@ -60,12 +60,13 @@ def summarize(lb) -> dict:
 
 def run(args: argparse.Namespace) -> int:
     from ..bounds import lower_bound
+    from ..executor import mapper
     from ..io import load_problem
 
     M = load_problem(args.problem)
     with Progress("bound: factors, then vertices", heartbeat=True) as bar:
         lb = lower_bound(M, explicit=args.explicit, max_atoms=args.max_atoms, progress=bar,
-                         spec=executor_spec(args))
+                         mapper=mapper(executor_spec(args)))
     s = summarize(lb)
     if args.json:
         print_json(s)

@@ -72,6 +72,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _run(args: argparse.Namespace) -> int:
     from ..certificate import build_certificate
+    from ..executor import mapper
     from ..checker import check_text
     from ..errors import CertificateError, LimitError
     from ..io import atomic_write_text, load_problem
@@ -80,7 +81,7 @@ def _run(args: argparse.Namespace) -> int:
     with Progress("proving: factors and bounds", heartbeat=True) as bar:
         cert = build_certificate(M, explicit=args.explicit, max_atoms=args.max_atoms,
                                  explicit_fusion_limit=args.explicit_fusion_limit, progress=bar,
-                                 spec=executor_spec(args))
+                                 mapper=mapper(executor_spec(args)))
     if cert.fusion is not None:
         with Progress("ball check of the fusion", heartbeat=True):
             ball_check(M, cert.fusion.to_head())

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import signal
 import sys
 import time
 import threading
@@ -44,6 +45,110 @@ class ArgumentParser(argparse.ArgumentParser):
         self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\n")
 
 
+class Terminated(KeyboardInterrupt):
+    """Raised in the main thread when the process is asked to stop (SIGTERM, SIGHUP).
+
+    A subclass of ``KeyboardInterrupt``, so every clean-up path of an
+    interrupted command (killing solver processes, abandoning Dask tasks)
+    runs for a termination too; the command then exits with ``128 + signum``
+    (143 for SIGTERM), as shells report a process killed by that signal.
+    """
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+    @property
+    def name(self) -> str:
+        """``"SIGTERM"``, ``"SIGHUP"``...
+
+        >>> Terminated(15).name
+        'SIGTERM'
+        """
+        try:
+            return signal.Signals(self.signum).name
+        except ValueError:
+            return f"signal {self.signum}"
+
+
+EXIT_INTERRUPTED = 130     # Ctrl-C (SIGINT), as shells report it
+EXIT_TERMINATED = 143      # SIGTERM (128 + 15)
+STOPPED_CODES = frozenset({EXIT_INTERRUPTED, EXIT_TERMINATED, 129})   # 129: SIGHUP
+STOP_SIGNALS = tuple(getattr(signal, n) for n in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, n))
+
+
+def _stop_children() -> None:
+    """Kill what this process started that would outlive it: solver processes (if any were started)."""
+    solvers = sys.modules.get("attnproof.search.solvers")
+    if solvers is not None:
+        solvers.kill_running_solvers()
+
+
+def _on_stop_signal(signum: int, frame: Any) -> None:
+    _stop_children()
+    dask = sys.modules.get("attnproof._dask")
+    if dask is not None and dask.starting.is_set():   # raised again once the cluster is up
+        dask.pending_signal.append(signum)
+        return
+    if signum == signal.SIGINT:
+        raise KeyboardInterrupt
+    raise Terminated(signum)
+
+
+class stop_signals:
+    """While in force, SIGTERM and SIGHUP kill the solver processes and raise :class:`Terminated`.
+
+    SIGINT (Ctrl-C) kills them too and raises ``KeyboardInterrupt``.  A signal
+    that comes while a local Dask cluster starts is held until it is up, so
+    that it can be closed.
+
+    Installed by :func:`main` around a command (main thread only; elsewhere it
+    does nothing), and the previous handlers are put back afterwards.
+
+    >>> with stop_signals() as handlers:
+    ...     signal.getsignal(signal.SIGTERM) is _on_stop_signal
+    True
+    >>> signal.getsignal(signal.SIGTERM) is _on_stop_signal
+    False
+    """
+
+    def __init__(self) -> None:
+        self.old: dict[int, Any] = {}
+
+    def __enter__(self) -> "stop_signals":
+        if threading.current_thread() is threading.main_thread():
+            for sig in STOP_SIGNALS:
+                if signal.getsignal(sig) is not signal.SIG_IGN:   # nohup, background jobs
+                    self.old[sig] = signal.signal(sig, _on_stop_signal)
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        for sig, old in self.old.items():
+            signal.signal(sig, old)
+        self.old.clear()
+
+
+def close_executors(code: int) -> int:
+    """Close the Dask clusters this process opened; ``code``, or 143/130 when stopped meanwhile.
+
+    >>> close_executors(0)
+    0
+    """
+    if "attnproof._dask" not in sys.modules:
+        return code
+    from ..executor import shutdown_executors
+
+    try:
+        shutdown_executors()
+    except Terminated as e:
+        print(f"attnproof: terminated by {e.name}", file=sys.stderr)
+        return 128 + e.signum
+    except KeyboardInterrupt:
+        print("attnproof: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    return code
+
+
 def error_doc(kind: str, message: str, code: int) -> dict:
     """The JSON document of an error under ``--json``."""
     return {"verdict": "error", "error": kind, "message": message, "exit_code": code}
@@ -76,9 +181,14 @@ def guarded(fn: Callable[[Any], int], args: Any) -> int:
         return _fail(type(e).__name__, str(e), EXIT_USAGE)
     except AttnproofError as e:
         return _fail(type(e).__name__, str(e), EXIT_INTERNAL)
+    except Terminated as e:
+        _stop_children()
+        print(f"attnproof: terminated by {e.name}", file=sys.stderr)
+        return 128 + e.signum
     except KeyboardInterrupt:
+        _stop_children()
         print("attnproof: interrupted", file=sys.stderr)
-        return 130
+        return EXIT_INTERRUPTED
     except BrokenPipeError:
         return 0
     except MemoryError:

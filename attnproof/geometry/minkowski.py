@@ -10,7 +10,7 @@ vertex of head ``k`` (level 1: the vertices of head 0), so a *complete*
 enumeration leaves, for every candidate, a functional (final level) or an
 exact Gordan certificate ``μ`` on the prefix heads.
 
-Candidates are decided in chunks through :func:`attnproof.executor.map_tasks`.
+Candidates are decided in chunks through a map of tasks (:class:`attnproof.tasks.MapTasks`).
 
 >>> T1 = [(-2, 9, -6), (1, -9, -9), (-9, 8, -9)]
 >>> T2 = [(3, -3, 4), (-9, 7, -2), (5, 6, 8)]
@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Optional, Sequence
 
 from ..errors import LimitError
+from ..tasks import MapTasks, map_in_process
 from .separation import Functional, dot, refute, separate
 from .vertices import check_distinct, classify_chunk, collect_points
 
@@ -306,12 +307,10 @@ def decide_chunk(heads: tuple, candidates: tuple, certificates: bool, final: boo
     return out
 
 
-def _partial(heads, verts, res, max_candidates, progress, spec):
+def _partial(heads, verts, res, max_candidates, progress, map_tasks: MapTasks):
     """Decide a deterministic random sample of full tuples (no refutations kept): a
     verified lower bound.  The vertex of one generic direction is always included."""
     import random
-
-    from ..executor import map_tasks
 
     rng = random.Random(20261130)
     picked = set()
@@ -322,7 +321,7 @@ def _partial(heads, verts, res, max_candidates, progress, spec):
         picked.add(tuple(rng.choice(v) for v in verts))
     cands = sorted(picked)
     chunks = [(heads, tuple(cands[s:s + CHUNK]), False, True) for s in range(0, len(cands), CHUNK)]
-    results = map_tasks(decide_chunk, chunks, spec=spec,
+    results = map_tasks(decide_chunk, chunks,
                         progress=(lambda i, n: progress(min(i * CHUNK, len(cands)), len(cands)))
                         if progress is not None else None)
     for part in results:
@@ -338,17 +337,15 @@ def _partial(heads, verts, res, max_candidates, progress, spec):
     return res
 
 
-def _classify_heads(heads, certificates: bool, spec) -> list:
+def _classify_heads(heads, certificates: bool, map_tasks: MapTasks) -> list:
     """Every point of every head decided (vertex tests), in tasks of :data:`POINT_CHUNK` points.
 
     The same answers as :func:`classify_points` on each head; the tasks of all
     heads go to the executor together.
     """
-    from ..executor import map_tasks
-
     tasks = [(h, (pts, tuple(range(s, min(s + POINT_CHUNK, len(pts)))), certificates))
              for h, pts in enumerate(heads) for s in range(0, len(pts), POINT_CHUNK)]
-    results = map_tasks(classify_chunk, [args for _, args in tasks], spec=spec)
+    results = map_tasks(classify_chunk, [args for _, args in tasks])
     decided: list[list] = [[] for _ in heads]
     for (h, _), part in zip(tasks, results):
         if not isinstance(part, list):
@@ -358,7 +355,7 @@ def _classify_heads(heads, certificates: bool, spec) -> list:
 
 
 def minkowski_vertices(heads_points: Sequence[Sequence[Sequence[int]]], *, complete: bool = True,
-                       progress: Progress = None, spec=None,
+                       progress: Progress = None, mapper: MapTasks | None = None,
                        max_candidates: int | None = None) -> MinkowskiVertices:
     """Vertices of ``Σ_h conv(K_h)`` as index tuples with functionals (Lemma 9.4).
 
@@ -368,10 +365,9 @@ def minkowski_vertices(heads_points: Sequence[Sequence[Sequence[int]]], *, compl
     exact).  ``max_candidates``: when the tuples of per-head vertices exceed it,
     decide only that many (a seeded random sample, plus the vertex of one generic
     direction) and report a partial count: a verified lower bound, ``complete`` False.
-    ``spec``: an :class:`attnproof.executor.ExecutorSpec` for the chunks.
+    ``mapper`` runs the chunks (:class:`attnproof.tasks.MapTasks`; default: in this process,
+    :func:`attnproof.executor.mapper` gives one for Dask).
     """
-    from ..executor import map_tasks
-
     heads = tuple(tuple(check_distinct(pts)) for pts in heads_points)
     if not heads or any(not pts for pts in heads):
         raise ValueError("every head needs at least one point")
@@ -379,7 +375,8 @@ def minkowski_vertices(heads_points: Sequence[Sequence[Sequence[int]]], *, compl
     if len(dims) != 1:
         raise ValueError("all heads must have the same dimension")
     res = MinkowskiVertices()
-    hv = _classify_heads(heads, complete, spec)
+    map_tasks = mapper if mapper is not None else map_in_process
+    hv = _classify_heads(heads, complete, map_tasks)
     res.head_non_vertices = [list(v.non_vertices) if complete else [] for v in hv]
     verts = [v.vertex_indices for v in hv]
     r = len(heads)
@@ -392,7 +389,7 @@ def minkowski_vertices(heads_points: Sequence[Sequence[Sequence[int]]], *, compl
     for v in verts:
         space *= len(v)
     if max_candidates is not None and space > max_candidates:
-        return _partial(heads, verts, res, max_candidates, progress, spec)
+        return _partial(heads, verts, res, max_candidates, progress, map_tasks)
     prefixes = [(i,) for i in verts[0]]
     done = 0
     for k in range(1, r):
@@ -406,7 +403,7 @@ def minkowski_vertices(heads_points: Sequence[Sequence[Sequence[int]]], *, compl
             if progress is not None:
                 progress(min(base + i * CHUNK, total), total)
 
-        results = map_tasks(decide_chunk, chunks, spec=spec, progress=bar)
+        results = map_tasks(decide_chunk, chunks, progress=bar)
         done += len(cands)
         res.candidates += len(cands)
         survivors = []

@@ -12,10 +12,12 @@ answer is ``unknown`` (never a refutation).  A missing solver is reported as
 
 from __future__ import annotations
 
+import atexit
 import importlib.util
 import json
 import os
 import queue
+import signal
 import subprocess
 import sys
 import threading
@@ -27,7 +29,7 @@ from typing import Callable, Sequence
 from ..errors import SolverError
 
 __all__ = ["SolverRun", "run_solver", "run_solvers", "run_solvers_in_turn", "solver_available", "solver_version", "SOLVER_NAMES",
-           "DEFAULT_MEMORY_MB"]
+           "DEFAULT_MEMORY_MB", "kill_running_solvers", "running_solvers"]
 
 SOLVER_NAMES = ("z3", "cvc5")
 DEFAULT_MEMORY_MB = 8192
@@ -88,10 +90,41 @@ def solver_version(name: str) -> str:
     return v.decode("ascii", "replace") if isinstance(v, bytes) else str(v)
 
 
+def _parent_death_signal():
+    """A function that asks the kernel to SIGKILL the calling process when its parent dies.
+
+    Linux only (``prctl(PR_SET_PDEATHSIG)``); elsewhere None.  Prepared in the
+    parent, called in the child between fork and exec: a solver process then
+    never outlives the process that started it, even one killed with SIGKILL.
+    """
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        import ctypes
+
+        prctl = ctypes.CDLL(None, use_errno=True).prctl
+    except (OSError, AttributeError):
+        return None
+    PR_SET_PDEATHSIG = 1
+
+    def set_signal() -> None:
+        prctl(PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0)
+    return set_signal
+
+
+_SET_PDEATHSIG = _parent_death_signal()
+
+
 def _limits(memory_mb: int, cpu_s: int):
+    parent = os.getpid()
+
     def apply() -> None:  # runs in the child before exec
         import resource
         os.setsid()
+        if _SET_PDEATHSIG is not None:
+            _SET_PDEATHSIG()
+            if os.getppid() != parent:      # the parent died before the request took effect
+                os._exit(1)
         lim = memory_mb * 1024 * 1024
         for what, soft, hard in ((resource.RLIMIT_AS, lim, lim),
                                  (resource.RLIMIT_CPU, cpu_s, cpu_s + 5)):
@@ -100,6 +133,44 @@ def _limits(memory_mb: int, cpu_s: int):
                 soft, hard = min(soft, cap), min(hard, cap)
             resource.setrlimit(what, (soft, hard))
     return apply
+
+
+# every solver process this process started and has not yet reaped: killed at exit and
+# by :func:`kill_running_solvers` (the command line's SIGTERM handler calls it)
+_RUNNING: set = set()
+_RUNNING_LOCK = threading.RLock()     # re-entrant: a signal handler may run while it is held
+
+
+def running_solvers() -> list[int]:
+    """The process ids of the solver processes started here that may still run.
+
+    >>> running_solvers()
+    []
+    """
+    with _RUNNING_LOCK:
+        return sorted(p.pid for p in _RUNNING if p.poll() is None)
+
+
+def kill_running_solvers() -> int:
+    """Kill (SIGKILL, whole process group) every solver process started here; how many were running.
+
+    Safe to call from a signal handler or at exit; a solver killed this way
+    answers ``unknown`` to whoever waits for it.
+
+    >>> kill_running_solvers()
+    0
+    """
+    with _RUNNING_LOCK:
+        procs = list(_RUNNING)
+    n = 0
+    for proc in procs:
+        if proc.poll() is None:
+            n += 1
+        _kill(proc)
+    return n
+
+
+atexit.register(kill_running_solvers)
 
 
 def _start(name: str, smtlib: str, timeout: float, model_vars: tuple[str, ...],
@@ -114,18 +185,23 @@ def _start(name: str, smtlib: str, timeout: float, model_vars: tuple[str, ...],
     proc = subprocess.Popen([sys.executable, "-I", str(_WORKER)], stdin=subprocess.PIPE,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             preexec_fn=_limits(memory_mb, int(timeout) + 10))
+    with _RUNNING_LOCK:
+        _RUNNING.add(proc)
     return proc, req
 
 
 def _kill(proc: subprocess.Popen) -> None:
     if proc.poll() is None:
         try:
-            os.killpg(proc.pid, 9)
+            os.killpg(proc.pid, signal.SIGKILL)
         except OSError:
             try:
                 proc.kill()
             except OSError:
                 pass
+    if proc.poll() is not None:
+        with _RUNNING_LOCK:
+            _RUNNING.discard(proc)
 
 
 def _wait(name: str, proc: subprocess.Popen, req: str, timeout: float, t0: float) -> SolverRun:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import sys
+import threading
 import time
 
 
@@ -161,5 +162,32 @@ def main() -> int:
     return 0
 
 
+def exit_with_parent(interval: float = 0.5) -> threading.Thread:
+    """Watch the parent process from a daemon thread; leave at once (exit 1) when it is gone.
+
+    The solver's parent kills it when it stops waiting; this covers the parent
+    that could not (killed with SIGKILL): the orphan is re-parented and
+    notices within ``interval`` seconds (Linux also has the kernel send
+    SIGKILL, see :func:`attnproof.search.solvers._parent_death_signal`).
+
+    >>> exit_with_parent().daemon
+    True
+    """
+    import os
+
+    parent = os.getppid()
+
+    def watch() -> None:
+        while True:
+            time.sleep(interval)
+            if os.getppid() != parent:
+                os._exit(1)
+
+    t = threading.Thread(target=watch, name="exit-with-parent", daemon=True)
+    t.start()
+    return t
+
+
 if __name__ == "__main__":  # pragma: no cover
+    exit_with_parent()
     sys.exit(main())

@@ -24,7 +24,7 @@ from math import gcd, lcm
 
 import flint
 
-from ..algebra.lattice import Lattice
+from .lattice import Lattice
 from ..model import MultiHead
 
 Mono = tuple

@@ -27,7 +27,7 @@ from typing import Callable, Optional
 
 import flint
 
-from ..algebra.budget import factor_obstacle
+from .budget import factor_obstacle
 from ..model import MultiHead
 from .sparse import (HeadPolys, all_variables, context, from_flint, head_polys, normal_form,
                      poly_text, to_flint, x_support)
