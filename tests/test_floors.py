@@ -35,12 +35,82 @@ def _rehash(doc):
 
 
 def test_long_exponents_get_the_floor_2():
-    M = MultiHead((sigma((12345678,)), sigma((3,))))
+    # both heads are divisible by 1 + x^2: no factor is certified, the floor gives 2
+    M = MultiHead((sigma((12345678,)), sigma((6,))))
     cert = build_certificate(M)
     assert cert.lower_bound == 2 and cert.lower.tight
     assert "non_constant" in rules(cert.doc)
     v = check_document(cert.doc)
     assert v.status == "valid" and v.lower_bound == 2
+
+
+def test_long_exponents_get_capelli_factors():
+    M = MultiHead((sigma((12345678, 0)), sigma((3, 0)), sigma((0, 1))))
+    cert = build_certificate(M)
+    assert (cert.lower_bound, cert.lower.tight) == (4, True)
+    kinds = [s["witness"]["kind"] for s in cert.doc["steps"] if s["rule"] == "irreducible_factor"]
+    assert kinds == ["linear", "capelli", "linear"]
+    assert check_document(cert.doc).status == "valid"
+
+
+def test_capelli_factor_of_a_constant_head_does_not_survive():
+    # a head with equal values is constant: 1 + x^2 divides its numerator too
+    const = Head((Atom((12345678, 0), (1,)), Atom((0, 0), (1,))))
+    M = MultiHead((const, sigma((0, 1))))
+    doc = copy.deepcopy(build_certificate(MultiHead((sigma((12345678, 0)), sigma((0, 1))))).doc)
+    doc["problem"] = problem_to_dict(M)
+    doc["steps"] = [{"rule": "irreducible_factor", "poly": [[1, []], [1, [[0, 2]]]],
+                     "witness": {"kind": "capelli"}, "residue_component": 0},
+                    {"rule": "irreducible_factor", "poly": [[1, []], [1, [[1, 1]]]],
+                     "witness": {"kind": "linear", "var": 1}, "residue_component": 0},
+                    {"rule": "newton_blocks", "blocks": [
+                        {"factors": [0], "method": "zonotope_independent"},
+                        {"factors": [1], "method": "zonotope_independent"}]},
+                    {"rule": "product_fusion"}]
+    doc["claims"].update(lower_bound=4, upper_bound=4, minimum=4)
+    v = check_document(_rehash(doc))
+    assert v.status == "invalid" and "does not survive" in v.message
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.integers(1, 60), st.sampled_from([1, 2, 3, 4, 8, 9, 16, 27, 64, F(1, 4), F(8, 27), 324]))
+def test_capelli_factor_matches_flint(k, c):
+    """The Capelli/cyclotomic factor divides the binomial and is irreducible (FLINT's
+    factorization of 1 + c·x^k); the checker's test agrees with FLINT on the factor and
+    on the binomial itself."""
+    import flint
+
+    from attnproof.algebra.binomials import capelli_factor
+    from attnproof.algebra.sparse import normal_form
+    from attnproof.checker.capelli import capelli_irreducible
+
+    D = normal_form({(): c.denominator if isinstance(c, F) else 1,
+                     ((0, k),): c.numerator if isinstance(c, F) else c})
+    x = flint.fmpz_poly([0, 1])
+
+    def fl(p):
+        return sum((int(co) * x ** dict(m).get(0, 0) for m, co in p.items()), flint.fmpz_poly(0))
+
+    fac = fl(D).factor()[1]
+    assert capelli_irreducible(D) == (len(fac) == 1 and fac[0][1] == 1)
+    f = capelli_factor(D)
+    if f is None:           # only the Sophie Germain case 1 + 4 b^4 y^4 is left out
+        return
+    assert fl(D) % fl(f) == 0
+    ff = fl(f).factor()[1]
+    assert len(ff) == 1 and ff[0][1] == 1 and capelli_irreducible(f)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(2 ** 20, 2 ** 80), st.one_of(st.integers(2, 2 ** 80), st.just(2 ** 20)),
+       st.sampled_from([-2, -1, 1, 3]),
+       st.integers(1, 3))
+def test_long_one_dimensional_sums_get_two(a, b, v, w):
+    """σ-like heads with exponents far beyond FLINT: V(Q) = 2 unless the sum cancels (σ − σ)."""
+    M = MultiHead((sigma((a,)), Head((Atom((b,), (v,), weight=w), Atom((0,), (0,))))))
+    cert = build_certificate(M, explicit_fusion_limit=1)
+    assert cert.lower_bound == (1 if (a, v, w) == (b, -1, 1) else 2) and cert.lower.tight
+    assert check_document(cert.doc).status == "valid"
 
 
 def test_constant_sum_is_a_complete_count_of_one():
@@ -81,6 +151,44 @@ def test_forged_floor_on_a_constant_sum_is_rejected(k, witnesses):
         return
     assert v.status == "invalid" and v.rule == "non_constant"
     assert "same value" in v.message
+
+
+@pytest.mark.parametrize("k", [1, 3, 12345678, 2 ** 100])
+def test_forged_slope_on_a_constant_sum_is_rejected(k):
+    M = MultiHead((sigma((k,)), sigma((-k,))))
+    doc = _with_floor(M, [{"slope": [[0, 1]]}])
+    v = check_document(doc)
+    assert v.status == "invalid" and "slope" in v.message
+
+
+def test_slope_separates_what_limits_and_x_1_do_not():
+    # σ(a q) − σ(3 q): both limits and the value at x = 1 are 0; the slope (a − 3)/4 is not
+    M = MultiHead((sigma((2 ** 20 + 1,)), sigma((3,), value=-1)))
+    cert = build_certificate(M, explicit_fusion_limit=1)
+    assert cert.lower_bound == 2
+    assert [s for s in cert.doc["steps"] if s["rule"] == "non_constant"][0]["witnesses"] == [
+        {"slope": [[0, 1]]}]
+    assert check_document(cert.doc).status == "valid"
+    doc = copy.deepcopy(cert.doc)
+    for s in doc["steps"]:
+        if s["rule"] == "non_constant":
+            s["witnesses"] = [{"slope": [[0, 1]]}, {"point": []}]      # a slope is not a value
+    assert check_document(doc).status == "invalid"
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.tuples(st.integers(-6, 6), st.integers(-3, 3), st.integers(1, 3),
+                          st.integers(-4, 4)), min_size=1, max_size=3))
+def test_checker_slope_is_the_derivative(heads):
+    from attnproof.checker.rules_floors import slope_value
+    M = MultiHead(tuple(Head((Atom((k,), (v,), weight=w), Atom((b,), (0,)))) if k != b
+                        else Head((Atom((k,), (v,), weight=w),)) for k, v, w, b in heads))
+    pb = parse_problem(problem_to_dict(M))
+    h = F(1, 10 ** 6)
+    import math
+    num = (float(M.evaluate_at_exp((F(math.exp(float(h))),))[0])
+           - float(M.evaluate_at_exp((F(math.exp(-float(h))),))[0])) / (2 * float(h))
+    assert abs(float(slope_value(pb, {0: 1})[0]) - num) < 1e-4
 
 
 def test_floor_witness_syntax():

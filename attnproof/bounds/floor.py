@@ -8,10 +8,12 @@ out; sound because ``e^{1/L}`` is transcendental, docs/certificates.md §6.11):
 * ``{"limit": c}``: ``lim_{t→∞} M(t^c)``, per head the weighted mean of the
   values of the atoms whose lattice exponent maximizes ``<c, ·>``;
 * ``{"point": x}``: ``M(x)`` at a point of the positive orthant (omitted
-  coordinates are 1; only tried where the powers stay small).
+  coordinates are 1; only tried where the powers stay small);
+* or, alone, ``{"slope": c}``: ``d/dt M(e^{t·c})`` at ``x = 1``, not zero (per head
+  the weighted covariance of ``<c, k>`` and the value: no power either).
 
-Limits and the point ``x = 1`` cost nothing in the size of the exponents, so
-keys such as ``12345678`` are as cheap as ``1``.
+Limits, slopes and the point ``x = 1`` cost nothing in the size of the
+exponents, so keys such as ``12345678`` are as cheap as ``1``.
 
 >>> from attnproof.io import problem_from_dict
 >>> M = problem_from_dict({"format": "attnproof-problem", "version": 1, "dim": 1, "heads": [
@@ -84,6 +86,19 @@ def _point(heads: list, x: dict, m: int) -> tuple | None:
     return tuple(total)
 
 
+def _slope(heads: list, c: dict, m: int) -> tuple:
+    total = [Fraction(0)] * m
+    for atoms in heads:
+        w = sum(a[1] for a in atoms)
+        s = [sum(k * e.get(v, 0) for v, k in c.items()) for e, _, _ in atoms]
+        ws = sum(a[1] * t for a, t in zip(atoms, s))
+        for i in range(m):
+            wv = sum(a[1] * a[2][i] for a in atoms)
+            wsv = sum(a[1] * a[2][i] * t for a, t in zip(atoms, s))
+            total[i] += wsv / w - ws * wv / (w * w)
+    return tuple(total)
+
+
 def _candidates(variables: list, seed: int = 0):
     """Witnesses to try, cheapest first: coordinate directions, random directions, points."""
     for v in variables[:MAX_DIRECTIONS]:
@@ -97,6 +112,13 @@ def _candidates(variables: list, seed: int = 0):
         if c:
             yield {"limit": c}
     for v in vs:
+        yield {"slope": {v: 1}}
+    for _ in range(MAX_DIRECTIONS if len(vs) > 1 else 0):
+        c = {v: rng.randint(-3, 3) for v in vs}
+        c = {v: k for v, k in c.items() if k}
+        if c:
+            yield {"slope": c}
+    for v in vs:
         yield {"point": {v: Fraction(2)}}
         yield {"point": {v: Fraction(1, 2)}}
     if len(vs) > 1:
@@ -105,8 +127,8 @@ def _candidates(variables: list, seed: int = 0):
 
 def _doc(w: dict) -> dict:
     (kind, body), = w.items()
-    if kind == "limit":
-        return {"limit": [[v, k] for v, k in sorted(body.items())]}
+    if kind in ("limit", "slope"):
+        return {kind: [[v, k] for v, k in sorted(body.items())]}
     return {"point": [[v, format_number(b)] for v, b in sorted(body.items())]}
 
 
@@ -122,6 +144,10 @@ def non_constant_step(M: MultiHead, lattice: Lattice | None = None) -> dict | No
     base = _point(heads, {}, m)       # x = 1: no power computed
     for w in _candidates(variables):
         (kind, body), = w.items()
+        if kind == "slope":
+            if any(_slope(heads, body, m)):
+                return {"rule": "non_constant", "witnesses": [_doc(w)]}
+            continue
         val = _limit(heads, body, m) if kind == "limit" else _point(heads, body, m)
         if val is not None and val != base:
             return {"rule": "non_constant", "witnesses": [{"point": []}, _doc(w)]}

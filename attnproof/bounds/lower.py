@@ -428,6 +428,12 @@ def _lower_bound(M: MultiHead, explicit: bool, max_atoms: int | None, progress: 
         if lb is not None:
             lb.notes.insert(0, f"{obstacle}: exact geometry, no polynomial algebra (THEORY §9)")
             return lb
+        from .binomial_heads import binomial_bound
+
+        lb = binomial_bound(M, hp)          # two-key heads: Capelli and cyclotomic factors
+        if lb is not None:
+            lb.notes.insert(0, obstacle)
+            return lb
         return LowerBound(1, "none", "exact", tight=False, notes=[
             f"{obstacle}, and some head denominator has no certificate of irreducibility "
             "from its Newton polytope (THEORY 9.1-9.3; an indecomposable one needs to be "

@@ -28,6 +28,8 @@ from itertools import combinations
 from math import comb, gcd
 
 from . import poly as P
+from .capelli import binomial_valuation, capelli_irreducible
+from .capelli import content as capelli_content
 from .flint_gcd import coprime
 from .geometry import GraphTooLarge, acyclic_orientations, product, rank
 from .limits import MAX_DIGITS, MAX_EXPANSION, MAX_GRAPH_NODES, MAX_SUBSETS
@@ -336,6 +338,20 @@ def _irreducible(f: dict, wit, where: str, budget: Budget) -> None:
         if rank([dict(r) for r in diffs], budget) != len(diffs):
             raise Reject(f"{where}: the support is not affinely independent")
         return
+    if kind == "capelli":
+        # a binomial whose exponent difference has content k >= 2 (capelli.py)
+        fields(wit, {"kind"}, set(), where)
+        if lin is not None:
+            raise Reject(f"{where}: the canonical witness is 'linear' (variable {lin})")
+        if len(f) != 2:
+            raise Reject(f"{where}: a Capelli witness is for binomials, this has {len(f)} terms")
+        budget.charge(sum(abs(c).bit_length() for c in f.values()), "Capelli's test")
+        if capelli_content(f) == 1:
+            raise Reject(f"{where}: the exponent difference is primitive: use 'binomial'")
+        if not capelli_irreducible(f):
+            raise Reject(f"{where}: reducible by Capelli's theorem (a p-th power for a prime "
+                         "p dividing the exponent, or -4b^4)")
+        return
     raise Reject(f"{where}: unknown irreducibility witness {kind!r}")
 
 
@@ -457,19 +473,28 @@ def rule_irreducible_factor(st: State, step: dict, where: str) -> None:
     _irreducible(f, step["witness"], f"{where}: witness", bud)
     vals = {}
     for h in st.divisor_candidates(f):
-        a, C = P.valuation(f, pb.den[h], bud)
+        a = binomial_valuation(f, pb.den[h])          # closed form, any exponent size
+        if a is None:
+            a, C = P.valuation(f, pb.den[h], bud)
+        else:
+            bud.charge(4, "a binomial valuation")
+            C = None                                  # D_h / f, built only when needed below
         if a:
             vals[h] = (a, C)
     if not vals:
         raise Reject(f"{where}: the factor divides no head denominator")
     e = max(a for a, _ in vals.values())
     top = sorted(h for h, (a, _) in vals.items() if a == e)
+    if len(top) > 1:
+        for h in top:
+            if vals[h][1] is None:
+                vals[h] = (e, P.divexact(pb.den[h], f, bud))
     comp = integer(step["residue_component"], f"{where}: residue_component", 0)
     if comp >= pb.value_dim:
         raise Reject(f"{where}: residue_component {comp} out of range")
     size = 1
     for h in top:
-        size *= max(len(vals[h][1]), max((len(n) for n in pb.num[h]), default=1))
+        size *= max(len(vals[h][1] or ()), max((len(n) for n in pb.num[h]), default=1))
         if size > MAX_EXPANSION:
             raise Unsupported(f"{where}: the residue of {len(top)} heads would expand to more "
                               f"than {MAX_EXPANSION} terms")
@@ -484,7 +509,8 @@ def rule_irreducible_factor(st: State, step: dict, where: str) -> None:
                     if g != h:
                         t = P.mul(t, vals[g][1], bud)
                 P.add_into(X, t)
-        divides = (not X) or P.divexact(X, f, bud) is not None
+        bv = binomial_valuation(f, X) if X and len(f) == 2 == len(X) else None
+        divides = (not X) or (bool(bv) if bv is not None else P.divexact(X, f, bud) is not None)
         if c < comp and not divides:
             raise Reject(f"{where}: residue_component must be the smallest component "
                          f"not divisible by the factor ({c} already is not)")

@@ -5,8 +5,9 @@ Standard library only; imports nothing from attnproof outside ``checker/``
 
 * ``non_constant`` (phase 1.5, after the count): two witnesses -- limits along
   a direction ``t^c`` (``t → ∞``) or points of the positive orthant -- at which
-  the multi-head takes different values, computed exactly from the embedded
-  heads with ``z = 1``.  A single head with one distinct key is constant, so a
+  the multi-head takes different values, or one slope (a directional derivative
+  at ``x = 1``) that is not zero, computed exactly from the embedded heads with
+  ``z = 1``.  A single head with one distinct key is constant, so a
   non-constant multi-head needs at least 2 atoms: the lower bound 1 becomes 2.
 * ``sub_sum`` (phase 0.75, before the count): keep only some of the bound
   factors.  Their product divides the reduced denominator ``Q`` (or stands for a
@@ -28,7 +29,7 @@ from fractions import Fraction
 
 from .syntax import UNLIMITED, Reject, fields, integer, rational
 
-__all__ = ["FLOOR_RULES", "limit_value", "point_value"]
+__all__ = ["FLOOR_RULES", "limit_value", "point_value", "slope_value"]
 
 MAX_WITNESS_VARS = 100_000          # entries of one witness (a direction or a point)
 
@@ -114,6 +115,32 @@ def point_value(pb, x: dict, budget=UNLIMITED) -> tuple:
     return tuple(total)
 
 
+def slope_value(pb, c: dict, budget=UNLIMITED) -> tuple:
+    """``d/dt M(e^{t·c})`` at ``t = 0`` (the point ``x = 1``), at ``z = 1``: per head the
+    weighted covariance of ``s = <c, e>`` and the value, ``Σws·v/Σw − Σws·Σwv/(Σw)²``.
+    No power is computed: exponents of any size cost their digits only."""
+    dim = pb.dim
+    total = [Fraction(0)] * pb.value_dim
+    for D, Ns in zip(pb.den, pb.num):
+        budget.charge(len(D) * (1 + len(c) + len(Ns)), "slopes")
+        sc = {}
+        for m in D:
+            t = 0
+            for v, e in m:
+                if v < dim:
+                    k = c.get(v)
+                    if k:
+                        t += k * e
+            sc[m] = t
+        w = sum(Fraction(x) for x in D.values())
+        ws = sum(Fraction(D[m]) * t for m, t in sc.items())
+        for i, N in enumerate(Ns):
+            wv = sum(Fraction(x) for x in N.values())
+            wsv = sum(Fraction(x) * sc[m] for m, x in N.items())
+            total[i] += wsv / w - ws * wv / (w * w)
+    return tuple(total)
+
+
 def _witness_value(st, w, where: str) -> tuple:
     if not isinstance(w, dict) or len(w) != 1:
         raise Reject(f"{where}: a witness is {{\"limit\": direction}} or {{\"point\": point}}")
@@ -130,12 +157,13 @@ def _witness_value(st, w, where: str) -> tuple:
 
 
 def rule_non_constant(st, step: dict, where: str) -> None:
-    """Lower bound 2: the multi-head takes two different values (limits or points, ``z = 1``).
+    """Lower bound 2: the multi-head takes two different values (limits or points), or has a
+    non-zero slope at ``x = 1`` (all at ``z = 1``).
 
-    Sound: were ``M`` constant, every such value would be the constant at
-    ``z = e^{1/L}``; each is a rational function of ``z`` over Q (positive
-    denominators), so their difference would vanish at the transcendental
-    ``e^{1/L}``, hence identically, hence at ``z = 1``.  A head with one
+    Sound: were ``M`` constant, every such value would be the constant, and every
+    slope 0, at ``z = e^{1/L}``; each is a rational function of ``z`` over Q (positive
+    denominators), so the difference of two values, or a slope, would vanish at the
+    transcendental ``e^{1/L}``, hence identically, hence at ``z = 1``.  A head with one
     distinct key is constant, so every exact fusion of a non-constant ``M`` has
     at least 2 atoms.
     """
@@ -146,8 +174,17 @@ def rule_non_constant(st, step: dict, where: str) -> None:
         raise Reject(f"{where}: the lower bound is already {st.lower}: non_constant only "
                      "raises the bound 1")
     ws = step["witnesses"]
+    if isinstance(ws, list) and len(ws) == 1 and isinstance(ws[0], dict) and \
+            list(ws[0]) == ["slope"]:
+        c = _sparse(ws[0]["slope"], f"{where}: witness 0", st.pb.dim, False)
+        if not c:
+            raise Reject(f"{where}: witness 0: a slope needs a non-zero direction")
+        if not any(slope_value(st.pb, c, st.budget)):
+            raise Reject(f"{where}: the slope of the multi-head at x = 1 is zero")
+        st.lower = 2
+        return
     if not isinstance(ws, list) or len(ws) != 2:
-        raise Reject(f"{where}: witnesses must be a list of two witnesses")
+        raise Reject(f"{where}: witnesses must be one slope or two values")
     a = _witness_value(st, ws[0], f"{where}: witness 0")
     b = _witness_value(st, ws[1], f"{where}: witness 1")
     if a == b:
