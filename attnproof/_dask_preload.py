@@ -16,7 +16,7 @@ from importlib import import_module
 __all__ = ["MODULES", "warm", "dask_setup"]
 
 MODULES = ("numpy", "scipy.optimize", "scipy.optimize._highspy._core", "flint",
-           "attnproof.geometry.minkowski", "attnproof.search.sweep")
+           "attnproof.geometry.minkowski", "attnproof.smt.sweep")
 
 
 def warm() -> int:

@@ -22,33 +22,13 @@ import os
 from typing import Any, Callable, Optional, Sequence
 
 from .errors import CertificateError, InputError
-from .model import MultiHead
+from .io import as_problem
+from .model import MultiHead  # noqa: F401  (the type every verb accepts)
 
 __all__ = ["bound", "prove", "check", "search", "as_problem"]
 
 Progress = Optional[Callable[[int, int], None]]
 DEFAULT_MAX_ATOMS = 1 << 20
-
-
-def as_problem(problem: Any) -> MultiHead:
-    """A :class:`MultiHead` from a multi-head, a problem file path or a problem document.
-
-    >>> as_problem({"format": "attnproof-problem", "version": 1, "dim": 1,
-    ...             "heads": [{"atoms": [{"key": [1], "value": 1}, {"key": [0], "value": 0}]}]}).dim
-    1
-    """
-    if isinstance(problem, MultiHead):
-        return problem
-    if isinstance(problem, dict):
-        from .io import problem_from_dict
-
-        return problem_from_dict(problem)
-    if isinstance(problem, (str, os.PathLike)):
-        from .io import load_problem
-
-        return load_problem(problem)
-    raise InputError(f"expected a MultiHead, a problem file path or a problem document, "
-                     f"got {type(problem).__name__}")
 
 
 def bound(problem: Any, *, explicit: bool = False, max_atoms: int | None = DEFAULT_MAX_ATOMS,
@@ -132,11 +112,11 @@ def search(problem: Any, atoms: int | None = None, *, window: int | Sequence | A
     """Search a window for a fusion with at most ``atoms`` atoms (z3; unsat re-checked by cvc5).
 
     With ``minimize=True`` walk the atom count down from the best cheap fusion
-    (:func:`attnproof.search.minimize`); otherwise one query
-    (:func:`attnproof.search.search_fusion`).  ``window``: a box radius or a
+    (:func:`attnproof.smt.minimize`); otherwise one query
+    (:func:`attnproof.smt.search_fusion`).  ``window``: a box radius or a
     list of exponent vectors of the multiplier ``G`` (THEORY §6).
     """
-    from .search import SearchOptions, minimize as _minimize, search_fusion
+    from .smt import SearchOptions, minimize as _minimize, search_fusion
 
     M = as_problem(problem)
     opts = options if options is not None else SearchOptions()

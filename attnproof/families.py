@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 import re
 from fractions import Fraction
-from typing import Iterable, Sequence
+from typing import Sequence
 
 from .errors import InputError
 from .model import Atom, Head, MultiHead
@@ -74,7 +74,8 @@ def graph_sum(G, nodes: Sequence | None = None) -> MultiHead:
 
     >>> import networkx as nx
     >>> M = graph_sum(nx.path_graph(3))
-    >>> [(h.name, [a.key for a in h.atoms]) for h in M.heads][0]
+    >>> first = M.heads[0]
+    >>> first.name, [a.key for a in first.atoms]
     ('e0-1', [(Fraction(1, 1), Fraction(0, 1), Fraction(0, 1)), (Fraction(0, 1), Fraction(1, 1), Fraction(0, 1))])
     """
     order = list(nodes) if nodes is not None else sorted(G.nodes())

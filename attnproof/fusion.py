@@ -29,7 +29,8 @@ from .algebra.budget import flint_obstacle, require_flint
 from .algebra.expfrac import ExpFraction, head_fraction, poly_context
 from .algebra.lattice import Lattice
 from .errors import AlgebraError, LimitError
-from .io import PROBLEM_FORMAT, PROBLEM_VERSION, SPARSE_KEY_DIM, format_number, sparse_key_to_json
+from .io import (PROBLEM_FORMAT, PROBLEM_VERSION, SPARSE_KEY_DIM, as_problem, format_number,
+                 sparse_key_to_json)
 from .model import Atom, Head, MultiHead
 
 __all__ = ["DEFAULT_MAX_ATOMS", "ReducedForm", "Fusion", "ClassProductFusion", "reduced_form",
@@ -117,7 +118,7 @@ def _normalize_sign(num: list, den) -> tuple[list, Any]:
     return num, den
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, repr=False)
 class ReducedForm:
     """``M = P/Q`` with ``gcd(P, Q) = 1`` (``P`` one polynomial per value component).
 
@@ -154,6 +155,18 @@ class ReducedForm:
         """``supp_x(Q)``: exponents of ``Q`` projected on the ``x`` coordinates."""
         return self.frac.support_x()
 
+    def __repr__(self) -> str:
+        """Short: the sizes of ``P`` and ``Q`` (``str(r.Q)`` prints the polynomial).
+
+        >>> from attnproof.families import sigmoid_sum
+        >>> reduced_form(sigmoid_sum(2))
+        ReducedForm(Q_terms=4, P_terms=(3,), heads=2, dim=2)
+        """
+        from .brief import fields_repr
+
+        return fields_repr("ReducedForm", Q_terms=len(self.Q), P_terms=tuple(len(p) for p in self.P),
+                           heads=len(self.multihead), dim=self.multihead.dim)
+
     def is_constant(self) -> bool:
         """True when the multi-head is a constant function (``Q`` is a unit)."""
         return len(self.support_x()) == 1
@@ -174,7 +187,10 @@ def reduced_form(M: MultiHead, max_atoms: int | None = DEFAULT_MAX_ATOMS,
     >>> r = reduced_form(MultiHead((s, t)))
     >>> [str(p) for p in r.P], str(r.Q), r.is_constant()
     (['1'], '1', True)
+
+    ``M`` may also be a problem file path or a problem document (:func:`attnproof.io.as_problem`).
     """
+    M = as_problem(M)
     check_size(M, max_atoms)
     lat = Lattice.of(M)
     require_flint(M, "the reduced form P/Q", _GEOMETRY_HINT, lat)
@@ -226,7 +242,8 @@ class Fusion:
     >>> f = fuse(sigmoid_sum(2))
     >>> f.atoms, f.entries, f.method
     (4, 4, 'reduced')
-    >>> [(a.key, a.value) for a in f.to_head().atoms][-1]
+    >>> last = f.to_head().atoms[-1]
+    >>> last.key, last.value
     ((Fraction(1, 1), Fraction(1, 1)), (Fraction(2, 1),))
     """
 
@@ -369,6 +386,7 @@ def product_fusion(M: MultiHead, max_atoms: int | None = DEFAULT_MAX_ATOMS,
     >>> product_fusion(sigmoid_sum(4)).atoms
     16
     """
+    M = as_problem(M)
     check_size(M, max_atoms)
     lat = Lattice.of(M)
     require_flint(M, "the expanded product fusion", "'attnproof fuse' counts and writes it "
@@ -419,8 +437,10 @@ def fuse(M: MultiHead, max_atoms: int | None = DEFAULT_MAX_ATOMS,
 
     Keys whose lattice exponents are too long for polynomial algebra (binary
     floats, long decimals: :func:`attnproof.algebra.budget.flint_obstacle`) get
-    :func:`class_product_fusion`, counted without expansion.
+    :func:`class_product_fusion`, counted without expansion.  ``M`` may also be a
+    problem file path or a problem document (:func:`attnproof.io.as_problem`).
     """
+    M = as_problem(M)
     sf = sparse_fusion(M)
     if sf is not None:
         return sf  # type: ignore[return-value]
@@ -679,7 +699,7 @@ def distinct_sums(point_sets, limit: int | None = None, direct: bool | None = No
     return sum(len(reps) for reps in cur.values())
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, repr=False)
 class ClassProductFusion:
     """The product fusion over classes of associate heads, without polynomial algebra.
 
@@ -739,6 +759,11 @@ class ClassProductFusion:
             first = False
         for (x, z), (W, NV) in sorted(acc.items()):
             yield x, z, W, tuple(n / W for n in NV)
+
+    def __repr__(self) -> str:
+        """Short, as :class:`Fusion`'s: ``ClassProductFusion(25 atoms, method='product', heads=2)``."""
+        return (f"ClassProductFusion({self.atoms} atoms, method={self.method!r}, "
+                f"heads={len(self.multihead)})")
 
     def order_keys(self) -> list[tuple]:
         """The lattice exponents of the atoms of :meth:`to_head`, in that (ascending) order."""
@@ -852,6 +877,7 @@ def class_product_fusion(M: MultiHead, max_atoms: int | None = DEFAULT_MAX_ATOMS
     ``LimitError`` when the number of distinct key sums is unknown: no direct
     sum (Lemma 9.5) and more than ``max_atoms`` sums to enumerate.
     """
+    M = as_problem(M)
     lat = Lattice.of(M)
     factors = _constant_classes_folded(_class_factors(M, lat), M.dim, M.value_dim)
     if progress is not None:
@@ -901,6 +927,10 @@ class SparseFusion:
         self.method = "reduced"
         self.lattice = lattice
         self._rows = rows               # (mono, true sparse exponent, weight, numerators)
+
+    def __repr__(self) -> str:
+        """Short, as :class:`Fusion`'s."""
+        return f"SparseFusion({self.atoms} atoms, method={self.method!r}, heads={len(self.multihead)})"
 
     @property
     def atoms(self) -> int:

@@ -203,11 +203,45 @@ class Atom:
         return hash(self._ident())
 
     def __repr__(self) -> str:
-        if self.dim <= DENSE_CACHE_DIM:
-            k = f"key={self.key!r}"
+        """``Atom(key=(1, '1/2'), value=(1,))``: exact and accepted back by the constructor
+        while it is short (bias and weight only when not 0 and 1); a summary otherwise.
+
+        >>> Atom(key=(1, "1/2"), value=(1,), weight=2)
+        Atom(key=(1, '1/2'), value=(1,), weight=2)
+        >>> Atom.sparse(10 ** 5, {7: 1}, (2,))
+        Atom(dim=100000, key={7: 1}, value=(2,))
+        """
+        from .brief import REPR_LIMIT, short
+
+        extra = "".join(f", {n}={short(v)}" for n, v, default in
+                        (("bias", self.bias, 0), ("weight", self.weight, 1)) if v != default)
+        if self.dim <= 8:
+            text = f"Atom(key={short(self.key, REPR_LIMIT)}, value={short(self.value, 120)}{extra})"
         else:
-            k = f"sparse_key={self.sparse_key!r}, dim={self.dim}"
-        return f"Atom({k}, value={self.value!r}, bias={self.bias!r}, weight={self.weight!r})"
+            key = {j: x for j, x in self.sparse_key}
+            text = f"Atom(dim={self.dim}, key={short(key, 120)}, value={short(self.value, 120)}{extra})"
+        if len(text) <= REPR_LIMIT and "<" not in text:
+            return text
+        return (f"<Atom in dimension {self.dim}: {len(self.sparse_key)} non-zero key coordinates, "
+                f"value dimension {len(self.value)}>")
+
+    def __str__(self) -> str:
+        """``key (1, 1/2) -> value 1`` (bias and weight when not 0 and 1).
+
+        >>> print(Atom(key=(1, "1/2"), value=(1,), bias=-1))
+        key (1, 1/2) -> value 1, bias -1
+        """
+        from .brief import clip
+
+        key = ("(" + ", ".join(map(str, self.key)) + ")" if self.dim <= 8 else
+               "{" + ", ".join(f"{j}: {x}" for j, x in self.sparse_key) + "}")
+        val = str(self.value[0]) if len(self.value) == 1 else "(" + ", ".join(map(str, self.value)) + ")"
+        text = f"key {key} -> value {val}"
+        if self.bias:
+            text += f", bias {self.bias}"
+        if self.weight != 1:
+            text += f", weight {self.weight}"
+        return clip(text)
 
     def __reduce__(self):
         return (_atom_from_state, (self.dim, self.sparse_key, self.value, self.bias, self.weight))
@@ -217,7 +251,7 @@ def _atom_from_state(dim, sparse_key, value, bias, weight) -> Atom:
     return Atom._trusted(dim, sparse_key, value, bias, weight)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Head:
     """A softmax head: ``H(q) = Σ ω_i v_i e^{<k_i,q>} / Σ ω_i e^{<k_i,q>}``.
 
@@ -258,6 +292,33 @@ class Head:
 
     def __len__(self) -> int:
         return len(self.atoms)
+
+    def __repr__(self) -> str:
+        """A summary: name, atoms and dimensions (``str`` lists the atoms).
+
+        >>> Head((Atom((1,), (1,)), Atom((0,), (0,))), name="sigma")
+        Head(name='sigma', atoms=2, dim=1)
+        """
+        from .brief import fields_repr
+
+        return fields_repr("Head", name=self.name, atoms=len(self.atoms), dim=self.dim,
+                           value_dim=self.value_dim if self.value_dim != 1 else None)
+
+    def __str__(self) -> str:
+        """The head's atoms, one a line (the first :data:`SHOWN_ATOMS`).
+
+        >>> print(Head((Atom((1,), (1,)), Atom((0,), (0,))), name="sigma"))
+        head 'sigma': 2 atoms in dimension 1
+          key (1) -> value 1
+          key (0) -> value 0
+        """
+        label = f"head {self.name!r}" if self.name is not None else "head"
+        lines = [f"{label}: {len(self.atoms)} atom{'s' if len(self.atoms) != 1 else ''} in "
+                 f"dimension {self.dim}"]
+        lines += [f"  {a}" for a in self.atoms[:SHOWN_ATOMS]]
+        if len(self.atoms) > SHOWN_ATOMS:
+            lines.append(f"  ... and {len(self.atoms) - SHOWN_ATOMS} more")
+        return "\n".join(lines)
 
     @property
     def dim(self) -> int:
@@ -313,7 +374,11 @@ class Head:
         return tuple(n / den for n in num)
 
 
-@dataclass(frozen=True)
+SHOWN_ATOMS = 6      # atoms of a head that ``str`` writes out
+SHOWN_HEADS = 12     # heads of a multi-head that ``str`` writes out
+
+
+@dataclass(frozen=True, repr=False)
 class MultiHead:
     """Independently normalized heads whose outputs are added: ``M = Σ_h H_h``.
 
@@ -349,21 +414,58 @@ class MultiHead:
     def __len__(self) -> int:
         return len(self.heads)
 
+    def __repr__(self) -> str:
+        """A summary: heads, their atom counts and the dimensions.
+
+        >>> from attnproof.families import sigmoid_sum
+        >>> sigmoid_sum(3)
+        MultiHead(heads=3, atoms=(2, 2, 2), dim=3)
+        """
+        from .brief import fields_repr
+
+        return fields_repr("MultiHead", heads=len(self.heads),
+                           atoms=tuple(len(h) for h in self.heads), dim=self.dim,
+                           value_dim=self.value_dim if self.value_dim != 1 else None)
+
+    def __str__(self) -> str:
+        """Every head and its atoms (the first few of each), readable.
+
+        >>> from attnproof.families import sigmoid_sum
+        >>> print(sigmoid_sum(2))
+        multi-head of 2 heads in dimension 2 (4 head-atom terms)
+        head 'sigma1': 2 atoms in dimension 2
+          key (1, 0) -> value 1
+          key (0, 0) -> value 0
+        head 'sigma2': 2 atoms in dimension 2
+          key (0, 1) -> value 1
+          key (0, 0) -> value 0
+        """
+        vals = f", values in dimension {self.value_dim}" if self.value_dim != 1 else ""
+        lines = [f"multi-head of {len(self.heads)} head{'s' if len(self.heads) != 1 else ''} in "
+                 f"dimension {self.dim}{vals} ({self.head_atom_terms} head-atom terms)"]
+        lines += [str(h) for h in self.heads[:SHOWN_HEADS]]
+        if len(self.heads) > SHOWN_HEADS:
+            lines.append(f"... and {len(self.heads) - SHOWN_HEADS} more heads")
+        return "\n".join(lines)
+
     @classmethod
     def from_arrays(cls, keys, values, biases=None, weights=None, names=None) -> "MultiHead":
         """Per-head NumPy arrays (float32/float64/int) taken at their exact binary values.
 
         ``keys[h]``: ``(n_h, d)``; ``values[h]``: ``(n_h,)`` or ``(n_h, m)``;
-        ``biases[h]``, ``weights[h]``: ``(n_h,)`` or None (see :mod:`attnproof.arrays`).
+        ``biases[h]``, ``weights[h]``: ``(n_h,)`` or None (see :func:`attnproof.arrays.exact_heads`).
 
         >>> import numpy as np
         >>> M = MultiHead.from_arrays([np.eye(2, dtype=np.float32)], [np.float32([1, 0])])
         >>> M.heads[0].atoms[0].key, M.value_dim
         ((Fraction(1, 1), Fraction(0, 1)), 1)
         """
-        from .arrays import multihead_from_arrays
+        from .arrays import exact_heads
 
-        return multihead_from_arrays(keys, values, biases, weights, names)
+        dim, heads = exact_heads(keys, values, biases, weights, names)
+        return cls(tuple(Head(tuple(Atom(key=k, value=v, bias=b, weight=w) for k, v, b, w in atoms),
+                              name=names[h] if names is not None else None)
+                         for h, atoms in enumerate(heads)), dim=dim)
 
     @property
     def value_dim(self) -> int:

@@ -23,7 +23,6 @@ from __future__ import annotations
 import math
 import os
 from dataclasses import dataclass
-from fractions import Fraction
 from typing import Sequence
 
 from .errors import InputError

@@ -93,7 +93,7 @@ def _answers(table) -> list:
 
 def sweep_job(spec, args, racing=False):
     from attnproof.families import graph_sum, named_graph
-    from attnproof.search.sweep import sweep
+    from attnproof.smt.sweep import sweep
 
     problems = [("C_5", graph_sum(named_graph("cycle", 5))),
                 ("K_4", graph_sum(named_graph("complete", 4)))]

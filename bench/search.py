@@ -34,7 +34,7 @@ import time
 
 from attnproof.families import graph_sum, named_graph
 from attnproof.io import dump_problem
-from attnproof.search import box_window, lineality_frame
+from attnproof.smt import box_window, lineality_frame
 from attnproof.fusion import reduced_form
 
 K4 = graph_sum(named_graph("complete", 4))

@@ -114,8 +114,8 @@ def _geom_indecomposable() -> MultiHead:
 
 def _window_k3() -> dict | None:
     try:
-        from attnproof.search.certify import search_certificate
-        from attnproof.search.query import search_fusion
+        from attnproof.smt.certify import search_certificate
+        from attnproof.smt.query import search_fusion
     except ImportError:
         return None
     M = graph_sum(named_graph("complete", 3))

@@ -29,7 +29,7 @@ from pathlib import Path
 
 from attnproof import fuse, graph_sum, reduced_form
 from attnproof.families import named_graph
-from attnproof.search import newton_lower_bound, search_fusion
+from attnproof.smt import newton_lower_bound, search_fusion
 
 from _independent import vertices_by_lp
 

@@ -23,7 +23,7 @@ PACKAGE = "attnproof"
 # own layer or of a lower one.  The first name of a line is the layer of the architecture;
 # the others are top-level modules that sit in it.
 LAYERS: tuple[tuple[str, ...], ...] = (
-    ("errors", "tasks"),
+    ("errors", "tasks", "brief"),
     ("model", "arrays", "families"),
     ("io",),
     ("algebra",),
@@ -31,7 +31,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("fusion",),
     ("bounds",),
     ("certificate",),
-    ("search", "numeric", "models", "executor", "_dask", "_dask_preload", "plot"),
+    ("smt", "numeric", "models", "executor", "_dask", "_dask_preload", "plot"),
     ("api",),
     ("cli", "__main__"),
 )# The package root re-exports the public names of every layer: only the top may import it.
@@ -165,7 +165,7 @@ def layer_of(module: str, package: str = PACKAGE) -> int | None:
 
     >>> layer_of("attnproof.model"), layer_of("attnproof.bounds.lower")
     (1, 6)
-    >>> layer_of("attnproof.search") == layer_of("attnproof.numeric.balls")
+    >>> layer_of("attnproof.smt") == layer_of("attnproof.numeric.balls")
     True
     >>> layer_of("attnproof.checker.rules") is None
     True

@@ -9,6 +9,7 @@ process), never exit 4 and never die by a signal.  Files checked with
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -57,7 +58,7 @@ def _have(need: str) -> bool:
         return flint_module() is not None
     if need == "solvers":
         try:
-            from attnproof.search.solvers import solver_available
+            from attnproof.smt.solvers import solver_available
         except ImportError:
             return False
         return solver_available("z3") and solver_available("cvc5")
@@ -69,9 +70,13 @@ def expected(entry: dict) -> int:
     return entry["exit"] if all(_have(n) for n in entry["needs"]) else 2
 
 
-def _run_batch(items: list, mb: int, timeout: float) -> dict:
+def _run_batch(items: list, mb: int, timeout: float, reference: bool = False) -> dict:
+    env = dict(os.environ)
+    env.pop("ATTNPROOF_CHECKER_REFERENCE", None)
+    if reference:
+        env["ATTNPROOF_CHECKER_REFERENCE"] = "1"
     p = subprocess.run([sys.executable, "-c", _BATCH], input=json.dumps([mb, items]),
-                       capture_output=True, text=True, timeout=timeout, cwd=ROOT)
+                       capture_output=True, text=True, timeout=timeout, cwd=ROOT, env=env)
     assert p.returncode == 0, f"the checker process died (rc {p.returncode}): {p.stderr[-2000:]}"
     return json.loads(p.stdout)
 
@@ -108,12 +113,14 @@ def _agrees(code, out: str) -> bool:
             and "internal checker error" not in d["message"])
 
 
-def test_adversarial_files_within_budget():
+@pytest.mark.parametrize("reference", [False, True], ids=["fast", "reference"])
+def test_adversarial_files_within_budget(reference):
+    # the reference path alone (ATTNPROOF_CHECKER_REFERENCE=1) gives the same verdicts
     items = [(str(ADV / p), e["args"], e["seconds"]) for p, e in sorted(INDEX.items())
              if "--replay" not in e["args"]]
     mb = max(e["memory_mb"] for e in INDEX.values())
     total = sum(s for _, _, s in items)
-    res = _run_batch(items, mb, timeout=total + 60)
+    res = _run_batch(items, mb, timeout=total + 60, reference=reference)
     bad = []
     for path, args, _ in items:
         code, secs, out = res[path]

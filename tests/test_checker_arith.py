@@ -10,7 +10,8 @@ from hypothesis import given, settings, strategies as st
 
 from attnproof.bounds.zonotope import acyclic_orientations_brute, acyclic_orientations_tutte
 from attnproof.checker import poly as P
-from attnproof.checker.geometry import acyclic_orientations, rank
+from attnproof.checker.linalg import rank
+from attnproof.checker.rules.graphs import acyclic_orientations
 
 NV = 3
 CTX = flint.fmpz_mpoly_ctx.get(tuple(f"v{i}" for i in range(NV)), "lex")

@@ -108,7 +108,7 @@ def test_division_steps_are_charged():
 
 
 def test_rank_cost_sparse_and_dense():
-    from attnproof.checker.geometry import rank
+    from attnproof.checker.linalg import rank
     b = Budget(None)
     assert rank([{i: 1} for i in range(1000)], b) == 1000
     assert b.used <= 3 * 1000

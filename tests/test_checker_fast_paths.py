@@ -13,8 +13,10 @@ from fractions import Fraction
 import pytest
 from hypothesis import example, given, settings, strategies as st
 
-from attnproof.checker import check_text, poly as P, problem as PR, rules as R, syntax as S
-from attnproof.checker.geometry import product
+from attnproof.checker import check_text, fast as F, poly as P, problem as PR, syntax as S
+from attnproof.checker.linalg import eliminate, product
+from attnproof.checker.rules import factors as R, newton as NW
+from attnproof.checker.switch import FAST, reference_mode
 from attnproof.checker.syntax import Budget, Reject, Unsupported
 
 SETTINGS = settings(max_examples=300, deadline=None)
@@ -54,8 +56,11 @@ sets = st.sets(st.sampled_from(["a", "b", "c"]))
 @SETTINGS
 @given(objs, sets, sets)
 def test_fields_fast_path(obj, required, optional):
-    assert outcome(S.fields, obj, required, optional, "w") == \
-        outcome(S._fields_general, obj, required, optional, "w")
+    fast = outcome(S.fields, obj, required, optional, "w")
+    with reference_mode():
+        assert fast == outcome(S.fields, obj, required, optional, "w")
+    if F.fields(obj, required, optional):
+        assert fast == ("ok", obj)
 
 
 # -- polynomials --------------------------------------------------------------------
@@ -75,6 +80,9 @@ json_polys = st.one_of(st.lists(term, max_size=4), st.integers(), st.none())
 def test_read_poly_fast_path(x, nvars, rational):
     assert outcome(R.read_poly, x, "p", nvars, rational) == \
         outcome(R._read_poly_general, x, "p", nvars, rational)
+    fast = F.read_poly(x, nvars)
+    if fast is not None:
+        assert outcome(R._read_poly_general, x, "p", nvars, rational) == ("ok", fast)
 
 
 @SETTINGS
@@ -100,13 +108,17 @@ def polys(min_size=1, max_size=3):
 @SETTINGS
 @given(polys(2, 2))
 def test_two_term_variables(p):
-    assert P.variables(p) == P._variables_general(p)
+    with reference_mode():
+        general = P.variables(p)
+    assert P.variables(p) == F.variables(p) == general
 
 
 @SETTINGS
 @given(polys(2, 2))
 def test_two_term_normal_form(p):
-    assert P.is_normal_form(p) == P._is_normal_form_general(p)
+    with reference_mode():
+        general = P.is_normal_form(p)
+    assert P.is_normal_form(p) == F.is_normal_form(p) == general
     if P.is_normal_form(p):
         assert P.normal_form(p) == p
 
@@ -116,7 +128,9 @@ def test_two_term_normal_form(p):
 def test_two_term_normal_forms_are_found(p):
     # normal forms are rare among random binomials: test the normal form of each too
     nf = P.normal_form(p)
-    assert P.is_normal_form(nf) and P._is_normal_form_general(nf)
+    with reference_mode():
+        assert P.is_normal_form(nf)
+    assert F.is_normal_form(nf)
 
 
 @SETTINGS
@@ -132,6 +146,8 @@ def test_small_division(a, b, q, scale):
         a[m] *= scale
     fast = P.divexact(a, b, Budget(None))
     general = P._divexact(a, b, Budget(None))
+    small = F.divexact_small(a, b)
+    assert small is P.UNDECIDED or small == general
     assert fast == general
     if fast is not None:
         assert P.mul(fast, b) == a
@@ -177,7 +193,7 @@ def atoms_for(dim):
 @given(st.data(), st.sampled_from([2, 3, 17, 20]), st.sampled_from([None, 1, 2]))
 def test_atom_fast_path(data, dim, value_dim):
     a = data.draw(atoms_for(dim))
-    fast = PR._fast_atom(a, dim, value_dim)
+    fast = F.atom(a, dim, value_dim)
     slow = outcome(PR._slow_atom, a, dim, value_dim, "w")
     if fast is not None:
         assert slow == ("ok", fast)
@@ -198,7 +214,7 @@ def test_no_trailing_newline_in_numbers():
 
 def _state(factors, dim):
     pb = PR.Problem(dim, 1, {}, 0, [], [])
-    st_ = R.State(pb, Budget(None))
+    st_ = NW.State(pb, Budget(None))
     st_.factors = [(f, 1) for f in factors]
     return st_
 
@@ -229,14 +245,10 @@ def test_one_binomial_block_fast_path(factors, blks, dim, ordered):
         blks = sorted(blks, key=lambda b: b["factors"][:1] if isinstance(b, dict) else [9])
     step = {"rule": "newton_blocks", "blocks": blks}
     fast_st = _state(factors, dim)
-    fast = outcome(R.rule_newton_blocks, fast_st, step, "s")
+    fast = outcome(NW.rule_newton_blocks, fast_st, step, "s")
     general_st = _state(factors, dim)
-    keep = R._one_binomial_block
-    R._one_binomial_block = lambda *a: None
-    try:
-        general = outcome(R.rule_newton_blocks, general_st, step, "s")
-    finally:
-        R._one_binomial_block = keep
+    with reference_mode():
+        general = outcome(NW.rule_newton_blocks, general_st, step, "s")
     assert fast == general
     assert fast_st.lower == general_st.lower
     if fast[0] == "ok":
@@ -253,16 +265,8 @@ def test_w_d_fast_and_general_agree():
     from attnproof.io import canonical_json
     text = canonical_json(build_certificate(sigmoid_sum(60), explicit_fusion_limit=1).doc)
     fast = check_text(text)
-    saved = (R._read_poly_fast, PR._fast_atom, R._one_binomial_block, P._divexact_small,
-             P.variables, P.is_normal_form)
-    R._read_poly_fast = PR._fast_atom = R._one_binomial_block = lambda *a: None
-    P._divexact_small = lambda a, b: P._UNDECIDED
-    P.variables, P.is_normal_form = P._variables_general, P._is_normal_form_general
-    try:
-        general = check_text(text)
-    finally:
-        (R._read_poly_fast, PR._fast_atom, R._one_binomial_block, P._divexact_small,
-         P.variables, P.is_normal_form) = saved
+    general = check_text(text, reference=True)
+    assert FAST.read_poly is not None           # the switch restores the fast paths
     assert fast.message == general.message and fast.code == general.code == 0
     assert general.work / 2 <= fast.work <= 2 * general.work
 
@@ -284,3 +288,25 @@ def test_loads_rejects_duplicates_inside_large_documents():
     assert S.loads(text)["a"][999] == {"x": 999}
     with pytest.raises(Reject, match="duplicate JSON key 'x'"):
         S.loads(text[:-3] + ', "x": 2}]}')
+
+
+@SETTINGS
+@given(st.integers(0, 10 ** 9), st.integers(1, 6), st.integers(1, 6),
+       st.sampled_from([2, 3, 7, 1000000007, 2 ** 61 - 1, 9223372036854775783]))
+def test_packed_rank_is_the_reference_elimination(seed, n, d, p):
+    import random
+    rng = random.Random(seed)
+    rows = [[rng.randint(-3, 3) * rng.choice([1, p, 2 ** 70 + 1]) for _ in range(d)] for _ in range(n)]
+    rows += [[x + y for x, y in zip(rows[0], rows[-1])]]
+    assert F.rank_mod(rows, p) == eliminate(rows, Budget(None), p)
+
+
+def test_every_fast_path_is_installed_and_switchable():
+    from attnproof.checker.switch import reference_requested
+    if reference_requested():
+        pytest.skip("the environment asks for the reference path")
+    from attnproof.checker.switch import NAMES
+    assert all(getattr(FAST, n) is getattr(F, n) for n in NAMES)
+    with reference_mode():
+        assert all(getattr(FAST, n) is None for n in NAMES)
+    assert all(getattr(FAST, n) is not None for n in NAMES)

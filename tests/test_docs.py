@@ -33,14 +33,27 @@ def test_every_page_exists_and_is_in_the_nav():
         assert re.search(rf":\s*{re.escape(page)}\s*$", nav, re.M), f"{page} not in the mkdocs nav"
 
 
-def test_mkdocs_build_strict(tmp_path):
+def _mkdocs_build(root: Path, site: Path) -> subprocess.CompletedProcess:
+    """``mkdocs build --strict`` of the project at ``root``, warnings kept (no ``-q``)."""
     mkdocs = shutil.which("mkdocs", path=os.path.dirname(sys.executable)) or shutil.which("mkdocs")
     if mkdocs is None:
         pytest.skip("mkdocs is not installed (pip install -e '.[test]')")
     pytest.importorskip("mkdocstrings", reason="the API page needs mkdocstrings (pip install -e '.[docs]')")
-    proc = subprocess.run([mkdocs, "build", "--strict", "-q", "-f", str(ROOT / "mkdocs.yml"),
-                           "-d", str(tmp_path / "site")], capture_output=True, text=True, timeout=120)
-    assert proc.returncode == 0, proc.stdout + proc.stderr
+    # the package documented is the one under ``root`` (mkdocs.yml: paths [.]), first on the path
+    env = dict(os.environ, PYTHONPATH=str(root))
+    return subprocess.run([mkdocs, "build", "--strict", "-f", str(root / "mkdocs.yml"),
+                           "-d", str(site)], capture_output=True, text=True, timeout=300,
+                          cwd=root, env=env)
+
+
+def _warnings(proc: subprocess.CompletedProcess) -> list[str]:
+    return [line for line in (proc.stdout + proc.stderr).splitlines()
+            if line.startswith(("WARNING", "ERROR")) or "Aborted" in line]
+
+
+def test_mkdocs_build_strict(tmp_path):
+    proc = _mkdocs_build(ROOT, tmp_path / "site")
+    assert proc.returncode == 0 and not _warnings(proc), "\n".join(_warnings(proc)) or proc.stderr
     for page in PAGES:
         stem = page[:-3]
         built = tmp_path / "site" / ("index.html" if stem == "index" else f"{stem}/index.html")
@@ -49,6 +62,26 @@ def test_mkdocs_build_strict(tmp_path):
     for name in ("attnproof.api.bound", "attnproof.api.prove", "attnproof.api.check",
                  "attnproof.api.search", "attnproof.fusion.Fusion"):
         assert f'id="{name}"' in api, f"the API page does not document {name}"
+
+
+def test_a_broken_docstring_fails_the_docs_build(tmp_path):
+    """The build above can fail: a docstring with a dangling reference (``[x][0]`` reads as a
+    Markdown reference link) in a copy of the project makes ``mkdocs build --strict`` fail."""
+    copy = tmp_path / "project"
+    copy.mkdir()
+    shutil.copy(ROOT / "mkdocs.yml", copy / "mkdocs.yml")
+    shutil.copytree(DOCS, copy / "docs", ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(ROOT / "attnproof", copy / "attnproof",
+                    ignore=shutil.ignore_patterns("__pycache__", "*.so"))
+    families = copy / "attnproof" / "families.py"
+    text = families.read_text(encoding="utf-8")
+    marker = '    """``W_G(q) = '
+    assert marker in text
+    families.write_text(text.replace(marker, '    """See [the first edge][0].\n\n    ``W_G(q) = ', 1),
+                        encoding="utf-8")
+    proc = _mkdocs_build(copy, tmp_path / "site")
+    assert proc.returncode != 0
+    assert any("'0'" in w for w in _warnings(proc)), proc.stdout + proc.stderr
 
 
 def test_cli_reference_is_up_to_date():

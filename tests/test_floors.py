@@ -15,7 +15,7 @@ from attnproof.certificate import build_certificate
 from attnproof.certificate.geometry_steps import geometry_certificate
 from attnproof.checker import check_document
 from attnproof.checker.problem import parse_problem
-from attnproof.checker.rules_floors import limit_value, point_value
+from attnproof.checker.rules.floors import limit_value, point_value
 from attnproof.fusion import reduced_form
 from attnproof.io import canonical_json, problem_to_dict
 from attnproof.model import Atom, Head, MultiHead
@@ -180,7 +180,7 @@ def test_slope_separates_what_limits_and_x_1_do_not():
 @given(st.lists(st.tuples(st.integers(-6, 6), st.integers(-3, 3), st.integers(1, 3),
                           st.integers(-4, 4)), min_size=1, max_size=3))
 def test_checker_slope_is_the_derivative(heads):
-    from attnproof.checker.rules_floors import slope_value
+    from attnproof.checker.rules.floors import slope_value
     M = MultiHead(tuple(Head((Atom((k,), (v,), weight=w), Atom((b,), (0,)))) if k != b
                         else Head((Atom((k,), (v,), weight=w),)) for k, v, w, b in heads))
     pb = parse_problem(problem_to_dict(M))

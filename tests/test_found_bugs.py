@@ -57,15 +57,15 @@ def test_npz_decompression_bomb_is_refused_before_loading(tmp_path, monkeypatch)
     """A 3 MB ``.npz`` whose one array expands to 3.3 GB was read into memory (3 GB, 20 s)
     before any check; the declared expanded size is now checked first (exit 3).  The test
     lowers the limit 64-fold and the bomb with it."""
-    import attnproof.arrays
+    import attnproof.io.npz
     from attnproof.checker.limits import MAX_FILE_BYTES
 
-    assert attnproof.arrays.MAX_NPZ_EXPANDED_BYTES == MAX_FILE_BYTES
-    monkeypatch.setattr(attnproof.arrays, "MAX_NPZ_EXPANDED_BYTES", MAX_FILE_BYTES // 64)
+    assert attnproof.io.npz.MAX_NPZ_EXPANDED_BYTES == MAX_FILE_BYTES
+    monkeypatch.setattr(attnproof.io.npz, "MAX_NPZ_EXPANDED_BYTES", MAX_FILE_BYTES // 64)
     import struct
     import zipfile
 
-    from attnproof.arrays import load_npz
+    from attnproof.io.npz import load_npz
     from attnproof.errors import InputError
 
     bomb = tmp_path / "bomb.npz"
@@ -216,7 +216,7 @@ def test_search_skips_level_parity_when_q_cannot_be_factored_quickly(tmp_path):
     wrong one), so a Q of too high a degree gives none."""
     from attnproof.fusion import reduced_form
     from attnproof.io import load_problem
-    from attnproof.search.query import binomial_directions
+    from attnproof.smt.query import binomial_directions
 
     r = reduced_form(load_problem(_high_degree_pair(tmp_path)))
     assert binomial_directions(r) == ()
@@ -357,13 +357,13 @@ def test_import_of_a_capture_with_huge_floats_is_not_an_internal_error(tmp_path,
 def test_capture_decompression_bomb_is_refused_before_loading(tmp_path, monkeypatch):
     """A 3 MB capture whose one array expands to 3.3 GB made ``import`` take 46 s and 3.1 GB
     before it said "missing array 'x'"; problem-file archives are checked first
-    (attnproof.arrays.MAX_NPZ_EXPANDED_BYTES), captures are not.  Scaled down 512-fold."""
+    (attnproof.io.npz.MAX_NPZ_EXPANDED_BYTES), captures are not.  Scaled down 512-fold."""
     np = pytest.importorskip("numpy")
-    import attnproof.arrays
+    import attnproof.io.npz
     from attnproof.errors import InputError
     from attnproof.models.capture import load_capture
 
-    monkeypatch.setattr(attnproof.arrays, "MAX_NPZ_EXPANDED_BYTES", 1 << 20)
+    monkeypatch.setattr(attnproof.io.npz, "MAX_NPZ_EXPANDED_BYTES", 1 << 20)
     np.savez_compressed(tmp_path / "bomb.npz", x=np.zeros((1 << 18, 2)))
     assert (tmp_path / "bomb.npz").stat().st_size < 1 << 16
     with pytest.raises(InputError, match="expand"):

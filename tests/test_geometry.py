@@ -261,7 +261,7 @@ def _naive_rank_mod(rows, p):
        st.sampled_from([2, 3, 7, 1000000007, 2 ** 61 - 1, 9223372036854775783]))
 def test_packed_rank_matches_plain_elimination(seed, n, d, p):
     """Rows of known low rank, entries from tiny to hundreds of bits and multiples of p."""
-    from attnproof.checker.rules_geometry import rank_mod
+    from attnproof.checker.linalg import rank_mod
     from attnproof.geometry.modular import rank_mod_p
 
     rng = random.Random(seed)

@@ -12,7 +12,7 @@ import pytest
 
 from attnproof import Atom, Head, MultiHead, fuse, graph_sum, sigmoid_sum
 from attnproof.bounds.zonotope import acyclic_orientations_brute, count_acyclic_orientations
-from attnproof.checker.geometry import MAX_GENERAL_NODES, GraphTooLarge, acyclic_orientations
+from attnproof.checker.rules.graphs import MAX_GENERAL_NODES, GraphTooLarge, acyclic_orientations
 from attnproof.io import dump_problem
 
 
@@ -99,7 +99,7 @@ def test_acyclic_orientation_counts_agree_with_enumeration():
 
 
 def test_structured_counts_agree_with_the_general_recurrence():
-    from attnproof.checker.geometry import _count_general
+    from attnproof.checker.rules.graphs import _count_general
 
     for n, E in _random_graphs(60, 11, 4):
         G = nx.Graph(E)
@@ -235,7 +235,7 @@ def test_json_errors_name_the_file(tmp_path, run_cli, content, needle):
 
 def test_missing_z3_hint_names_the_pip_package(monkeypatch):
     from attnproof.errors import SolverError
-    from attnproof.search import solvers
+    from attnproof.smt import solvers
 
     monkeypatch.setattr(solvers, "solver_available", lambda name: False)
     with pytest.raises(SolverError, match="pip install z3-solver"):

@@ -14,12 +14,13 @@ from fractions import Fraction as F
 
 import pytest
 
-from attnproof import io
+from attnproof.io import problem as io
 from attnproof.algebra.budget import degree_spreads, flint_obstacle
 from attnproof.algebra.lattice import Lattice
 from attnproof.algebra.sizes import exact_product
 from attnproof.bounds.lower import _components, _x_vars
-from attnproof.algebra.sparse import _shift, head_polys, normal_form, poly_text, to_json_poly
+from attnproof.algebra.sparse import _shift, head_polys, normal_form, poly_text
+from attnproof.certificate.steps.factors import to_json_poly
 from attnproof.certificate import build_certificate
 from attnproof.certificate.build import distinct_key_product
 from attnproof.errors import InputError

@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from attnproof.algebra.budget import flint_obstacle
-from attnproof.arrays import load_npz, save_npz
+from attnproof.io.npz import load_npz, save_npz
 from attnproof.bounds import lower_bound
 from attnproof.certificate import build_certificate
 from attnproof.checker import check_text

@@ -12,10 +12,10 @@ from attnproof.errors import InputError, LimitError, SolverError
 from attnproof.families import graph_sum, named_graph, random_multihead, sigmoid_sum
 from attnproof.fusion import fuse, reduced_form
 from attnproof.model import Atom, Head, MultiHead
-from attnproof.search import (SearchOptions, box_window, build_query, encode, full_frame,
+from attnproof.smt import (SearchOptions, box_window, build_query, encode, full_frame,
                               fusion_from_g, lineality_frame, minimize, points_window,
                               run_solver, search_fusion, verify_fusion, window_symmetries)
-from attnproof.search.lineality import Frame
+from attnproof.smt.lineality import Frame
 
 C4 = graph_sum(named_graph("cycle", 4))
 K3 = graph_sum(named_graph("complete", 3))
@@ -301,7 +301,7 @@ def test_property_witnesses_verify_and_answers_agree(seed, heads, atoms):
 
 
 def test_window_objects_are_rechecked_before_centering():
-    from attnproof.search.window import Window
+    from attnproof.smt.window import Window
     M = MultiHead((head((0, 0), (2, -1), (4, -2), values=[0, 1, 3]),))
     r = reduced_form(M)
     f = lineality_frame(r)

@@ -9,9 +9,9 @@ import pytest
 
 from attnproof.families import graph_sum, named_graph, sigmoid_sum, biased_sigmoid_sum
 from attnproof.io import dump_problem, load_problem
-from attnproof.search import search_fusion
-from attnproof.search.certify import refutation_claim, refutation_step, search_certificate
-from attnproof.search.replay import replay_step
+from attnproof.smt import search_fusion
+from attnproof.smt.certify import refutation_claim, refutation_step, search_certificate
+from attnproof.smt.replay import replay_step
 from attnproof.errors import CertificateError
 
 
@@ -146,7 +146,7 @@ def test_upper_bound_certificate_from_a_witness(tmp_path, run_cli, problems):
 
 def test_witness_with_more_atoms_keeps_the_certificate_upper_bound():
     from attnproof.fusion import reduced_form
-    from attnproof.search import fusion_from_g
+    from attnproof.smt import fusion_from_g
     from fractions import Fraction
     M = sigmoid_sum(2)
     bigger = fusion_from_g(reduced_form(M), {(0, 0): Fraction(1), (1, 0): Fraction(1)})

@@ -14,11 +14,11 @@ from attnproof.algebra.expfrac import poly_context, poly_to_dict
 from attnproof.families import graph_sum, named_graph, sigmoid_sum
 from attnproof.fusion import reduced_form
 from attnproof.model import Atom, Head, MultiHead
-from attnproof.search import SearchOptions, build_query, search_fusion
-from attnproof.search import query as query_module
-from attnproof.search.encoding import _parity
-from attnproof.search.query import binomial_directions, minimize, next_target
-from attnproof.search.solvers import run_solvers
+from attnproof.smt import SearchOptions, build_query, search_fusion
+from attnproof.smt import query as query_module
+from attnproof.smt.encoding import _parity
+from attnproof.smt.query import binomial_directions, minimize, next_target
+from attnproof.smt.solvers import run_solvers
 
 PLAIN = SearchOptions.straightforward()
 
@@ -206,7 +206,7 @@ def test_run_solvers_waits_for_every_unsat():
 
 
 def test_a_timeout_in_one_solver_is_never_a_refutation(monkeypatch):
-    from attnproof.search.solvers import SolverRun
+    from attnproof.smt.solvers import SolverRun
 
     def fake(names, text, timeout, model_vars=(), **kw):
         return {"z3": SolverRun("z3", "unsat", "x", 0.1),
@@ -292,7 +292,7 @@ def test_relaxed_model_that_is_not_a_fusion_sends_the_full_query(monkeypatch):
     """σ(q), window radius 1.  The relaxed answer is faked to be the model G = 1 - x,
     which is not a fusion (D = 1 - x^2); the search must then ask the full query
     and answer from it."""
-    from attnproof.search.solvers import SolverRun
+    from attnproof.smt.solvers import SolverRun
     real = query_module.run_solvers
     calls = []
 
@@ -333,7 +333,7 @@ def test_denominator_only_query_alone_is_unknown_when_its_model_is_no_fusion():
     """Found by hypothesis (seed 428): asked on its own, the relaxation may be sat with a G
     whose N = P·G is not supported on D; that is 'unknown', never an error or a fusion."""
     from attnproof.families import random_multihead
-    from attnproof.search.query import search_fusion
+    from attnproof.smt.query import search_fusion
 
     M = random_multihead(2, 3, 2, seed=428, max_key=2)
     opts = replace(SearchOptions(), numerators=False, relax_first=False, cross_check=False)

@@ -34,7 +34,7 @@ HANGING_WORKER = textwrap.dedent("""\
 # run the attnproof command line as the console script does, with the hanging worker
 LAUNCHER = textwrap.dedent("""\
     import sys
-    import attnproof.search.solvers as solvers
+    import attnproof.smt.solvers as solvers
     solvers._WORKER = sys.argv[1]
     sys.argv = ["attnproof"] + sys.argv[2:]
     from attnproof.cli import _console

@@ -173,7 +173,7 @@ def test_simplex_pivots():
 
 
 def test_checker_rejects_a_simplex_block_that_is_not_one():
-    from attnproof.checker.rules import Reject, State, _simplex_count
+    from attnproof.checker.rules.newton import Reject, State, _simplex_count
     st = State(None)
     st.pb = type("Pb", (), {"dim": 4})()
     st.factors = [({(): 1, ((0, 1),): 1, ((1, 1),): 1, ((0, 1), (1, 1)): 1}, 1)]

@@ -85,7 +85,7 @@ def test_exported_checker_runs_the_golden_corpus_without_flint(tmp_path, run_cli
     assert p.returncode == 0 and json.loads(p.stdout)["verdict"] == "valid"
     p = subprocess.run([str(py), str(launcher), str(tmp_path / "missing.json")],
                        capture_output=True, text=True, env=env, cwd=tmp_path)
-    assert p.returncode == 3 and "cannot be read" in p.stderr
+    assert p.returncode == 3 and p.stderr.strip().endswith("missing.json: no such file")
     # the same package runs as python -m attnproof_checker from the export folder
     p = subprocess.run([str(py), "-m", "attnproof_checker", str(CERTS / "valid/w3.json")],
                        capture_output=True, text=True, env=env, cwd=tmp_path / "chk")
@@ -114,3 +114,110 @@ def test_attnproof_check_loads_no_flint():
     cert = CERTS / "valid" / "k4.json"
     mods = _loaded_after(f"from attnproof.cli import main\nassert main(['check', {str(cert)!r}]) == 0")
     assert not mods & {"flint", "numpy", "sympy", "networkx"}
+
+
+# ---- the standalone checker answers as 'attnproof check' does -------------------------------
+
+def _first_line(out: str, err: str) -> str:
+    lines = out.splitlines() or err.splitlines()
+    return lines[0] if lines else ""
+
+
+def _standalone(capsys, *argv: str) -> tuple[int, str]:
+    from attnproof.checker.__main__ import main
+
+    rc = main(list(argv))
+    out, err = capsys.readouterr()
+    return rc, _first_line(out, err)
+
+
+def _cli(run_cli, *argv: str) -> tuple[int, str]:
+    rc, out, err = run_cli("check", *argv)
+    return rc, _first_line(out, err)
+
+
+def _corpus_cases(tmp_path: Path) -> list[tuple[str, ...]]:
+    problem = tmp_path / "w2.json"
+    problem.write_text(json.dumps({"format": "attnproof-problem", "version": 1, "dim": 2, "heads": [
+        {"name": "sigma1", "atoms": [{"key": [1, 0], "value": 1}, {"key": [0, 0], "value": 0}]},
+        {"name": "sigma2", "atoms": [{"key": [0, 1], "value": 1}, {"key": [0, 0], "value": 0}]}]}))
+    (tmp_path / "c.yaml").write_text("format: attnproof-certificate\n")
+    (tmp_path / "bin.json").write_bytes(b"\xff\xfe")
+    (tmp_path / "folder").mkdir()
+    cases = [(str(p),) for p in sorted(CERTS.glob("*/*.json")) if p.name != "index.json"]
+    cases += [(str(problem),), (str(tmp_path / "missing.json"),), (str(tmp_path / "c.yaml"),),
+              (str(tmp_path / "bin.json"),), (str(tmp_path / "folder"),)]
+    w3 = str(CERTS / "valid" / "w3.json")
+    cases += [(w3, "--strict"), (w3, "--problem", str(problem)),
+              (w3, "--problem", str(tmp_path / "missing.json")),
+              (w3, "--problem", str(tmp_path / "bin.json"))]
+    return cases
+
+
+def test_python_m_checker_agrees_with_attnproof_check(tmp_path, run_cli, capsys):
+    """Same exit code and first line on the golden corpus, problem files and missing files."""
+    cases = _corpus_cases(tmp_path)
+    assert len(cases) > 40
+    for argv in cases:
+        assert _standalone(capsys, *argv) == _cli(run_cli, *argv), argv
+
+
+def test_problem_option_binds_like_the_cli(tmp_path, run_cli, capsys):
+    """--problem FILE hashes the canonical form of the file as attnproof does: numbers written
+    as decimals, one-element value lists, default weights and key order change nothing."""
+    from attnproof.io import load_problem, problem_sha256
+
+    from attnproof.checker.__main__ import problem_file_sha256
+
+    cert = tmp_path / "w2.cert.json"
+    assert run_cli("family", "sigmoid-sum", "--d", "2", "-o", str(tmp_path / "w2.json"))[0] == 0
+    assert run_cli("prove", str(tmp_path / "w2.json"), "-o", str(cert))[0] == 0
+    loose = {"format": "attnproof-problem", "version": 1, "dim": 2, "heads": [
+        {"name": "sigma1", "atoms": [{"key": ["1.0", "0/3"], "value": [1], "weight": "1"},
+                                     {"key": [0, 0], "value": "0", "bias": 0}]},
+        {"name": "sigma2", "atoms": [{"key": [0, "2/2"], "value": "1"},
+                                     {"key": [0, 0], "value": 0}]}]}
+    (tmp_path / "loose.json").write_text(json.dumps(loose, indent=1))
+    other = json.loads(json.dumps(loose))
+    other["heads"][0]["atoms"][0]["weight"] = "2"
+    (tmp_path / "other.json").write_text(json.dumps(other))
+    for name in ("w2.json", "loose.json", "other.json"):
+        path = str(tmp_path / name)
+        assert problem_file_sha256(path) == problem_sha256(load_problem(path)), name
+        assert _standalone(capsys, str(cert), "--problem", path) == \
+            _cli(run_cli, str(cert), "--problem", path), name
+    assert _standalone(capsys, str(cert), "--problem", str(tmp_path / "loose.json"))[0] == 0
+    assert _standalone(capsys, str(cert), "--problem", str(tmp_path / "other.json"))[0] == 1
+    # a high-dimensional problem: sparse keys
+    assert run_cli("family", "random", "--heads", "2", "--atoms", "3", "--dim", "20", "--seed",
+                   "1", "-o", str(tmp_path / "r20.json"))[0] == 0
+    path = str(tmp_path / "r20.json")
+    assert problem_file_sha256(path) == problem_sha256(load_problem(path))
+
+
+@pytest.mark.parametrize("launcher", ["module", "exported"])
+def test_standalone_help_version_and_errors(tmp_path, run_cli, launcher):
+    if launcher == "module":
+        cmd, prog = [sys.executable, "-m", "attnproof.checker"], "python -m attnproof.checker"
+    else:
+        assert run_cli("export-checker", str(tmp_path / "x"))[0] == 0
+        cmd, prog = [sys.executable, str(tmp_path / "x" / "check.py")], "check.py"
+
+    def run(*argv):
+        return subprocess.run(cmd + list(argv), capture_output=True, text=True, cwd=ROOT)
+
+    h = run("--help")
+    assert h.returncode == 0 and h.stdout.startswith(f"usage: {prog} ")
+    assert "--problem PROBLEM" in h.stdout and "--problem-sha256 HEX" in h.stdout
+    v = run("--version")
+    assert v.returncode == 0 and v.stdout.startswith(f"{prog}: attnproof certificate checker")
+    from attnproof import __version__
+
+    assert __version__ in v.stdout
+    p = run(str(CERTS / "valid" / "w3.json"), "--problem", str(tmp_path / "none.json"))
+    assert (p.returncode, p.stderr.strip()) == (3, f"attnproof: error: {tmp_path / 'none.json'}: "
+                                                   "no such file")
+    w = run(str(CERTS / "valid" / "w3.json"))
+    assert (w.returncode, w.stdout.splitlines()[0]) == (
+        0, "valid: lower bound 8, upper bound 8, trust exact")
+    assert run("--bogus").returncode == 3

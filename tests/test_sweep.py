@@ -11,8 +11,8 @@ import pytest
 from attnproof.families import graph_sum, named_graph, sigmoid_sum
 from attnproof.fusion import verify_head
 from attnproof.io import dump_problem
-from attnproof.search import sweep as sweep_mod
-from attnproof.search.sweep import parse_targets, parse_windows, sweep
+from attnproof.smt import sweep as sweep_mod
+from attnproof.smt.sweep import parse_targets, parse_windows, sweep
 
 C4 = graph_sum(named_graph("cycle", 4))
 P3 = graph_sum(named_graph("path", 3))
@@ -80,7 +80,7 @@ SAT = "(set-logic QF_LRA)(declare-fun a () Real)(assert (> a 1))(check-sat)"
 
 
 def test_solvers_in_turn_ask_cvc5_only_while_the_answer_needs_it():
-    from attnproof.search.solvers import run_solvers
+    from attnproof.smt.solvers import run_solvers
 
     runs = run_solvers(["z3", "cvc5"], UNSAT, 30, at_once=False)
     assert [(r.solver, r.result) for r in runs.values()] == [("z3", "unsat"), ("cvc5", "unsat")]
@@ -92,7 +92,7 @@ def test_solvers_in_turn_ask_cvc5_only_while_the_answer_needs_it():
 
 
 def test_a_later_solver_is_skipped_when_the_query_time_is_used_up(monkeypatch):
-    from attnproof.search import solvers
+    from attnproof.smt import solvers
 
     monkeypatch.setattr(solvers, "MIN_TURN_S", 1e6)
     runs = solvers.run_solvers_in_turn(["z3", "cvc5"], UNSAT, 30)
@@ -196,7 +196,7 @@ def test_sweep_cli_results_and_certificate_bytes_do_not_depend_on_the_executor(r
 def test_certificate_bytes_do_not_depend_on_the_executor():
     from attnproof.executor import ExecutorSpec
     from attnproof.io import canonical_json
-    from attnproof.search.certify import search_certificate
+    from attnproof.smt.certify import search_certificate
 
     W2 = sigmoid_sum(2)
 

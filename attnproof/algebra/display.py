@@ -73,7 +73,7 @@ def fraction_expr(num: Any, den: Any, lattice: Lattice, factor_den: bool = True)
     >>> fraction_expr(ctx.from_dict({(1,): 1}), ctx.from_dict({(2,): 1, (0,): -1}), lat)
     x1/((x1 - 1)*(x1 + 1))
     """
-    import sympy
+    import sympy  # noqa: F401  (a missing SymPy is reported before any work)
 
     d = factored_expr(den, lattice) if factor_den else poly_expr(den, lattice)
     return poly_expr(num, lattice) / d

@@ -94,7 +94,7 @@ def evaluate_poly(p: "flint.fmpz_mpoly", point: Sequence[Fraction]) -> Fraction:
     return to_fraction(q(*[flint.fmpq(Fraction(v).numerator, Fraction(v).denominator) for v in point]))
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, repr=False)
 class ExpFraction:
     """A fraction ``N/D`` over exp atoms; ``N`` has one polynomial per value component.
 
@@ -116,6 +116,13 @@ class ExpFraction:
     def value_dim(self) -> int:
         """Number of value components."""
         return len(self.num)
+
+    def __repr__(self) -> str:
+        """Short: the number of terms of ``N`` and ``D``."""
+        from ..brief import fields_repr
+
+        return fields_repr("ExpFraction", den_terms=len(self.den),
+                           num_terms=tuple(len(p) for p in self.num), dim=self.lattice.dim)
 
     def den_dict(self) -> dict[Exponent, int]:
         """The denominator as exponent ↦ integer coefficient (shift not applied)."""

@@ -37,7 +37,7 @@ from ..model import Atom, MultiHead
 __all__ = ["Lattice"]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Lattice:
     """Per-coordinate key scales ``s_j`` and the bias scale ``L`` (0: no ``z``).
 
@@ -49,6 +49,19 @@ class Lattice:
     scales: tuple[int, ...]
     bias_scale: int = 0
     scale_map: dict = field(default=None, compare=False, repr=False)  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        """Short: the scales while they are few, those different from 1 otherwise.
+
+        >>> Lattice(2, (1, 3))
+        Lattice(dim=2, scales=(1, 3), bias_scale=0)
+        """
+        from ..brief import fields_repr, short
+
+        scales = self.scales if len(short(self.scales)) <= 48 else None
+        other = None if scales is not None else f"<{len(self.scale_map)} scales other than 1>"
+        return fields_repr("Lattice", dim=self.dim, scales=scales, scale_map=other,
+                           bias_scale=self.bias_scale)
 
     def __post_init__(self) -> None:
         if self.scale_map is None:

@@ -252,19 +252,9 @@ def x_support(p: Sparse, dim: int) -> set:
     return {m if not m or m[-1][0] < dim else tuple((v, k) for v, k in m if v < dim) for m in p}
 
 
-def to_json_poly(p: Sparse) -> list:
-    """Certificate form ``[[coef, [[var, exp], ...]], ...]`` sorted by monomial pair lists.
-
-    >>> to_json_poly({((0, 1),): 1, (): 1})
-    [[1, []], [1, [[0, 1]]]]
-    """
-    # monomials are distinct tuples of (var, exp) pairs: sorting the items orders them
-    # exactly as their pair lists
-    return [[c, [[v, e] for v, e in m]] for m, c in sorted(p.items())]
-
-
 def poly_text(p: Sparse) -> str:
-    """``json.dumps(to_json_poly(p), separators=(",", ":"))`` without building the lists:
+    """The compact JSON text of ``p`` in the certificate form ``[[coef, [[var, exp], ...]], ...]``
+    (:func:`attnproof.certificate.steps.factors.to_json_poly`), without building the lists:
     the canonical JSON text by which a certificate orders its factors.
 
     >>> poly_text({((0, 1), (3, -2)): -1, (): 4})

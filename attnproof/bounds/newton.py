@@ -14,7 +14,6 @@ verified vertex is a real vertex.
 
 from __future__ import annotations
 
-from fractions import Fraction
 from itertools import product
 from math import gcd, lcm
 from typing import Sequence
@@ -137,7 +136,7 @@ def newton_vertices(pts: Sequence[Point]) -> tuple[list[tuple[Point, tuple]], bo
     if len(live) <= 2:
         sub = [tuple(p[i] for i in live) + (0,) * (2 - len(live)) for p in P]
         res = []
-        for v, c in hull_2d(sub):
+        for _v, c in hull_2d(sub):
             full = [0] * n
             for j, i in enumerate(live):
                 full[i] = c[j]

@@ -9,18 +9,20 @@
 from __future__ import annotations
 
 import hashlib
+import os
 from dataclasses import dataclass, field
-from typing import Any, Callable, Optional
+from typing import Callable, Optional
 
 from ..bounds.lower import LowerBound, lower_bound
-from ..algebra.sparse import to_json_poly
 from ..errors import CertificateError, LimitError
+from ..algebra.lattice import Lattice
 from ..algebra.sizes import exact_product, fusion_size_bound
 from ..fusion import DEFAULT_MAX_ATOMS, ClassProductFusion, Fusion, fuse
 from ..io import canonical_json, decimal_string, paused_gc, problem_to_dict
 from ..model import MultiHead
 from ..tasks import MapTasks
-from .steps.geometry import geometry_steps
+from .steps import lower_bound_steps
+from .steps.fusion import explicit_fusion_step, product_fusion_step
 
 __all__ = ["Certificate", "build_certificate", "encode_count", "EXPLICIT_FUSION_LIMIT",
            "FORMAT", "VERSION"]
@@ -40,12 +42,6 @@ def encode_count(n: int) -> int | str:
     (8, '1152921504606846976')
     """
     return n if n < (1 << 53) else decimal_string(n)
-
-
-def _rational_poly(p: dict) -> list:
-    from ..io import format_number
-    terms = sorted(([list(pr) for pr in m], c) for m, c in p.items())
-    return [[format_number(c), m] for m, c in terms]
 
 
 @dataclass
@@ -80,7 +76,7 @@ class Certificate:
         """The trust level (THEORY §8)."""
         return self.doc["trust"]
 
-    def write(self, path) -> None:
+    def write(self, path: str | os.PathLike) -> None:
         """Write the canonical text atomically."""
         from ..io import atomic_write_text
 
@@ -160,7 +156,8 @@ def gap_note(lower: int, upper: int) -> str:
             f"2^{e:.1f} (10^{e * 0.30103:.1f}) apart")
 
 
-def distinct_key_product(M: MultiHead, hp: list | None = None, lattice=None) -> int:
+def distinct_key_product(M: MultiHead, hp: list | None = None,
+                         lattice: Lattice | None = None) -> int:
     """``Π_h |supp_x(D_h)|``, the distinct keys per head multiplied: what the checker's
     ``product_fusion`` rule counts (no head polynomial is built unless given).
 
@@ -171,8 +168,6 @@ def distinct_key_product(M: MultiHead, hp: list | None = None, lattice=None) -> 
     >>> distinct_key_product(sigmoid_sum(20))
     1048576
     """
-    from ..algebra.lattice import Lattice
-
     if hp is not None and lattice is not None:
         if lattice.has_z:
             from ..algebra.sparse import x_support
@@ -186,37 +181,7 @@ def distinct_key_product(M: MultiHead, hp: list | None = None, lattice=None) -> 
                               for a in h.atoms}) for h in M.heads)
 
 
-def _lower_steps(lb: LowerBound) -> list:
-    steps = _count_steps(lb)
-    if lb.floor is not None:                   # the non-constant floor follows the count
-        steps.append(dict(lb.floor))
-    return steps
-
-
-def _count_steps(lb: LowerBound) -> list:
-    if lb.path == "geometry":                  # THEORY §9: chains, generic heads, vertices
-        return geometry_steps(lb.geometry)
-    steps: list[dict[str, Any]] = []
-    if lb.path == "c3":
-        P, Q = lb.reduced
-        steps.append({"rule": "reduced_by_flint",
-                      "numerator": [_rational_poly(p) if p else [] for p in P],
-                      "denominator": to_json_poly({m: int(c) for m, c in Q.items()})})
-    else:
-        for poly, mult, wit, comp in lb.factors:
-            steps.append({"rule": "irreducible_factor", "poly": to_json_poly(poly),
-                          "witness": dict(wit), "residue_component": comp})
-    blocks = []
-    for b in lb.blocks:
-        bd: dict[str, Any] = {"factors": list(b.factors), "method": b.method}
-        if b.method == "vertices":
-            bd["vertices"] = [[list(u), list(c)] for u, c in b.vertices]
-        blocks.append(bd)
-    steps.append({"rule": "newton_blocks", "blocks": blocks})
-    return steps
-
-
-def _check_digits(obj) -> None:
+def _check_digits(obj: object) -> None:
     """``LimitError`` when ``obj`` holds an integer longer than the checker reads (``MAX_DIGITS``).
 
     >>> _check_digits([{"a": [1, 10 ** 1999]}])
@@ -259,14 +224,13 @@ def build_certificate(M: MultiHead, explicit: bool = False, max_atoms: int | Non
 
 def _build(M: MultiHead, explicit: bool, max_atoms: int | None, explicit_fusion_limit: int,
            progress: Progress, mapper: MapTasks | None) -> Certificate:
-    from ..algebra.lattice import Lattice
     from ..algebra.sparse import head_polys
 
     lat = Lattice.of(M)
     hp = head_polys(M, lat)             # built once: the bound and the product count share it
     lb = lower_bound(M, explicit=explicit, max_atoms=max_atoms, progress=progress, mapper=mapper,
                      lattice=lat, hp=hp)
-    steps = _lower_steps(lb)
+    steps = lower_bound_steps(lb)
     prod = distinct_key_product(M, hp, lat)
     fusion = None
     upper = prod
@@ -288,11 +252,9 @@ def _build(M: MultiHead, explicit: bool, max_atoms: int | None, explicit_fusion_
     if fusion is not None:
         head = (problem_to_dict(fusion.to_multihead(name=None)) if isinstance(fusion, ClassProductFusion)
                 else fusion.to_problem_dict(name=None))["heads"][0]
-        exps = fusion.order_keys()
-        head["atoms"] = [a for _, a in sorted(zip(exps, head["atoms"]), key=lambda t: t[0])]
-        steps.append({"rule": "explicit_fusion", "head": head})
+        steps.append(explicit_fusion_step(head, fusion.order_keys()))
     else:
-        steps.append({"rule": "product_fusion"})
+        steps.append(product_fusion_step())
     if lb.value > upper:
         raise CertificateError(f"lower bound {lb.value} exceeds the fusion's {upper} atoms "
                                "(internal error)")

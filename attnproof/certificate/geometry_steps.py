@@ -15,12 +15,14 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
+from typing import Any
 
 from ..geometry.points import head_points
 from ..geometry.proof import MAX_CANDIDATES, GeometryProof, geometry_proof
 from ..io import canonical_json, problem_to_dict
 from ..model import MultiHead
 from .build import FORMAT, VERSION, encode_count
+from .steps.fusion import product_fusion_step
 from .steps.geometry import geometry_steps
 
 __all__ = ["GeometryProof", "geometry_proof", "MAX_CANDIDATES", "geometry_certificate",
@@ -33,7 +35,7 @@ class GeometryCertificate:
     proof: GeometryProof
 
 
-def geometry_certificate(M: MultiHead, **kw) -> GeometryCertificate | None:
+def geometry_certificate(M: MultiHead, **kw: Any) -> GeometryCertificate | None:
     """A whole certificate: the geometry steps and the ``product_fusion`` upper bound."""
     gp = geometry_proof(M, **kw)
     if gp is None:
@@ -47,5 +49,5 @@ def geometry_certificate(M: MultiHead, **kw) -> GeometryCertificate | None:
            "claims": {"lower_bound": encode_count(gp.lower), "upper_bound": encode_count(upper),
                       "minimum": encode_count(upper) if gp.lower == upper else None,
                       "window_refutations": []},
-           "steps": geometry_steps(gp) + [{"rule": "product_fusion"}], "trust": "exact"}
+           "steps": geometry_steps(gp) + [product_fusion_step()], "trust": "exact"}
     return GeometryCertificate(doc, gp)

@@ -19,11 +19,13 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass, field, replace
 
+from . import fast  # noqa: F401  (installs the fast paths unless the reference path is asked for)
 from .limits import MAX_CONTAINERS, MAX_COUNT_DIGITS, containers, work_limit
 from .problem import parse_problem
-from .rules import RULES, TRUST_ORDER, State, Unsupported
-from .syntax import (Budget, Reject, canonical_text, count, decimal_text, fields, hexdigest,
-                     integer, loads, no_gc)
+from .rules import RULES, TRUST_ORDER, State
+from .switch import reference_mode
+from .syntax import (Budget, Reject, Unsupported, canonical_text, count, decimal_text, fields,
+                     hexdigest, integer, loads, no_gc)
 
 FORMAT = "attnproof-certificate"
 VERSION = 1
@@ -40,7 +42,7 @@ def _count_limit() -> int:
     return _MAX_COUNT
 
 
-@dataclass
+@dataclass(repr=False)
 class Verdict:
     """The checker's answer: status, exit code, message and what was established.
 
@@ -68,6 +70,22 @@ class Verdict:
     work: int = 0
     replay: list = field(default_factory=list)
     complete: bool | None = None     # geometric vertex count: complete (True) or partial (False)
+
+    def __repr__(self) -> str:
+        """Short (at most 300 characters): the status, the bounds and the start of the message.
+
+        >>> Verdict("valid", 0, "valid: lower bound 4, upper bound 4", lower_bound=4, upper_bound=4)
+        Verdict('valid', code=0, lower_bound=4, upper_bound=4, message='valid: lower bound 4, upper bound 4')
+        """
+        parts = [repr(self.status), f"code={self.code}"]
+        for name in ("step", "rule", "lower_bound", "upper_bound", "minimum", "trust"):
+            value = getattr(self, name)
+            if value is not None:
+                text = repr(value)
+                parts.append(f"{name}={text if len(text) <= 40 else '<%d digits>' % len(text)}")
+        message = self.message if len(self.message) <= 120 else self.message[:117] + "..."
+        parts.append(f"message={message!r}")
+        return f"Verdict({', '.join(parts)})"
 
     def to_dict(self) -> dict:
         """JSON-ready form (big counts as decimal strings); ``verdict`` and ``status`` agree
@@ -157,15 +175,17 @@ def _claims(doc: dict) -> dict:
 
 
 def check_document(doc, expected_sha256: str | None = None, strict: bool = False,
-                   work: int | None = None) -> Verdict:
+                   work: int | None = None, reference: bool = False) -> Verdict:
     """Check a parsed certificate document.
 
     ``expected_sha256``: the problem the user expects (binding);
     ``strict``: steps that need anything but the checker itself are inconclusive;
     ``work``: the work budget in elementary operations (default: from the size of
-    the canonical text, :func:`attnproof.checker.limits.work_limit`).
+    the canonical text, :func:`attnproof.checker.limits.work_limit`);
+    ``reference``: run the reference path alone, without the fast paths
+    (:mod:`attnproof.checker.switch`; also ``ATTNPROOF_CHECKER_REFERENCE=1``).
     """
-    with no_gc():
+    with no_gc(), reference_mode(reference):
         return _check_document(doc, expected_sha256, strict, work, False)
 
 
@@ -241,10 +261,9 @@ def _check_document(doc, expected_sha256: str | None, strict: bool, work: int | 
                     minimum=minimum, trust=st.trust, window_refutations=st.windows,
                     problem_sha256=sha, bounds_verified=True, window_steps=st.window_steps,
                     strict=strict, work=budget.used)
-        geo = st.__dict__.get("geometry")
-        v.complete = None if geo is None else geo.get("complete")
+        v.complete = st.complete
         v.message = f"valid: {v._bounds_text()}"
-        sub = st.__dict__.get("sub_sum")
+        sub = st.sub_sum
         if sub is not None:
             v.complete = False
             v.message += (f" (the lower bound counts the vertices of a sub-sum: {sub[0]} of "
@@ -283,19 +302,20 @@ def _check_document(doc, expected_sha256: str | None, strict: bool, work: int | 
 
 
 def check_text(text: str, expected_sha256: str | None = None, strict: bool = False,
-               work: int | None = None) -> Verdict:
+               work: int | None = None, reference: bool = False) -> Verdict:
     """Check certificate JSON text (see :func:`check_document`); the default work
     budget grows linearly with ``len(text)``."""
     if containers(text) > MAX_CONTAINERS:
         return Verdict("inconclusive", 2, f"inconclusive: more than {MAX_CONTAINERS} JSON objects "
                        f"and arrays (a limit of the checker)")
     try:
-        doc = loads(text)
+        with reference_mode(reference):
+            doc = loads(text)
     except Reject as e:
         return Verdict("invalid", 1, f"invalid: {e}")
     except MemoryError:
         return Verdict("inconclusive", 2, "inconclusive: out of memory while reading")
     if work is None:
         work = work_limit(len(text))
-    with no_gc():
+    with no_gc(), reference_mode(reference):
         return _check_document(doc, expected_sha256, strict, work, True)

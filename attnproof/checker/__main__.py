@@ -1,46 +1,267 @@
 """``python -m attnproof.checker CERT``: check a certificate with the standard library only.
 
-Exit codes: 0 valid, 1 invalid, 2 inconclusive, 3 usage or unreadable input.
+The same verdicts, exit codes and first lines as ``attnproof check`` (without
+``--replay``, which needs the solvers): 0 valid, 1 invalid, 2 inconclusive,
+3 usage or input error (an unreadable file, a YAML or problem file where the
+certificate belongs, a bad ``--problem``).  The folder that ``attnproof
+export-checker DIR`` writes runs this module as ``python3 DIR/check.py CERT``.
+
+``--problem FILE`` reads a JSON problem file and binds the certificate to it
+through the SHA-256 of its canonical form (:func:`problem_file_sha256`), the
+hash ``attnproof check --problem FILE`` compares.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
+import os
 import sys
+from fractions import Fraction
 
 from . import check_text
+from .limits import MAX_FILE_BYTES
+from .syntax import canonical_text
+
+EXIT_USAGE = 3
+SPARSE_KEY_DIM = 16          # problems of higher dimension write their keys sparsely
 
 
-def main(argv: list[str] | None = None) -> int:
+class UsageError(Exception):
+    """A file or option that cannot be used: one line, exit 3."""
+
+
+def read_text(path: str, max_bytes: int = MAX_FILE_BYTES) -> str:
+    """A file's UTF-8 text, with the command line's one-line errors.
+
+    >>> read_text("no/such/file.json")
+    Traceback (most recent call last):
+    ...
+    attnproof.checker.__main__.UsageError: no/such/file.json: no such file
+    """
+    try:
+        with open(path, "rb") as f:
+            raw = f.read(max_bytes + 1)
+    except FileNotFoundError:
+        raise UsageError(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise UsageError(f"{path}: is a directory") from None
+    except PermissionError:
+        raise UsageError(f"{path}: permission denied") from None
+    except OSError as e:
+        raise UsageError(f"{path}: cannot be read ({e.strerror})") from None
+    if len(raw) > max_bytes:
+        raise UsageError(f"{path}: file is larger than {max_bytes} bytes")
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise UsageError(f"{path}: not UTF-8 text") from None
+
+
+def refuse_non_certificate(path: str, text: str) -> None:
+    """A YAML file or a problem file where a certificate belongs is a usage error.
+
+    >>> refuse_non_certificate("w4.json", '{"format": "attnproof-problem", "version": 1}')
+    Traceback (most recent call last):
+    ...
+    attnproof.checker.__main__.UsageError: w4.json: is a problem file, not a certificate (make one with 'attnproof prove w4.json -o CERT')
+    """
+    if os.path.splitext(path)[1].lower() in (".yaml", ".yml"):
+        raise UsageError(f"{path}: certificates are JSON, this is a YAML file")
+    head = text.lstrip()[:4096]
+    if head.startswith("{") and '"attnproof-problem"' in head:
+        try:
+            doc = json.loads(text)
+        except (ValueError, RecursionError):      # the checker itself says why
+            return
+        if isinstance(doc, dict) and doc.get("format") == "attnproof-problem":
+            raise UsageError(f"{path}: is a problem file, not a certificate (make one with "
+                             f"'attnproof prove {path} -o CERT')")
+
+
+def _number(x, where: str) -> Fraction:
+    if isinstance(x, bool) or not isinstance(x, (int, str)):
+        raise UsageError(f"{where}: {x!r} is not an exact number (an integer or a string such "
+                         f"as \"1/2\" or \"0.5\")")
+    if isinstance(x, int):
+        return Fraction(x)
+    try:
+        if "_" in x or len(x) > 4000:
+            raise ValueError
+        return Fraction(x.strip())
+    except (ValueError, ZeroDivisionError):
+        raise UsageError(f"{where}: {x!r} is not an exact number") from None
+
+
+def _canonical(x: Fraction):
+    return x.numerator if x.denominator == 1 else f"{x.numerator}/{x.denominator}"
+
+
+def _float_refused(text: str):
+    raise UsageError(f"{text} is a JSON float; write exact numbers as integers or strings such "
+                     f"as \"1/2\" or \"0.5\"")
+
+
+def canonical_problem(doc) -> dict:
+    """The canonical document of a problem file (defaults left out, numbers canonical).
+
+    The form that ``attnproof`` writes and hashes (``problem_to_dict``): keys
+    dense up to dimension 16 and sparse (``{"j": x}``) above, a one-component
+    value as a number, ``bias`` 0 and ``weight`` 1 left out.
+
+    >>> canonical_problem({"format": "attnproof-problem", "version": 1, "dim": 1, "heads": [
+    ...     {"atoms": [{"key": ["0.5"], "value": [1], "weight": "1"}]}]})["heads"]
+    [{'atoms': [{'key': ['1/2'], 'value': 1}]}]
+    """
+    if not isinstance(doc, dict) or doc.get("format") != "attnproof-problem":
+        raise UsageError("not an attnproof problem file (no \"format\": \"attnproof-problem\")")
+    if doc.get("version") != 1:
+        raise UsageError("unsupported problem version (this checker reads 1)")
+    dim = doc.get("dim")
+    if isinstance(dim, bool) or not isinstance(dim, int) or dim < 0:
+        raise UsageError("dim must be a non-negative integer")
+    heads = doc.get("heads")
+    if not isinstance(heads, list) or not heads:
+        raise UsageError("'heads' must be a non-empty list")
+    out_heads = []
+    for h_i, h in enumerate(heads):
+        if not isinstance(h, dict) or not isinstance(h.get("atoms"), list) or not h["atoms"]:
+            raise UsageError(f"head {h_i}: needs a non-empty list 'atoms'")
+        atoms = []
+        for a_i, a in enumerate(h["atoms"]):
+            where = f"head {h_i}, atom {a_i}"
+            if not isinstance(a, dict) or "key" not in a or "value" not in a:
+                raise UsageError(f"{where}: needs 'key' and 'value'")
+            key = a["key"]
+            if isinstance(key, dict):
+                sparse = {}
+                for j, c in key.items():
+                    if not (isinstance(j, str) and j.isdigit() and int(j) < dim):
+                        raise UsageError(f"{where}: key index {j!r} is not a coordinate")
+                    sparse[int(j)] = _number(c, f"{where}, key")
+            else:
+                if not isinstance(key, list):
+                    key = [key]
+                if len(key) != dim:
+                    raise UsageError(f"{where}: key has dimension {len(key)}, expected {dim}")
+                sparse = {j: _number(c, f"{where}, key") for j, c in enumerate(key)}
+            if dim > SPARSE_KEY_DIM:
+                ckey = {str(j): _canonical(c) for j, c in sorted(sparse.items()) if c}
+            else:
+                ckey = [_canonical(sparse.get(j, Fraction(0))) for j in range(dim)]
+            value = a["value"] if isinstance(a["value"], list) else [a["value"]]
+            vals = [_canonical(_number(v, f"{where}, value")) for v in value]
+            ad = {"key": ckey, "value": vals[0] if len(vals) == 1 else vals}
+            bias = _number(a.get("bias", 0), f"{where}, bias")
+            weight = _number(a.get("weight", 1), f"{where}, weight")
+            if bias != 0:
+                ad["bias"] = _canonical(bias)
+            if weight != 1:
+                ad["weight"] = _canonical(weight)
+            atoms.append(ad)
+        hd = {"atoms": atoms}
+        if h.get("name") is not None:
+            hd["name"] = h["name"]
+        out_heads.append(hd)
+    return {"format": "attnproof-problem", "version": 1, "dim": dim, "heads": out_heads}
+
+
+def problem_file_sha256(path: str) -> str:
+    """The SHA-256 of a JSON problem file's canonical form, as ``attnproof`` computes it."""
+    if os.path.splitext(path)[1].lower() in (".yaml", ".yml", ".npz"):
+        raise UsageError(f"{path}: this checker reads JSON problem files only (write one with "
+                         f"'attnproof show {path} --json' or 'attnproof family ... -o FILE')")
+    text = read_text(path)
+    try:
+        doc = json.loads(text, parse_float=_float_refused)
+        return hashlib.sha256(canonical_text(canonical_problem(doc)).encode("ascii")).hexdigest()
+    except UsageError as e:
+        raise UsageError(f"{path}: {e}") from None
+    except (ValueError, RecursionError) as e:
+        raise UsageError(f"{path}: not valid JSON ({e})") from None
+
+
+def _version() -> str:
+    try:
+        from importlib.metadata import PackageNotFoundError, version
+        try:
+            return f"attnproof {version('attnproof')}"
+        except PackageNotFoundError:
+            return "standalone"
+    except ImportError:  # pragma: no cover
+        return "standalone"
+
+
+def _prog() -> str:
+    main = sys.modules.get("__main__")
+    spec = getattr(main, "__spec__", None)
+    if spec is not None and spec.name.endswith(".__main__"):
+        return f"python -m {spec.name[:-len('.__main__')]}"
+    return os.path.basename(sys.argv[0]) if sys.argv and sys.argv[0] else "check.py"
+
+
+def build_parser(prog: str | None = None, version: str | None = None) -> argparse.ArgumentParser:
+    """The options of the standalone checker (``attnproof check``'s, less the replay)."""
+    p = argparse.ArgumentParser(
+        prog=prog or _prog(),
+        description="Check an attnproof certificate with the standard library only: the same "
+                    "verdicts and exit codes as 'attnproof check'.",
+        epilog="exit codes: 0 valid, 1 invalid (the failing step and rule are named), "
+               "2 inconclusive, 3 usage or input error")
+    p.add_argument("certificate", metavar="CERT", help="certificate file (JSON)")
+    which = p.add_mutually_exclusive_group()
+    which.add_argument("--problem", metavar="PROBLEM",
+                       help="reject the certificate unless it is about this (JSON) problem file")
+    which.add_argument("--problem-sha256", metavar="HEX",
+                       help="reject the certificate unless its problem has this SHA-256")
+    p.add_argument("--strict", action="store_true",
+                   help="accept only fully exact certificates (trust 'exact'); others are "
+                        "inconclusive")
+    p.add_argument("--max-work", metavar="OPS", type=int, default=None,
+                   help="the work budget in elementary operations (default: linear in the "
+                        "certificate's size); past it the verdict is inconclusive")
+    p.add_argument("--json", action="store_true", help="print the verdict as one JSON document")
+    p.add_argument("--reference", action="store_true",
+                   help="run the reference path alone, without the fast paths "
+                        "(also ATTNPROOF_CHECKER_REFERENCE=1)")
+    p.add_argument("-V", "--version", action="version",
+                   version=f"%(prog)s: attnproof certificate checker ({version or _version()})")
+    return p
+
+
+def _error(message: str, as_json: bool) -> int:
+    print(f"attnproof: error: {message}", file=sys.stderr)
+    if as_json:
+        print(json.dumps({"verdict": "error", "error": "InputError", "message": message,
+                          "exit_code": EXIT_USAGE}, sort_keys=True, indent=2))
+    return EXIT_USAGE
+
+
+def main(argv: list[str] | None = None, prog: str | None = None, version: str | None = None) -> int:
     """Check one certificate file; print the verdict (``--json``: as JSON); return the exit code."""
-    p = argparse.ArgumentParser(prog=f"python -m {__package__}",
-                                description="Check an attnproof certificate (standard library only).")
-    p.add_argument("certificate", metavar="CERT")
-    p.add_argument("--problem-sha256", metavar="HEX", help="require this embedded problem hash")
-    p.add_argument("--strict", action="store_true", help="only trust 'exact' is valid")
-    p.add_argument("--json", action="store_true", help="print the verdict as JSON")
+    argv = sys.argv[1:] if argv is None else list(argv)
+    p = build_parser(prog, version)
     try:
         args = p.parse_args(argv)
     except SystemExit as e:
-        return 0 if e.code == 0 else 3
-    sha = args.problem_sha256
+        return 0 if e.code == 0 else EXIT_USAGE
     try:
+        sha = args.problem_sha256
         if sha is not None and not (len(sha) == 64 and set(sha) <= set("0123456789abcdef")):
-            raise OSError(0, "--problem-sha256 takes 64 lowercase hexadecimal digits")
-        with open(args.certificate, "rb") as fh:
-            text = fh.read().decode("utf-8")
-    except (OSError, UnicodeDecodeError) as e:
-        msg = f"{args.certificate}: cannot be read ({getattr(e, 'strerror', None) or 'not UTF-8 text'})"
-        msg = e.strerror if getattr(e, "errno", None) == 0 else msg
-        if args.json:
-            print(json.dumps({"verdict": "error", "exit_code": 3, "message": msg}, sort_keys=True))
-        else:
-            print(f"error: {msg}", file=sys.stderr)
-        return 3
-    v = check_text(text, expected_sha256=args.problem_sha256, strict=args.strict)
+            raise UsageError("--problem-sha256 takes 64 lowercase hexadecimal digits")
+        if args.max_work is not None and args.max_work < 1:
+            raise UsageError("--max-work must be a positive number of operations")
+        text = read_text(args.certificate)
+        refuse_non_certificate(args.certificate, text)
+        if args.problem is not None:
+            sha = problem_file_sha256(args.problem)
+    except UsageError as e:
+        return _error(str(e), args.json)
+    v = check_text(text, expected_sha256=sha, strict=args.strict, work=args.max_work,
+                   reference=args.reference)
     print(json.dumps(v.to_dict(), sort_keys=True, indent=2) if args.json else v.message)
-    return v.code
+    return v.code if v.code in (0, 1, 2) else EXIT_USAGE
 
 
 if __name__ == "__main__":

@@ -22,6 +22,7 @@ import heapq
 from fractions import Fraction
 from math import gcd
 
+from .switch import FAST
 from .syntax import UNLIMITED, Budget
 
 Mono = tuple
@@ -172,22 +173,9 @@ def variables(p: Poly) -> set:
     >>> sorted(variables({((0, 1), (1, 1)): 1, ((1, 1),): 1}))
     [0]
     """
-    if len(p) != 2:
-        return _variables_general(p)
-    # two terms: the variables whose exponents differ (an absent pair is exponent 0)
-    a, b = p
-    if not a or not b:
-        return {v for v, _ in (a or b)}
-    rest = dict(a)
-    out = set()
-    for v, e in b:
-        if rest.pop(v, 0) != e:
-            out.add(v)
-    out.update(rest)
-    return out
-
-
-def _variables_general(p: Poly) -> set:
+    fast = FAST.variables
+    if fast is not None and len(p) == 2:
+        return fast(p)
     lo, hi = _box(p)
     return {v for v in lo if lo[v] != hi[v]}
 
@@ -229,50 +217,17 @@ def divexact(a: Poly, b: Poly, budget: Budget = UNLIMITED) -> Poly | None:
     if not a:
         return {}
     budget.charge(size(a) + size(b), "an exact division")
-    if len(a) == 1 and len(b) >= 2:
-        return None                   # see _divexact_small
-    if len(b) >= 2 and len(a) <= 2:
-        q = _divexact_small(a, b)
-        if q is not _UNDECIDED:
+    fast = FAST.divexact_small
+    if fast is not None and len(b) >= 2 and len(a) <= 2:
+        q = fast(a, b)
+        if q is not UNDECIDED:
             if q is not None:
                 budget.charge(3 + size(b), "an exact division")
             return q
     return _divexact(a, b, budget)
 
 
-_UNDECIDED = object()
-
-
-def _divexact_small(a: Poly, b: Poly):
-    """:func:`divexact` when ``a`` has at most 2 terms and ``b`` at least 2: the quotient,
-    None, or ``_UNDECIDED`` (then the general division decides).
-
-    ``b`` is not a monomial, so neither is any non-zero multiple of it
-    (``Newt(q·b) = Newt(q) + Newt(b)``): a monomial ``a`` is not divisible.  For
-    two terms each, if ``a = q·b`` with ``q`` a monomial, ``q`` maps the
-    monomials of ``b`` onto those of ``a`` (one of the two pairings; not both,
-    as the monomials of ``b`` differ), and when a pairing maps the monomials
-    but not the coefficients, ``Newt(q)`` would be a point: ``b ∤ a``.  Any
-    other case (``(1 - x^2) / (1 + x)``: a longer quotient) is undecided.
-
-    >>> _divexact_small({(): 2, ((0, 1),): 2}, {(): 1, ((0, 1),): 1})
-    {(): 2}
-    """
-    if len(a) == 1 or len(b) != 2:
-        return None if len(a) == 1 else _UNDECIDED
-    (a0, ca0), (a1, ca1) = a.items()
-    (b0, cb0), (b1, cb1) = b.items()
-    ca0 = _num(ca0)
-    for (u, cu), (w, cw) in (((b0, cb0), (b1, cb1)), ((b1, cb1), (b0, cb0))):
-        q = mono_div(a0, u)                     # q·u = a0, then q·w must be a1
-        if mono_mul(q, w) == a1:
-            cu = _num(cu)
-            if type(ca0) is int and type(cu) is int and ca0 % cu == 0:
-                qc = ca0 // cu
-            else:
-                qc = Fraction(ca0) / cu
-            return {q: qc} if qc * cw == ca1 else None
-    return _UNDECIDED
+UNDECIDED = object()          # a fast path's "ask the general procedure"
 
 
 def _divexact(a: Poly, b: Poly, budget: Budget) -> Poly | None:
@@ -494,12 +449,9 @@ def is_normal_form(p: Poly) -> bool:
     >>> is_normal_form({(): 1, ((0, 1),): 2}), is_normal_form({((0, -1),): 1, (): 1})
     (True, False)
     """
-    if len(p) == 2:
-        return _is_normal_form2(p)
-    return _is_normal_form_general(p)
-
-
-def _is_normal_form_general(p: Poly) -> bool:
+    fast = FAST.is_normal_form
+    if fast is not None and len(p) == 2:
+        return fast(p)
     lo, _ = _box(p)
     if any(lo.values()):
         return False                  # a negative exponent, or a common monomial factor
@@ -511,37 +463,6 @@ def _is_normal_form_general(p: Poly) -> bool:
             c = int(c)
         g = gcd(g, c)
     return g == 1 and p[max(p, key=lex_key)] > 0
-
-
-def _is_normal_form2(p: Poly) -> bool:
-    """:func:`is_normal_form` of two terms ``c·X^a + d·X^b``.
-
-    The minimum exponent of a variable is 0 exactly when it occurs in one term
-    only, with a positive exponent (exponents in a pair are non-zero): the two
-    monomials have disjoint variables and positive exponents.  Then the
-    monomial holding the smallest variable is the lex-largest.
-
-    >>> _is_normal_form2({(): 1, ((0, 1),): -1}), _is_normal_form2({((1, 1),): 1, ((0, 1),): 1})
-    (False, True)
-    """
-    (a, c), (b, d) = p.items()
-    if type(c) is not int or type(d) is not int:
-        if Fraction(c).denominator != 1 or Fraction(d).denominator != 1:
-            return False
-        c, d = int(c), int(d)
-    va = set()
-    for v, e in a:
-        if e < 0:
-            return False
-        va.add(v)
-    for v, e in b:
-        if e < 0 or v in va:
-            return False
-    if gcd(c, d) != 1:
-        return False
-    if not b or (a and a[0][0] < b[0][0]):
-        return c > 0
-    return d > 0
 
 
 def normal_form(p: Poly, budget: Budget = UNLIMITED) -> Poly:

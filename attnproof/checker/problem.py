@@ -20,7 +20,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from math import lcm
 
-from .limits import MAX_DIGITS, MAX_DIM, MAX_LATTICE_BITS
+from .limits import MAX_DIM, MAX_LATTICE_BITS
+from .switch import FAST
 from .syntax import Reject, Unsupported, fields, integer, rational
 
 
@@ -69,7 +70,6 @@ class Problem:
 
 
 SPARSE_KEY_DIM = 16
-_TEN = 10 ** MAX_DIGITS
 _INDEX = re.compile(r"(0|[1-9][0-9]{0,8})\Z")
 
 
@@ -98,32 +98,6 @@ def parse_key(x, dim: int, where: str) -> tuple:
             raise Reject(f"{where}: a sparse key omits zero coordinates")
         out.append((int(j_s), v))
     return tuple(sorted(out))
-
-
-def _fast_atom(a, dim: int, value_dim):
-    """The common atom ``{"key": {sparse}, "value": integer}`` with integer key coordinates,
-    parsed in one pass; None for anything else (then :func:`_slow_atom` decides, with
-    the same result: ``tests/test_checker_fast_paths.py`` compares them)."""
-    if type(a) is not dict or len(a) != 2 or value_dim not in (None, 1):
-        return None
-    k = a.get("key")
-    v = a.get("value")
-    if type(v) is not int or not -_TEN < v < _TEN:
-        return None
-    if dim <= SPARSE_KEY_DIM or type(k) is not dict:
-        return None                    # dense keys (small problems): the general path
-    out = []
-    for j_s, c in k.items():
-        if (type(c) is not int or not c or not -_TEN < c < _TEN or type(j_s) is not str
-                or len(j_s) > 9 or not j_s.isdecimal()):
-            return None
-        j = int(j_s)
-        if j >= dim or str(j) != j_s:          # canonical decimal: no leading zeros
-            return None
-        out.append((j, c))
-    if len(out) > 1:
-        out.sort()
-    return (tuple(out), 0, 1, (v,))
 
 
 def _slow_atom(a, dim: int, value_dim, w: str) -> tuple:
@@ -166,7 +140,8 @@ def parse_atoms(atoms_in, dim: int, value_dim, where: str) -> tuple[list, int]:
         raise Reject(f"{where}: 'atoms' must be a non-empty list")
     out = []
     for a_i, a in enumerate(atoms_in):
-        atom = _fast_atom(a, dim, value_dim)
+        fast = FAST.atom
+        atom = None if fast is None else fast(a, dim, value_dim)
         if atom is None:
             atom = _slow_atom(a, dim, value_dim, f"{where}, atom {a_i}")
         if value_dim is None:
@@ -180,16 +155,9 @@ def head_polys(pb: Problem, atoms: list, where: str) -> tuple[dict, list]:
     as ``int``: much faster exact arithmetic downstream)."""
     D: dict = {}
     N = [dict() for _ in range(pb.value_dim)]
-    plain = not pb.scales
+    fast = FAST.plain_monomial if not pb.scales else None
     for a_i, (key, bias, w, vals) in enumerate(atoms):
-        m = None
-        if plain and not bias:
-            # no lattice scale: an integer key is its own monomial
-            m = key
-            for _, k in key:
-                if type(k) is not int:
-                    m = None
-                    break
+        m = None if fast is None or bias else fast(key)
         if m is None:
             m = pb.monomial(key, bias, f"{where}, atom {a_i}")
         s = D.get(m, 0) + w

@@ -32,6 +32,7 @@ from fractions import Fraction
 from math import gcd
 
 from .limits import MAX_COUNT_DIGITS, MAX_DIGITS, fits_digits
+from .switch import FAST
 
 BIG = 1 << 53
 _CHUNK = 4000                    # digits per int/str conversion (Python's limit is 4300)
@@ -193,14 +194,9 @@ def fields(obj, required: set, optional: set, where: str) -> dict:
     ...
     attnproof.checker.syntax.Reject: step 0: unknown field 'b'
     """
-    if type(obj) is dict:
-        ks = obj.keys()
-        if required <= ks and (len(ks) == len(required) or ks <= required | optional):
-            return obj                # the common case; any other one is explained below
-    return _fields_general(obj, required, optional, where)
-
-
-def _fields_general(obj, required: set, optional: set, where: str) -> dict:
+    fast = FAST.fields
+    if fast is not None and fast(obj, required, optional):
+        return obj
     if not isinstance(obj, dict):
         raise Reject(f"{where}: expected a JSON object")
     for k in sorted(obj):

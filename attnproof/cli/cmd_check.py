@@ -39,10 +39,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="accept only fully exact certificates (trust 'exact'); others are inconclusive")
     p.add_argument("--replay", action="store_true",
                    help="re-prove each windowed refutation: re-encode it from the problem and "
-                        "re-run z3 and cvc5 (needs attnproof.search)")
+                        "re-run z3 and cvc5 (needs attnproof.smt)")
     p.add_argument("--replay-timeout", metavar="SECONDS", type=float, default=None,
                    help="time budget for the whole replay (default 600); past it the verdict "
                         "is inconclusive")
+    p.add_argument("--reference", action="store_true",
+                   help="run the checker's reference path alone, without its fast paths "
+                        "(same verdicts; also ATTNPROOF_CHECKER_REFERENCE=1)")
     p.add_argument("--max-work", metavar="OPS", type=int, default=None,
                    help="the checker's work budget in elementary operations (default: "
                         "linear in the certificate's size); past it the verdict is inconclusive")
@@ -70,9 +73,9 @@ def replay(text: str, budget_s: float | None = None) -> list[tuple[int, bool | N
     steps = [(i, s) for i, s in enumerate(doc.get("steps", []))
              if isinstance(s, dict) and s.get("rule") == "window_refutation"]
     try:
-        from ..search.replay import replay_step
+        from ..smt.replay import replay_step
     except ImportError:
-        return [(i, None, "replay unavailable (attnproof.search.replay is not installed)")
+        return [(i, None, "replay unavailable (attnproof.smt.replay is not installed)")
                 for i, _ in steps]
     from ..io import problem_from_dict
 
@@ -172,7 +175,8 @@ def run(args: argparse.Namespace) -> int:
         # nan, inf, 1e308 and negative budgets made the replay fail inside (or never start)
         raise InputError(f"--replay-timeout {budget_s:g}: give seconds between 0 and 86400")
     with Progress("checking the certificate", heartbeat=True):
-        v = check_text(text, expected_sha256=expected, strict=args.strict, work=work)
+        v = check_text(text, expected_sha256=expected, strict=args.strict, work=work,
+                       reference=getattr(args, "reference", False))
     if args.replay and v.bounds_verified and v.window_steps:
         v = v.after_replay(replay(text, budget_s))
     code = v.code

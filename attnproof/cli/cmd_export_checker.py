@@ -14,11 +14,13 @@ any Python 3.11 or later with nothing else installed (it uses the standard
 library only and imports nothing from attnproof):
 
   DIR/attnproof_checker/   the checker package (the same source as attnproof.checker)
-  DIR/check.py             launcher: python3 DIR/check.py CERT [--strict] [--json]
+  DIR/check.py             launcher: python3 DIR/check.py CERT [--problem FILE]
+                           [--strict] [--json] (the options of 'attnproof check'
+                           but --replay)
   DIR/README.txt           what it is and its exit codes
 
 exit codes of the exported checker: 0 valid, 1 invalid, 2 inconclusive,
-3 usage or unreadable input.
+3 usage or input error (the same verdicts and first lines as 'attnproof check').
 
 examples:
   attnproof export-checker ./checker
@@ -39,7 +41,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from attnproof_checker.__main__ import main  # noqa: E402
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(version={version!r}))
 '''
 
 README = """\
@@ -51,10 +53,12 @@ in it, with the Python standard library only.  Nothing else is imported.
     python3 check.py CERT                  # prints the verdict
     python3 check.py CERT --json           # the verdict as JSON
     python3 check.py CERT --strict         # only fully exact certificates are valid
+    python3 check.py CERT --problem P.json # only a certificate about this problem file
+    python3 check.py --version
     python3 -m attnproof_checker CERT      # the same, from this folder
 
 exit codes: 0 valid, 1 invalid (names the failing step and rule),
-            2 inconclusive, 3 usage or unreadable input
+            2 inconclusive, 3 usage or input error
 format: docs/certificates.md of attnproof {version}
 sha256 of the checker sources:
 {hashes}
@@ -93,12 +97,14 @@ def export(directory: str, force: bool = False) -> list[str]:
                 raise InputError(f"{p}: already exists (use --force to replace it)")
     os.makedirs(target, exist_ok=True)
     written, hashes = [], []
-    for f in sorted(src.glob("*.py")):
+    for f in sorted(src.rglob("*.py")):          # the package and its rules/ subpackage
+        rel = f.relative_to(src).as_posix()
         text = f.read_text(encoding="utf-8")
-        atomic_write_text(target / f.name, text)
-        written.append(f"{PACKAGE}/{f.name}")
-        hashes.append(f"  {hashlib.sha256(text.encode('utf-8')).hexdigest()}  {PACKAGE}/{f.name}")
-    atomic_write_text(out / "check.py", LAUNCHER)
+        os.makedirs((target / rel).parent, exist_ok=True)
+        atomic_write_text(target / rel, text)
+        written.append(f"{PACKAGE}/{rel}")
+        hashes.append(f"  {hashlib.sha256(text.encode('utf-8')).hexdigest()}  {PACKAGE}/{rel}")
+    atomic_write_text(out / "check.py", LAUNCHER.format(version=f"attnproof {__version__}, exported"))
     atomic_write_text(out / "README.txt", README.format(version=__version__, hashes="\n".join(hashes)))
     return written + ["check.py", "README.txt"]
 

@@ -97,7 +97,7 @@ def _check_output_paths(args: argparse.Namespace) -> None:
 
 
 def _options(args: argparse.Namespace):
-    from ..search import SearchOptions
+    from ..smt import SearchOptions
     opts = SearchOptions.straightforward() if args.plain else SearchOptions()
     if args.no_cross_check:
         from dataclasses import replace
@@ -120,8 +120,8 @@ def _describe_window(res) -> str:
 def run(args: argparse.Namespace) -> int:
     from ..errors import InputError
     from ..io import atomic_write_text, canonical_json, load_problem
-    from ..search import minimize, parse_window, search_fusion
-    from ..search.certify import search_certificate
+    from ..smt import minimize, parse_window, search_fusion
+    from ..smt.certify import search_certificate
 
     if not (args.timeout > 0) or args.timeout > 86400:
         raise InputError(f"--timeout {args.timeout}: give seconds between 0 and 86400")

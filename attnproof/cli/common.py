@@ -79,7 +79,7 @@ STOP_SIGNALS = tuple(getattr(signal, n) for n in ("SIGINT", "SIGTERM", "SIGHUP")
 
 def _stop_children() -> None:
     """Kill what this process started that would outlive it: solver processes (if any were started)."""
-    solvers = sys.modules.get("attnproof.search.solvers")
+    solvers = sys.modules.get("attnproof.smt.solvers")
     if solvers is not None:
         solvers.kill_running_solvers()
 

@@ -72,7 +72,7 @@ _META_KEYS = {"format", "version", "model", "layer", "position", "tokens", "toke
               "dtype", "source", "ln_eps", "description"}
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, repr=False)
 class Capture:
     """One layer at one query position: arrays (float64) and metadata (see the module table)."""
 
@@ -96,6 +96,13 @@ class Capture:
 
     def __post_init__(self) -> None:
         _validate(self)
+
+    def __repr__(self) -> str:
+        """Short: where it comes from and the shapes (the arrays are attributes)."""
+        from ..brief import fields_repr
+
+        return fields_repr("Capture", model=self.meta.get("model"), layer=self.meta.get("layer"),
+                           heads=self.heads, n_ctx=self.x.shape[0], d_model=self.x.shape[1])
 
     @property
     def n_heads(self) -> int:
@@ -244,16 +251,16 @@ def save_capture(cap: Capture, path: str | os.PathLike) -> None:
 
 
 def _read_npz(p: Path) -> dict[str, np.ndarray]:
-    from .. import arrays
+    from ..io import npz
 
     try:                    # a compressed archive may expand far beyond its own size
         with zipfile.ZipFile(p) as zf:
             expanded = sum(i.file_size for i in zf.infolist())
     except (zipfile.BadZipFile, OSError, ValueError, EOFError):
         expanded = 0        # np.load below says what is wrong with the file
-    if expanded > arrays.MAX_NPZ_EXPANDED_BYTES:
+    if expanded > npz.MAX_NPZ_EXPANDED_BYTES:
         raise InputError(f"{p}: its arrays expand to {expanded} bytes, over the limit of "
-                         f"{arrays.MAX_NPZ_EXPANDED_BYTES}")
+                         f"{npz.MAX_NPZ_EXPANDED_BYTES}")
     try:
         with np.load(p, allow_pickle=False) as z:
             return {k: z[k] for k in z.files}

@@ -200,7 +200,7 @@ def prove_heads(heads: Sequence[ExactHead], dim: int, cert_path: str, max_atoms:
     return prove_question(M, cert_path, max_atoms, explicit_fusion_limit)
 
 
-@dataclass
+@dataclass(repr=False)
 class MergeReport:
     """The answers of a merge report (one entry per question) and how they were asked."""
 
@@ -212,6 +212,14 @@ class MergeReport:
     pairs: list = field(default_factory=list)     # dicts with "heads" and the claims
     layer: Optional[dict] = None
     elapsed_s: float = 0.0
+
+    def __repr__(self) -> str:
+        """Short: the layer, the heads and how many questions were answered."""
+        from ..brief import fields_repr
+
+        return fields_repr("MergeReport", model=self.meta.get("model"), layer=self.meta.get("layer"),
+                           heads=tuple(self.heads), pairs=len(self.pairs),
+                           layer_question=self.layer is not None, elapsed_s=round(self.elapsed_s, 3))
 
     def matrix(self, what: str = "minimum") -> np.ndarray:
         """Pairwise ``what`` (minimum, lower_bound, upper_bound) as floats, NaN where unknown;

@@ -2,5 +2,45 @@
 
 Each module writes the steps of one family of docs/certificates.md §6 and is the
 only place that knows their JSON; the checker reads them back in its rule module
-of the same family.
+of the same family:
+
+* §6.1-6.2 ``irreducible_factor``, ``reduced_by_flint``: :mod:`.factors` (``checker/rules/factors``);
+* §6.3 ``newton_blocks``: :mod:`.newton` (``checker/rules/newton``);
+* §6.4-6.5 ``product_fusion``, ``explicit_fusion``: :mod:`.fusion` (``checker/rules/fusion``);
+* §6.6 ``window_refutation``: :mod:`.windows` (``checker/rules/windows``);
+* §6.7-6.10 ``indecomposable_chain``, ``generic_heads``, ``minkowski_vertices``,
+  ``direct_sum``: :mod:`.geometry` (``checker/rules/geometry``); §6.12 ``sub_sum`` there too;
+* §6.11 ``non_constant``: written by :mod:`attnproof.bounds.floor` (``checker/rules/floors``).
+
+>>> from attnproof.bounds import lower_bound
+>>> from attnproof.families import sigmoid_sum
+>>> [s["rule"] for s in lower_bound_steps(lower_bound(sigmoid_sum(2)))]
+['irreducible_factor', 'irreducible_factor', 'newton_blocks']
 """
+
+from __future__ import annotations
+
+from ...bounds.lower import LowerBound
+from .factors import irreducible_factor_step, reduced_by_flint_step
+from .geometry import geometry_steps
+from .newton import newton_blocks_step
+
+__all__ = ["lower_bound_steps"]
+
+
+def lower_bound_steps(lb: LowerBound) -> list[dict]:
+    """The steps that prove a lower bound, by its path: the geometry of THEORY §9, or the
+    certified factors (C1/C2) or the reduced form (C3) followed by the counted blocks."""
+    if lb.path == "geometry":
+        assert lb.geometry is not None
+        steps = geometry_steps(lb.geometry)
+    elif lb.path == "c3":
+        assert lb.reduced is not None
+        P, Q = lb.reduced
+        steps = [reduced_by_flint_step(P, Q), newton_blocks_step(lb.blocks)]
+    else:
+        steps = [irreducible_factor_step(poly, wit, comp) for poly, _mult, wit, comp in lb.factors]
+        steps.append(newton_blocks_step(lb.blocks))
+    if lb.floor is not None:       # §6.11 non_constant: the floor 2 follows the count
+        steps.append(dict(lb.floor))
+    return steps

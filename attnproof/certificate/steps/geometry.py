@@ -52,7 +52,7 @@ def minkowski_step(mv: MinkowskiVertices, points: list) -> dict:
     ``points``: the factors' points (projected as the checker projects them); each
     vertex is listed as ``[tuple, Σ_h points[h][tuple[h]], functional]``.
     """
-    def vert(t, c):
+    def vert(t: tuple, c: tuple) -> list:
         u = [sum(points[h][i][j] for h, i in enumerate(t)) for j in range(len(c))]
         return [list(t), u, list(c)]
 

@@ -1,7 +1,8 @@
-"""Exact linear algebra and counting helpers of the checker (standard library only).
+"""Acyclic orientations of a graph: the count of a ``zonotope_graphic`` block (docs/certificates.md §6.3).
 
->>> rank([[1, 0, 1], [0, 1, 1], [1, 1, 2]])
-2
+THEORY Lemma 7: the vertices of a graphical zonotope are the acyclic orientations
+of its graph, ``|χ_G(-1)|``, a product over biconnected blocks.
+
 >>> acyclic_orientations(3, [(0, 1), (1, 2), (0, 2)])     # triangle: 2^3 - 2
 6
 >>> acyclic_orientations(16, [(i, j) for i in range(16) for j in range(i)]) == factorial(16)
@@ -10,100 +11,10 @@ True
 
 from __future__ import annotations
 
-from fractions import Fraction
-from math import factorial, gcd
+from math import factorial
 
-from .syntax import UNLIMITED, Budget
-
-
-_P = (1 << 61) - 1
-
-
-def _eliminate(rows, budget: Budget, modular: bool) -> int:
-    pivots: dict = {}
-    unit = 1 if modular else 4          # a rational entry operation costs about 4 units
-    for row in rows:
-        items = row.items() if isinstance(row, dict) else enumerate(row)
-        if modular:
-            r = {c: x % _P for c, x in items if x % _P}
-        else:
-            r = {c: Fraction(x) for c, x in items if x}
-        budget.charge(1 + len(r), "an exact rank")
-        while r:
-            c = min(r)
-            p = pivots.get(c)
-            if p is None:
-                inv = pow(r[c], -1, _P) if modular else 1 / r[c]
-                pivots[c] = {k: (v * inv % _P if modular else v * inv) for k, v in r.items()}
-                break
-            f = r[c]
-            budget.charge(unit * len(p), "an exact rank")
-            for k, v in p.items():
-                t = (r.get(k, 0) - f * v) % _P if modular else r.get(k, 0) - f * v
-                if t:
-                    r[k] = t
-                else:
-                    r.pop(k, None)
-    return len(pivots)
-
-
-def rank(rows, budget: Budget = UNLIMITED) -> int:
-    """Rank over Q of integer rows, dense lists or sparse ``{column: value}`` dicts.
-
-    Sparse Gaussian elimination: each row is reduced by the pivots of its
-    smallest columns, first modulo a prime ``p`` (integers, fast); the rank
-    over Q is at least the rank mod ``p``, so a full rank mod ``p`` is the rank.
-    Otherwise the elimination is redone with exact rationals.  Every entry
-    touched charges ``budget``: a sparse matrix (unit vectors, graph
-    incidences) costs about its number of non-zero entries, a dense ``n x n``
-    one about ``n^3``.
-
-    >>> rank([{0: 1, 5: 2}, {5: 1}, {0: 2, 5: 4}])
-    2
-    """
-    rows = list(rows)
-    if not all(type(x) is int for row in rows for x in (row.values() if isinstance(row, dict) else row)):
-        return _eliminate(rows, budget, False)
-    r = _eliminate(rows, budget, True)
-    if r == len(rows):
-        return r
-    return _eliminate(rows, budget, False)
-
-
-def product(xs) -> int:
-    """The product of integers, multiplied in balanced pairs.
-
-    A running product of ``n`` small factors would be quadratic in the size of
-    the result (``2^100000`` as 100,000 doublings); pairs keep it near linear.
-
-    >>> product([2] * 100) == 2 ** 100, product([]), product([3, 5, 7])
-    (True, 1, 105)
-    """
-    xs = list(xs)
-    if not xs:
-        return 1
-    while len(xs) > 1:
-        nxt = [xs[i] * xs[i + 1] for i in range(0, len(xs) - 1, 2)]
-        if len(xs) % 2:
-            nxt.append(xs[-1])
-        xs = nxt
-    return xs[0]
-
-
-def primitive_direction(g) -> tuple:
-    """The primitive integer vector with first non-zero entry positive, parallel to ``g``.
-
-    >>> primitive_direction((0, -2, 4))
-    (0, 1, -2)
-    """
-    k = 0
-    for x in g:
-        k = gcd(k, x)
-    if k == 0:
-        raise ValueError("zero vector")
-    first = next(x for x in g if x)
-    s = 1 if first > 0 else -1
-    return tuple(s * x // k for x in g)
+from ..linalg import product
+from ..syntax import UNLIMITED, Budget
 
 
 MAX_GENERAL_NODES = 16      # biconnected blocks that are neither chordal nor cycles

@@ -2,11 +2,11 @@
 
 A *box* window of radius ``w`` holds the points of the frame's sublattice whose
 free coordinates lie in ``[-w, w]`` (dependent coordinates solved from the
-lineality, THEORY §6 and :mod:`attnproof.search.lineality`).  A *points* window
+lineality, THEORY §6 and :mod:`attnproof.smt.lineality`).  A *points* window
 is an explicit list of exponent vectors.  Exponents are those of ``G`` on the
 problem's exponent lattice: ``G = 1`` is the origin.
 
->>> from attnproof.search.lineality import full_frame
+>>> from attnproof.smt.lineality import full_frame
 >>> w = box_window(full_frame(2), 1)
 >>> len(w.points), w.to_dict()
 (9, {'kind': 'box', 'radius': 1, 'coordinates': [0, 1]})
@@ -26,7 +26,7 @@ __all__ = ["Window", "box_window", "points_window", "parse_window", "MAX_WINDOW_
 MAX_WINDOW_POINTS = 100_000
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Window:
     """A finite, sorted set of exponent vectors, with how it was described."""
 
@@ -48,7 +48,7 @@ class Window:
     def free_part(self, p: Sequence[int]) -> tuple[int, ...]:
         """A point's free coordinates (all coordinates for a points window).
 
-        >>> from attnproof.search.lineality import full_frame
+        >>> from attnproof.smt.lineality import full_frame
         >>> box_window(full_frame(2), 1).free_part((1, -1))
         (1, -1)
         """
@@ -59,11 +59,23 @@ class Window:
     def __len__(self) -> int:
         return len(self.points)
 
+    def __repr__(self) -> str:
+        """Short: how it was described and how many points it has.
+
+        >>> from attnproof.smt.lineality import full_frame
+        >>> box_window(full_frame(2), 1)
+        Window(kind='box', radius=1, coordinates=(0, 1), points=9)
+        """
+        from ..brief import fields_repr
+
+        return fields_repr("Window", kind=self.kind, radius=self.radius,
+                           coordinates=self.coordinates or None, points=len(self.points))
+
 
 def box_window(frame: Frame, radius: int) -> Window:
     """The points of the frame's sublattice with free coordinates in ``[-radius, radius]``.
 
-    >>> from attnproof.search.lineality import Frame
+    >>> from attnproof.smt.lineality import Frame
     >>> from fractions import Fraction as F
     >>> f = Frame(3, (0, 1), (2,), ((1, 1, 1),), ((F(-1), F(-1)),))
     >>> box_window(f, 1).points[:2]

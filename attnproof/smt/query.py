@@ -78,7 +78,7 @@ class SearchOptions:
                    leading_terms=0, parity=False, relax_first=False)
 
 
-@dataclass
+@dataclass(repr=False)
 class SearchResult:
     """The answer to one windowed query."""
 
@@ -97,6 +97,35 @@ class SearchResult:
     def atoms(self) -> int | None:
         """Atom count of the verified witness (sat only; None otherwise)."""
         return self.fusion.atoms if self.fusion is not None else None
+
+    def __repr__(self) -> str:
+        """Short: the answer, the question, each solver's answer (``.to_dict()`` has everything).
+
+        >>> SearchResult("unsat", 14, None, None, None, seconds=1.25)
+        SearchResult('unsat', target=14, seconds=1.25)
+        """
+        from ..brief import fields_repr
+
+        solvers = ", ".join(f"{n} {r.result}" for n, r in self.solvers.items()) or None
+        return fields_repr("SearchResult", repr(self.result), target=self.target, atoms=self.atoms,
+                           window=(f"{self.window.kind}, {len(self.window)} points"
+                                   if self.window is not None else None),
+                           solvers=solvers, seconds=round(self.seconds, 3),
+                           reason=self.reason or None)
+
+    def __str__(self) -> str:
+        """One line a person reads: ``unsat: no fusion with at most 14 atoms in the window ...``."""
+        where = f" whose G lies in the window ({len(self.window)} points)" if self.window else ""
+        if self.result == "sat":
+            text = f"sat: a verified fusion with {self.atoms} atoms (at most {self.target}){where}"
+        elif self.result == "unsat":
+            text = f"unsat: no fusion with at most {self.target} atoms{where}"
+        else:
+            text = f"unknown: at most {self.target} atoms{where} is undecided"
+            if self.reason:
+                text += f" ({self.reason})"
+        runs = ", ".join(f"{n} {r.result} in {r.seconds:g} s" for n, r in self.solvers.items())
+        return text + (f"; {runs}" if runs else "")
 
     def witness_run(self) -> SolverRun | None:
         """The solver run whose model is the witness (the first ``sat``), or None.
@@ -314,7 +343,7 @@ def newton_lower_bound(M: MultiHead, r=None) -> tuple[int, str]:
     return 1, "trivial"
 
 
-@dataclass
+@dataclass(repr=False)
 class MinimizeResult:
     """The bisection in ``k``: the smallest verified fusion and the refutation that bounds it."""
 
@@ -324,6 +353,21 @@ class MinimizeResult:
     lower_bound_kind: str
     steps: list[SearchResult]
     stopped: str
+
+    def __repr__(self) -> str:
+        """Short: the best fusion, the bounds and how many queries were asked."""
+        from ..brief import fields_repr
+
+        return fields_repr("MinimizeResult", best=self.best.atoms, start=self.start,
+                           lower_bound=self.lower_bound, lower_bound_kind=self.lower_bound_kind,
+                           queries=len(self.steps), stopped=self.stopped)
+
+    def __str__(self) -> str:
+        """The bisection, one query a line, and where it stopped."""
+        lines = [f"best fusion: {self.best.atoms} atoms ({self.best.method}); lower bound "
+                 f"{self.lower_bound} ({self.lower_bound_kind}); stopped: {self.stopped}"]
+        lines += [f"  k = {s.target}: {s.result} ({s.seconds:.2f} s)" for s in self.steps]
+        return "\n".join(lines)
 
     @property
     def refutation(self) -> SearchResult | None:

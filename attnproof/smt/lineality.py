@@ -82,7 +82,7 @@ def nullspace(rows: Sequence[Sequence[int]], ncols: int) -> list[tuple[int, ...]
     return basis
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Frame:
     """The sublattice ``Λ`` of ``Z^d`` where ``G`` is searched, parametrized by free coordinates.
 
@@ -96,6 +96,13 @@ class Frame:
     dependent: tuple[int, ...]
     directions: tuple[tuple[int, ...], ...]
     rows: tuple[tuple[Fraction, ...], ...]
+
+    def __repr__(self) -> str:
+        """Short: the free and dependent coordinates and the lineality directions."""
+        from ..brief import fields_repr
+
+        return fields_repr("Frame", dim=self.dim, free=self.free, dependent=self.dependent,
+                           directions=self.directions)
 
     @property
     def homogeneous(self) -> bool:

@@ -9,14 +9,14 @@ For a reduced form ``P/Q``, a window ``W`` and a target ``k``: real unknowns
 * ``Σ s_j ≤ k`` and ``∨ s_j``.
 
 Coefficients are the integers of ``Q`` and ``P``; no float ever reaches the
-text.  Optional sound extras (see :mod:`attnproof.search.symmetry`): lex-leader
+text.  Optional sound extras (see :mod:`attnproof.smt.symmetry`): lex-leader
 constraints for symmetries that map the window onto itself, and the centering
 of ``G``'s bounding box (translations).
 
 >>> from attnproof.families import sigmoid_sum
 >>> from attnproof.fusion import reduced_form
->>> from attnproof.search.lineality import full_frame
->>> from attnproof.search.window import box_window
+>>> from attnproof.smt.lineality import full_frame
+>>> from attnproof.smt.window import box_window
 >>> e = encode(reduced_form(sigmoid_sum(1)), box_window(full_frame(1), 0), 2)
 >>> print(e.smtlib.splitlines()[3])
 (declare-fun g_0 () Real)
@@ -59,7 +59,7 @@ def linear_term(terms: Sequence[tuple[int, str]]) -> str:
     return "(+ " + " ".join(parts) + ")"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Encoding:
     """One query: its SMT-LIB2 text, SHA-256, and the names needed to read a model."""
 
@@ -70,6 +70,13 @@ class Encoding:
     smtlib: str
     sha256: str
     stats: dict = field(default_factory=dict)
+
+    def __repr__(self) -> str:
+        """Short: the query's size and hash (``.smtlib`` is the text)."""
+        from ..brief import fields_repr
+
+        return fields_repr("Encoding", atoms=self.atoms, window_points=len(self.window),
+                           smtlib_lines=self.smtlib.count("\n") + 1, sha256=self.sha256[:16] + "...")
 
 
 def _products(poly_dict: dict[Exponent, int], window: Window) -> dict[Exponent, list[tuple[int, str]]]:
@@ -311,8 +318,8 @@ def encode(r, window: Window, k: int, *, cardinality: str = "sum",
 
     >>> from attnproof.families import sigmoid_sum
     >>> from attnproof.fusion import reduced_form
-    >>> from attnproof.search.lineality import full_frame
-    >>> from attnproof.search.window import box_window
+    >>> from attnproof.smt.lineality import full_frame
+    >>> from attnproof.smt.window import box_window
     >>> e = encode(reduced_form(sigmoid_sum(2)), box_window(full_frame(2), 1), 3, cardinality="counter")
     >>> e.stats["window_points"], e.stats["targets"], e.smtlib.count("(declare-fun r_")
     (9, 16, 45)

@@ -9,7 +9,7 @@
   upper bound and the refutations as extra steps (trust ``window-refuted``).
 
 >>> from attnproof.families import sigmoid_sum
->>> from attnproof.search.query import search_fusion
+>>> from attnproof.smt.query import search_fusion
 >>> res = search_fusion(sigmoid_sum(2), 3, 1, timeout=60)
 >>> step = refutation_step(res)
 >>> step["rule"], step["atoms"], step["window"], sorted(step["solvers"])
@@ -20,6 +20,8 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
+from ..certificate.steps.fusion import explicit_fusion_step as _explicit_fusion_step
+from ..certificate.steps.windows import window_refutation_claim, window_refutation_step
 from ..errors import CertificateError
 from ..fusion import Fusion
 from ..model import MultiHead
@@ -34,7 +36,7 @@ def refutation_step(res) -> dict[str, Any]:
     """The ``window_refutation`` step of an ``unsat`` search result (both solvers agreed).
 
     >>> from attnproof.families import sigmoid_sum
-    >>> from attnproof.search.query import search_fusion
+    >>> from attnproof.smt.query import search_fusion
     >>> refutation_step(search_fusion(sigmoid_sum(1), 2, 0, timeout=60))
     Traceback (most recent call last):
     ...
@@ -45,21 +47,20 @@ def refutation_step(res) -> dict[str, Any]:
     runs = res.solvers
     if set(runs) != {"z3", "cvc5"} or any(runs[s].result != "unsat" for s in ("z3", "cvc5")):
         raise CertificateError("a window refutation needs unsat from both z3 and cvc5")
-    return {"rule": "window_refutation", "atoms": res.target, "window": res.window.to_dict(),
-            "solvers": {"z3": runs["z3"].version, "cvc5": runs["cvc5"].version},
-            "smtlib_sha256": res.encoding.sha256, "smtlib": res.encoding.smtlib}
+    return window_refutation_step(res.target, res.window.to_dict(),
+                                  {"z3": runs["z3"].version, "cvc5": runs["cvc5"].version},
+                                  res.encoding.smtlib, res.encoding.sha256)
 
 
 def refutation_claim(res) -> dict[str, Any]:
     """The ``claims.window_refutations`` entry of an ``unsat`` result.
 
     >>> from attnproof.families import sigmoid_sum
-    >>> from attnproof.search.query import search_fusion
+    >>> from attnproof.smt.query import search_fusion
     >>> refutation_claim(search_fusion(sigmoid_sum(1), 1, 0, timeout=60))
     {'atoms': 1, 'window': {'kind': 'box', 'radius': 0, 'coordinates': [0]}}
     """
-    step = refutation_step(res)
-    return {"atoms": step["atoms"], "window": step["window"]}
+    return window_refutation_claim(refutation_step(res))
 
 
 def explicit_fusion_step(f: Fusion) -> dict[str, Any]:
@@ -70,11 +71,9 @@ def explicit_fusion_step(f: Fusion) -> dict[str, Any]:
     >>> len(explicit_fusion_step(fuse(sigmoid_sum(2)))["head"]["atoms"])
     4
     """
-    head = f.to_problem_dict(name=None)["heads"][0]
     lat = f.lattice
-    exps = [lat.exponent(a) for a in f.to_head().atoms]
-    head["atoms"] = [a for _, a in sorted(zip(exps, head["atoms"]), key=lambda t: t[0])]
-    return {"rule": "explicit_fusion", "head": head}
+    return _explicit_fusion_step(f.to_problem_dict(name=None)["heads"][0],
+                                 [lat.exponent(a) for a in f.to_head().atoms])
 
 
 def _weakest(*levels: str) -> str:
@@ -89,7 +88,7 @@ def search_certificate(M: MultiHead, fusion: Fusion | None = None,
     atoms.  Needs :mod:`attnproof.certificate`.
 
     >>> from attnproof.families import sigmoid_sum
-    >>> from attnproof.search.query import search_fusion
+    >>> from attnproof.smt.query import search_fusion
     >>> res = search_fusion(sigmoid_sum(2), 3, 1, timeout=60)
     >>> doc = search_certificate(sigmoid_sum(2), refutations=[res])
     >>> doc["trust"], doc["claims"]["window_refutations"][0]["atoms"]

@@ -1,6 +1,6 @@
 """Search sweeps: many independent windowed queries, run through the executor seam.
 
-A sweep asks :func:`~attnproof.search.query.search_fusion` the same question
+A sweep asks :func:`~attnproof.smt.query.search_fusion` the same question
 for every problem of a family, every window and every target ``k`` (by
 default every ``k`` from the Newton lower bound up to one below the best
 cheap fusion).  The queries are independent, so they go through
@@ -62,7 +62,7 @@ def sweep_query(M: MultiHead, k: int, window, timeout: float, options: SearchOpt
     return replace(res, fusion=None)
 
 
-@dataclass
+@dataclass(repr=False)
 class SweepRow:
     """One query of a sweep: which problem, window and ``k``, and its (re-verified) answer."""
 
@@ -72,6 +72,13 @@ class SweepRow:
     result: str
     search: Optional[SearchResult] = None
     reason: str = ""
+
+    def __repr__(self) -> str:
+        """Short: the question and its answer."""
+        from ..brief import fields_repr
+
+        return fields_repr("SweepRow", repr(self.result), problem=self.problem, window=self.window,
+                           target=self.target, reason=self.reason or None)
 
     @property
     def fusion(self) -> Optional[Fusion]:
@@ -98,7 +105,7 @@ class SweepRow:
         return d
 
 
-@dataclass
+@dataclass(repr=False)
 class WindowSummary:
     """What the rows of one problem and one window say together."""
 
@@ -111,6 +118,16 @@ class WindowSummary:
     refutation: Optional[SweepRow] = None    # largest k refuted in this window
     unknown: int = 0
     withdrawn: list[int] = field(default_factory=list)
+
+    def __repr__(self) -> str:
+        """Short: the problem, the window and the bounds found in it."""
+        from ..brief import fields_repr
+
+        return fields_repr("WindowSummary", problem=self.problem, window=self.window,
+                           lower_bound=self.lower_bound, start=self.start,
+                           best=self.best.atoms if self.best is not None else None,
+                           refuted=self.refutation.target if self.refutation is not None else None,
+                           unknown=self.unknown)
 
     @property
     def window_minimum(self) -> Optional[int]:
@@ -133,7 +150,7 @@ class WindowSummary:
                 "unknown": self.unknown, "withdrawn_refutations": list(self.withdrawn)}
 
 
-@dataclass
+@dataclass(repr=False)
 class SweepResult:
     """The rows of a sweep (in input order) and one summary per problem and window."""
 
@@ -142,6 +159,14 @@ class SweepResult:
     problems: list[tuple[str, MultiHead]]
     elapsed_s: float = 0.0
     executor: str = "in process"
+
+    def __repr__(self) -> str:
+        """Short: how many queries, problems and windows, and whether all were answered."""
+        from ..brief import fields_repr
+
+        return fields_repr("SweepResult", queries=len(self.rows), problems=len(self.problems),
+                           windows=len(self.summaries), complete=self.complete,
+                           executor=self.executor, elapsed_s=round(self.elapsed_s, 3))
 
     @property
     def complete(self) -> bool:
@@ -334,7 +359,7 @@ def sweep(problems: Sequence[tuple[str, MultiHead]], windows: Sequence = (1,),
                         cost=[_query_cost(reduced[name], w, k, options, sizes) for name, _, w, k in plan])
     rows: list[SweepRow] = []
     by_name = dict(problems)
-    for (name, M, w, k), ans in zip(plan, answers):
+    for (name, _M, w, k), ans in zip(plan, answers):
         if isinstance(ans, TaskFailed):
             row = SweepRow(name, w, k, "unknown", reason=f"task failed: {ans.reason}")
         elif isinstance(ans, str):

@@ -8,8 +8,8 @@ claims to be about); finally z3 and cvc5 run at once on exactly that text, each 
 own killable process, and the step is confirmed only when both answer ``unsat``.
 
 >>> from attnproof.families import sigmoid_sum
->>> from attnproof.search.query import search_fusion
->>> from attnproof.search.certify import refutation_step
+>>> from attnproof.smt.query import search_fusion
+>>> from attnproof.smt.certify import refutation_step
 >>> step = refutation_step(search_fusion(sigmoid_sum(2), 3, 0, timeout=60))
 >>> replay_step(step, problem=sigmoid_sum(2))[0]
 True
@@ -41,8 +41,8 @@ def encoding_options_of(step: dict, M) -> dict | None:
     ``attnproof search`` run is recognized.
 
     >>> from attnproof.families import sigmoid_sum
-    >>> from attnproof.search.query import search_fusion
-    >>> from attnproof.search.certify import refutation_step
+    >>> from attnproof.smt.query import search_fusion
+    >>> from attnproof.smt.certify import refutation_step
     >>> step = refutation_step(search_fusion(sigmoid_sum(2), 3, 1, timeout=60))
     >>> encoding_options_of(step, sigmoid_sum(2))["cardinality"]
     'counter'

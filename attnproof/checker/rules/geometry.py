@@ -1,4 +1,4 @@
-"""Certificate rules for real-valued keys: exact geometry instead of factorization (THEORY §9).
+"""Geometry rules (§6.7-6.10 of docs/certificates.md): exact geometry instead of factorization (THEORY §9).
 
 Standard library only; imports nothing from attnproof outside ``checker/``.
 Every point is re-derived from the embedded problem: the x-exponents of a
@@ -21,10 +21,6 @@ restricted to the x-variables that vary (docs/certificates.md §6.7-6.10).
 * ``direct_sum`` (phase 1): linearly independent difference spaces (modular
   rank witness, integer relations), so the count is a product (Lemma 9.5).
 
->>> is_prime(2 ** 61 - 1), is_prime(2 ** 61 + 1)
-(True, False)
->>> rank_mod([[1, 2], [2, 4]], 7), rank_mod([[1, 2], [3, 4]], 7)
-(1, 2)
 """
 
 from __future__ import annotations
@@ -33,9 +29,9 @@ from fractions import Fraction
 from math import gcd
 from operator import mul
 
-from .geometry import product
-from .rules import x_vars
-from .syntax import Reject, Unsupported, fields, integer
+from ..linalg import is_prime, product, rank_mod
+from ..syntax import Reject, Unsupported, fields, integer
+from .state import State, x_vars
 
 # big-integer multiply-adds one geometry step may cost before it is inconclusive
 # (besides the certificate's shared work budget, State.budget)
@@ -43,10 +39,10 @@ MAX_GEOMETRY_WORK = 400_000_000
 MAX_PRIME = 1 << 64
 
 
-def x_points(f: dict, dim: int, vs: list) -> list:
+def dense_points(f: dict, dim: int, vs: list) -> list:
     """Distinct projections of ``supp(f)`` on the x variables ``vs``: sorted dense tuples.
 
-    >>> x_points({((0, 1), (2, 1)): 1, ((2, 3),): 1}, 2, [0])       # z (index 2) dropped
+    >>> dense_points({((0, 1), (2, 1)): 1, ((2, 3),): 1}, 2, [0])       # z (index 2) dropped
     [(0,), (1,)]
     """
     pts = set()
@@ -55,60 +51,10 @@ def x_points(f: dict, dim: int, vs: list) -> list:
         pts.add(tuple(d.get(v, 0) for v in vs))
     return sorted(pts)
 
-__all__ = ["GEOMETRY_RULES", "is_prime", "rank_mod", "MAX_GEOMETRY_WORK"]
+__all__ = ["RULES", "MAX_GEOMETRY_WORK"]
 
 
 # -- small exact helpers ------------------------------------------------------
-
-def is_prime(n: int) -> bool:
-    """Deterministic Miller-Rabin for ``n < 3.3·10^24`` (bases: the primes up to 41)."""
-    if n < 2:
-        return False
-    small = (2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41)
-    for p in small:
-        if n % p == 0:
-            return n == p
-    d, s = n - 1, 0
-    while d % 2 == 0:
-        d //= 2
-        s += 1
-    for a in small:
-        x = pow(a, d, n)
-        if x in (1, n - 1):
-            continue
-        for _ in range(s - 1):
-            x = x * x % n
-            if x == n - 1:
-                break
-        else:
-            return False
-    return True
-
-
-def rank_mod(rows, p: int) -> int:
-    """Rank of integer rows over GF(p), eliminating on rows packed into one integer each:
-    fixed-width fields that stay below ``p + rank·p²`` (no carry crosses a field), a row
-    operation one multiply-add with ``p - pivot row``, a field reduced only when read."""
-    d, n = (len(rows[0]), len(rows)) if rows else (0, 0)
-    nb, r = (2 * p.bit_length() + n.bit_length() + 8) // 8, 0
-    mask = (1 << 8 * nb) - 1
-
-    def pack(vals) -> int:
-        return int.from_bytes(b"".join((v % p).to_bytes(nb, "little") for v in vals), "little")
-
-    active = [pack(row) for row in rows]
-    for col in range(d):         # field 0 of every active row is column col
-        piv = next((i for i, x in enumerate(active) if (x & mask) % p), None)
-        if piv is not None:
-            bs = active.pop(piv).to_bytes((d - col) * nb, "little")
-            prow = [int.from_bytes(bs[i:i + nb], "little") % p for i in range(0, len(bs), nb)]
-            inv = pow(prow[0], -1, p)
-            neg = pack([-x * inv for x in prow])
-            active = [x + (x & mask) % p * neg for x in active]
-            r += 1
-        active = [x >> 8 * nb for x in active]
-    return r
-
 
 def _dot(a, b) -> int:
     return sum(map(mul, a, b))
@@ -124,19 +70,8 @@ def _ints(x, n: int, where: str) -> list:
     return [integer(v, where) for v in x]
 
 
-def _geo(st) -> dict:
-    g = st.__dict__.get("geometry")
-    if g is None:
-        g = {"irreducible": {}, "indecomposable": set(), "last_chain": -1, "generic": False, "complete": None,
-             "box": None}
-        st.__dict__["geometry"] = g
-    return g
-
-
-def _budget(work: int, where: str, st=None) -> None:
-    budget = getattr(st, "budget", None)
-    if budget is not None:
-        budget.charge(work, where)
+def _budget(work: int, where: str, st: State) -> None:
+    st.budget.charge(work, where)
     if work > MAX_GEOMETRY_WORK:
         raise Unsupported(f"{where}: verifying this step needs about {work} multiplications "
                           f"(the checker does up to {MAX_GEOMETRY_WORK})")
@@ -197,21 +132,20 @@ def _point_non_vertices(x, pts: list, where: str) -> dict:
 
 # -- indecomposable_chain -----------------------------------------------------
 
-def _head_points(st, h: int) -> tuple[list, list]:
+def _head_points(st: State, h: int) -> tuple[list, list]:
     D = st.pb.den[h]
     vs = sorted(x_vars(D, st.pb.dim))
-    return x_points(D, st.pb.dim, vs), vs
+    return dense_points(D, st.pb.dim, vs), vs
 
 
-def difference_box(st) -> dict:
+def difference_box(st: State) -> dict:
     """``c_j`` = gcd over all heads of coordinate ``j`` of the differences of their keys.
 
     Every head is ``x^{k_h}`` times a polynomial on ``Λ'' = Π_j c_j Z`` (a sublattice
     of the problem's lattice), so the problem lives in ``K[Λ'']`` and contents are
     measured there: an edge ``e`` has content ``gcd_j(e_j / c_j)`` (S1, S2).
     """
-    g = _geo(st)
-    if g.get("box") is None:
+    if st.box is None:
         dim = st.pb.dim
         box = {}
         for D in st.pb.den:
@@ -223,8 +157,8 @@ def difference_box(st) -> dict:
                     continue
                 for j in set(x) | set(first):
                     box[j] = gcd(box.get(j, 0), x.get(j, 0) - first.get(j, 0))
-        g["box"] = box
-    return g["box"]
+        st.box = box
+    return st.box
 
 
 def _content(vectors, vs: list, box: dict) -> int:
@@ -236,7 +170,7 @@ def _content(vectors, vs: list, box: dict) -> int:
     return cont
 
 
-def rule_indecomposable_chain(st, step: dict, where: str) -> None:
+def rule_indecomposable_chain(st: State, step: dict, where: str) -> None:
     """``D_h`` absolutely irreducible over ``K``: Gao simplex or a chain of triangles (9.1, 9.2)."""
     kind = step.get("kind") if isinstance(step, dict) else None
     if kind == "simplex":
@@ -245,15 +179,14 @@ def rule_indecomposable_chain(st, step: dict, where: str) -> None:
         fields(step, {"rule", "head", "kind", "triangles", "non_vertices"}, set(), where)
     else:
         raise Reject(f"{where}: kind must be 'simplex' or 'chain'")
-    g = _geo(st)
-    if g["generic"]:
+    if st.generic:
         raise Reject(f"{where}: chains come before generic_heads")
     h = integer(step["head"], f"{where}: head", 0)
     if h >= len(st.pb.den):
         raise Reject(f"{where}: head {h} does not exist")
-    if h <= g["last_chain"]:
+    if h <= st.last_chain:
         raise Reject(f"{where}: chain steps must be strictly increasing by head")
-    g["last_chain"] = h
+    st.last_chain = h
     pts, vs = _head_points(st, h)
     n, d = len(pts), len(vs)
     if n < 2:
@@ -264,13 +197,13 @@ def rule_indecomposable_chain(st, step: dict, where: str) -> None:
         if len(diffs) > d:
             raise Reject(f"{where}: {n} points in dimension {d} are not affinely independent")
         _budget(len(diffs) * (d + len(diffs) * (1 + d // 32)), where, st)   # packed rank_mod
-        if rank_mod(diffs, p) != len(diffs):
+        if rank_mod(diffs, p, st.budget) != len(diffs):
             raise Reject(f"{where}: the differences p_i - p_0 are not independent modulo {p}")
         cont = _content(diffs, vs, difference_box(st))
-        g["irreducible"][h] = kind
+        st.chains[h] = kind
         if cont != 1:
             # indecomposable only (Lemma 9.1): generic_heads then needs non-homothety
-            g["indecomposable"].add(h)
+            st.indecomposable.add(h)
         return
     tris = step["triangles"]
     if not isinstance(tris, list) or not tris:
@@ -323,10 +256,10 @@ def rule_indecomposable_chain(st, step: dict, where: str) -> None:
     nv = _point_non_vertices(step["non_vertices"], pts, f"{where}: non_vertices")
     if set(nv) != set(range(n)) - covered:
         raise Reject(f"{where}: non_vertices must list exactly the points on no triangle")
-    g["irreducible"][h] = kind
+    st.chains[h] = kind
     if cont != 1:
         # indecomposable only (Lemma 9.1): generic_heads then needs non-homothety
-        g["indecomposable"].add(h)
+        st.indecomposable.add(h)
 
 
 # -- generic_heads ------------------------------------------------------------
@@ -394,12 +327,11 @@ def _proportional(A: dict, B: dict, t) -> bool:
     return True
 
 
-def rule_generic_heads(st, step: dict, where: str) -> None:
+def rule_generic_heads(st: State, step: dict, where: str) -> None:
     """``Q = Π`` over the non-constant classes of associate irreducible heads (Cor 9.3);
     with heads only indecomposable, ``Newt(Q) = Σ λ_h Newt(D_h)``, ``λ_h > 0`` (9.3')."""
     fields(step, {"rule", "classes"}, {"non_homothetic"}, where)
-    g = _geo(st)
-    if g["generic"]:
+    if st.generic:
         raise Reject(f"{where}: a second generic_heads step")
     if st.factors or st.flint_used:
         raise Reject(f"{where}: generic_heads replaces every other factor step")
@@ -428,7 +360,7 @@ def rule_generic_heads(st, step: dict, where: str) -> None:
         raise Reject(f"{where}: the classes must partition the heads with at least two keys "
                      f"({len(nonunit)} of them) exactly once")
     reps = [c[0] for c in parsed]
-    if sorted(g["irreducible"]) != reps:
+    if sorted(st.chains) != reps:
         raise Reject(f"{where}: exactly the class representatives (first heads) need an "
                      "indecomposable_chain step")
     _budget(sum(len(pb.den[h]) * (dim + 1) for h in nonunit) * len(parsed) + 1, where, st)
@@ -450,7 +382,7 @@ def rule_generic_heads(st, step: dict, where: str) -> None:
             if t is not None and _proportional(Z[reps[j]], Z[reps[i]], t):
                 raise Reject(f"{where}: the denominators of heads {reps[i]} and {reps[j]} are "
                              "associates: they belong to one class")
-    for c_i, hs in enumerate(parsed):
+    for hs in parsed:
         rep = hs[0]
         D = Z[rep]
         constant = True
@@ -474,11 +406,11 @@ def rule_generic_heads(st, step: dict, where: str) -> None:
         if not constant:
             st.factors.append((pb.den[rep], 1))
             factor_reps.append(rep)
-    _non_homothetic(st, step, factor_reps, g["indecomposable"], where)
-    g["generic"] = True
+    _non_homothetic(st, step, factor_reps, st.indecomposable, where)
+    st.generic = True
 
 
-def _non_homothetic(st, step: dict, reps: list, indec: set, where: str) -> None:
+def _non_homothetic(st: State, step: dict, reps: list, indec: set, where: str) -> None:
     """Every pair of non-constant classes with a representative only indecomposable
     carries ``[h, g, c1, c2]``: ``w_c1(K_h)·w_c2(K_g) != w_c2(K_h)·w_c1(K_g)`` (``w_c``:
     width of the x-points along ``c``, dense over the pair's x variables), so
@@ -506,7 +438,7 @@ def _non_homothetic(st, step: dict, reps: list, indec: set, where: str) -> None:
         Dh, Do = st.pb.den[h], st.pb.den[o]
         vs = sorted(x_vars(Dh, dim) | x_vars(Do, dim))
         c1, c2 = _ints(e[2], len(vs), f"{w}: c1"), _ints(e[3], len(vs), f"{w}: c2")
-        A, B = x_points(Dh, dim, vs), x_points(Do, dim, vs)
+        A, B = dense_points(Dh, dim, vs), dense_points(Do, dim, vs)
         _budget(2 * (len(A) + len(B)) * max(len(vs), 1), w, st)
 
         def width(c, pts):
@@ -520,20 +452,20 @@ def _non_homothetic(st, step: dict, reps: list, indec: set, where: str) -> None:
 
 # -- minkowski_vertices / direct_sum ------------------------------------------
 
-def _factor_points(st, where: str) -> tuple[list, int]:
+def _factor_points(st: State, where: str) -> tuple[list, int]:
     if not st.factors:
         raise Reject(f"{where}: no bound factors (use newton_blocks with no blocks)")
     dim = st.pb.dim
     vs = sorted(set().union(*(x_vars(f, dim) for f, _ in st.factors)))
-    return [x_points(f, dim, vs) for f, _ in st.factors], len(vs)
+    return [dense_points(f, dim, vs) for f, _ in st.factors], len(vs)
 
 
-def _start_lower(st, where: str) -> None:
+def _start_lower(st: State, where: str) -> None:
     if st.lower is not None:
         raise Reject(f"{where}: a second lower-bound step")
 
 
-def rule_minkowski_vertices(st, step: dict, where: str) -> None:
+def rule_minkowski_vertices(st: State, step: dict, where: str) -> None:
     """Vertices of ``Σ_i Newt_x(f_i)`` by functionals; complete with Gordan certificates (9.4)."""
     fields(step, {"rule", "complete", "vertices", "non_vertices", "point_non_vertices"},
            set(), where)
@@ -583,7 +515,7 @@ def rule_minkowski_vertices(st, step: dict, where: str) -> None:
         if not verts:
             raise Reject(f"{where}: a partial count lists at least one vertex")
         st.lower = len(verts)
-        _geo(st)["complete"] = False
+        st.complete = False
         return
     dead = [_point_non_vertices(x, pts, f"{where}: point_non_vertices {i}")
             for i, (x, pts) in enumerate(zip(pnv, P))]
@@ -644,10 +576,10 @@ def rule_minkowski_vertices(st, step: dict, where: str) -> None:
     if not all(nvset.values()) or not all(vset.values()):
         raise Reject(f"{where}: a certificate entry is not a candidate of the enumeration")
     st.lower = len(verts)
-    _geo(st)["complete"] = True
+    st.complete = True
 
 
-def rule_direct_sum(st, step: dict, where: str) -> None:
+def rule_direct_sum(st: State, step: dict, where: str) -> None:
     """Independent difference spaces: ``V = Π_i V(Newt_x f_i)`` (Lemma 9.5)."""
     fields(step, {"rule", "prime", "factors"}, set(), where)
     _start_lower(st, where)
@@ -720,15 +652,15 @@ def rule_direct_sum(st, step: dict, where: str) -> None:
             raise Reject(f"{w}: every point must be listed once, as a vertex or a non-vertex")
         counts.append(len(vs))
     _budget(len(rows) * (d + len(rows) * (1 + d // 32)), where, st)   # packed rank_mod
-    if len(rows) > d or rank_mod(rows, p) != len(rows):
+    if len(rows) > d or rank_mod(rows, p, st.budget) != len(rows):
         raise Reject(f"{where}: the basis differences of all factors are not independent "
                      f"modulo {p}: the sum is not direct")
     st.lower = product(counts)
-    _geo(st)["complete"] = True
+    st.complete = True
 
 
 # rule name -> (function, phase); chains before generic_heads (0.5) before the count (1)
-GEOMETRY_RULES = {
+RULES = {
     "indecomposable_chain": (rule_indecomposable_chain, 0),
     "generic_heads": (rule_generic_heads, 0.5),
     "minkowski_vertices": (rule_minkowski_vertices, 1),

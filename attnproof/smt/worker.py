@@ -1,6 +1,6 @@
 """One solver run on SMT-LIB2 text, meant to run in its own killable process.
 
-This file is executed as a script by :mod:`attnproof.search.solvers` (never
+This file is executed as a script by :mod:`attnproof.smt.solvers` (never
 imported by the rest of the package at run time): it reads one JSON request on
 stdin, ``{"solver": "z3"|"cvc5", "smtlib": text, "timeout_ms": int,
 "model_vars": [names], "seed": int}`` (seed 0: the solver's default), runs the solver and writes one JSON answer on stdout:
@@ -168,7 +168,7 @@ def exit_with_parent(interval: float = 0.5) -> threading.Thread:
     The solver's parent kills it when it stops waiting; this covers the parent
     that could not (killed with SIGKILL): the orphan is re-parented and
     notices within ``interval`` seconds (Linux also has the kernel send
-    SIGKILL, see :func:`attnproof.search.solvers._parent_death_signal`).
+    SIGKILL, see :func:`attnproof.smt.solvers._parent_death_signal`).
 
     >>> exit_with_parent().daemon
     True

@@ -27,13 +27,3 @@ __all__ = ["Encoding", "encode", "Frame", "full_frame", "lineality_frame", "Mini
            "window_symmetries", "fusion_from_g", "verify_fusion", "Window", "box_window",
            "parse_window", "points_window"]
 
-
-class _CallableSearch(__import__("types").ModuleType):
-    """``attnproof.search`` is this subpackage and, called, the API's :func:`attnproof.api.search`."""
-
-    def __call__(self, *args, **kwargs):
-        from ..api import search
-        return search(*args, **kwargs)
-
-
-__import__("sys").modules[__name__].__class__ = _CallableSearch

@@ -17,8 +17,8 @@ and is rejected; reversing every edge together with ``q ↦ -q`` is kept.
 
 >>> from attnproof.families import sigmoid_sum
 >>> from attnproof.fusion import reduced_form
->>> from attnproof.search.lineality import full_frame
->>> from attnproof.search.window import box_window
+>>> from attnproof.smt.lineality import full_frame
+>>> from attnproof.smt.window import box_window
 >>> r = reduced_form(sigmoid_sum(2))
 >>> perms, order = window_symmetries(r, box_window(full_frame(2), 1))
 >>> order           # swap x1, x2; and q ↦ -q (σ(-t) = 1 - σ(t)), alone and with the swap
@@ -116,8 +116,8 @@ def window_symmetries(r, window: Window, numerators: bool = True) -> tuple[list[
 
     >>> from attnproof.families import graph_sum, named_graph
     >>> from attnproof.fusion import reduced_form
-    >>> from attnproof.search.lineality import lineality_frame
-    >>> from attnproof.search.window import box_window
+    >>> from attnproof.smt.lineality import lineality_frame
+    >>> from attnproof.smt.window import box_window
     >>> r = reduced_form(graph_sum(named_graph("complete", 4)))
     >>> w = box_window(lineality_frame(r), 1)
     >>> window_symmetries(r, w)[1], window_symmetries(r, w, numerators=False)[1]

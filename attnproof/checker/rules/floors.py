@@ -1,7 +1,7 @@
 """Certificate rules for floors: lower bounds that hold when the full count is out of reach.
 
 Standard library only; imports nothing from attnproof outside ``checker/``
-(docs/certificates.md §6.11-6.12).
+(docs/certificates.md §6.11-6.12; THEORY §1-2 and §4, §9; docs/theory.md Lemmas F1-F2).
 
 * ``non_constant`` (phase 1.5, after the count): two witnesses -- limits along
   a direction ``t^c`` (``t → ∞``) or points of the positive orthant -- at which
@@ -17,7 +17,7 @@ Standard library only; imports nothing from attnproof outside ``checker/``
 
 >>> doc = {"format": "attnproof-problem", "version": 1, "dim": 1, "heads": [
 ...     {"atoms": [{"key": [12345678], "value": 1}, {"key": [0], "value": 0}]}]}
->>> from .problem import parse_problem
+>>> from ..problem import parse_problem
 >>> pb = parse_problem(doc)
 >>> limit_value(pb, {0: 1}), limit_value(pb, {0: -1}), point_value(pb, {})
 ((Fraction(1, 1),), (Fraction(0, 1),), (Fraction(1, 2),))
@@ -27,9 +27,10 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from .syntax import UNLIMITED, Reject, fields, integer, rational
+from ..syntax import UNLIMITED, Reject, fields, integer, rational
+from .state import State
 
-__all__ = ["FLOOR_RULES", "limit_value", "point_value", "slope_value"]
+__all__ = ["RULES", "limit_value", "point_value", "slope_value"]
 
 MAX_WITNESS_VARS = 100_000          # entries of one witness (a direction or a point)
 
@@ -141,7 +142,7 @@ def slope_value(pb, c: dict, budget=UNLIMITED) -> tuple:
     return tuple(total)
 
 
-def _witness_value(st, w, where: str) -> tuple:
+def _witness_value(st: State, w, where: str) -> tuple:
     if not isinstance(w, dict) or len(w) != 1:
         raise Reject(f"{where}: a witness is {{\"limit\": direction}} or {{\"point\": point}}")
     (kind, body), = w.items()
@@ -156,7 +157,7 @@ def _witness_value(st, w, where: str) -> tuple:
     raise Reject(f"{where}: unknown witness kind {kind!r}")
 
 
-def rule_non_constant(st, step: dict, where: str) -> None:
+def rule_non_constant(st: State, step: dict, where: str) -> None:
     """Lower bound 2: the multi-head takes two different values (limits or points), or has a
     non-zero slope at ``x = 1`` (all at ``z = 1``).
 
@@ -192,7 +193,7 @@ def rule_non_constant(st, step: dict, where: str) -> None:
     st.lower = 2
 
 
-def rule_sub_sum(st, step: dict, where: str) -> None:
+def rule_sub_sum(st: State, step: dict, where: str) -> None:
     """Keep the bound factors listed (a proper, non-empty subset, in order, renumbered from 0).
 
     Sound: the kept factors' product ``R_S`` divides ``R``, which divides ``Q`` (or,
@@ -204,7 +205,7 @@ def rule_sub_sum(st, step: dict, where: str) -> None:
     fields(step, {"rule", "factors"}, set(), where)
     if st.lower is not None:
         raise Reject(f"{where}: sub_sum comes before the lower-bound step")
-    if "sub_sum" in st.__dict__:
+    if st.sub_sum is not None:
         raise Reject(f"{where}: a second sub_sum step")
     n = len(st.factors)
     fs = step["factors"]
@@ -218,11 +219,11 @@ def rule_sub_sum(st, step: dict, where: str) -> None:
     st.budget.charge(n, "sub_sum")
     st.factors = [st.factors[i] for i in keep]
     st._xvars = []                   # the per-factor variable cache follows the new numbering
-    st.__dict__["sub_sum"] = (len(keep), n)
+    st.sub_sum = (len(keep), n)
 
 
 # rule name -> (function, phase)
-FLOOR_RULES = {
+RULES = {
     "sub_sum": (rule_sub_sum, 0.75),
     "non_constant": (rule_non_constant, 1.5),
 }

@@ -1,6 +1,6 @@
 """Solver back ends, each run in a separate process that a timeout can kill.
 
-:func:`run_solver` starts ``python worker.py`` (see :mod:`attnproof.search.worker`)
+:func:`run_solver` starts ``python worker.py`` (see :mod:`attnproof.smt.worker`)
 with resource limits (address space, CPU time), hands it the SMT-LIB2 text
 and waits at most ``timeout`` seconds; past that the process is killed and the
 answer is ``unknown`` (never a refutation).  A missing solver is reported as
@@ -38,7 +38,7 @@ _WORKER = Path(__file__).with_name("worker.py")
 _SLACK = 2.0
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class SolverRun:
     """What one solver said: ``sat``/``unsat``/``unknown``, with version and time."""
 
@@ -48,6 +48,14 @@ class SolverRun:
     seconds: float
     reason: str = ""
     model: dict = field(default_factory=dict)
+
+    def __repr__(self) -> str:
+        """Short: ``SolverRun('z3', 'unsat', version='4.13.0', seconds=0.4)`` (the model is ``.model``)."""
+        from ..brief import fields_repr
+
+        return fields_repr("SolverRun", repr(self.solver), repr(self.result), version=self.version,
+                           seconds=self.seconds, reason=self.reason or None,
+                           model=f"<{len(self.model)} values>" if self.model else None)
 
     def to_dict(self) -> dict:
         """JSON summary (the model is left out).

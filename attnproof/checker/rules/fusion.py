@@ -1,0 +1,108 @@
+"""Fusion rules: ``product_fusion`` (§6.4) and ``explicit_fusion`` (§6.5) of docs/certificates.md.
+
+THEORY §3: the product fusion has at most ``Π_h |supp_x D_h|`` atoms; an explicit
+head is verified to equal the multi-head exactly (Theorem 2), its distinct keys
+are the upper bound.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from .. import poly as P
+from ..limits import MAX_EXPANSION
+from ..linalg import product
+from ..problem import head_polys, parse_atoms
+from ..switch import FAST
+from ..syntax import Reject, Unsupported, fields
+from .state import State
+
+
+def check_identity(st: State, Nstar: list, Dstar: dict, where: str) -> None:
+    """Verify ``N*/D* = Σ_h N_h/D_h`` exactly.
+
+    Heads with ``D_h | D*`` contribute ``N_h·(D*/D_h)``; the others (set B) are
+    cleared by ``T_B = Π_{h∈B} D_h``:
+    ``N*·T_B = Σ_{h∉B} N_h·(D*/D_h)·T_B + D*·Σ_{h∈B} N_h·Π_{g∈B, g≠h} D_g``.
+    """
+    pb = st.pb
+    bud = st.budget
+    m = pb.value_dim
+    fast = FAST.product_identity
+    if fast is not None and fast(st, Nstar, Dstar, where):
+        return
+    acc = [dict() for _ in range(m)]
+    B = []
+    for h, D in enumerate(pb.den):
+        G = P.divexact(Dstar, D, bud)
+        if G is None:
+            B.append(h)
+            continue
+        for c in range(m):
+            P.add_into(acc[c], P.mul(pb.num[h][c], G, bud))
+    if not B:
+        lhs, rhs = Nstar, acc
+    else:
+        size = len(Dstar) + max((len(n) for n in Nstar), default=0)
+        for h in B:
+            size *= len(pb.den[h])
+            if size > MAX_EXPANSION:
+                raise Unsupported(f"{where}: verifying this fusion would expand a product of "
+                                  f"{len(B)} head denominators (more than {MAX_EXPANSION} terms)")
+        T = {(): Fraction(1)}
+        for h in B:
+            T = P.mul(T, pb.den[h], bud)
+        lhs = [P.mul(n, T, bud) for n in Nstar]
+        rhs = [P.mul(a, T, bud) for a in acc]
+        for h in B:
+            rest = {(): Fraction(1)}
+            for g in B:
+                if g != h:
+                    rest = P.mul(rest, pb.den[g], bud)
+            for c in range(m):
+                P.add_into(rhs[c], P.mul(Dstar, P.mul(pb.num[h][c], rest, bud), bud))
+    for c in range(m):
+        diff = dict(lhs[c])
+        bud.charge(len(rhs[c]), "comparing polynomials")
+        P.add_into(diff, rhs[c], Fraction(-1))
+        if diff:
+            raise Reject(f"{where}: the fraction is not equal to the sum of the heads "
+                         f"(value component {c})")
+
+
+
+def rule_product_fusion(st: State, step: dict, where: str) -> None:
+    """Upper bound: the product fusion has at most ``Π_h |supp_x(D_h)|`` atoms (THEORY §3)."""
+    fields(step, {"rule"}, set(), where)
+    if st.upper is not None:
+        raise Reject(f"{where}: a second upper-bound step")
+    dim = st.pb.dim
+    st.upper = product(len({tuple((v, e) for v, e in m if v < dim) for m in D})
+                       for D in st.pb.den)
+
+
+def rule_explicit_fusion(st: State, step: dict, where: str) -> None:
+    """Upper bound: an explicit head, verified to equal the multi-head exactly."""
+    fields(step, {"rule", "head"}, set(), where)
+    if st.upper is not None:
+        raise Reject(f"{where}: a second upper-bound step")
+    pb = st.pb
+    fields(step["head"], {"atoms"}, set(), f"{where}: head")
+    atoms, m = parse_atoms(step["head"]["atoms"], pb.dim, pb.value_dim, f"{where}: head")
+    prev = None
+    for a_i, (key, bias, _, _) in enumerate(atoms):
+        k = P.lex_key(pb.monomial(key, bias, f"{where}: head, atom {a_i}"))
+        if prev is not None and not k > prev:
+            raise Reject(f"{where}: head atoms must be strictly increasing by lattice exponent")
+        prev = k
+    Dstar, Nstar = head_polys(pb, atoms, f"{where}: head")
+    check_identity(st, Nstar, Dstar, where)
+    st.upper = len({tuple((v, e) for v, e in mono if v < pb.dim) for mono in Dstar})
+
+
+
+# rule name -> (function, phase)
+RULES = {
+    "product_fusion": (rule_product_fusion, 2),
+    "explicit_fusion": (rule_explicit_fusion, 2),
+}

@@ -1,0 +1,212 @@
+"""The ``newton_blocks`` rule (§6.3 of docs/certificates.md; THEORY §4: Theorem 3, Lemmas 5-7).
+
+Every exact fusion has denominator ``D = Q·G = R·(Q/R)·G``, so ``Newt_x(D)`` has at
+least as many vertices as ``Newt_x(R)`` for the bound factors ``R = Π f_i^{e_i}``,
+and every vertex needs its own atom.  The count is a product over blocks in
+disjoint variables (Lemma 5), each block by a verified vertex list (Lemma 6), a
+simplex, or a zonotope count (Lemma 7; graphic zonotopes in :mod:`.graphs`).
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+from math import comb
+
+from .. import poly as P
+from ..limits import MAX_GRAPH_NODES, MAX_SUBSETS
+from ..linalg import product, rank
+from ..switch import FAST
+from ..syntax import Reject, Unsupported, fields, integer
+from .graphs import GraphTooLarge, acyclic_orientations
+from .state import State, primitive, x_points
+
+
+def _block_count(st: State, blk: dict, fs: list, where: str) -> int:
+    dim = st.pb.dim
+    bud = st.budget
+    bvars = sorted(set().union(*(st.factor_xvars(j) for j in fs)))
+    pos = {v: i for i, v in enumerate(bvars)}
+    method = blk.get("method")
+    if method == "vertices":
+        fields(blk, {"factors", "method", "vertices"}, set(), where)
+        ents = blk["vertices"]
+        if not isinstance(ents, list) or not ents:
+            raise Reject(f"{where}: 'vertices' must be a non-empty list of [u, c]")
+        pts = [(x_points(st.factors[j][0], dim), st.factors[j][1]) for j in fs]
+        per_vertex = sum(P.size(dict.fromkeys(fp)) for fp, _ in pts) + 2 * len(bvars)
+        n = len(bvars)
+        prev = None
+        for k, ent in enumerate(ents):
+            w = f"{where}, vertex {k}"
+            bud.charge(per_vertex, "checking vertices")
+            if not isinstance(ent, list) or len(ent) != 2 or not all(
+                    isinstance(v, list) and len(v) == n for v in ent):
+                raise Reject(f"{w}: expected [u, c], two lists of {n} integers")
+            u = [integer(x, f"{w}, u") for x in ent[0]]
+            c = [integer(x, f"{w}, c") for x in ent[1]]
+            if prev is not None and not u > prev:
+                raise Reject(f"{w}: vertices must be strictly increasing")
+            prev = u
+            # Lemma 6: c must have a unique maximizer u_j on every factor; then
+            # Σ e_j·u_j is the unique maximizer of c on Newt_x(R_block), a vertex.
+            tot: dict = {}
+            for fp, e in pts:
+                vals = [sum(c[pos[v]] * x for v, x in p) for p in fp]
+                best = max(vals)
+                if vals.count(best) != 1:
+                    raise Reject(f"{w}: the functional has several maximizers on a factor")
+                for v, x in fp[vals.index(best)]:
+                    tot[v] = tot.get(v, 0) + e * x
+            if any(tot.get(v, 0) != u[i] for i, v in enumerate(bvars)):
+                raise Reject(f"{w}: the functional selects another point than the listed vertex")
+        return len(ents)
+    if method == "simplex":
+        return _simplex_count(st, blk, fs, where)
+    fields(blk, {"factors", "method"}, set(), where)
+    if method not in ("zonotope_independent", "zonotope_graphic", "zonotope_general_position"):
+        raise Reject(f"{where}: unknown block method {method!r}")
+    classes = set()
+    for j in fs:
+        fp = x_points(st.factors[j][0], dim)
+        if len(fp) != 2:
+            raise Reject(f"{where}: factor {j} is not a binomial in the x variables")
+        bud.charge(P.size(dict.fromkeys(fp)), "zonotope generators")
+        classes.add(primitive(P.mono_div(fp[1], fp[0])))
+    gens = sorted(classes)
+    rows = [{pos[v]: x for v, x in g} for g in gens]
+    if method == "zonotope_independent":
+        if len(rows) == 1:
+            bud.charge(1 + len(rows[0]), "an exact rank")
+            return 2                  # one generator, non-zero: the points differ
+        if rank(rows, bud) != len(gens):
+            raise Reject(f"{where}: the zonotope generators are not linearly independent")
+        return 2 ** len(gens)
+    if method == "zonotope_general_position":
+        # n central hyperplanes in general position in rank r (every r of the
+        # normals independent) cut space into 2·Σ_{i<r} C(n-1, i) regions
+        r, n = rank(rows, bud), len(gens)
+        if r == n:
+            raise Reject(f"{where}: independent generators: use zonotope_independent")
+        subsets = comb(n, r)
+        if r <= 2:
+            # the classes are distinct primitive directions up to sign: any two are
+            # independent, and rank <= 2 needs nothing more
+            return 2 * sum(comb(n - 1, i) for i in range(r))
+        if subsets > MAX_SUBSETS:
+            raise Unsupported(f"{where}: general position of {n} generators needs {subsets} "
+                              f"rank computations (the checker does up to {MAX_SUBSETS})")
+        for sub in combinations(rows, r):
+            if rank(list(sub), bud) != r:
+                raise Reject(f"{where}: the generators are not in general position")
+        return 2 * sum(comb(n - 1, i) for i in range(r))
+    # graphic: generator e_a - e_b is the edge {a, b}; e_a alone is {a, ground}
+    n = len(bvars) + 1
+    ground = len(bvars)
+    edges = []
+    for g in rows:
+        nz = sorted(g.items())
+        if len(nz) == 1 and abs(nz[0][1]) == 1:
+            edges.append((nz[0][0], ground))
+        elif len(nz) == 2 and {nz[0][1], nz[1][1]} == {1, -1}:
+            edges.append((nz[0][0], nz[1][0]))
+        else:
+            raise Reject(f"{where}: a generator is not graphic (entries other than one +1 "
+                         "and one -1, or a single ±1)")
+    # general blocks: at most MAX_GRAPH_NODES nodes, every step of the recurrence charged
+    try:
+        st.budget.charge(len(edges) + n, "counting acyclic orientations")
+        count = acyclic_orientations(n, edges, max_general=MAX_GRAPH_NODES, budget=st.budget)
+        return count
+    except GraphTooLarge as e:
+        raise Unsupported(f"{where}: {e}") from None
+
+
+def _simplex_count(st: State, blk: dict, fs: list, where: str) -> int:
+    """A block of one factor whose x-support is affinely independent: every point is
+    a vertex of its (multiple of a) simplex.  Affine independence by private
+    variables: with base ``p_0`` the point with fewest non-zeros (the first such in
+    sorted order), each other ``p_i - p_0`` has a non-zero coordinate that no other
+    difference has, so the difference rows are independent.  Sparse, linear.
+
+    >>> st = State(None); st.factors = [({(): 1, ((0, 1),): 1, ((4, 2),): 1}, 1)]
+    >>> st.pb = type("Pb", (), {"dim": 5})()
+    >>> _simplex_count(st, {"factors": [0], "method": "simplex"}, [0], "b")
+    3
+    """
+    fields(blk, {"factors", "method"}, set(), where)
+    if len(fs) != 1:
+        raise Reject(f"{where}: a simplex block has exactly one factor")
+    dim = st.pb.dim
+    pts = sorted({tuple((v, e) for v, e in m if v < dim) for m in st.factors[fs[0]][0]})
+    if len(pts) < 3:
+        raise Reject(f"{where}: a simplex block needs at least 3 points (a binomial is a zonotope)")
+    base = min(range(len(pts)), key=lambda i: len(pts[i]))
+    b = dict(pts[base])
+    diffs = []
+    seen: dict = {}
+    for i, p in enumerate(pts):
+        if i == base:
+            continue
+        d = {v: -x for v, x in b.items()}
+        for v, x in p:
+            d[v] = x - b.get(v, 0)
+        nz = [v for v, x in d.items() if x]
+        diffs.append(nz)
+        for v in nz:
+            seen[v] = seen.get(v, 0) + 1
+    for k, nz in enumerate(diffs):
+        if not any(seen[v] == 1 for v in nz):
+            raise Reject(f"{where}: point {k + 1} of the support has no private variable "
+                         "(affine independence not shown)")
+    return len(pts)
+
+
+def rule_newton_blocks(st: State, step: dict, where: str) -> None:
+    """Lower bound: the vertices of ``Newt_x(R)``, a product over blocks (Lemma 5)."""
+    fields(step, {"rule", "blocks"}, set(), where)
+    if st.lower is not None:
+        raise Reject(f"{where}: a second newton_blocks step")
+    blocks = step["blocks"]
+    if not isinstance(blocks, list):
+        raise Reject(f"{where}: blocks must be a list")
+    seen: list = []
+    used_vars: set = set()
+    counts = []
+    prev_first = -1
+    nfac = len(st.factors)
+    for b_i, blk in enumerate(blocks):
+        fast = FAST.binomial_block
+        j = None if fast is None else fast(st, blk, prev_first, nfac, used_vars)
+        if j is not None:
+            prev_first = j
+            seen.append(j)
+            counts.append(2)
+            continue
+        w = f"{where}, block {b_i}"
+        if not isinstance(blk, dict) or not isinstance(blk.get("factors"), list) or not blk["factors"]:
+            raise Reject(f"{w}: a block has a non-empty 'factors' list")
+        fs = [integer(j, f"{w}, factors", 0) for j in blk["factors"]]
+        if any(b <= a for a, b in zip(fs, fs[1:])):
+            raise Reject(f"{w}: factor indices must be strictly increasing")
+        if fs[0] <= prev_first:
+            raise Reject(f"{w}: blocks must be ordered by their first factor")
+        prev_first = fs[0]
+        if fs[-1] >= len(st.factors):
+            raise Reject(f"{w}: factor {fs[-1]} does not exist")
+        st.budget.charge(len(fs), "newton blocks")
+        bv = set().union(*(st.factor_xvars(j) for j in fs))
+        if bv & used_vars:
+            raise Reject(f"{w}: shares x variables with an earlier block")
+        used_vars |= bv
+        seen.extend(fs)
+        counts.append(_block_count(st, blk, fs, w))
+    if sorted(seen) != list(range(len(st.factors))):
+        raise Reject(f"{where}: the blocks must partition the factors exactly once")
+    st.lower = product(counts)
+
+
+
+# rule name -> (function, phase)
+RULES = {
+    "newton_blocks": (rule_newton_blocks, 1),
+}

@@ -1,0 +1,160 @@
+"""What the steps established so far: the typed :class:`State` every rule reads and extends.
+
+docs/certificates.md §5: steps come in phases; the state keeps the bound factors
+``(f_i, e_i)`` in order of appearance, the lower and upper bounds, the window
+claims, the trust level, the shared work budget, and what the geometry steps
+(§6.7-6.10) proved about the heads.  Helpers that read points off a polynomial
+(``x_points``, ``x_vars``) live here because several rule families use them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from math import gcd
+
+from .. import poly as P
+from ..syntax import UNLIMITED, Budget
+
+TRUST_ORDER = ("exact", "exact-modulo-flint", "window-refuted", "numeric", "unknown")
+SMALL_HEAD = 64        # heads with at most this many terms are indexed by their directions
+
+
+@dataclass
+class State:
+    """What the steps established so far, and the work budget they share."""
+
+    pb: object                                   # the parsed problem (problem.Problem)
+    budget: Budget = UNLIMITED
+    factors: list = field(default_factory=list)  # bound factors (poly, multiplicity)
+    factor_text: str | None = None               # canonical text of the last irreducible factor
+    flint_used: bool = False
+    lower: int | None = None
+    upper: int | None = None
+    windows: list = field(default_factory=list)
+    window_steps: list = field(default_factory=list)
+    step_index: int | None = None
+    trust: str = "exact"
+    # geometry (docs/certificates.md §6.7-6.10)
+    chains: dict = field(default_factory=dict)       # head -> "simplex" | "chain"
+    indecomposable: set = field(default_factory=set)  # heads with edge content above 1
+    last_chain: int = -1
+    generic: bool = False                            # generic_heads was checked
+    complete: bool | None = None                     # a geometric vertex count is complete
+    box: dict | None = None                          # difference_box, once computed
+    # floors (docs/certificates.md §6.12)
+    sub_sum: tuple | None = None                     # (factors kept, factors before) of a sub_sum
+    # indexes built on demand
+    _index: dict | None = None
+    _hvars: list = field(default_factory=list)
+    _dirs: dict | None = None
+    _xvars: list = field(default_factory=list)
+
+    def weaken(self, level: str) -> None:
+        """Lower the trust level to ``level`` if it is weaker."""
+        if TRUST_ORDER.index(level) > TRUST_ORDER.index(self.trust):
+            self.trust = level
+
+    def _head_index(self) -> None:
+        if self._index is None:
+            self._index = {}
+            for h, D in enumerate(self.pb.den):
+                self.budget.charge(P.size(D), "indexing the heads")
+                hv = P.variables(D)
+                self._hvars.append(hv)
+                for v in hv:
+                    self._index.setdefault(v, []).append(h)
+
+    def heads_with(self, vs: set) -> list:
+        """Heads whose denominator involves every variable of ``vs``."""
+        self._head_index()
+        if not vs:
+            return list(range(len(self.pb.den)))
+        first = min(vs, key=lambda v: len(self._index.get(v, ())))
+        cands = self._index.get(first, ())
+        self.budget.charge(len(cands), "matching factors to heads")
+        return [h for h in cands if vs <= self._hvars[h]]
+
+    def divisor_candidates(self, f: dict) -> list:
+        """Heads whose denominator ``f`` may divide (every other one it does not).
+
+        A divisor's varying variables vary in the multiple.  For a binomial ``f``
+        with support ``{a, b}`` also by direction: if ``f | D`` then
+        ``Newt(D) = [a, b] + Newt(D/f)``, and for a generic functional orthogonal
+        to ``b - a`` the face of ``Newt(D)`` is a segment parallel to ``b - a``
+        whose ends are support points of ``D``.  So ``D`` has two support points
+        differing by a multiple of ``b - a``.  Heads with at most ``SMALL_HEAD``
+        terms are indexed by the primitive directions of their support
+        differences; larger ones are always candidates.  The work per factor is
+        the number of candidates, not the number of heads.
+        """
+        vs = P.variables(f)
+        if len(f) != 2:
+            return self.heads_with(vs)
+        self._head_index()
+        if self._dirs is None:
+            self._dirs = {}
+            for h, D in enumerate(self.pb.den):
+                if len(D) > SMALL_HEAD:
+                    self._dirs.setdefault(None, []).append(h)
+                    continue
+                ms = list(D)
+                self.budget.charge(len(ms) * len(ms) * (1 + max(len(m) for m in ms)),
+                                   "indexing the heads")
+                for i in range(len(ms)):
+                    for j in range(i + 1, len(ms)):
+                        d = primitive(P.mono_div(ms[j], ms[i]))
+                        hs = self._dirs.setdefault(d, [])
+                        if not hs or hs[-1] != h:
+                            hs.append(h)
+        a, b = list(f)
+        cands = self._dirs.get(primitive(P.mono_div(b, a)), [])
+        if None in self._dirs:         # lists of increasing heads, each head once
+            cands = sorted(set(cands) | set(self._dirs[None]))
+        self.budget.charge(1 + len(cands), "matching factors to heads")
+        return [h for h in cands if vs <= self._hvars[h]]
+
+    def factor_xvars(self, j: int) -> set:
+        """x variables of bound factor ``j`` (computed once)."""
+        while len(self._xvars) < len(self.factors):
+            f = self.factors[len(self._xvars)][0]
+            self.budget.charge(P.size(f), "factor variables")
+            self._xvars.append(x_vars(f, self.pb.dim))
+        return self._xvars[j]
+
+
+def primitive(g: tuple) -> tuple:
+    """The primitive sparse vector parallel to ``g`` with first non-zero entry positive.
+
+    >>> primitive(((1, -2), (4, 6)))
+    ((1, 1), (4, -3))
+    """
+    k = 0
+    for _, x in g:
+        k = gcd(k, x)
+    if k == 0:
+        raise ValueError("zero vector")
+    if g[0][1] < 0:
+        k = -k
+    return tuple((v, x // k) for v, x in g)
+
+
+def x_points(f: dict, dim: int) -> list:
+    """Distinct projections of ``supp(f)`` on the x variables (sparse monomials, lex order).
+
+    Projection keeps the ``(variable, exponent)`` pairs: ``x_0`` and ``x_1`` stay two points.
+
+    >>> x_points({((0, 1), (2, 1)): 1, ((2, 3),): 1}, 2)       # z (index 2) dropped
+    [(), ((0, 1),)]
+    >>> len(x_points({((0, 1),): 1, ((1, 1),): 1}, 2))
+    2
+    """
+    return sorted({tuple(pr for pr in m if pr[0] < dim) for m in f}, key=P.lex_key)
+
+
+def x_vars(f: dict, dim: int) -> set:
+    """x variables (index < dim) whose exponent varies over ``supp(f)``.
+
+    >>> sorted(x_vars({((0, 1), (2, 1)): 1, ((2, 3),): 1}, 2))
+    [0]
+    """
+    return {v for v in P.variables(f) if v < dim}

@@ -1,0 +1,384 @@
+"""The problem format: ``{"format": "attnproof-problem", "version": 1, "dim": d, "heads": [...]}``.
+
+Numbers follow :mod:`attnproof.io.numbers`.  Keys are dense lists of ``dim``
+numbers, or sparse objects ``{"j": value}`` with 0-based coordinate indices as
+strings (missing coordinates are 0).  The canonical form is dense up to ``dim``
+16 and sparse above.
+
+>>> from attnproof.families import sigmoid_sum
+>>> loads_problem(canonical_json(problem_to_dict(sigmoid_sum(2)))) == sigmoid_sum(2)
+True
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+from fractions import Fraction
+from typing import Any, Sequence
+
+from ..checker.limits import MAX_DIM, fits_digits
+from ..errors import InputError, ValidationError
+from ..model import Atom, Head, MultiHead
+from .files import atomic_write_text, canonical_json, loads_json, paused_gc, read_json_file
+from .numbers import _FAST_INT, _SMALL_FRACTIONS, _format_fraction, format_number, parse_number
+
+__all__ = ["PROBLEM_FORMAT", "PROBLEM_VERSION", "SPARSE_KEY_DIM", "load_problem", "loads_problem",
+           "dump_problem", "problem_from_dict", "problem_to_dict", "problem_sha256", "key_to_json",
+           "sparse_key_to_json", "as_problem"]
+
+PROBLEM_FORMAT = "attnproof-problem"
+PROBLEM_VERSION = 1
+
+
+def _check_keys(obj: dict, allowed: set[str], required: set[str], where: str) -> None:
+    extra = sorted(set(obj) - allowed)
+    if extra:
+        raise ValidationError(f"{where}: unknown field {extra[0]!r} (allowed: {', '.join(sorted(allowed))})")
+    missing = sorted(required - set(obj))
+    if missing:
+        raise ValidationError(f"{where}: missing field {missing[0]!r}")
+
+
+def _parse_vector(x: Any, where: str) -> tuple[Fraction, ...]:
+    if isinstance(x, list):
+        if not x:
+            raise ValidationError(f"{where}: empty list")
+        return tuple(parse_number(c, f"{where}[{i}]") for i, c in enumerate(x))
+    return (parse_number(x, where),)
+
+
+_ZERO = _SMALL_FRACTIONS[0]
+_ONE = _SMALL_FRACTIONS[1]
+_INDEX_RE = re.compile(r"0|[1-9][0-9]{0,8}")
+
+
+def _parse_key(key: Any, d: int, where: str) -> tuple[tuple[int, Fraction], ...]:
+    """A key as sorted ``(j, value)`` pairs of its non-zero coordinates.
+
+    Written as a dense list of ``d`` numbers, or a sparse object ``{"j": value}``
+    (0-based coordinate index as a decimal string; missing coordinates are 0).
+    Work is proportional to what is written, never to ``d`` for sparse keys.
+
+    >>> _parse_key({"7": "1/2", "2": 0}, 10, "k"), _parse_key([0, 3], 2, "k")
+    (((7, Fraction(1, 2)),), ((1, Fraction(3, 1)),))
+    """
+    if isinstance(key, list):
+        if len(key) != d:
+            raise ValidationError(f"{where}: key has dimension {len(key)}, the problem has dim {d}")
+        out = []
+        for j, c in enumerate(key):
+            v = parse_number(c, f"{where}, key[{j}]")
+            if v:
+                out.append((j, v))
+        return tuple(out)
+    if isinstance(key, dict):
+        out = []
+        for j_s, c in key.items():
+            if not isinstance(j_s, str) or not _INDEX_RE.fullmatch(j_s) or int(j_s) >= d:
+                raise ValidationError(
+                    f"{where}: sparse key index {j_s!r} is not a coordinate 0..{d - 1}")
+            v = parse_number(c, f"{where}, key[{j_s}]")
+            if v:
+                out.append((int(j_s), v))
+        out.sort(key=_first)
+        return tuple(out)
+    raise ValidationError(
+        f"{where}: key must be a list of {d} numbers or a sparse object such as {{\"0\": 1}}")
+
+
+def _first(t: tuple) -> Any:
+    return t[0]
+
+
+_ATOM_FIELDS = frozenset({"key", "value", "bias", "weight"})
+_HEAD_FIELDS = frozenset({"name", "atoms"})
+
+
+def _fast_atom(a: Any, d: int) -> tuple | None:
+    """``(sparse key, value, bias, weight)`` of a well-formed atom object, or None.
+
+    The same values as the checked path of :func:`problem_from_dict`, without
+    building its error locations; None for anything else (including every
+    input that is an error), which the checked path then parses and reports.
+
+    >>> _fast_atom({"key": {"3": 2, "1": "1/2"}, "value": 1}, 5)
+    (((1, Fraction(1, 2)), (3, Fraction(2, 1))), (Fraction(1, 1),), Fraction(0, 1), Fraction(1, 1))
+    >>> _fast_atom({"key": {"5": 1}, "value": 1}, 5) is None
+    True
+    """
+    if type(a) is not dict or not a.keys() <= _ATOM_FIELDS:
+        return None
+    key = a.get("key")
+    val = a.get("value")
+    if key is None or val is None:
+        return None
+    num = parse_number
+    small = _SMALL_FRACTIONS
+    big = _FAST_INT
+    try:
+        out = []
+        if type(key) is dict:
+            last = -1
+            ordered = True
+            match = _INDEX_RE.fullmatch
+            for j_s, c in key.items():
+                if type(j_s) is not str or not match(j_s):
+                    return None
+                j = int(j_s)
+                if j >= d:
+                    return None
+                if type(c) is int and -big < c < big:      # plain integers: no Fraction arithmetic
+                    if not c:
+                        continue
+                    v = small.get(c) or Fraction(c)
+                else:
+                    v = num(c)
+                    if not v:
+                        continue
+                out.append((j, v))
+                if j < last:
+                    ordered = False
+                last = j
+            if not ordered:
+                out.sort(key=_first)
+        elif type(key) is list and len(key) == d:
+            for j, c in enumerate(key):
+                v = num(c)
+                if v:
+                    out.append((j, v))
+        else:
+            return None
+        if type(val) is list:
+            if not val:
+                return None
+            value = tuple([num(c) for c in val])
+        else:
+            value = (num(val),)
+        b = a.get("bias")
+        b = _ZERO if b is None and "bias" not in a else num(b)
+        w = a.get("weight")
+        if w is None and "weight" not in a:
+            w = _ONE
+        else:
+            w = num(w)
+            if w.numerator <= 0:
+                return None
+    except InputError:
+        return None
+    return tuple(out), value, b, w
+
+
+SPARSE_KEY_DIM = 16
+
+
+def key_to_json(key: Sequence[Fraction | int], dim: int) -> list | dict:
+    """Canonical JSON form of a key: a dense list when ``dim <= 16``, else sparse.
+
+    >>> key_to_json((1, 0, Fraction(1, 2)), 3)
+    [1, 0, '1/2']
+    >>> key_to_json((0,) * 19 + (2,), 20)
+    {'19': 2}
+    """
+    if dim <= SPARSE_KEY_DIM:
+        return [format_number(c) for c in key]
+    return {str(j): format_number(c) for j, c in enumerate(key) if c}
+
+
+def sparse_key_to_json(sparse_key: Sequence[tuple[int, Fraction | int]], dim: int) -> list | dict:
+    """Canonical JSON form of a key given by its sorted non-zero ``(j, value)`` pairs.
+
+    Same output as :func:`key_to_json` on the dense key; linear in the pairs above dim 16.
+
+    >>> sparse_key_to_json(((2, Fraction(1, 2)),), 3), sparse_key_to_json(((19, 2),), 20)
+    ([0, 0, '1/2'], {'19': 2})
+    """
+    if dim <= SPARSE_KEY_DIM:
+        out: list = [0] * dim
+        for j, c in sparse_key:
+            out[j] = format_number(c)
+        return out
+    return {str(j): format_number(c) for j, c in sparse_key if c}
+
+
+def problem_from_dict(obj: Any) -> MultiHead:
+    """Build a validated :class:`MultiHead` from a parsed problem document.
+
+    >>> M = problem_from_dict({"format": "attnproof-problem", "version": 1, "dim": 1,
+    ...     "heads": [{"atoms": [{"key": [1], "value": 1}, {"key": ["0.5"], "value": "1/2"}]}]})
+    >>> M.heads[0].atoms[1].key
+    (Fraction(1, 2),)
+    """
+    if not isinstance(obj, dict):
+        raise ValidationError("a problem file must be a JSON object")
+    _check_keys(obj, {"format", "version", "dim", "heads", "name", "description"},
+                {"format", "version", "dim", "heads"}, "problem")
+    if obj["format"] != PROBLEM_FORMAT:
+        raise ValidationError(f"problem: format must be {PROBLEM_FORMAT!r}, got {obj['format']!r}")
+    if type(obj["version"]) is not int or obj["version"] != PROBLEM_VERSION:
+        raise ValidationError(f"problem: unsupported version {obj['version']!r} (this attnproof reads version 1)")
+    d = obj["dim"]
+    if type(d) is not int or d < 0 or d > MAX_DIM:
+        raise ValidationError(f"problem: dim must be an integer from 0 to {MAX_DIM}, got "
+                              f"{d if type(d) is int and fits_digits(d) else type(d).__name__}")
+    heads_in = obj["heads"]
+    if not isinstance(heads_in, list) or not heads_in:
+        raise ValidationError("problem: 'heads' must be a non-empty list")
+    heads = []
+    for h_i, h in enumerate(heads_in):
+        if type(h) is dict and h.keys() <= _HEAD_FIELDS:
+            name = h.get("name")
+            atoms_in = h.get("atoms")
+            if (name is None or type(name) is str) and type(atoms_in) is list and atoms_in:
+                atoms = []
+                m0 = None
+                trusted = Atom._trusted
+                for a in atoms_in:
+                    r = _fast_atom(a, d)
+                    if r is None or (m0 is not None and len(r[1]) != m0):
+                        break
+                    m0 = len(r[1])
+                    atoms.append(trusted(d, *r))
+                else:
+                    heads.append(Head._trusted(tuple(atoms), name))
+                    continue
+        # the checked path: every error named with its location
+        if not isinstance(h, dict):
+            raise ValidationError(f"head {h_i}: must be an object with 'atoms'")
+        _check_keys(h, {"name", "atoms"}, {"atoms"}, f"head {h_i}")
+        name = h.get("name")
+        if name is not None and not isinstance(name, str):
+            raise ValidationError(f"head {h_i}: name must be a string")
+        label = f"head {h_i}" + (f" ({name!r})" if name else "")
+        atoms_in = h["atoms"]
+        if not isinstance(atoms_in, list) or not atoms_in:
+            raise ValidationError(f"{label}: 'atoms' must be a non-empty list")
+        atoms = []
+        m0 = None
+        for a_i, a in enumerate(atoms_in):
+            where = f"{label}, atom {a_i}"
+            if not isinstance(a, dict):
+                raise ValidationError(f"{where}: must be an object")
+            _check_keys(a, {"key", "value", "bias", "weight"}, {"key", "value"}, where)
+            k = _parse_key(a["key"], d, where)
+            v = _parse_vector(a["value"], f"{where}, value")
+            if m0 is None:
+                m0 = len(v)
+            elif len(v) != m0:
+                raise ValidationError(f"{where}: value has dimension {len(v)}, atom 0 has {m0}")
+            b = parse_number(a.get("bias", 0), f"{where}, bias")
+            w = parse_number(a.get("weight", 1), f"{where}, weight")
+            if w <= 0:
+                raise ValidationError(f"{where}: weight must be positive, got {format_number(w)}")
+            atoms.append(Atom._trusted(d, k, v, b, w))
+        heads.append(Head(tuple(atoms), name=name))
+    return MultiHead(tuple(heads), dim=d)
+
+
+def loads_problem(text: str) -> MultiHead:
+    """Parse a problem from JSON text.
+
+    >>> loads_problem('{"format": "attnproof-problem", "version": 1, "dim": 1, "heads": []}')
+    Traceback (most recent call last):
+    ...
+    attnproof.errors.ValidationError: problem: 'heads' must be a non-empty list
+    """
+    return problem_from_dict(loads_json(text))
+
+
+def load_problem(path: str | os.PathLike) -> MultiHead:
+    """Load and validate a problem file (JSON, YAML by extension, or ``.npz`` arrays:
+    :func:`attnproof.io.npz.load_npz`).
+
+    >>> import tempfile, os
+    >>> from attnproof.families import sigmoid_sum
+    >>> path = os.path.join(tempfile.mkdtemp(), "w2.json")
+    >>> dump_problem(sigmoid_sum(2), path)
+    >>> load_problem(path) == sigmoid_sum(2)
+    True
+    """
+    if str(path).lower().endswith(".npz"):         # arrays of floats, exact binary values
+        from .npz import load_npz
+        return load_npz(path)
+    with paused_gc():
+        obj = read_json_file(path)
+        try:
+            return problem_from_dict(obj)
+        except InputError as e:
+            raise type(e)(f"{path}: {e}") from None
+
+
+def problem_to_dict(M: MultiHead) -> dict:
+    """The canonical document of a multi-head: defaults omitted, numbers canonical.
+
+    >>> from attnproof.model import Atom, Head, MultiHead
+    >>> problem_to_dict(MultiHead((Head((Atom((1,), (1,)),)),)))
+    {'format': 'attnproof-problem', 'version': 1, 'dim': 1, 'heads': [{'atoms': [{'key': [1], 'value': 1}]}]}
+    """
+    heads = []
+    dim = M.dim
+    sparse = dim > SPARSE_KEY_DIM
+    fmt = _format_fraction
+    for h in M.heads:
+        atoms = []
+        for a in h.atoms:
+            if sparse:
+                ad: dict[str, Any] = {"key": {str(j): fmt(c) for j, c in a.sparse_key if c}}
+            else:
+                ad = {"key": sparse_key_to_json(a.sparse_key, dim)}
+            v = a.value
+            ad["value"] = fmt(v[0]) if len(v) == 1 else [fmt(c) for c in v]
+            if a.bias != 0:
+                ad["bias"] = fmt(a.bias)
+            if a.weight != 1:
+                ad["weight"] = fmt(a.weight)
+            atoms.append(ad)
+        hd: dict[str, Any] = {"atoms": atoms}
+        if h.name is not None:
+            hd["name"] = h.name
+        heads.append(hd)
+    return {"format": PROBLEM_FORMAT, "version": PROBLEM_VERSION, "dim": M.dim, "heads": heads}
+
+
+def problem_sha256(M: MultiHead) -> str:
+    """SHA-256 of the canonical JSON of the problem (hex).
+
+    >>> from attnproof.families import sigmoid_sum
+    >>> problem_sha256(sigmoid_sum(1))[:16]
+    'f51da71fb60c16d2'
+    """
+    return hashlib.sha256(canonical_json(problem_to_dict(M)).encode("ascii")).hexdigest()
+
+
+def dump_problem(M: MultiHead, path: str | os.PathLike) -> None:
+    """Write a multi-head as a canonical problem file, atomically.
+
+    >>> import tempfile, os
+    >>> from attnproof.families import sigmoid_sum
+    >>> path = os.path.join(tempfile.mkdtemp(), "w1.json")
+    >>> dump_problem(sigmoid_sum(1), path)
+    >>> open(path).read()[:40]
+    '{"dim":1,"format":"attnproof-problem","h'
+    """
+    atomic_write_text(path, canonical_json(problem_to_dict(M)))
+
+
+def as_problem(problem: Any) -> MultiHead:
+    """A :class:`MultiHead` from a multi-head, a problem file path or a problem document.
+
+    Every verb of the API (``fuse``, ``reduced_form``, ``bound``, ``prove``, ``search``...)
+    takes its problem through this function.
+
+    >>> as_problem({"format": "attnproof-problem", "version": 1, "dim": 1,
+    ...             "heads": [{"atoms": [{"key": [1], "value": 1}, {"key": [0], "value": 0}]}]}).dim
+    1
+    """
+    if isinstance(problem, MultiHead):
+        return problem
+    if isinstance(problem, dict):
+        return problem_from_dict(problem)
+    if isinstance(problem, (str, os.PathLike)):
+        return load_problem(problem)
+    raise InputError(f"expected a MultiHead, a problem file path or a problem document, "
+                     f"got {type(problem).__name__}")
