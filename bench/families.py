@@ -20,7 +20,7 @@ directly):
 
 Each cell runs ``attnproof prove --json`` and ``attnproof check --json`` as fresh
 processes (imports included) in their own session, killed at ``--timeout``
-seconds: a cell always ends, as an answer, an exit code with its message, or
+seconds (``--layer-timeout`` for the layers): a cell always ends, as an answer, an exit code with its message, or
 ``timeout``.  Printed per cell: prove and check wall seconds, the peak memory of
 the prove process (``ru_maxrss`` of that child alone, through ``wait4``), the lower
 and upper bounds, and the growth of the prove time per doubling of the size
@@ -163,6 +163,8 @@ def main() -> int:
     ap.add_argument("--timeout", type=float, default=120.0, help="seconds per command (default 120)")
     ap.add_argument("--only", help="comma-separated family names")
     ap.add_argument("--layers", action="store_true", help="include the captured layers")
+    ap.add_argument("--layer-timeout", type=float, default=900.0,
+                    help="seconds per command for the layers (default 900)")
     ap.add_argument("--quick", action="store_true", help="two small sizes per family")
     ap.add_argument("--keep", metavar="DIR", help="write problems and certificates here")
     args = ap.parse_args()
@@ -198,15 +200,15 @@ def main() -> int:
                 print(f"{name:<14}{label}={size:<8} build failed: {type(e).__name__}: {e}")
                 continue
             build = time.perf_counter() - t0
-            pr = run_cell(exe + ["prove", stem + ".json", "-o", stem + ".cert", "--json"],
-                          args.timeout)
+            limit = args.layer_timeout if name == "layer" else args.timeout
+            pr = run_cell(exe + ["prove", stem + ".json", "-o", stem + ".cert", "--json"], limit)
             ck = None
             lower = upper = None
             answer = ""
             if pr["code"] == 0:
                 d = pr["doc"] or {}
                 lower, upper = d.get("lower_bound"), d.get("upper_bound")
-                ck = run_cell(exe + ["check", stem + ".cert", "--json"], args.timeout)
+                ck = run_cell(exe + ["check", stem + ".cert", "--json"], limit)
                 answer = "valid" if ck["code"] == 0 else f"check: {ck['code']}"
                 if ck["code"] not in (0, "timeout"):
                     failures += 1

@@ -396,8 +396,8 @@ def lower_bound(M: MultiHead, explicit: bool = False, max_atoms: int | None = DE
     >>> from attnproof.io import problem_from_dict
     >>> lb = lower_bound(problem_from_dict({"format": "attnproof-problem", "version": 1, "dim": 1,
     ...     "heads": [{"atoms": [{"key": [12345678], "value": 1}, {"key": [0], "value": 0}]},
-    ...               {"atoms": [{"key": [3], "value": 1}, {"key": [0], "value": 0}]}]}))
-    >>> lb.value, lb.tight, lb.floor["rule"]
+    ...               {"atoms": [{"key": [6], "value": 1}, {"key": [0], "value": 0}]}]}))
+    >>> lb.value, lb.tight, lb.floor["rule"]       # 1 + x^2 divides both heads: no factor
     (2, True, 'non_constant')
     """
     lat = lattice if lattice is not None else Lattice.of(M)
