@@ -15,9 +15,9 @@ exactly these generator directions.
 
 >>> from attnproof.model import Atom, Head, MultiHead
 >>> def sig(k): return Head((Atom(k, (1,)), Atom((0, 0), (0,))))
->>> lb = binomial_bound(MultiHead((sig((12345678, 0)), sig((3, 0)), sig((0, 1)))))
->>> lb.value, lb.tight, [f[2]["kind"] for f in lb.factors]
-(4, True, ['linear', 'capelli', 'linear'])
+>>> fs, complete = binomial_factors(MultiHead((sig((12345678, 0)), sig((3, 0)), sig((0, 1)))))
+>>> [F.witness["kind"] for F in fs], complete
+(['linear', 'capelli', 'linear'], True)
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from ..algebra.factors import Factor, irreducibility_witness
 from ..algebra.sparse import head_polys, variables, x_support
 from ..model import MultiHead
 
-__all__ = ["binomial_bound"]
+__all__ = ["binomial_factors"]
 
 
 def _direction(f: dict, dim: int) -> tuple:
@@ -45,12 +45,9 @@ def _direction(f: dict, dim: int) -> tuple:
     return tuple((v, e // s) for v, e in g)
 
 
-def binomial_bound(M: MultiHead, hp: list | None = None):
-    """A :class:`~attnproof.bounds.lower.LowerBound` from Capelli factors of the binomial
-    heads, or None when no factor is certified."""
-    from .lower import LowerBound, _blocks
-    from ..algebra.sizes import exact_product
-
+def binomial_factors(M: MultiHead, hp: list | None = None) -> tuple[list, bool]:
+    """``(factors, complete)``: the certified :class:`~attnproof.algebra.factors.Factor`
+    of the binomial heads in certificate order, and whether they make the whole count."""
     hp = hp if hp is not None else head_polys(M)
     dim = M.dim
     dens = [H.den for H in hp]
@@ -87,17 +84,7 @@ def binomial_bound(M: MultiHead, hp: list | None = None):
             continue
         w = irreducibility_witness(f) or {"kind": "capelli"}
         found[key] = Factor(f, 1, w, comp, {top: 1})
-    if not found:
-        return None
     factors = sorted(found.values(), key=Factor.sort_key)
-    polys = [F.poly for F in factors]
-    blocks = _blocks(polys, [1] * len(polys), dim, False)
-    value = exact_product(b.count for b in blocks)
     covered = {_direction(F.poly, dim) for F in factors}
-    tight = not other_vars and all(_direction(dens[h], dim) in covered for h in heads2)
-    return LowerBound(value, "c1", "exact",
-                      [(F.poly, F.multiplicity, F.witness, F.residue_component) for F in factors],
-                      blocks, tight=tight, notes=[
-                          f"{len(factors)} binomial factor(s) of two-key heads certified by "
-                          "Capelli's theorem and cyclotomic factorization, no FLINT"
-                          + ("" if tight else "; other factors could not be certified")])
+    complete = not other_vars and all(_direction(dens[h], dim) in covered for h in heads2)
+    return factors, complete

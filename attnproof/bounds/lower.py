@@ -428,11 +428,8 @@ def _lower_bound(M: MultiHead, explicit: bool, max_atoms: int | None, progress: 
         if lb is not None:
             lb.notes.insert(0, f"{obstacle}: exact geometry, no polynomial algebra (THEORY §9)")
             return lb
-        from .binomial_heads import binomial_bound
-
-        lb = binomial_bound(M, hp)          # two-key heads: Capelli and cyclotomic factors
+        lb = _binomial(M, hp, obstacle)      # two-key heads: Capelli and cyclotomic factors
         if lb is not None:
-            lb.notes.insert(0, obstacle)
             return lb
         return LowerBound(1, "none", "exact", tight=False, notes=[
             f"{obstacle}, and some head denominator has no certificate of irreducibility "
@@ -464,6 +461,22 @@ def _lower_bound(M: MultiHead, explicit: bool, max_atoms: int | None, progress: 
     return LowerBound(value, "c1", "exact",
                       [(f.poly, f.multiplicity, f.witness, f.residue_component) for f in fs.factors],
                       blocks, tight=tight, notes=notes)
+
+
+def _binomial(M: MultiHead, hp: list, obstacle: str) -> LowerBound | None:
+    """The count of the binomial heads' Capelli factors (:mod:`.binomial_heads`), or None."""
+    from .binomial_heads import binomial_factors
+
+    factors, complete = binomial_factors(M, hp)
+    if not factors:
+        return None
+    blocks = _blocks([F.poly for F in factors], [1] * len(factors), M.dim, False)
+    return LowerBound(exact_product(b.count for b in blocks), "c1", "exact",
+                      [(F.poly, F.multiplicity, F.witness, F.residue_component) for F in factors],
+                      blocks, tight=complete, notes=[
+                          obstacle, f"{len(factors)} binomial factor(s) of two-key heads "
+                          "certified by Capelli's theorem and cyclotomic factorization, no FLINT"
+                          + ("" if complete else "; other factors could not be certified")])
 
 
 def _geometric(M: MultiHead, progress: Progress = None,
