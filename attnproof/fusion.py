@@ -21,7 +21,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Callable, Iterator, Optional
+from typing import Any, Iterator
 
 import flint
 
@@ -32,6 +32,7 @@ from .errors import AlgebraError, LimitError
 from .io import (PROBLEM_FORMAT, PROBLEM_VERSION, SPARSE_KEY_DIM, as_problem, format_number,
                  sparse_key_to_json)
 from .model import Atom, Head, MultiHead
+from .tasks import Progress
 
 __all__ = ["DEFAULT_MAX_ATOMS", "ReducedForm", "Fusion", "ClassProductFusion", "reduced_form",
            "product_fusion", "class_product_fusion", "lcm_fusion", "fuse", "compress",
@@ -42,7 +43,6 @@ _GEOMETRY_HINT = ("'attnproof bound', 'prove' and 'fuse' handle such keys by exa
 
 DEFAULT_MAX_ATOMS = 1 << 20
 
-Progress = Optional[Callable[[int, int], None]]
 
 
 def product_size_bound(M: MultiHead) -> int:

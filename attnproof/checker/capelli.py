@@ -78,7 +78,7 @@ def is_power(a: Fraction, p: int) -> bool:
     return all(_iroot(x, p) ** p == x for x in (n, d))
 
 
-def _terms(f: dict) -> tuple | None:
+def _terms(f: dict) -> tuple[Fraction, Fraction, tuple] | None:
     """``(c_0, c_1, Δ)`` of a binomial: coefficients at the lexicographically smaller and
     larger exponent and the difference ``Δ`` of the exponents (sparse), or None."""
     if len(f) != 2:
@@ -89,7 +89,10 @@ def _terms(f: dict) -> tuple | None:
 
 def content(f: dict) -> int:
     """The content ``k`` of a binomial's exponent difference (gcd of its coordinates)."""
-    return _content(_terms(f)[2])
+    t = _terms(f)
+    if t is None:
+        raise ValueError("not a binomial")
+    return _content(t[2])
 
 
 def _content(delta: tuple) -> int:
@@ -101,7 +104,10 @@ def _content(delta: tuple) -> int:
 
 def capelli_irreducible(f: dict) -> bool:
     """Capelli's test for the binomial ``f`` (any content ``k``; ``k = 1`` is irreducible)."""
-    c0, c1, delta = _terms(f)
+    t = _terms(f)
+    if t is None:
+        raise ValueError("not a binomial")
+    c0, c1, delta = t
     k = _content(delta)
     alpha = Fraction(-Fraction(c0), Fraction(c1))
     n, d = abs(alpha.numerator), alpha.denominator

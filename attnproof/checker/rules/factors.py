@@ -60,7 +60,7 @@ def _read_poly_general(x, where: str, nvars: int, rational_coefficients: bool) -
              else integer(t[0], f"{w}, coefficient"))
         if c == 0:
             raise Reject(f"{w}: zero coefficient")
-        pairs = []
+        pairs: list = []
         for pr in t[1]:
             if not isinstance(pr, list) or len(pr) != 2:
                 raise Reject(f"{w}: a monomial is a list of [variable, exponent] pairs")
@@ -223,7 +223,10 @@ def rule_irreducible_factor(st: State, step: dict, where: str) -> None:
     if len(top) > 1:
         for h in top:
             if vals[h][1] is None:
-                vals[h] = (e, P.divexact(pb.den[h], f, bud))
+                C = P.divexact(pb.den[h], f, bud)
+                if C is None:          # the closed form and the division disagree: a bug
+                    raise Unsupported(f"{where}: a binomial valuation could not be confirmed")
+                vals[h] = (e, C)
     comp = integer(step["residue_component"], f"{where}: residue_component", 0)
     if comp >= pb.value_dim:
         raise Reject(f"{where}: residue_component {comp} out of range")
@@ -242,7 +245,9 @@ def rule_irreducible_factor(st: State, step: dict, where: str) -> None:
                 t = pb.num[h][c]
                 for g in top:
                     if g != h:
-                        t = P.mul(t, vals[g][1], bud)
+                        C = vals[g][1]
+                        assert C is not None           # built above for every top head
+                        t = P.mul(t, C, bud)
                 P.add_into(X, t)
         bv = binomial_valuation(f, X) if X and len(f) == 2 == len(X) else None
         divides = (not X) or (bool(bv) if bv is not None else P.divexact(X, f, bud) is not None)

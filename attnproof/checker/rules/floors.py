@@ -1,7 +1,7 @@
 """Certificate rules for floors: lower bounds that hold when the full count is out of reach.
 
 Standard library only; imports nothing from attnproof outside ``checker/``
-(docs/certificates.md §6.11-6.12; THEORY §1-2 and §4, §9; docs/theory.md Lemmas F1-F2).
+(docs/certificates.md §6.12-6.13; THEORY §1-2 and §4, §9; docs/theory.md Lemmas F1-F2).
 
 * ``non_constant`` (phase 1.5, after the count): two witnesses -- limits along
   a direction ``t^c`` (``t → ∞``) or points of the positive orthant -- at which
@@ -81,9 +81,9 @@ def limit_value(pb, c: dict, budget=UNLIMITED) -> tuple:
                 best, top = s, [m]
             elif s == best:
                 top.append(m)
-        den = sum(Fraction(D[m]) for m in top)
+        den = sum((Fraction(D[m]) for m in top), Fraction(0))
         for i, N in enumerate(Ns):
-            total[i] += sum(Fraction(N.get(m, 0)) for m in top) / den
+            total[i] += sum((Fraction(N.get(m, 0)) for m in top), Fraction(0)) / den
     return tuple(total)
 
 
@@ -133,11 +133,11 @@ def slope_value(pb, c: dict, budget=UNLIMITED) -> tuple:
                     if k:
                         t += k * e
             sc[m] = t
-        w = sum(Fraction(x) for x in D.values())
-        ws = sum(Fraction(D[m]) * t for m, t in sc.items())
+        w = sum((Fraction(x) for x in D.values()), Fraction(0))
+        ws = sum((Fraction(D[m]) * t for m, t in sc.items()), Fraction(0))
         for i, N in enumerate(Ns):
-            wv = sum(Fraction(x) for x in N.values())
-            wsv = sum(Fraction(x) * sc[m] for m, x in N.items())
+            wv = sum((Fraction(x) for x in N.values()), Fraction(0))
+            wsv = sum((Fraction(x) * sc[m] for m, x in N.items()), Fraction(0))
             total[i] += wsv / w - ws * wv / (w * w)
     return tuple(total)
 

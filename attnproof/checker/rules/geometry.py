@@ -147,7 +147,7 @@ def difference_box(st: State) -> dict:
     """
     if st.box is None:
         dim = st.pb.dim
-        box = {}
+        box: dict = {}
         for D in st.pb.den:
             first = None
             for m in D:
@@ -364,7 +364,7 @@ def rule_generic_heads(st: State, step: dict, where: str) -> None:
         raise Reject(f"{where}: exactly the class representatives (first heads) need an "
                      "indecomposable_chain step")
     _budget(sum(len(pb.den[h]) * (dim + 1) for h in nonunit) * len(parsed) + 1, where, st)
-    Z = [_zpolys(pb.den[h], dim) if h in set(nonunit) else None for h in range(len(pb.den))]
+    Z: list = [_zpolys(pb.den[h], dim) if h in set(nonunit) else None for h in range(len(pb.den))]
     units: dict = {}
     factor_reps: list = []
     for c_i, hs in enumerate(parsed):
@@ -559,20 +559,20 @@ def rule_minkowski_vertices(st: State, step: dict, where: str) -> None:
         nvset[tuple(t)] = False
     # every candidate decided: depth-first over surviving prefixes
     _budget((len(nvs) + len(verts) + 1) * (max(sizes) + 1) * r, where, st)
-    stack = [(i,) for i in reversed(alive[0])]
+    stack: list[tuple[int, ...]] = [(i,) for i in reversed(alive[0])]
     while stack:
-        t = stack.pop()
-        if len(t) >= 2 and t in nvset:
-            nvset[t] = True
+        prefix = stack.pop()
+        if len(prefix) >= 2 and prefix in nvset:
+            nvset[prefix] = True
             continue
-        if len(t) == r:
-            if t not in vset:
-                raise Reject(f"{where}: candidate {list(t)} is neither a listed vertex nor "
+        if len(prefix) == r:
+            if prefix not in vset:
+                raise Reject(f"{where}: candidate {list(prefix)} is neither a listed vertex nor "
                              "refuted: the count is not complete")
-            vset[t] = True
+            vset[prefix] = True
             continue
-        for i in reversed(alive[len(t)]):
-            stack.append(t + (i,))
+        for i in reversed(alive[len(prefix)]):
+            stack.append(prefix + (i,))
     if not all(nvset.values()) or not all(vset.values()):
         raise Reject(f"{where}: a certificate entry is not a candidate of the enumeration")
     st.lower = len(verts)

@@ -11,11 +11,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from math import gcd
+from typing import cast
 
 from .. import poly as P
+from ..problem import Problem
 from ..syntax import UNLIMITED, Budget
 
-TRUST_ORDER = ("exact", "exact-modulo-flint", "window-refuted", "numeric", "unknown")
+TRUST_ORDER = ("exact", "exact-modulo-flint", "window-refuted", "line-refuted", "numeric",
+               "unknown")
 SMALL_HEAD = 64        # heads with at most this many terms are indexed by their directions
 
 
@@ -23,7 +26,7 @@ SMALL_HEAD = 64        # heads with at most this many terms are indexed by their
 class State:
     """What the steps established so far, and the work budget they share."""
 
-    pb: object                                   # the parsed problem (problem.Problem)
+    pb: Problem                                  # the parsed problem
     budget: Budget = UNLIMITED
     factors: list = field(default_factory=list)  # bound factors (poly, multiplicity)
     factor_text: str | None = None               # canonical text of the last irreducible factor
@@ -34,6 +37,10 @@ class State:
     window_steps: list = field(default_factory=list)
     step_index: int | None = None
     trust: str = "exact"
+    problem_sha256: str | None = None
+    # line refutations (THEORY Cor 12.2): the lower bound they raise, and their steps
+    line_lower: int = 0
+    line_steps: list = field(default_factory=list)
     # geometry (docs/certificates.md §6.7-6.10)
     chains: dict = field(default_factory=dict)       # head -> "simplex" | "chain"
     indecomposable: set = field(default_factory=set)  # heads with edge content above 1
@@ -41,7 +48,7 @@ class State:
     generic: bool = False                            # generic_heads was checked
     complete: bool | None = None                     # a geometric vertex count is complete
     box: dict | None = None                          # difference_box, once computed
-    # floors (docs/certificates.md §6.12)
+    # floors (docs/certificates.md §6.13)
     sub_sum: tuple | None = None                     # (factors kept, factors before) of a sub_sum
     # indexes built on demand
     _index: dict | None = None
@@ -69,8 +76,9 @@ class State:
         self._head_index()
         if not vs:
             return list(range(len(self.pb.den)))
-        first = min(vs, key=lambda v: len(self._index.get(v, ())))
-        cands = self._index.get(first, ())
+        index = cast(dict, self._index)     # built by _head_index
+        first = min(vs, key=lambda v: len(index.get(v, ())))
+        cands = index.get(first, ())
         self.budget.charge(len(cands), "matching factors to heads")
         return [h for h in cands if vs <= self._hvars[h]]
 

@@ -1,0 +1,262 @@
+"""Forged certificates that the checker must reject, checked in-process.
+
+These tests kill mutants of the trusted checker (``python bench/mutation.py``,
+``docs/checker-audit.md``): each starts from a genuine certificate or problem
+and makes one false claim that a weakened rule would let through.  They use
+only the checker's public entry points, so they do not depend on how the rules
+are split into modules.
+"""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from attnproof.checker import check_text
+from attnproof.io import canonical_json
+
+ROOT = Path(__file__).resolve().parent.parent
+GOLDEN = ROOT / "certificates" / "valid"
+ADV = ROOT / "certificates" / "adversarial"
+INDEX = json.loads((ADV / "index.json").read_text())
+# The forged and malformed files of the adversarial corpus that the checker alone answers
+# (no --replay, nothing optional needed); the bombs stay in the resource-limited child of
+# test_checker_adversarial.py.
+PLAIN = sorted(n for n, e in INDEX.items()
+               if not n.startswith("bomb") and not e["args"] and not e["needs"] and e["exit"] != 3)
+
+
+def _golden(name: str) -> dict:
+    return json.loads((GOLDEN / f"{name}.json").read_text())
+
+
+@pytest.mark.parametrize("name", PLAIN)
+def test_forged_and_malformed_files_in_process(name):
+    v = check_text((ADV / name).read_text(encoding="utf-8"))
+    assert v.code == INDEX[name]["exit"], v.message
+    assert v.message.startswith(v.status) and v.status == {0: "valid", 1: "invalid",
+                                                          2: "inconclusive"}[v.code]
+
+
+# -- genuine certificates of small problems, one per rule path ------------------------------
+
+def _sig(*key, value=1, bias=None, weight=None):
+    """A sigmoid head ``σ(<key, q>)``: atoms ``key -> value`` and ``0 -> 0``."""
+    a = {"key": list(key), "value": value}
+    if bias is not None:
+        a["bias"] = bias
+    if weight is not None:
+        a["weight"] = weight
+    return {"atoms": [a, {"key": [0] * len(key), "value": 0}]}
+
+
+def _points(*keys, values=None):
+    """A head with one atom per key, values 0, 1, 2, ... (all keys vertices)."""
+    vals = values or list(range(len(keys)))
+    return {"atoms": [{"key": list(k), "value": v} for k, v in zip(keys, vals)]}
+
+
+def _problem(dim, *heads):
+    return {"format": "attnproof-problem", "version": 1, "dim": dim, "heads": list(heads)}
+
+
+def _sparse(dim, *entries):
+    return {"atoms": [{"key": {str(j): x for j, x in k.items()}, "value": v} for k, v in entries]}
+
+
+# name -> (problem, the rules and methods its certificate must use)
+CASES = {
+    # a binomial factor 1 + x0^2 x1^3 (no linear witness) beside a linear one
+    "binomial": _problem(2, _points((0, 0), (2, 3)), _points((0, 0), (1, 0))),
+    # a trinomial with an affinely independent support: simplex witness, vertex list
+    "trinomial": _problem(2, _points((0, 0), (2, 1), (1, 3))),
+    # a simplex block: every point of one factor is a vertex
+    "simplex-block": _problem(3, _points((0, 0, 0), (1, 0, 0), (0, 1, 0), (0, 0, 1))),
+    # sparse keys (d > 16), a one-factor simplex block
+    "sparse-simplex": _problem(20, _sparse(20, ({0: 1}, 1), ({5: 1}, 2), ({}, 0))),
+    # biases: the variable z
+    "biased": _problem(1, _sig(1, bias=1), _sig(1, bias="1/2"), _sig(1, bias=-3)),
+    # vector values, weights, fractional keys
+    "vector": _problem(2, {"atoms": [{"key": [1, 0], "value": [1, 2]},
+                                     {"key": [0, 0], "value": [0, 1]}]},
+                       {"atoms": [{"key": [0, "1/2"], "value": [3, 0], "weight": 2},
+                                  {"key": [0, 0], "value": [0, 0]}]}),
+    # generators in general position in rank 3
+    "general-position": _problem(3, _sig(1, 0, 0), _sig(0, 1, 0), _sig(0, 0, 1), _sig(1, 1, 1)),
+    # rank 2 in general position beside an independent block
+    "two-blocks": _problem(3, _sig(1, 0, 0), _sig(0, 1, 0), _sig(0, 0, 1), _sig(1, 1, 0)),
+    # a graph with an edge to the ground node (a generator e_a)
+    "graphic-ground": _problem(3, _sig(1, -1, 0), _sig(0, 1, -1), _sig(1, 0, -1), _sig(1, 0, 0)),
+    # a 5-cycle: the cycle formula
+    "cycle": _problem(5, *(_sig(*[1 if j == i else -1 if j == (i + 1) % 5 else 0
+                                   for j in range(5)]) for i in range(5))),
+    # two heads that sum to 1 (associates, constant): minimum 1
+    "constant-pair": _problem(2, _points((0, 1), (1, 0), values=[1, 0]),
+                              _points((0, 1), (1, 0), values=[0, 1])),
+}
+GEOMETRY = {
+    # long keys (THEORY §9): chains, classes, vertex enumeration, direct sums
+    "geom-simplices": _problem(3, _points((0, 0, 0), (1, 0, 0), (0, 1, 0)),
+                               _points((0, 0, 0), (0, 1, 1), (2, 0, 1))),
+    "geom-direct": _problem(4, _points((0, 0, 0, 0), (1, 0, 0, 0), (0, 1, 0, 0)),
+                            _points((0, 0, 0, 0), (0, 0, 1, 0), (0, 0, 1, 1))),
+    # a triangular bipyramid (a chain of triangles) beside a triangle
+    "geom-chain": _problem(3, _points((0, 0, 1), (0, 0, -1), (1, 0, 0), (0, 1, 0), (-1, -1, 0)),
+                           _points((0, 0, 0), (1, 0, 0), (0, 0, 1))),
+}
+
+
+def _certificate(name: str) -> dict:
+    from attnproof.certificate import build_certificate
+    from attnproof.io import problem_from_dict
+    if name in CASES:
+        return build_certificate(problem_from_dict(CASES[name])).doc
+    from attnproof.certificate.geometry_steps import geometry_certificate
+    return geometry_certificate(problem_from_dict(GEOMETRY[name])).doc
+
+
+_CERTS: dict = {}
+
+
+def certificate(name: str) -> dict:
+    """The producer's certificate (a fresh copy each time)."""
+    if name not in _CERTS:
+        _CERTS[name] = canonical_json(_certificate(name))
+    return json.loads(_CERTS[name])
+
+
+def _check(doc: dict):
+    return check_text(canonical_json(doc))
+
+
+def _rehash(doc: dict) -> dict:
+    import hashlib
+    doc["problem_sha256"] = hashlib.sha256(canonical_json(doc["problem"]).encode()).hexdigest()
+    return doc
+
+
+ALL = sorted(CASES) + sorted(GEOMETRY)
+
+
+@pytest.mark.parametrize("name", ALL)
+def test_producer_certificates_are_valid(name):
+    doc = certificate(name)
+    v = _check(doc)
+    assert v.status == "valid", v.message
+    c = doc["claims"]
+    assert (v.lower_bound, v.upper_bound, v.minimum) == (c["lower_bound"], c["upper_bound"],
+                                                        c["minimum"])
+
+
+@pytest.mark.parametrize("name", ALL)
+def test_inflated_lower_bound_is_rejected(name):
+    doc = certificate(name)
+    c = doc["claims"]
+    c["lower_bound"] += 1
+    c["upper_bound"] = max(c["upper_bound"], c["lower_bound"])
+    c["minimum"] = c["lower_bound"] if c["lower_bound"] == c["upper_bound"] else None
+    assert _check(doc).status == "invalid"
+
+
+@pytest.mark.parametrize("name", ALL)
+def test_deflated_upper_bound_is_rejected(name):
+    doc = certificate(name)
+    c = doc["claims"]
+    c["upper_bound"] -= 1
+    c["lower_bound"] = min(c["upper_bound"], c["lower_bound"])
+    c["minimum"] = c["lower_bound"] if c["lower_bound"] == c["upper_bound"] else None
+    assert _check(doc).status == "invalid"
+
+
+def _step(doc: dict, rule: str) -> dict:
+    return next(s for s in doc["steps"] if s["rule"] == rule)
+
+
+# -- the lower bound ------------------------------------------------------------------------
+
+def test_generators_not_in_general_position_are_not_counted_as_such():
+    """e0, e1, e2, e0 + e1 have rank 3 but three of them are dependent: the zonotope has
+    12 vertices (a hexagon times a segment), not the general-position count 14."""
+    doc = certificate("two-blocks")
+    step = _step(doc, "newton_blocks")
+    step["blocks"] = [{"factors": [0, 1, 2, 3], "method": "zonotope_general_position"}]
+    doc["claims"].update(lower_bound=14, upper_bound=14, minimum=14)
+    v = _check(doc)
+    assert v.status == "invalid" and "general position" in v.message, v.message
+
+
+def test_a_graph_with_ground_edges_counts_its_acyclic_orientations():
+    # triangle 0-1-2 plus the edge {0, ground}: 6 acyclic orientations of K_3 times 2
+    v = _check(certificate("graphic-ground"))
+    assert v.status == "valid" and v.lower_bound == 12, v.message
+
+
+def test_a_simplex_block_needs_a_private_variable_per_point():
+    """1 + x0 + x0^2 + x1 is irreducible (linear in x1), but its Newton polygon is a
+    triangle: (1, 0) lies between (0, 0) and (2, 0).  Counting it as a simplex of 4
+    vertices is a false lower bound."""
+    problem = _problem(2, _points((0, 0), (1, 0), (2, 0), (0, 1)))
+    from attnproof.certificate import build_certificate
+    from attnproof.io import problem_from_dict
+    doc = build_certificate(problem_from_dict(problem)).doc
+    assert _check(doc).lower_bound == 3
+    _step(doc, "newton_blocks")["blocks"] = [{"factors": [0], "method": "simplex"}]
+    doc["claims"].update(lower_bound=4, minimum=4)
+    v = _check(doc)
+    assert v.status == "invalid" and "private variable" in v.message, v.message
+
+
+# -- the upper bound ------------------------------------------------------------------------
+
+def test_a_translated_fusion_is_a_fusion():
+    """Softmax does not see a common translation of all keys: shifting every atom of an
+    explicit fusion by the same lattice vector gives another exact fusion."""
+    for name in ("binomial", "vector", "general-position"):
+        doc = certificate(name)
+        step = _step(doc, "explicit_fusion")
+        for a in step["head"]["atoms"]:
+            a["key"] = [str(Fraction(x) + 1) if Fraction(x) + 1 != int(Fraction(x) + 1)
+                        else int(Fraction(x) + 1) for x in a["key"]]
+        v = _check(doc)
+        assert v.status == "valid", (name, v.message)
+
+
+def test_a_fusion_of_another_problem_is_rejected():
+    doc = certificate("binomial")
+    atoms = _step(doc, "explicit_fusion")["head"]["atoms"]
+    atoms[-1]["value"] = 3            # sigma + sigma: the top atom carries 1 + 1
+    v = _check(doc)
+    assert v.status == "invalid" and "not equal to the sum" in v.message, v.message
+
+
+# -- window refutations -----------------------------------------------------------------------
+
+def _with_window(window) -> dict:
+    doc = _golden("k3-window")
+    step = _step(doc, "window_refutation")
+    step["window"] = window
+    doc["claims"]["window_refutations"][0]["window"] = window
+    return doc
+
+
+def test_a_points_window_is_read_and_left_to_the_replay():
+    v = _check(_with_window({"kind": "points", "points": [[0, 0, 0], [1, -1, 0]]}))
+    assert v.status == "inconclusive" and v.bounds_verified, v.message
+
+
+@pytest.mark.parametrize("window", [
+    {"kind": "points", "points": []},
+    {"kind": "points", "points": [[0, "1"]]},
+    {"kind": "points", "points": [0]},
+    {"kind": "points"},
+    {"kind": "box", "radius": -1, "coordinates": [0]},
+    {"kind": "box", "radius": 1, "coordinates": [-1]},
+    {"kind": "box", "radius": 1, "coordinates": 0},
+    {"kind": "ball", "radius": 1},
+])
+def test_malformed_windows_are_rejected(window):
+    v = _check(_with_window(window))
+    assert v.status == "invalid", v.message
