@@ -19,12 +19,12 @@ exponents, so keys such as ``12345678`` are as cheap as ``1``.
 >>> M = problem_from_dict({"format": "attnproof-problem", "version": 1, "dim": 1, "heads": [
 ...     {"atoms": [{"key": [12345678], "value": 1}, {"key": [0], "value": 0}]},
 ...     {"atoms": [{"key": [3], "value": 1}, {"key": [0], "value": 0}]}]})
->>> non_constant_step(M)
-{'rule': 'non_constant', 'witnesses': [{'point': []}, {'limit': [[0, 1]]}]}
+>>> non_constant_witnesses(M)
+[('point', {}), ('limit', {0: 1})]
 >>> C = problem_from_dict({"format": "attnproof-problem", "version": 1, "dim": 1, "heads": [
 ...     {"atoms": [{"key": [1], "value": 1}, {"key": [0], "value": 0}]},
 ...     {"atoms": [{"key": [1], "value": 0}, {"key": [0], "value": 1}]}]})
->>> non_constant_step(C) is None      # σ + (1 - σ) = 1
+>>> non_constant_witnesses(C) is None      # σ + (1 - σ) = 1
 True
 """
 
@@ -34,10 +34,9 @@ import random
 from fractions import Fraction
 
 from ..algebra.lattice import Lattice
-from ..io import format_number
 from ..model import MultiHead
 
-__all__ = ["non_constant_step", "MAX_DIRECTIONS", "MAX_POINT_BITS"]
+__all__ = ["non_constant_witnesses", "MAX_DIRECTIONS", "MAX_POINT_BITS"]
 
 MAX_DIRECTIONS = 64          # coordinate directions (each sign) and random directions tried
 MAX_POINT_BITS = 1 << 16     # bits of the largest power a point witness may produce
@@ -125,16 +124,10 @@ def _candidates(variables: list, seed: int = 0):
         yield {"point": {v: Fraction(2) for v in vs}}
 
 
-def _doc(w: dict) -> dict:
-    (kind, body), = w.items()
-    if kind in ("limit", "slope"):
-        return {kind: [[v, k] for v, k in sorted(body.items())]}
-    return {"point": [[v, format_number(b)] for v, b in sorted(body.items())]}
-
-
-def non_constant_step(M: MultiHead, lattice: Lattice | None = None) -> dict | None:
-    """The ``non_constant`` certificate step (two witnesses where ``M`` differs), or None
-    when none of the witnesses tried separates two values (``M`` may be constant)."""
+def non_constant_witnesses(M: MultiHead, lattice: Lattice | None = None) -> list | None:
+    """Witnesses that ``M`` is not constant -- ``[("slope", c)]`` or two values
+    ``[("point", {}), (kind, body)]`` -- or None when none of those tried separates
+    (``M`` may be constant).  The step is written by :mod:`attnproof.certificate.steps.floors`."""
     lat = lattice if lattice is not None else Lattice.of(M)
     heads = _heads(M, lat)
     m = M.value_dim
@@ -146,9 +139,9 @@ def non_constant_step(M: MultiHead, lattice: Lattice | None = None) -> dict | No
         (kind, body), = w.items()
         if kind == "slope":
             if any(_slope(heads, body, m)):
-                return {"rule": "non_constant", "witnesses": [_doc(w)]}
+                return [("slope", body)]
             continue
         val = _limit(heads, body, m) if kind == "limit" else _point(heads, body, m)
         if val is not None and val != base:
-            return {"rule": "non_constant", "witnesses": [{"point": []}, _doc(w)]}
+            return [("point", {}), (kind, body)]
     return None

@@ -76,7 +76,7 @@ class LowerBound:
     tight: bool = True                 # True when the count is V(Q) itself
     notes: list = field(default_factory=list)
     geometry: GeometryProof | None = None     # path "geometry": the GeometryProof
-    floor: dict | None = None          # the non_constant step that raised the bound 1 to 2
+    floor: list | None = None          # witnesses that M is not constant: the bound 1 raised to 2
 
     @property
     def complete(self) -> bool:
@@ -395,18 +395,18 @@ def lower_bound(M: MultiHead, explicit: bool = False, max_atoms: int | None = DE
     >>> lb = lower_bound(problem_from_dict({"format": "attnproof-problem", "version": 1, "dim": 1,
     ...     "heads": [{"atoms": [{"key": [12345678], "value": 1}, {"key": [0], "value": 0}]},
     ...               {"atoms": [{"key": [6], "value": 1}, {"key": [0], "value": 0}]}]}))
-    >>> lb.value, lb.tight, lb.floor["rule"]       # 1 + x^2 divides both heads: no factor
-    (2, True, 'non_constant')
+    >>> lb.value, lb.tight, lb.floor       # 1 + x^2 divides both heads: no factor
+    (2, True, [('point', {}), ('limit', {0: 1})])
     """
     lat = lattice if lattice is not None else Lattice.of(M)
     lb = _lower_bound(M, explicit, max_atoms, progress, hp, mapper, lat)
     if lb.value == 1 and not lb.tight:
-        from .floor import non_constant_step
+        from .floor import non_constant_witnesses
 
-        step = non_constant_step(M, lat)
-        if step is not None:
+        wit = non_constant_witnesses(M, lat)
+        if wit is not None:
             lb.value = 2
-            lb.floor = step
+            lb.floor = wit
             # in one dimension Newt(Q) is a segment: V(Q) = 2 exactly when Q is no unit
             lb.tight = M.dim == 1
             lb.notes = [n.replace(": only the trivial bound 1 is proven", "")

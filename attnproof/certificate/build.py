@@ -16,7 +16,7 @@ from ..bounds.lower import LowerBound, lower_bound
 from ..errors import CertificateError, LimitError
 from ..algebra.lattice import Lattice
 from ..algebra.sizes import exact_product, fusion_size_bound
-from ..fusion import DEFAULT_MAX_ATOMS, ClassProductFusion, Fusion, fuse
+from ..fusion import DEFAULT_MAX_ATOMS, ClassProductFusion, ExplicitFusion, Fusion, fuse
 from ..io import canonical_json, decimal_string, paused_gc, problem_to_dict
 from ..model import MultiHead
 from ..tasks import MapTasks, Progress
@@ -243,7 +243,7 @@ def _build(M: MultiHead, explicit: bool, max_atoms: int | None, explicit_fusion_
         # while it is cheap to re-check (the checker orders its atoms by dense exponents);
         # the class product of long keys (THEORY §9) only when it beats the counted product
         if f.atoms <= explicit_fusion_limit and (
-                f.atoms < prod or (f.atoms == prod and isinstance(f, Fusion)
+                f.atoms < prod or (f.atoms == prod and isinstance(f, ExplicitFusion)
                                 and f.atoms <= EXPLICIT_TIE_LIMIT
                                 and f.entries * (M.dim + 1) <= EXPLICIT_FUSION_CELLS)):
             fusion, upper = f, f.atoms

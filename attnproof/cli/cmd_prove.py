@@ -113,7 +113,7 @@ def _run(args: argparse.Namespace) -> int:
     # the gap between the bounds the checker verified (a line step may have raised the lower)
     s["notes"] = [n for n in s["notes"] if not n.startswith("gap:")]
     if verdict.minimum is None:
-        from ..certificate.build import gap_note
+        from ..certificate import gap_note
 
         s["notes"].append(gap_note(verdict.lower_bound, verdict.upper_bound))
     if args.json:
@@ -146,8 +146,7 @@ def _with_lines(M, cert, args):
 
     from ..errors import InputError
     from ..io import canonical_json
-    from ..smt.certify import line_certificate
-    from ..smt.line_query import line_minimize
+    from ..smt import line_certificate, line_minimize
 
     t = args.lines_timeout
     if not (t > 0) or t > 86400:

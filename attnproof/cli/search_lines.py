@@ -14,8 +14,8 @@ def run_global(args: argparse.Namespace) -> int:
 
     from ..errors import InputError
     from ..io import atomic_write_text, canonical_json, load_problem
-    from ..smt.certify import line_certificate
-    from ..smt.line_query import line_minimize, line_query
+    from ..smt import line_certificate, line_minimize
+    from ..smt.line_query import line_query
 
     M = load_problem(args.problem)
     if M.has_bias:

@@ -10,7 +10,7 @@ of the same family:
 * §6.6 ``window_refutation``: :mod:`.windows` (``checker/rules/windows``);
 * §6.7-6.10 ``indecomposable_chain``, ``generic_heads``, ``minkowski_vertices``,
   ``direct_sum``: :mod:`.geometry` (``checker/rules/geometry``); §6.13 ``sub_sum`` there too;
-* §6.12 ``non_constant``: written by :mod:`attnproof.bounds.floor` (``checker/rules/floors``).
+* §6.12 ``non_constant``: :mod:`.floors` (``checker/rules/floors``).
 
 >>> from attnproof.bounds import lower_bound
 >>> from attnproof.families import sigmoid_sum
@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from ...bounds.lower import LowerBound
 from .factors import irreducible_factor_step, reduced_by_flint_step
+from .floors import non_constant_step
 from .geometry import geometry_steps
 from .newton import newton_blocks_step
 
@@ -42,5 +43,5 @@ def lower_bound_steps(lb: LowerBound) -> list[dict]:
         steps = [irreducible_factor_step(poly, wit, comp) for poly, _mult, wit, comp in lb.factors]
         steps.append(newton_blocks_step(lb.blocks))
     if lb.floor is not None:       # §6.12 non_constant: the floor 2 follows the count
-        steps.append(dict(lb.floor))
+        steps.append(non_constant_step(lb.floor))
     return steps

@@ -8,7 +8,7 @@ then the independent checker), one task per question through
 general position give the product ``n_h · n_g`` exactly (THEORY Lemma 9.5):
 merging them into one exact head needs as many atoms as the product fusion.
 
->>> from attnproof.models.report import pair_name
+>>> from attnproof.transformer.report import pair_name
 >>> pair_name((1, 3))
 'heads_1_3'
 """
