@@ -132,9 +132,12 @@ def _point_non_vertices(x, pts: list, where: str) -> dict:
 
 # -- indecomposable_chain -----------------------------------------------------
 
-def _head_points(st: State, h: int) -> tuple[list, list]:
+def _head_points(st: State, h: int, where: str) -> tuple[list, list]:
     D = st.pb.den[h]
     vs = sorted(x_vars(D, st.pb.dim))
+    # dense points cost terms x varying variables: charged before they exist (a head of
+    # n atoms on n distinct sparse keys would otherwise allocate n^2 entries first)
+    _budget(len(D) * max(len(vs), 1), where, st)
     return dense_points(D, st.pb.dim, vs), vs
 
 
@@ -187,7 +190,7 @@ def rule_indecomposable_chain(st: State, step: dict, where: str) -> None:
     if h <= st.last_chain:
         raise Reject(f"{where}: chain steps must be strictly increasing by head")
     st.last_chain = h
-    pts, vs = _head_points(st, h)
+    pts, vs = _head_points(st, h, where)
     n, d = len(pts), len(vs)
     if n < 2:
         raise Reject(f"{where}: head {h} has a single key: its denominator is a unit")
@@ -364,7 +367,8 @@ def rule_generic_heads(st: State, step: dict, where: str) -> None:
         raise Reject(f"{where}: exactly the class representatives (first heads) need an "
                      "indecomposable_chain step")
     _budget(sum(len(pb.den[h]) * (dim + 1) for h in nonunit) * len(parsed) + 1, where, st)
-    Z = [_zpolys(pb.den[h], dim) if h in set(nonunit) else None for h in range(len(pb.den))]
+    nonunit_set = set(nonunit)
+    Z = [_zpolys(pb.den[h], dim) if h in nonunit_set else None for h in range(len(pb.den))]
     units: dict = {}
     factor_reps: list = []
     for c_i, hs in enumerate(parsed):
@@ -388,6 +392,9 @@ def rule_generic_heads(st: State, step: dict, where: str) -> None:
         constant = True
         for comp in range(pb.value_dim):
             N: dict = {}
+            # each value component is read densely: charged per component (a constant
+            # head with thousands of components was otherwise charged once)
+            _budget(sum(len(pb.num[h][comp]) for h in hs) * (dim + 1) + 1, where, st)
             for h in hs:
                 q, a, t = units.get(h, (Fraction(1), 0, (0,) * dim))
                 for s, zp in _zpolys(pb.num[h][comp], dim).items():
@@ -438,8 +445,8 @@ def _non_homothetic(st: State, step: dict, reps: list, indec: set, where: str) -
         Dh, Do = st.pb.den[h], st.pb.den[o]
         vs = sorted(x_vars(Dh, dim) | x_vars(Do, dim))
         c1, c2 = _ints(e[2], len(vs), f"{w}: c1"), _ints(e[3], len(vs), f"{w}: c2")
+        _budget(2 * (len(Dh) + len(Do)) * max(len(vs), 1), w, st)
         A, B = dense_points(Dh, dim, vs), dense_points(Do, dim, vs)
-        _budget(2 * (len(A) + len(B)) * max(len(vs), 1), w, st)
 
         def width(c, pts):
             vals = [_dot(c, p) for p in pts]
@@ -456,7 +463,10 @@ def _factor_points(st: State, where: str) -> tuple[list, int]:
     if not st.factors:
         raise Reject(f"{where}: no bound factors (use newton_blocks with no blocks)")
     dim = st.pb.dim
-    vs = sorted(set().union(*(x_vars(f, dim) for f, _ in st.factors)))
+    vs = sorted(set().union(*(st.factor_xvars(j) for j in range(len(st.factors)))))
+    # dense points over the union of the factors' variables: charged before they exist
+    # (F sparse binomials in F variables would otherwise allocate 2·F^2 entries first)
+    _budget(sum(len(f) for f, _ in st.factors) * max(len(vs), 1), where, st)
     return [dense_points(f, dim, vs) for f, _ in st.factors], len(vs)
 
 
