@@ -27,11 +27,11 @@ from .solvers import SolverRun, run_solvers
 from .symmetry import window_symmetries
 from .verify import fusion_from_g, parse_model_value, verify_fusion
 from .window import Window, box_window, points_window
+from ..tasks import Progress
 
 __all__ = ["SearchOptions", "SearchResult", "MinimizeResult", "search_fusion", "minimize",
            "build_query", "newton_lower_bound"]
 
-Progress = Optional[Callable[[int, int], None]]
 
 
 @dataclass(frozen=True)
