@@ -52,12 +52,12 @@ def _factor_steps(n: int) -> list:
 
 @pytest.fixture
 def dense_meter(monkeypatch):
-    """Counts the dense entries the geometry and line rules build (vectors x length)."""
+    """Counts the entries of the vectors the geometry and line rules build."""
     built = {"entries": 0}
 
     def counted(fn, length):
-        def wrapper(*args):
-            out = fn(*args)
+        def wrapper(*args, **kw):
+            out = fn(*args, **kw)
             built["entries"] += length(args, out)
             return out
         return wrapper
@@ -65,7 +65,8 @@ def dense_meter(monkeypatch):
     monkeypatch.setattr(geometry, "dense_points",
                         counted(geometry.dense_points, lambda a, out: len(out) * len(a[2])))
     monkeypatch.setattr(geometry, "_zpolys",
-                        counted(geometry._zpolys, lambda a, out: len(out) * a[1]))
+                        counted(geometry._zpolys,
+                                lambda a, out: sum(len(m) + len(z) for m, z in out.items())))
     monkeypatch.setattr(windows, "binomial_direction",
                         counted(windows.binomial_direction,
                                 lambda a, out: len(out) if out is not None else 0))
@@ -147,3 +148,52 @@ def test_line_refutation_compares_directions_sparsely(dense_meter):
     v = check_text(text)
     assert v.code == 2 and v.line_steps == [n + 2], v.message
     _within_budget(text, dense_meter)
+
+
+_W2 = {"format": "attnproof-problem", "version": 1, "dim": 2, "heads": [
+    {"atoms": [{"key": [1, 0], "value": 1}, {"key": [0, 0], "value": 0}]},
+    {"atoms": [{"key": [0, 1], "value": 1}, {"key": [0, 0], "value": 0}]}]}
+_W2_TEXT = json.dumps(_W2)
+_SPARSE = json.dumps({"format": "attnproof-problem", "version": 1, "dim": 20, "heads": [
+    {"atoms": [{"key": {"3": 1}, "value": 1}, {"key": {}, "value": 0}]}]})
+
+
+@pytest.mark.parametrize("text", [
+    _W2_TEXT,
+    _W2_TEXT.replace('"value": 1', '"value": 5, "value": 1', 1),           # duplicate key
+    _W2_TEXT.replace('"value": 1', '"value": 1, "wieght": "2"', 1),        # misspelled field
+    _W2_TEXT[:-1] + ', "comment": "x"}',                                     # unknown field
+    _W2_TEXT[:-1] + ', "description": "x"}',                                 # allowed field
+    _W2_TEXT.replace('"key": [1, 0]', '"key": [" 1 ", 0]', 1),             # spaces
+    _W2_TEXT.replace('"key": [1, 0]', '"key": ["1_0", 0]', 1),             # underscore
+    _W2_TEXT.replace('"key": [1, 0]', '"key": ["1e0", 0]', 1),             # exponent
+    _W2_TEXT.replace('"key": [1, 0]', '"key": ["1e5000", 0]', 1),          # exponent too big
+    _W2_TEXT.replace('"key": [1, 0]', '"key": ["\u0661", 0]', 1),          # Arabic-Indic one
+    _W2_TEXT.replace('"key": [1, 0]', '"key": ["2/4", 0]', 1),             # not lowest terms
+    _W2_TEXT.replace('"value": 0}', '"value": 0, "weight": "0"}', 1),      # weight 0
+    _W2_TEXT.replace('"version": 1', '"version": true', 1),
+    _W2_TEXT.replace('"value": 1', '"value": []', 1),
+    _SPARSE,
+    _SPARSE.replace('"3"', '"03"'),                                          # leading zero
+    _SPARSE.replace('"3"', '"\u0663"'),                                      # non-ASCII index
+    _SPARSE.replace('"3"', '"+3"'),
+], ids=lambda t: hashlib.sha256(t.encode()).hexdigest()[:8])
+def test_standalone_checker_reads_problem_files_as_attnproof_does(tmp_path, text):
+    """``python -m attnproof.checker CERT --problem FILE`` bound certificates to files that
+    ``attnproof check --problem`` refuses (a misspelled ``"wieght"`` was ignored, so the file
+    was declared the problem of weight 1), and ``"1e99999999"`` made it compute 10^99999999."""
+    from attnproof.checker.__main__ import UsageError, problem_file_sha256
+    from attnproof.errors import AttnproofError
+    from attnproof.io import load_problem, problem_sha256
+
+    path = tmp_path / "p.json"
+    path.write_text(text)
+    try:
+        ours = problem_sha256(load_problem(path))
+    except AttnproofError:
+        ours = None
+    try:
+        theirs = problem_file_sha256(str(path))
+    except UsageError:
+        theirs = None
+    assert ours == theirs
