@@ -318,7 +318,7 @@ def invalid(v: dict[str, dict]) -> list[tuple[str, str, object, int, list]]:
     out.append(("geom-constant-head", "generic_heads: x1/(x0+x1) + x0^2/(x0^2+x0x1) = 1, but "
                 "head 0 (keys e_1, e_0) is passed off as a unit and its associate counted as "
                 "a factor (minimum 2 claimed)", _constant_head_forgery(), 1, []))
-    # floors (docs/certificates.md §6.12-6.13)
+    # floors (docs/certificates.md §6.13-6.14)
     mut("non-constant-equal", "non-constant", "non_constant: both witnesses are the point x = 1",
         lambda d: _step(d, "non_constant").__setitem__("witnesses", [{"point": []}, {"point": []}]))
     mut("non-constant-forged", "cancel", "non_constant: claimed for σ + (1 − σ) = 1 (both "

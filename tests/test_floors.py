@@ -1,5 +1,5 @@
 """Floors: the non-constant bound 2 and sub-sums of the bound factors (docs/certificates.md
-§6.12-6.13).  Each rule is exercised with a genuine certificate and with forged claims
+§6.13-6.14).  Each rule is exercised with a genuine certificate and with forged claims
 that the checker must reject."""
 
 from __future__ import annotations

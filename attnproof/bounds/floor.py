@@ -3,7 +3,7 @@
 A head with one distinct key is constant, so every exact fusion of a
 non-constant multi-head has at least 2 atoms.  Non-constancy is shown by two
 *witnesses* at which ``M`` differs, computed exactly at ``z = 1`` (biases drop
-out; sound because ``e^{1/L}`` is transcendental, docs/certificates.md §6.12):
+out; sound because ``e^{1/L}`` is transcendental, docs/certificates.md §6.13):
 
 * ``{"limit": c}``: ``lim_{t→∞} M(t^c)``, per head the weighted mean of the
   values of the atoms whose lattice exponent maximizes ``<c, ·>``;

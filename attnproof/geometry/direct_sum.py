@@ -178,7 +178,7 @@ def direct_sub_sum(heads_points: Sequence[Sequence[Sequence[int]]],
     """Heads in direct-sum position (a subset, in increasing order) and their certificate.
 
     The vertex count of a Minkowski sum is at least that of any sub-sum (THEORY §4,
-    Lemma 9.5; docs/certificates.md §6.13), so when the whole sum is not direct the
+    Lemma 9.5; docs/certificates.md §6.14), so when the whole sum is not direct the
     best sub-sum that is gives a lower bound ``Π_{h∈S} n_h``.  Greedy, twice: heads
     by ``log value(h) / dim U_h`` and by ``value(h)`` alone (``value``: the head's
     count, by default its number of points), each added when the union of the

@@ -9,8 +9,8 @@ of the same family:
 * §6.4-6.5 ``product_fusion``, ``explicit_fusion``: :mod:`.fusion` (``checker/rules/fusion``);
 * §6.6 ``window_refutation``: :mod:`.windows` (``checker/rules/windows``);
 * §6.7-6.10 ``indecomposable_chain``, ``generic_heads``, ``minkowski_vertices``,
-  ``direct_sum``: :mod:`.geometry` (``checker/rules/geometry``); §6.13 ``sub_sum`` there too;
-* §6.12 ``non_constant``: :mod:`.floors` (``checker/rules/floors``).
+  ``direct_sum``: :mod:`.geometry` (``checker/rules/geometry``); §6.14 ``sub_sum`` there too;
+* §6.13 ``non_constant``: :mod:`.floors` (``checker/rules/floors``).
 
 >>> from attnproof.bounds import lower_bound
 >>> from attnproof.families import sigmoid_sum
@@ -42,6 +42,6 @@ def lower_bound_steps(lb: LowerBound) -> list[dict]:
     else:
         steps = [irreducible_factor_step(poly, wit, comp) for poly, _mult, wit, comp in lb.factors]
         steps.append(newton_blocks_step(lb.blocks))
-    if lb.floor is not None:       # §6.12 non_constant: the floor 2 follows the count
+    if lb.floor is not None:       # §6.13 non_constant: the floor 2 follows the count
         steps.append(non_constant_step(lb.floor))
     return steps

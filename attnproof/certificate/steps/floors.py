@@ -1,5 +1,5 @@
-"""The ``non_constant`` step (docs/certificates.md §6.12), written from the witnesses of
-:func:`attnproof.bounds.floor.non_constant_witnesses`; ``sub_sum`` (§6.13) is written with
+"""The ``non_constant`` step (docs/certificates.md §6.13), written from the witnesses of
+:func:`attnproof.bounds.floor.non_constant_witnesses`; ``sub_sum`` (§6.14) is written with
 the geometry steps (:mod:`.geometry`).  The checker reads both in ``checker/rules/floors``.
 
 >>> from fractions import Fraction

@@ -1,7 +1,7 @@
 """Certificate rules for floors: lower bounds that hold when the full count is out of reach.
 
 Standard library only; imports nothing from attnproof outside ``checker/``
-(docs/certificates.md §6.12-6.13; THEORY §1-2 and §4, §9; docs/theory.md Lemmas F1-F2).
+(docs/certificates.md §6.13-6.14; THEORY §1-2 and §4, §9; docs/theory.md Lemmas F1-F2).
 
 * ``non_constant`` (phase 1.5, after the count): two witnesses -- limits along
   a direction ``t^c`` (``t → ∞``) or points of the positive orthant -- at which
