@@ -33,9 +33,13 @@ def _golden(name: str) -> dict:
     return json.loads((GOLDEN / f"{name}.json").read_text())
 
 
+MODES = pytest.mark.parametrize("reference", [False, True], ids=["fast", "reference"])
+
+
+@MODES
 @pytest.mark.parametrize("name", PLAIN)
-def test_forged_and_malformed_files_in_process(name):
-    v = check_text((ADV / name).read_text(encoding="utf-8"))
+def test_forged_and_malformed_files_in_process(name, reference):
+    v = check_text((ADV / name).read_text(encoding="utf-8"), reference=reference)
     assert v.code == INDEX[name]["exit"], v.message
     assert v.message.startswith(v.status) and v.status == {0: "valid", 1: "invalid",
                                                           2: "inconclusive"}[v.code]
@@ -128,8 +132,8 @@ def certificate(name: str) -> dict:
     return json.loads(_CERTS[name])
 
 
-def _check(doc: dict):
-    return check_text(canonical_json(doc))
+def _check(doc: dict, reference: bool = False):
+    return check_text(canonical_json(doc), reference=reference)
 
 
 def _rehash(doc: dict) -> dict:
@@ -141,34 +145,37 @@ def _rehash(doc: dict) -> dict:
 ALL = sorted(CASES) + sorted(GEOMETRY)
 
 
+@MODES
 @pytest.mark.parametrize("name", ALL)
-def test_producer_certificates_are_valid(name):
+def test_producer_certificates_are_valid(name, reference):
     doc = certificate(name)
-    v = _check(doc)
+    v = _check(doc, reference)
     assert v.status == "valid", v.message
     c = doc["claims"]
     assert (v.lower_bound, v.upper_bound, v.minimum) == (c["lower_bound"], c["upper_bound"],
                                                         c["minimum"])
 
 
+@MODES
 @pytest.mark.parametrize("name", ALL)
-def test_inflated_lower_bound_is_rejected(name):
+def test_inflated_lower_bound_is_rejected(name, reference):
     doc = certificate(name)
     c = doc["claims"]
     c["lower_bound"] += 1
     c["upper_bound"] = max(c["upper_bound"], c["lower_bound"])
     c["minimum"] = c["lower_bound"] if c["lower_bound"] == c["upper_bound"] else None
-    assert _check(doc).status == "invalid"
+    assert _check(doc, reference).status == "invalid"
 
 
+@MODES
 @pytest.mark.parametrize("name", ALL)
-def test_deflated_upper_bound_is_rejected(name):
+def test_deflated_upper_bound_is_rejected(name, reference):
     doc = certificate(name)
     c = doc["claims"]
     c["upper_bound"] -= 1
     c["lower_bound"] = min(c["upper_bound"], c["lower_bound"])
     c["minimum"] = c["lower_bound"] if c["lower_bound"] == c["upper_bound"] else None
-    assert _check(doc).status == "invalid"
+    assert _check(doc, reference).status == "invalid"
 
 
 def _step(doc: dict, rule: str) -> dict:
@@ -211,7 +218,8 @@ def test_a_simplex_block_needs_a_private_variable_per_point():
 
 # -- the upper bound ------------------------------------------------------------------------
 
-def test_a_translated_fusion_is_a_fusion():
+@MODES
+def test_a_translated_fusion_is_a_fusion(reference):
     """Softmax does not see a common translation of all keys: shifting every atom of an
     explicit fusion by the same lattice vector gives another exact fusion."""
     for name in ("binomial", "vector", "general-position"):
@@ -220,7 +228,7 @@ def test_a_translated_fusion_is_a_fusion():
         for a in step["head"]["atoms"]:
             a["key"] = [str(Fraction(x) + 1) if Fraction(x) + 1 != int(Fraction(x) + 1)
                         else int(Fraction(x) + 1) for x in a["key"]]
-        v = _check(doc)
+        v = _check(doc, reference)
         assert v.status == "valid", (name, v.message)
 
 
@@ -260,3 +268,60 @@ def test_a_points_window_is_read_and_left_to_the_replay():
 def test_malformed_windows_are_rejected(window):
     v = _check(_with_window(window))
     assert v.status == "invalid", v.message
+
+
+# -- transplanted proofs: a genuine certificate over a changed problem ----------------------
+
+def _variants(pb: dict):
+    """Problems near ``pb`` (one head changed or dropped), each with what was changed."""
+    heads = pb["heads"]
+    for h, head in enumerate(heads):
+        def changed(new_head, what):
+            q = json.loads(json.dumps(pb))
+            q["heads"][h] = new_head
+            return q, f"head {h} {what}"
+        first = head["atoms"][0]["value"]
+        yield changed({"atoms": [dict(a, value=first) for a in head["atoms"]]}, "made constant")
+        if len(heads) > 1:
+            q = json.loads(json.dumps(pb))
+            del q["heads"][h]
+            yield q, f"head {h} dropped"
+        if isinstance(head["atoms"][0]["key"], list) and pb["dim"] >= 2:
+            yield changed({"atoms": [dict(a, key=[a["key"][1], a["key"][0], *a["key"][2:]])
+                                     for a in head["atoms"]]}, "x0 and x1 swapped")
+            yield changed({"atoms": [dict(a, key=[0, *a["key"][1:]])
+                                     for a in head["atoms"]]}, "x0 projected away")
+
+
+def _bounds(pb: dict) -> tuple:
+    """The producer's bounds for ``pb``, verified by the checker."""
+    from attnproof.certificate import build_certificate
+    from attnproof.io import problem_from_dict
+    cert = build_certificate(problem_from_dict(pb))
+    v = check_text(cert.text)
+    assert v.status == "valid", v.message
+    return v.lower_bound, v.upper_bound
+
+
+def test_genuine_proofs_of_other_problems_are_rejected():
+    """Each certificate, with its problem changed (a head made constant, dropped, two
+    variables swapped or one projected away) and rehashed, claims a lower bound above
+    what a verified fusion of the changed problem achieves: a false claim."""
+    forged = 0
+    for name in ALL:
+        doc = certificate(name)
+        pb = doc["problem"]
+        for q, what in _variants(pb):
+            try:
+                _, upper = _bounds(q)
+            except Exception:          # the changed problem is not a problem (no atoms, ...)
+                continue
+            if upper >= doc["claims"]["lower_bound"]:
+                continue               # the claims may still be true
+            bad = json.loads(json.dumps(doc))
+            bad["problem"] = q
+            for reference in (False, True):
+                v = _check(_rehash(bad), reference)
+                assert v.status == "invalid", (name, what, reference, v.message)
+            forged += 1
+    assert forged >= 60, forged
