@@ -20,6 +20,20 @@ ratio plain / default is printed last.  The machine's load changes the
 figures from run to run: compare the two columns of one run, not runs.
 
     python bench/search.py [--repeats 3] [--timeout 600] [--larger] [--minimize]
+
+``--lines`` times the line refutations of THEORY §12 instead (no window):
+
+* ``attnproof prove --lines`` on K_3 and C_4 (whole processes: minimum 7 and 15
+  with both solvers) and ``check --replay`` of each certificate;
+* the sound reductions of docs/lines.md one by one, on the deciding queries
+  (K_3 k = 6, C_4 k = 14), z3 and cvc5 at once, each against the baseline
+  ``order`` (sorted points, the least at the origin: the encoding THEORY §12
+  measured) in the same run;
+* with ``--lines-budget S`` (e.g. 600): C_5, C_6 and K_4, each given S seconds
+  in all (queries ascend from the Newton bound, so the run ends with the best
+  bound reached); the proven lower bound, the best fusion and the time spent.
+
+    python bench/search.py --lines [--lines-budget 600]
 """
 
 from __future__ import annotations
@@ -67,7 +81,14 @@ def main() -> None:
     ap.add_argument("--timeout", type=float, default=600, help="--timeout of every command, seconds")
     ap.add_argument("--larger", action="store_true", help="also time the default on larger windows")
     ap.add_argument("--minimize", action="store_true", help="also time search --minimize on K_4, radius 1")
+    ap.add_argument("--lines", action="store_true",
+                    help="time the line refutations (THEORY §12) instead of the window search")
+    ap.add_argument("--lines-budget", type=float, default=0,
+                    help="with --lines: seconds for each of C_5, C_6 and K_4 (0: skip them)")
     args = ap.parse_args()
+    if args.lines:
+        lines_bench(args)
+        return
     tmp = tempfile.mkdtemp(prefix="attnproof-bench-")
     k4 = os.path.join(tmp, "k4.json")
     dump_problem(K4, k4)
@@ -109,6 +130,63 @@ def main() -> None:
     a, b = median(times["default"]), median(times["plain z3"])
     print(f"medians: default {a:.2f} s, plain z3 {b:.2f} s")
     print(f"ratio plain z3 / default (whole processes, cross-check included): {b / a:.2f}x")
+
+
+ABLATION = [("order", ("order",)), ("order+parity", ("order", "parity")),
+            ("order+faces", ("order", "faces")),
+            ("order+parity+faces", ("order", "parity", "faces")),
+            ("all (+symmetry)", ("order", "parity", "faces", "symmetry"))]
+
+
+def lines_bench(args) -> None:
+    """The line-refutation figures of docs/search.md and docs/lines.md."""
+    from attnproof.smt.line_query import line_minimize
+    from attnproof.smt.lines import encode_lines, line_factors
+    from attnproof.smt.solvers import run_solvers
+
+    tmp = tempfile.mkdtemp(prefix="attnproof-bench-")
+    print(f"line refutations (THEORY §12), {os.cpu_count()} CPUs; wall-clock seconds")
+    for name, graph, n in (("K_3", "complete", 3), ("C_4", "cycle", 4)):
+        path = os.path.join(tmp, f"{graph}{n}.json")
+        dump_problem(graph_sum(named_graph(graph, n)), path)
+        cert = os.path.join(tmp, f"{graph}{n}.cert.json")
+        t, doc = run(["prove", path, "-o", cert, "--lines", "--lines-timeout", str(args.timeout)],
+                     args.timeout)
+        t2, chk = run(["check", cert, "--replay", "--replay-timeout", str(args.timeout)],
+                      args.timeout)
+        print(f"  prove --lines {name}: lower {doc.get('lower_bound')}, upper "
+              f"{doc.get('upper_bound')}, minimum {doc.get('minimum')}, trust {doc.get('trust')} "
+              f"in {t:.1f} s; check --replay: {chk.get('verdict')} in {t2:.1f} s", flush=True)
+    print("reductions on the deciding query (z3 and cvc5 at once; ratio = baseline / this):")
+    for name, graph, n, k in (("K_3", "complete", 3, 6), ("C_4", "cycle", 4, 14)):
+        dirs = line_factors(reduced_form(graph_sum(named_graph(graph, n)))).directions
+        base = None
+        for label, opts in ABLATION:
+            enc = encode_lines(dirs, k, opts)
+            t0 = time.perf_counter()
+            runs = run_solvers(("z3", "cvc5"), enc.smtlib, args.timeout)
+            t = time.perf_counter() - t0
+            ans = "/".join(r.result for r in runs.values())
+            if base is None:
+                base = t
+            each = ", ".join(f"{s} {r.seconds:.1f} s" for s, r in runs.items())
+            print(f"  {name} k = {k}, {label:<20} {ans:<13} {t:7.1f} s ({each}; "
+                  f"{enc.stats['bytes']} bytes)  ratio {base / t:.2f}x", flush=True)
+    if args.lines_budget > 0:
+        print(f"long runs: each graph gets {args.lines_budget:g} s in all, queries ascending:")
+        for name, graph, n in (("C_5", "cycle", 5), ("C_6", "cycle", 6), ("K_4", "complete", 4)):
+            M = graph_sum(named_graph(graph, n))
+
+            def step(res, name=name) -> None:
+                print(f"    {name} k = {res.target}: {res.result} [{res.seconds:.1f} s]"
+                      + (f" ({res.reason[:120]})" if res.reason else ""), flush=True)
+
+            mr = line_minimize(M, timeout=args.lines_budget, budget=args.lines_budget,
+                               on_step=step, strategy="ascend")
+            told = (f"proven minimum {mr.best.atoms}" if mr.minimum is not None else
+                    f"lower bound {mr.lower_bound}, upper bound {mr.best.atoms}")
+            print(f"  {name}: {told} (Newton {mr.newton}; stopped: {mr.stopped}) after "
+                  f"{mr.seconds:.0f} s", flush=True)
 
 
 if __name__ == "__main__":

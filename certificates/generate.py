@@ -102,6 +102,19 @@ def _window_k3() -> dict | None:
     return search_certificate(M, refutations=[res])
 
 
+def _lines_k3() -> dict | None:
+    try:
+        from attnproof.smt.certify import line_certificate
+        from attnproof.smt.line_query import line_query
+    except ImportError:
+        return None
+    M = graph_sum(named_graph("complete", 3))
+    res = line_query(M, 6, timeout=120)
+    if res.result != "unsat":
+        return None
+    return line_certificate(M, None, res)
+
+
 def _constant_head_forgery() -> dict:
     # two associate heads summing to 1: a unit test that drops variable indices sees
     # x_0 and x_1 as one point, so head 0 looks constant and head 1 a factor of Q
@@ -146,6 +159,9 @@ def valid(window: bool = True) -> dict[str, dict]:
     w = _window_k3() if window else None
     if w is not None:
         docs["k3-window"] = w
+    lines = _lines_k3() if window else None
+    if lines is not None:
+        docs["k3-lines"] = lines
     return docs
 
 
@@ -228,6 +244,21 @@ def invalid(v: dict[str, dict]) -> list[tuple[str, str, object, int, list]]:
         mut("window-hash", "k3-window", "window_refutation: SMT-LIB2 text edited, hash unchanged",
             lambda d: _step(d, "window_refutation").__setitem__(
                 "smtlib", _step(d, "window_refutation")["smtlib"] + " "))
+    if "k3-lines" in v:     # THEORY §12 (docs/certificates.md §6.11)
+        def line_step(d):
+            return _step(d, "line_refutation")
+        mut("lines-hash", "k3-lines", "line_refutation: SMT-LIB2 text edited, hash unchanged",
+            lambda d: line_step(d).__setitem__("smtlib", line_step(d)["smtlib"] + " "))
+        mut("lines-unbound", "k3-lines", "line_refutation: a direction that is no bound factor's",
+            lambda d: line_step(d)["directions"].__setitem__(2, [1, 1, -2]))
+        mut("lines-order", "k3-lines", "line_refutation: directions not increasing",
+            lambda d: line_step(d)["directions"].reverse())
+        mut("lines-problem", "k3-lines", "line_refutation: problem_sha256 of another problem",
+            lambda d: line_step(d).__setitem__("problem_sha256", "0" * 64))
+        mut("lines-claim", "k3-lines", "line_refutation: k = 5 cannot prove the claimed 7",
+            lambda d: line_step(d).__setitem__("atoms", 5))
+        mut("lines-trust", "k3-lines", "line_refutation: trust exact claimed",
+            lambda d: d.__setitem__("trust", "exact"))
     # THEORY §9 rules (docs/certificates.md §6.7-6.10)
     mut("geom-chain-not-face", "geom-chain", "indecomposable_chain: a triangle's functional "
         "is maximal on every point", lambda d: _step(d, "indecomposable_chain")["triangles"][0]
@@ -283,6 +314,9 @@ def main() -> int:
         (HERE / path).write_text(canonical_json(doc))
         if doc["claims"]["window_refutations"]:
             index[path] = {"exit": 2, "args": [], "what": "genuine; its window refutation is "
+                           "not re-proven without --replay (inconclusive)"}
+        elif any(s["rule"] == "line_refutation" for s in doc["steps"]):
+            index[path] = {"exit": 2, "args": [], "what": "genuine; its line refutation is "
                            "not re-proven without --replay (inconclusive)"}
         else:
             index[path] = {"exit": 0, "args": [], "what": "valid"}

@@ -25,7 +25,8 @@ COUNT = {"description": "a count: an integer below 2^53, a decimal string from 2
                    {"type": "string", "pattern": "^[1-9][0-9]{15,}$"}]}
 COUNT_OR_NULL = {"oneOf": [COUNT, {"type": "null"}]}
 ELAPSED = {"type": "number", "minimum": 0, "description": "wall-clock seconds of the command"}
-TRUST = {"enum": ["exact", "exact-modulo-flint", "window-refuted", "numeric", "unknown"]}
+TRUST = {"enum": ["exact", "exact-modulo-flint", "window-refuted", "line-refuted", "numeric",
+                  "unknown"]}
 STR_OR_NULL = {"type": ["string", "null"]}
 INT = {"type": "integer"}
 BOOL = {"type": "boolean"}
@@ -73,6 +74,8 @@ STEP_RULES = {
     "product_fusion": [],
     "explicit_fusion": ["head"],
     "window_refutation": ["atoms", "window", "solvers", "smtlib_sha256", "smtlib"],
+    "line_refutation": ["atoms", "directions", "problem_sha256", "solvers", "smtlib_sha256",
+                        "smtlib"],
 }
 CERTIFICATE = {
     "type": "object",
@@ -141,13 +144,15 @@ OUTPUTS = {
     "prove": _output(["proven"], {
         "lower_bound": COUNT, "upper_bound": COUNT, "minimum": COUNT_OR_NULL, "trust": TRUST,
         "complete": BOOL, "path": {"enum": ["c1", "c3", "geometry", "none"]},
-        "certificate": {"type": "string"}},
+        "certificate": {"type": "string"}, "lines": {"type": "object"}},
         ["lower_bound", "upper_bound", "minimum", "trust", "complete", "certificate"]),
     "check": _output(["valid", "invalid", "inconclusive"], {
         "exit_code": INT, "message": {"type": "string"}, "step": {"type": ["integer", "null"]},
         "rule": STR_OR_NULL, "lower_bound": COUNT_OR_NULL, "upper_bound": COUNT_OR_NULL,
         "minimum": COUNT_OR_NULL, "trust": {"oneOf": [TRUST, {"type": "null"}]},
         "window_refutations": {"type": "array"},
+        "line_steps": {"type": "array", "items": INT},
+        "exact_lower_bound": COUNT_OR_NULL,
         "problem_sha256": {"type": ["string", "null"], "pattern": "^[0-9a-f]{64}$"},
         "replay": {"type": "array"}, "complete": {"type": ["boolean", "null"]}},
         ["exit_code", "message", "lower_bound", "upper_bound", "minimum", "trust"]),

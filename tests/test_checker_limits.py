@@ -11,6 +11,8 @@ from pathlib import Path
 import pytest
 
 from attnproof import io
+import attnproof.io.files  # noqa: F401  (the io rooms that read the limits)
+import attnproof.io.numbers  # noqa: F401
 from attnproof.checker import limits, syntax
 from attnproof.cli import main
 from attnproof.errors import InputError, NumberError, ValidationError
@@ -20,9 +22,10 @@ DOC = (ROOT / "docs" / "certificates.md").read_text()
 
 
 def test_io_uses_the_checker_limits():
-    assert io.MAX_DIGITS is limits.MAX_DIGITS
-    assert io.MAX_EXPONENT is limits.MAX_EXPONENT
-    assert io.MAX_FILE_BYTES is limits.MAX_FILE_BYTES
+    assert io.numbers.MAX_DIGITS is limits.MAX_DIGITS
+    assert io.numbers.MAX_EXPONENT is limits.MAX_EXPONENT
+    assert io.files.MAX_DIGITS is limits.MAX_DIGITS
+    assert io.files.MAX_FILE_BYTES is limits.MAX_FILE_BYTES
     assert syntax.MAX_DIGITS is limits.MAX_DIGITS
 
 

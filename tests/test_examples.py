@@ -31,6 +31,9 @@ EXPECTED = {
                           "heads 1 and 3: lower bound 144, best fusion 144, minimum 144 = 12 x 12",
                           "numerical ranks of the key differences: 11 + 11 = 22",
                           "every pair of layer 0: minimum 144; all four heads: minimum 20736"],
+    "10_lines_k3.py": ["k = 6: unsat (z3 and cvc5): every fusion has at least 7 atoms",
+                       "k = 7: sat, a support of 7 points:",
+                       "valid after replay: minimum 7, trust line-refuted"],
 }
 
 # modules an example needs beyond the base install (the models extra; float keys need geometry)

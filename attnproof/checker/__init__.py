@@ -66,6 +66,8 @@ class Verdict:
     bounds_verified: bool = False
     window_steps: list = field(default_factory=list)
     windows_verified: bool = False
+    line_steps: list = field(default_factory=list)   # line_refutation steps (replay to confirm)
+    exact_lower_bound: int | None = None             # the lower bound without line refutations
     strict: bool = False
     work: int = 0
     replay: list = field(default_factory=list)
@@ -100,6 +102,8 @@ class Verdict:
                 "minimum": big(self.minimum), "trust": self.trust,
                 "bounds_verified": self.bounds_verified, "window_refutations": wins,
                 "windows_verified": self.windows_verified,
+                "line_steps": list(self.line_steps),
+                "exact_lower_bound": big(self.exact_lower_bound),
                 "problem_sha256": self.problem_sha256, "complete": self.complete, "work": self.work,
                 "replay": list(self.replay)}
 
@@ -120,28 +124,39 @@ class Verdict:
         ('invalid', 1, 'invalid: step 5 (window_refutation): replay failed: z3 answered sat')
         """
         rep = [{"step": i, "ok": ok, "message": m} for i, ok, m in results]
-        if not self.bounds_verified or not self.window_steps:
+        needed = list(self.window_steps) + list(self.line_steps)
+        if not self.bounds_verified or not needed:
             return replace(self, replay=rep)
         bad = [(i, m) for i, ok, m in results if ok is False]
         if bad:
             i, m = bad[0]
+            rule = "line_refutation" if i in self.line_steps else "window_refutation"
             return replace(self, status="invalid", code=1, replay=rep, step=i,
-                           rule="window_refutation", bounds_verified=False,
-                           message=f"invalid: step {i} (window_refutation): replay failed: {m}")
+                           rule=rule, bounds_verified=False,
+                           message=f"invalid: step {i} ({rule}): replay failed: {m}")
         done = {i for i, ok, _ in results if ok is True}
-        if not set(self.window_steps) <= done:
+        if not set(needed) <= done:
             why = next((m for _, ok, m in results if ok is None), "not replayed")
-            return replace(self, replay=rep, message=f"inconclusive: the bounds hold "
-                           f"({self._bounds_text()}), but the window refutations are not "
-                           f"re-proven ({why})")
-        n = len(self.window_steps)
+            what = "window refutations" if not self.line_steps else "SMT refutations"
+            return replace(self, replay=rep, message=f"inconclusive: {self._exact_text()}, but "
+                           f"the {what} are not re-proven ({why})")
         v = replace(self, replay=rep, windows_verified=True)
         if self.strict and self.trust != "exact":
             return v
         v.status, v.code = "valid", 0
-        v.message = (f"valid: {self._bounds_text()}; {n} window refutation"
-                     f"{'' if n == 1 else 's'} re-proven by replay")
+        parts = []
+        for n, what in ((len(self.window_steps), "window"), (len(self.line_steps), "line")):
+            if n:
+                parts.append(f"{n} {what} refutation{'' if n == 1 else 's'}")
+        v.message = f"valid: {self._bounds_text()}; {' and '.join(parts)} re-proven by replay"
         return v
+
+    def _exact_text(self) -> str:
+        if not self.line_steps:
+            return f"the bounds hold ({self._bounds_text()})"
+        return (f"the exact steps prove lower bound {show_count(self.exact_lower_bound)} and "
+                f"upper bound {show_count(self.upper_bound)}; the lower bound "
+                f"{show_count(self.lower_bound)} (trust {self.trust}) rests on line refutations")
 
     def _bounds_text(self) -> str:
         return (f"lower bound {show_count(self.lower_bound)}, upper bound "
@@ -219,6 +234,7 @@ def _check_document(doc, expected_sha256: str | None, strict: bool, work: int | 
             raise Reject(f"certificate: unknown trust level {doc['trust']!r}")
         pb = parse_problem(doc["problem"], consume)
         st = State(pb, budget)
+        st.problem_sha256 = sha
         steps = doc["steps"]
         if not isinstance(steps, list):
             raise Reject("certificate: steps must be a list")
@@ -244,6 +260,8 @@ def _check_document(doc, expected_sha256: str | None, strict: bool, work: int | 
             if got >= _count_limit():
                 raise Unsupported(f"the proven {name} has more than {MAX_COUNT_DIGITS} digits "
                                   "(beyond the format's counts)")
+        exact_lower = st.lower
+        st.lower = max(st.lower, st.line_lower)     # line refutations (THEORY Cor 12.2)
         if st.lower > st.upper:
             raise Reject(f"certificate: derived lower bound {show_count(st.lower)} exceeds the "
                          f"derived upper bound {show_count(st.upper)}")
@@ -260,17 +278,22 @@ def _check_document(doc, expected_sha256: str | None, strict: bool, work: int | 
         v = Verdict("valid", 0, "", lower_bound=st.lower, upper_bound=st.upper,
                     minimum=minimum, trust=st.trust, window_refutations=st.windows,
                     problem_sha256=sha, bounds_verified=True, window_steps=st.window_steps,
-                    strict=strict, work=budget.used)
+                    strict=strict, work=budget.used, exact_lower_bound=exact_lower,
+                    line_steps=list(st.line_steps))
         v.complete = st.complete
         v.message = f"valid: {v._bounds_text()}"
         if v.complete is False:
             v.message += (" (the vertex count is partial: the lower bound counts verified "
                           "vertices only)")
-        if st.windows:
-            n = len(st.windows)
+        if st.windows or v.line_steps:
+            parts = []
+            for n, what in ((len(st.windows), "window"), (len(v.line_steps), "line")):
+                if n:
+                    parts.append(f"{n} {what} refutation{'' if n == 1 else 's'}")
             v.status, v.code = "inconclusive", 2
-            v.message = (f"inconclusive: the bounds hold ({v._bounds_text()}), but {n} window "
-                         f"refutation{' is' if n == 1 else 's are'} not re-proven (check with --replay)")
+            v.message = (f"inconclusive: {v._exact_text()}, but {' and '.join(parts)} "
+                         f"{'is' if len(st.windows) + len(v.line_steps) == 1 else 'are'} not "
+                         f"re-proven (check with --replay)")
         if strict and st.trust != "exact":
             v.status, v.code = "inconclusive", 2
             v.message = (f"inconclusive under --strict: the certificate needs trust {st.trust!r} "

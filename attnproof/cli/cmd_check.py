@@ -57,7 +57,7 @@ _NOT_A_REFUTATION = ("not available", "unavailable", "answered unknown")
 
 
 def replay(text: str, budget_s: float | None = None) -> list[tuple[int, bool | None, str]]:
-    """Replay every window_refutation step: ``[(step index, ok, message)]``.
+    """Replay every window_refutation and line_refutation step: ``[(step index, ok, message)]``.
 
     ``ok`` is None when a step could not be replayed (no solvers, time budget
     spent).  Identical steps are replayed once; the whole replay, re-encoding
@@ -71,7 +71,7 @@ def replay(text: str, budget_s: float | None = None) -> list[tuple[int, bool | N
 
     doc = json.loads(text)
     steps = [(i, s) for i, s in enumerate(doc.get("steps", []))
-             if isinstance(s, dict) and s.get("rule") == "window_refutation"]
+             if isinstance(s, dict) and s.get("rule") in ("window_refutation", "line_refutation")]
     try:
         from ..smt.replay import replay_step
     except ImportError:
@@ -101,8 +101,8 @@ def replay(text: str, budget_s: float | None = None) -> list[tuple[int, bool | N
     out = []
     try:
         for i, step in steps:
-            key = json.dumps([step.get("smtlib_sha256"), step.get("atoms"), step.get("window")],
-                             sort_keys=True)
+            key = json.dumps([step.get("rule"), step.get("smtlib_sha256"), step.get("atoms"),
+                              step.get("window"), step.get("directions")], sort_keys=True)
             if key not in done:
                 left = deadline - time.monotonic()
                 if left <= 0:
@@ -177,7 +177,7 @@ def run(args: argparse.Namespace) -> int:
     with Progress("checking the certificate", heartbeat=True):
         v = check_text(text, expected_sha256=expected, strict=args.strict, work=work,
                        reference=getattr(args, "reference", False))
-    if args.replay and v.bounds_verified and v.window_steps:
+    if args.replay and v.bounds_verified and (v.window_steps or v.line_steps):
         v = v.after_replay(replay(text, budget_s))
     code = v.code
     if args.json:

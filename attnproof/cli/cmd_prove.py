@@ -42,6 +42,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help=f"embed the best verified fusion when it has at most N atoms (default "
                         f"{EXPLICIT_FUSION_LIMIT}); above, the upper bound is the product fusion, "
                         f"which the checker counts without building it")
+    p.add_argument("--lines", action="store_true",
+                   help="raise the lower bound by line refutations (THEORY §12: z3 and cvc5 on "
+                        "the factors 1 + x^g of Q, no window); the certificate then has trust "
+                        "line-refuted and 'check --replay' re-proves it")
+    p.add_argument("--lines-timeout", type=float, default=300.0, metavar="S",
+                   help="seconds for each line query (default 300)")
     add_max_atoms(p)
     add_common(p)
     add_executor_options(p)
@@ -86,17 +92,24 @@ def _run(args: argparse.Namespace) -> int:
         with Progress("ball check of the fusion", heartbeat=True):
             ball_check(M, cert.fusion.to_head())
     text = cert.text
+    lines = None
+    if getattr(args, "lines", False) and cert.lower.value != cert.upper:
+        text, lines = _with_lines(M, cert, args)
     with Progress("checking the certificate", heartbeat=True):
         verdict = check_text(text)
-    if verdict.code == 2:            # a limit of the checker (work budget, sizes): not a bug
+    waits = (verdict.code == 2 and bool(verdict.line_steps) and verdict.bounds_verified
+             and not verdict.window_steps)   # only the line refutations wait for --replay
+    if verdict.code == 2 and not waits:  # a limit of the checker (work budget, sizes): not a bug
         raise LimitError(f"the checker cannot decide this certificate within its limits "
                          f"({verdict.message}); nothing was written")
-    if verdict.code != 0:
+    if verdict.code != 0 and not waits:
         raise CertificateError(f"the checker does not accept the certificate: {verdict.message}")
     atomic_write_text(args.output, text)
     s = {"verdict": "proven", **cert.summary(), "certificate": args.output,
          "lower_bound": verdict.lower_bound, "upper_bound": verdict.upper_bound,
-         "minimum": verdict.minimum}
+         "minimum": verdict.minimum, "trust": verdict.trust}
+    if lines is not None:
+        s["lines"] = lines.to_dict()
     if args.json:
         print_json(s)
         return EXIT_OK
@@ -106,5 +119,38 @@ def _run(args: argparse.Namespace) -> int:
     print(f"lower bound {show_count(verdict.lower_bound)}, upper bound "
           f"{show_count(verdict.upper_bound)}, minimum "
           f"{show_count(mn) if mn is not None else 'unknown (the bounds differ)'}, trust {s['trust']}")
+    if lines is not None:
+        for q in lines.steps:
+            print(f"  line query k = {q.target}: {q.result} [{q.seconds:.1f} s]"
+                  + (f" ({q.reason})" if q.reason else ""))
+        if verdict.line_steps:
+            print(f"  the lower bound {show_count(verdict.lower_bound)} rests on a line refutation "
+                  f"(z3 and cvc5; the exact steps prove {show_count(verdict.exact_lower_bound)}): "
+                  f"'attnproof check {args.output} --replay' re-proves it")
     print(f"  certificate written to {args.output} ({len(text)} bytes, checked)")
     return EXIT_OK
+
+
+def _with_lines(M, cert, args):
+    """The certificate text with the line refutations of THEORY §12 added (and the result)."""
+    import sys
+
+    from ..errors import InputError
+    from ..io import canonical_json
+    from ..smt.certify import line_certificate
+    from ..smt.line_query import line_minimize
+
+    t = args.lines_timeout
+    if not (t > 0) or t > 86400:
+        raise InputError(f"--lines-timeout {t}: give seconds between 0 and 86400")
+
+    def step(res) -> None:
+        print(f"line query k = {res.target}: {res.result} [{res.seconds:.1f} s]",
+              file=sys.stderr, flush=True)
+
+    with Progress("proving: line refutations (z3 and cvc5)", heartbeat=True):
+        mr = line_minimize(M, timeout=t, max_atoms=args.max_atoms, on_step=step,
+                           lower=cert.lower.value)
+    fusion = mr.best if mr.best.atoms < cert.upper else None
+    doc = line_certificate(M, fusion, mr.refutation, cert=cert)
+    return canonical_json(doc), mr

@@ -39,10 +39,18 @@ meet (exit 0; the witness is the smallest with G in the window, or meets the
 bound), or when a query is inconclusive (exit 2); --timeout applies to each
 query, and each query's K, answer and time are printed on stderr as it ends.
 
+--global drops the window: for the factors 1 + x^g of the reduced denominator
+(graph sums, sigmoid sums) it asks whether any set of at most K lattice points
+can carry a fusion's denominator (THEORY §12, Corollary 12.2).  unsat (z3 and
+cvc5) is then a lower bound K+1 for EVERY fusion; sat gives a candidate
+support, completed to a verified fusion when one lives on it.  With
+--minimize it bisects K between the Newton bound and the best fusion.
+
 examples:
   attnproof search c4.json --atoms 14 --window 1
   attnproof search c4.json --atoms 15 --window 1 -o c4_fused.json --json
   attnproof search k3.json --minimize --window 2 --timeout 60
+  attnproof search k3.json --minimize --global --certificate k3.cert.json
 """
 
 # --- sweep (attnproof.cli.search_sweep) ---
@@ -63,8 +71,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     from .search_sweep import add_sweep_arguments
     add_sweep_arguments(p, goal)
     # --- end sweep ---
-    p.add_argument("--window", "-w", required=True, metavar="W",
-                   help="box radius R (an integer) or a JSON list of exponent vectors of G")
+    p.add_argument("--window", "-w", metavar="W",
+                   help="box radius R (an integer) or a JSON list of exponent vectors of G "
+                        "(required unless --global)")
+    p.add_argument("--global", dest="global_", action="store_true",
+                   help="no window: line refutations (THEORY §12) on the factors 1 + x^g of Q; "
+                        "an unsat K is a lower bound K+1 for every fusion")
     p.add_argument("--timeout", type=float, default=600.0, metavar="S",
                    help="seconds per query, both solvers together; past it the query is "
                         "'unknown' (default 600)")
@@ -128,10 +140,20 @@ def run(args: argparse.Namespace) -> int:
     # --- sweep ---
     from .search_sweep import check_not_sweep, run_sweep
     if args.sweep:
+        if args.global_ or args.window is None:
+            raise InputError("--sweep needs --window (line refutations run with --global alone)")
         return run_sweep(args, _options(args))
     check_not_sweep(args)
     # --- end sweep ---
     _check_output_paths(args)
+    if args.global_:
+        if args.window is not None or args.plain or args.no_cross_check:
+            raise InputError("--global takes no --window, --plain or --no-cross-check (a line "
+                             "refutation always needs both solvers)")
+        from .search_lines import run_global
+        return run_global(args)
+    if args.window is None:
+        raise InputError("--window is required (or --global for line refutations)")
     M = load_problem(args.problem)
     if M.has_bias:
         raise InputError("search: problems with biases have exp-rational coefficients, "

@@ -21,15 +21,16 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from ..certificate.steps.fusion import explicit_fusion_step as _explicit_fusion_step
-from ..certificate.steps.windows import window_refutation_claim, window_refutation_step
+from ..certificate.steps.windows import (line_refutation_step as _line_step,
+                                         window_refutation_claim, window_refutation_step)
 from ..errors import CertificateError
 from ..fusion import Fusion
 from ..model import MultiHead
 
 __all__ = ["refutation_step", "refutation_claim", "search_certificate", "explicit_fusion_step",
-           "TRUST_ORDER"]
+           "line_refutation_step", "line_certificate", "TRUST_ORDER"]
 
-TRUST_ORDER = ("exact", "exact-modulo-flint", "window-refuted", "numeric", "unknown")
+TRUST_ORDER = ("exact", "exact-modulo-flint", "window-refuted", "line-refuted", "numeric", "unknown")
 
 
 def refutation_step(res) -> dict[str, Any]:
@@ -119,3 +120,67 @@ def search_certificate(M: MultiHead, fusion: Fusion | None = None,
     claims["window_refutations"] = wins
     doc = dict(doc, steps=steps, claims=claims, trust=trust)
     return doc
+
+
+def line_refutation_step(res, problem_sha256: str) -> dict[str, Any]:
+    """The ``line_refutation`` step of an ``unsat`` line query (both solvers agreed).
+
+    >>> from attnproof.families import graph_sum, named_graph
+    >>> from attnproof.smt.line_query import line_query
+    >>> step = line_refutation_step(line_query(graph_sum(named_graph("complete", 3)), 6, 60), "0" * 64)
+    >>> step["rule"], step["atoms"], step["directions"]
+    ('line_refutation', 6, [[0, 1, -1], [1, -1, 0], [1, 0, -1]])
+    """
+    if res.result != "unsat":
+        raise CertificateError(f"only a refutation can be certified, this query answered {res.result}")
+    runs = res.solvers
+    if set(runs) != {"z3", "cvc5"} or any(runs[s].result != "unsat" for s in ("z3", "cvc5")):
+        raise CertificateError("a line refutation needs unsat from both z3 and cvc5")
+    return _line_step(res.target, res.encoding.directions, problem_sha256,
+                      {"z3": runs["z3"].version, "cvc5": runs["cvc5"].version},
+                      res.encoding.smtlib, res.encoding.sha256)
+
+
+def line_certificate(M: MultiHead, fusion: Fusion | None = None, refutation=None, cert=None,
+                     **build_options) -> dict[str, Any]:
+    """A certificate whose lower bound is raised by a line refutation (trust ``line-refuted``).
+
+    The directions of the refutation must be those of factors the certificate
+    binds (``irreducible_factor`` steps); the checker verifies it.  ``cert``: a
+    certificate :func:`attnproof.certificate.build.build_certificate` already built
+    for ``M`` (else it is built with ``build_options``).
+
+    >>> from attnproof.families import graph_sum, named_graph
+    >>> from attnproof.smt.line_query import line_minimize
+    >>> M = graph_sum(named_graph("complete", 3))
+    >>> mr = line_minimize(M, timeout=60)
+    >>> doc = line_certificate(M, mr.best, mr.refutation)
+    >>> doc["trust"], doc["claims"]["lower_bound"], doc["claims"]["minimum"]
+    ('line-refuted', 7, 7)
+    """
+    try:
+        from ..certificate.build import build_certificate, encode_count
+    except ImportError as e:  # pragma: no cover - the certificate package is part of attnproof
+        raise CertificateError(f"the certificate module is not available ({e})") from None
+    if cert is None:
+        cert = build_certificate(M, **build_options)
+    doc = cert.doc
+    steps = list(doc["steps"])
+    claims = dict(doc["claims"])
+    upper = cert.upper
+    if fusion is not None and fusion.atoms < upper:
+        if fusion.multihead != M:
+            raise CertificateError("the witness fuses a different problem")
+        steps = [s for s in steps if s["rule"] not in ("explicit_fusion", "product_fusion")]
+        steps.append(explicit_fusion_step(fusion))
+        upper = fusion.atoms
+    lower = cert.lower.value
+    trust = doc["trust"]
+    if refutation is not None:
+        steps.append(line_refutation_step(refutation, doc["problem_sha256"]))
+        lower = max(lower, refutation.target + 1)
+        trust = _weakest(trust, "line-refuted")
+    claims["lower_bound"] = encode_count(lower)
+    claims["upper_bound"] = encode_count(upper)
+    claims["minimum"] = encode_count(upper) if lower == upper else None
+    return dict(doc, steps=steps, claims=claims, trust=trust)

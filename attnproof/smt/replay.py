@@ -27,7 +27,8 @@ from dataclasses import replace
 
 from .solvers import run_solvers, solver_available
 
-__all__ = ["replay_step", "encoding_options_of", "DEFAULT_REPLAY_TIMEOUT"]
+__all__ = ["replay_step", "replay_line_step", "encoding_options_of", "line_options_of",
+           "DEFAULT_REPLAY_TIMEOUT"]
 
 DEFAULT_REPLAY_TIMEOUT = 600.0
 
@@ -94,6 +95,8 @@ def replay_step(step: dict, timeout: float = DEFAULT_REPLAY_TIMEOUT,
     >>> replay_step({"rule": "window_refutation", "smtlib": "x", "smtlib_sha256": "0" * 64})
     (False, 'the SMT-LIB2 text does not match smtlib_sha256')
     """
+    if isinstance(step, dict) and step.get("rule") == "line_refutation":
+        return replay_line_step(step, timeout, problem)
     if not isinstance(step, dict) or step.get("rule") != "window_refutation":
         return False, "not a window_refutation step"
     text, digest = step.get("smtlib"), step.get("smtlib_sha256")
@@ -104,6 +107,80 @@ def replay_step(step: dict, timeout: float = DEFAULT_REPLAY_TIMEOUT,
     if problem is not None and encoding_options_of(step, problem) is None:
         return False, (f"the SMT-LIB2 text is not an encoding of the certificate's problem with "
                        f"at most {step.get('atoms')} atoms in this window")
+    for name in ("z3", "cvc5"):
+        if not solver_available(name):
+            return False, f"{name} is not available: cannot replay"
+    runs = run_solvers(("z3", "cvc5"), text, timeout)
+    parts = []
+    for name, run in runs.items():
+        if run.result != "unsat":
+            why = f" ({run.reason})" if run.reason else ""
+            return False, f"{name} {run.version} answered {run.result}{why}, not unsat"
+        parts.append(f"{name} {run.version} unsat in {run.seconds:.2f} s")
+    tied = "re-encoded from the problem, " if problem is not None else ""
+    return True, "replayed: " + tied + ", ".join(parts)
+
+
+def line_options_of(step: dict, M) -> tuple[str, ...] | None:
+    """The encoding options whose line query for ``M`` has the step's hash, or None.
+
+    The directions are derived again from the problem's reduced denominator
+    (:func:`attnproof.smt.lines.line_factors`); the step's must be among them.
+    Every subset of the sound extras is tried, all of them first.
+
+    >>> from attnproof.families import graph_sum, named_graph
+    >>> from attnproof.smt.line_query import line_query
+    >>> from attnproof.smt.certify import line_refutation_step
+    >>> M = graph_sum(named_graph("complete", 3))
+    >>> step = line_refutation_step(line_query(M, 6, 60), "0" * 64)
+    >>> line_options_of(step, M)
+    ('parity', 'order', 'faces', 'symmetry')
+    >>> line_options_of(dict(step, atoms=5), M) is None
+    True
+    """
+    from ..errors import AttnproofError
+    from ..fusion import reduced_form
+    from .lines import LINE_OPTIONS, encode_lines, line_factors
+
+    k, digest, dirs = step.get("atoms"), step.get("smtlib_sha256"), step.get("directions")
+    if not isinstance(k, int) or isinstance(k, bool) or not isinstance(dirs, list):
+        return None
+    try:
+        derived = set(line_factors(reduced_form(M)).directions)
+        gs = [tuple(g) for g in dirs]
+    except (AttnproofError, TypeError):
+        return None
+    if not gs or not set(gs) <= derived:
+        return None
+    for size in range(len(LINE_OPTIONS), -1, -1):
+        for opts in itertools.combinations(LINE_OPTIONS, size):
+            try:
+                enc = encode_lines(gs, k, opts)
+            except (AttnproofError, ValueError):
+                continue
+            if enc.sha256 == digest:
+                return opts
+    return None
+
+
+def replay_line_step(step: dict, timeout: float = DEFAULT_REPLAY_TIMEOUT,
+                     problem=None) -> tuple[bool, str]:
+    """``(True, message)`` when z3 and cvc5 both find a ``line_refutation`` query unsat.
+
+    With ``problem`` the text must be the line query of that problem's binomial
+    factors, ``k`` and one set of encoding options (:func:`line_options_of`).
+
+    >>> replay_line_step({"rule": "line_refutation", "smtlib": "x", "smtlib_sha256": "0" * 64})
+    (False, 'the SMT-LIB2 text does not match smtlib_sha256')
+    """
+    text, digest = step.get("smtlib"), step.get("smtlib_sha256")
+    if not isinstance(text, str) or not isinstance(digest, str):
+        return False, "the step has no SMT-LIB2 text or hash"
+    if hashlib.sha256(text.encode("utf-8")).hexdigest() != digest:
+        return False, "the SMT-LIB2 text does not match smtlib_sha256"
+    if problem is not None and line_options_of(step, problem) is None:
+        return False, (f"the SMT-LIB2 text is not the line query of the certificate's problem "
+                       f"with at most {step.get('atoms')} points")
     for name in ("z3", "cvc5"):
         if not solver_available(name):
             return False, f"{name} is not available: cannot replay"

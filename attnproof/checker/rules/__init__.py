@@ -8,7 +8,8 @@ module               rules (docs/certificates.md)                    THEORY
 ``newton``           ``newton_blocks`` (§6.3)                        §4
 ``graphs``           the ``zonotope_graphic`` count of §6.3          Lemma 7
 ``fusion``           ``product_fusion`` (§6.4), ``explicit_fusion`` (§6.5)  §3
-``windows``          ``window_refutation`` (§6.6)                    §6
+``windows``          ``window_refutation`` (§6.6),                   §6, §12
+                     ``line_refutation`` (§6.11)
 ``geometry``         ``indecomposable_chain``, ``generic_heads``,     §9
                      ``minkowski_vertices``, ``direct_sum`` (§6.7-6.10)
 ===================  ==============================================  =========

@@ -15,7 +15,8 @@ from math import gcd
 from .. import poly as P
 from ..syntax import UNLIMITED, Budget
 
-TRUST_ORDER = ("exact", "exact-modulo-flint", "window-refuted", "numeric", "unknown")
+TRUST_ORDER = ("exact", "exact-modulo-flint", "window-refuted", "line-refuted", "numeric",
+               "unknown")
 SMALL_HEAD = 64        # heads with at most this many terms are indexed by their directions
 
 
@@ -34,6 +35,10 @@ class State:
     window_steps: list = field(default_factory=list)
     step_index: int | None = None
     trust: str = "exact"
+    problem_sha256: str | None = None
+    # line refutations (THEORY Cor 12.2): the lower bound they raise, and their steps
+    line_lower: int = 0
+    line_steps: list = field(default_factory=list)
     # geometry (docs/certificates.md §6.7-6.10)
     chains: dict = field(default_factory=dict)       # head -> "simplex" | "chain"
     indecomposable: set = field(default_factory=set)  # heads with edge content above 1

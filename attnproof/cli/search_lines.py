@@ -1,0 +1,98 @@
+"""``attnproof search --global``: line refutations, no window (THEORY §12)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from .common import EXIT_INCONCLUSIVE, EXIT_NEGATIVE, EXIT_OK, Progress, print_json
+
+
+def run_global(args: argparse.Namespace) -> int:
+    """One line query (``--atoms``) or the bisection (``--minimize``); exit codes as for windows."""
+    import time
+
+    from ..errors import InputError
+    from ..io import atomic_write_text, canonical_json, load_problem
+    from ..smt.certify import line_certificate
+    from ..smt.line_query import line_minimize, line_query
+
+    M = load_problem(args.problem)
+    if M.has_bias:
+        raise InputError("search: problems with biases have exp-rational coefficients, "
+                         "which are outside the SMT search (THEORY §6)")
+    t0 = time.perf_counter()
+    if args.minimize:
+        with Progress("line refutations: SMT queries", heartbeat=True) as bar:
+            def step(res) -> None:
+                bar.close()
+                print(f"k = {res.target}: {res.result} [{res.seconds:.1f} s]", file=sys.stderr,
+                      flush=True)
+
+            mr = line_minimize(M, args.timeout, max_atoms=args.max_atoms, on_step=step)
+        if args.smtlib and mr.steps:
+            atomic_write_text(args.smtlib, mr.steps[-1].encoding.smtlib)
+        if args.output:
+            atomic_write_text(args.output, canonical_json(mr.best.to_problem_dict()))
+        if args.certificate:
+            atomic_write_text(args.certificate,
+                              canonical_json(line_certificate(M, mr.best, mr.refutation)))
+        summary = {"verdict": "unknown" if mr.stopped == "unknown" else "unsat"
+                   if mr.refutation is not None else "sat", **mr.to_dict(),
+                   "elapsed_s": round(time.perf_counter() - t0, 3)}
+        if args.json:
+            print_json(summary)
+        else:
+            print(f"lower bound {mr.lower_bound} (Newton {mr.newton}), smallest fusion found "
+                  f"{mr.best.atoms} atoms ({mr.best.method}); "
+                  + (f"minimum {mr.best.atoms}" if mr.minimum is not None else
+                     f"stopped: {mr.stopped}"))
+            _factors_line(mr.factors)
+            for s in mr.steps:
+                print("  " + _query_line(s))
+            ref = mr.refutation
+            if ref is not None:
+                print(f"every fusion has at least {ref.target + 1} atoms (line refutation, z3 and "
+                      f"cvc5; SMT-LIB2 sha256 {ref.encoding.sha256})")
+        sys.stdout.flush()
+        return EXIT_INCONCLUSIVE if mr.stopped == "unknown" else EXIT_OK
+    with Progress(f"line query: at most {args.atoms} points", heartbeat=True):
+        res = line_query(M, args.atoms, args.timeout)
+    if args.smtlib:
+        atomic_write_text(args.smtlib, res.encoding.smtlib)
+    if args.output and res.fusion is not None:
+        atomic_write_text(args.output, canonical_json(res.fusion.to_problem_dict()))
+    if args.certificate:
+        if res.result != "unsat":
+            raise InputError("--certificate: only a refutation is certified with --global --atoms "
+                             "(use --minimize for the whole walk)")
+        atomic_write_text(args.certificate, canonical_json(line_certificate(M, None, res)))
+    if args.json:
+        print_json({"verdict": res.result, **res.to_dict(),
+                    "elapsed_s": round(time.perf_counter() - t0, 3)})
+    else:
+        print(_query_line(res))
+        _factors_line(res.factors)
+        print(f"  SMT-LIB2 sha256 {res.encoding.sha256}")
+    sys.stdout.flush()
+    return {"sat": EXIT_OK, "unsat": EXIT_NEGATIVE, "unknown": EXIT_INCONCLUSIVE}[res.result]
+
+
+def _query_line(res) -> str:
+    solvers = ", ".join(f"{n} {r.result} ({r.seconds:.2f} s)" for n, r in res.solvers.items())
+    if res.result == "unsat":
+        head = (f"unsat: no set of at most {res.target} points carries a fusion's denominator: "
+                f"every fusion has at least {res.target + 1} atoms")
+    elif res.result == "sat":
+        head = f"sat: a candidate support of {len(res.support)} points (at most {res.target} asked)"
+        head += (f", completed to a verified fusion with {res.fusion.atoms} atoms"
+                 if res.fusion is not None else ", not completed to a fusion")
+    else:
+        head = f"unknown: {res.reason}"
+    return f"k = {res.target}: {head} [{solvers}]"
+
+
+def _factors_line(lf) -> None:
+    print(f"  factors 1 + x^g used: {len(lf.directions)} directions "
+          f"{[list(g) for g in lf.directions]}"
+          + ("" if lf.exact else f"; left out (the query is a relaxation): {'; '.join(lf.dropped)}"))

@@ -1,0 +1,631 @@
+"""Line refutations: a lower bound for every fusion, no window (THEORY Lemma 12.1, Cor 12.2).
+
+Let ``R = Π_i (1 + x^{g_i})`` be a product of binomial factors of the reduced
+denominator ``Q`` with coefficient 1, primitive pairwise non-parallel
+directions ``g_i`` (so ``R | Q``).  Every fusion's denominator ``D`` has
+positive coefficients and ``Q | D``, hence ``R | D``; by Lemma 12.1 that
+means: on every line ``s + Z·g_i`` the alternating sum ``Σ_t d_{s+t·g_i} (−1)^t``
+vanishes.  So the support ``S`` of ``D`` is a finite set of lattice points
+carrying positive weights with all these alternating sums zero, and
+
+    "is there such an ``S`` with ``|S| ≤ k``?"
+
+is one SMT query over unbounded integers (:func:`encode_lines`).  An ``unsat``
+(z3 and cvc5 both) says: **every fusion has at least ``k + 1`` atoms**.  A
+``sat`` model is a candidate support; :func:`complete_support` turns it into a
+verified fusion when one exists on it.
+
+The query is written in the coordinates of the lattice ``Λ`` spanned by the
+directions (:func:`line_frame`): a valid ``S`` splits into its classes modulo
+``Λ`` (lines never leave a class), each class alone is valid and no larger, and
+a translation moves one class into ``Λ``.
+
+>>> from attnproof.families import graph_sum, named_graph
+>>> from attnproof.fusion import reduced_form
+>>> lf = line_factors(reduced_form(graph_sum(named_graph("complete", 3))))
+>>> lf.directions, lf.exact
+(((0, 1, -1), (1, -1, 0), (1, 0, -1)), True)
+>>> enc = encode_lines(lf.directions, 6)
+>>> enc.rank, len(enc.sha256)
+(2, 64)
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from fractions import Fraction
+from math import gcd
+from typing import Sequence
+
+from ..errors import InputError
+
+__all__ = ["LineFactors", "LineFrame", "LineEncoding", "line_factors", "line_frame",
+           "encode_lines", "support_from_model", "LINE_OPTIONS"]
+
+Vector = tuple[int, ...]
+
+# the sound strengthenings an encoding may carry (all on by default)
+LINE_OPTIONS = ("parity", "order", "faces", "symmetry")
+
+
+@dataclass(frozen=True)
+class LineFactors:
+    """The binomial factors ``1 + x^g`` of ``Q`` a line query uses.
+
+    ``directions``: primitive, first non-zero coordinate positive, sorted;
+    ``exact``: ``Q`` is a monomial times the product of exactly these factors,
+    each once (then the query loses nothing but the numerator condition);
+    ``dropped``: the factors of ``Q`` left out, in words (the query is then a
+    relaxation: still sound, possibly weaker).
+    """
+
+    directions: tuple[Vector, ...]
+    exact: bool
+    dropped: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict:
+        """JSON summary.
+
+        >>> LineFactors(((1, -1),), True).to_dict()
+        {'directions': [[1, -1]], 'exact': True, 'dropped': []}
+        """
+        return {"directions": [list(g) for g in self.directions], "exact": self.exact,
+                "dropped": list(self.dropped)}
+
+
+def primitive_direction(g: Sequence[int]) -> Vector | None:
+    """``g`` with its first non-zero coordinate positive when it is primitive, else None.
+
+    >>> primitive_direction((0, -1, 1)), primitive_direction((2, 0)), primitive_direction((0, 0))
+    ((0, 1, -1), None, None)
+    """
+    c = 0
+    for x in g:
+        c = gcd(c, x)
+    if c != 1:
+        return None
+    if next(x for x in g if x) < 0:
+        g = tuple(-x for x in g)
+    return tuple(g)
+
+
+def line_factors(r) -> LineFactors:
+    """The factors ``1 + x^g`` (coefficient 1, ``g`` primitive) of the reduced denominator.
+
+    Factors by FLINT.  A binomial with another coefficient ratio, a
+    non-primitive direction or a factor with three or more terms is left out
+    (named in ``dropped``); a repeated factor is used once.  Problems with
+    biases are refused (their coefficients are exp-rational).
+
+    >>> from attnproof.families import sigmoid_sum
+    >>> from attnproof.fusion import reduced_form
+    >>> line_factors(reduced_form(sigmoid_sum(2)))
+    LineFactors(directions=((0, 1), (1, 0)), exact=True, dropped=())
+    """
+    from ..algebra.budget import factor_obstacle
+    from ..algebra.expfrac import poly_to_dict
+
+    if r.lattice.has_z:
+        raise InputError("line refutations: problems with biases have exp-rational "
+                         "coefficients, which are outside the SMT search (THEORY §6)")
+    why = factor_obstacle(r.Q)
+    if why is not None:
+        raise InputError(f"line refutations: the reduced denominator cannot be factored ({why})")
+    dirs: list[Vector] = []
+    dropped: list[str] = []
+    _, factors = r.Q.factor()
+    for f, mult in factors:
+        terms = poly_to_dict(f)
+        g = None
+        if len(terms) == 2:
+            (u, a), (v, b) = sorted(terms.items())
+            if a == b:
+                g = primitive_direction(tuple(y - x for x, y in zip(u, v)))
+        if g is None:
+            dropped.append(f"{f} (not 1 + x^g with g primitive)")
+            continue
+        if mult > 1:
+            dropped.append(f"{f} to the power {mult} (used once)")
+        if g not in dirs:
+            dirs.append(g)
+        else:                                   # associates cannot both be factors
+            dropped.append(f"{f} (parallel to another factor)")
+    return LineFactors(tuple(sorted(dirs)), not dropped and bool(dirs), tuple(dropped))
+
+
+# ---- the lattice of the directions ------------------------------------------------
+
+
+def _lattice_basis(vectors: Sequence[Vector]) -> list[list[int]]:
+    """A basis (rows) of the integer lattice spanned by ``vectors`` (row echelon by Euclid).
+
+    >>> _lattice_basis([(1, -1, 0), (0, 1, -1), (1, 0, -1)])
+    [[1, -1, 0], [0, 1, -1]]
+    """
+    rows = [list(v) for v in vectors if any(v)]
+    basis: list[list[int]] = []
+    n = len(rows[0]) if rows else 0
+    col = 0
+    while rows and col < n:
+        piv = [r for r in rows if r[col] != 0]
+        rest = [r for r in rows if r[col] == 0]
+        while len(piv) > 1:
+            piv.sort(key=lambda r: abs(r[col]))
+            p = piv[0]
+            nxt = [p]
+            for r in piv[1:]:
+                q = r[col] // p[col]
+                r = [a - q * b for a, b in zip(r, p)]
+                (nxt if r[col] != 0 else rest).append(r)
+            piv = nxt
+        if piv:
+            p = piv[0]
+            if p[col] < 0:
+                p = [-a for a in p]
+            basis.append(p)
+        rows = [r for r in rest if any(r)]
+        col += 1
+    return basis
+
+
+def _coordinates(basis: list[list[int]], v: Sequence[int]) -> Vector:
+    """The integer coordinates of ``v`` in an echelon ``basis`` (``v`` must lie in the lattice).
+
+    >>> _coordinates([[1, -1, 0], [0, 1, -1]], (1, 0, -1))
+    (1, 1)
+    """
+    rest = [Fraction(x) for x in v]
+    out = []
+    for b in basis:
+        col = next(i for i, x in enumerate(b) if x)
+        c = rest[col] / b[col]
+        if c.denominator != 1:
+            raise ValueError("not in the lattice")
+        out.append(int(c))
+        rest = [x - c * y for x, y in zip(rest, b)]
+    if any(rest):
+        raise ValueError("not in the lattice")
+    return tuple(out)
+
+
+def _unimodular_to_e1(gamma: Vector) -> list[list[int]]:
+    """A unimodular integer matrix ``U`` with ``U·gamma = e_1`` (``gamma`` primitive).
+
+    >>> U = _unimodular_to_e1((2, 3))
+    >>> [sum(a * b for a, b in zip(row, (2, 3))) for row in U]
+    [1, 0]
+    """
+    n = len(gamma)
+    U = [[int(i == j) for j in range(n)] for i in range(n)]
+    v = list(gamma)
+    while sum(1 for x in v if x) > 1:
+        i = min((j for j in range(n) if v[j]), key=lambda j: abs(v[j]))
+        for j in range(n):
+            if j != i and v[j]:
+                q = v[j] // v[i]
+                v[j] -= q * v[i]
+                U[j] = [a - q * b for a, b in zip(U[j], U[i])]
+    p = next(j for j in range(n) if v[j])
+    if v[p] != 1 and v[p] != -1:
+        raise ValueError("the direction is not primitive")
+    if v[p] < 0:
+        U[p] = [-a for a in U[p]]
+    U[0], U[p] = U[p], U[0]
+    return U
+
+
+@dataclass(frozen=True)
+class LineFrame:
+    """Coordinates for the query: a basis of ``Λ = Z·g_1 + … + Z·g_r`` and, per
+    direction, a unimodular ``U`` with ``U·γ = e_1`` (``γ``: the direction in the basis).
+
+    For a point ``c`` (basis coordinates), ``(U·c)_1`` is its offset ``t`` along the
+    direction and ``(U·c)_2..`` name its line: two points share a line exactly
+    when those agree (``U`` is invertible over ``Z`` and maps ``Z·γ`` to ``Z·e_1``).
+    """
+
+    dim: int
+    basis: tuple[Vector, ...]
+    gammas: tuple[Vector, ...]
+    unimodular: tuple[tuple[Vector, ...], ...]
+
+    @property
+    def rank(self) -> int:
+        return len(self.basis)
+
+    def point(self, c: Sequence[int]) -> Vector:
+        """The lattice exponent ``Σ c_a·b_a`` of basis coordinates ``c``.
+
+        >>> line_frame([(1, -1, 0), (0, 1, -1)]).point((2, 1))
+        (2, -1, -1)
+        """
+        return tuple(sum(ca * b[j] for ca, b in zip(c, self.basis)) for j in range(self.dim))
+
+
+def line_frame(directions: Sequence[Vector]) -> LineFrame:
+    """The :class:`LineFrame` of a list of primitive directions.
+
+    >>> f = line_frame([(0, 1, -1), (1, -1, 0), (1, 0, -1)])
+    >>> f.rank, f.gammas
+    (2, ((0, 1), (1, 0), (1, 1)))
+    """
+    if not directions:
+        raise InputError("line refutations need at least one factor 1 + x^g")
+    basis = _lattice_basis(directions)
+    gammas = tuple(_coordinates(basis, g) for g in directions)
+    uni = tuple(tuple(tuple(row) for row in _unimodular_to_e1(gm)) for gm in gammas)
+    return LineFrame(len(directions[0]), tuple(tuple(b) for b in basis), gammas, uni)
+
+
+def _rank(vectors: Sequence[Sequence[int]]) -> int:
+    """Rank over Q (exact).
+
+    >>> _rank([(1, 0), (2, 0), (0, 0)]), _rank([(1, 2), (2, 1)])
+    (1, 2)
+    """
+    rows = [[Fraction(x) for x in v] for v in vectors]
+    rank = 0
+    ncol = len(rows[0]) if rows else 0
+    for col in range(ncol):
+        piv = next((i for i in range(rank, len(rows)) if rows[i][col] != 0), None)
+        if piv is None:
+            continue
+        rows[rank], rows[piv] = rows[piv], rows[rank]
+        for i in range(rank + 1, len(rows)):
+            f = rows[i][col] / rows[rank][col]
+            if f:
+                rows[i] = [a - f * b for a, b in zip(rows[i], rows[rank])]
+        rank += 1
+    return rank
+
+
+def zonotope_vertices(gammas: Sequence[Vector]) -> int:
+    """Vertices of the zonotope ``Σ [0, γ]`` (pairwise non-parallel ``γ``): the regions of
+    the central arrangement ``{γ^⊥}``, by Zaslavsky's ``Σ_B (−1)^{|B| − rank B}`` (THEORY Lemma 7).
+
+    >>> zonotope_vertices([(1, 0), (0, 1), (1, 1)]), zonotope_vertices([(1, 0, 0), (0, 1, 0)])
+    (6, 4)
+    >>> zonotope_vertices([])
+    1
+    """
+    from itertools import combinations
+
+    g = list(gammas)
+    total = 0
+    for size in range(len(g) + 1):
+        for B in combinations(g, size):
+            total += (-1) ** (size - (_rank(B) if B else 0))
+    return abs(total)
+
+
+def facet_functionals(gammas: Sequence[Vector]) -> list[Vector]:
+    """Primitive integer normals (up to sign) of the facets of the zonotope ``Σ [0, γ]``
+    in its own span (each is orthogonal to ``rank − 1`` independent generators).
+
+    >>> facet_functionals([(1, 0), (0, 1), (1, 1)])
+    [(0, 1), (1, -1), (1, 0)]
+    """
+    from itertools import combinations
+
+    r = _rank(gammas)
+    if r < 2:
+        return []
+    out = set()
+    for B in combinations(gammas, r - 1):
+        if _rank(B) != r - 1:
+            continue
+        phi = _kernel_vector(B, len(gammas[0]))
+        if phi is not None and any(sum(a * b for a, b in zip(phi, gm)) for gm in gammas):
+            out.add(phi)
+    return sorted(out)
+
+
+def _kernel_vector(rows: Sequence[Vector], n: int) -> Vector | None:
+    """A primitive integer vector orthogonal to ``rows`` (kernel of dimension 1), sign fixed."""
+    from math import lcm
+
+    M = [[Fraction(x) for x in r] for r in rows]
+    pivots = []
+    rank = 0
+    for col in range(n):
+        piv = next((i for i in range(rank, len(M)) if M[i][col] != 0), None)
+        if piv is None:
+            continue
+        M[rank], M[piv] = M[piv], M[rank]
+        M[rank] = [x / M[rank][col] for x in M[rank]]
+        for i in range(len(M)):
+            if i != rank and M[i][col] != 0:
+                f = M[i][col]
+                M[i] = [a - f * b for a, b in zip(M[i], M[rank])]
+        pivots.append(col)
+        rank += 1
+    free = [c for c in range(n) if c not in pivots]
+    if len(free) != 1:
+        return None
+    v = [Fraction(0)] * n
+    v[free[0]] = Fraction(1)
+    for i, col in enumerate(pivots):
+        v[col] = -M[i][free[0]]
+    m = lcm(*(x.denominator for x in v))
+    iv = [int(x * m) for x in v]
+    return primitive_direction(iv)
+
+
+# ---- the SMT-LIB2 text -------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class LineEncoding:
+    """One query "is there a valid support with at most ``k`` points?"."""
+
+    atoms: int
+    directions: tuple[Vector, ...]
+    frame: LineFrame
+    cvars: tuple[tuple[str, ...], ...]      # per point slot, its basis coordinates ('0' for slot 0)
+    dvars: tuple[str, ...]
+    smtlib: str
+    sha256: str
+    options: tuple[str, ...]
+    stats: dict = field(default_factory=dict)
+
+    @property
+    def rank(self) -> int:
+        return self.frame.rank
+
+    @property
+    def model_vars(self) -> tuple[str, ...]:
+        return tuple(v for row in self.cvars for v in row if v != "0") + self.dvars
+
+
+def _lin(coeffs: Sequence[int], names: Sequence[str]) -> str:
+    parts = []
+    for c, v in zip(coeffs, names):
+        if c == 0 or v == "0":
+            continue
+        parts.append(v if c == 1 else f"(* {c if c > 0 else f'(- {-c})'} {v})")
+    if not parts:
+        return "0"
+    return parts[0] if len(parts) == 1 else "(+ " + " ".join(parts) + ")"
+
+
+def _lex_le(a: Sequence[str], b: Sequence[str]) -> str:
+    """``a ≤_lex b`` for integer terms."""
+    out = f"(<= {a[-1]} {b[-1]})"
+    for x, y in zip(reversed(a[:-1]), reversed(b[:-1])):
+        out = f"(or (< {x} {y}) (and (= {x} {y}) {out}))"
+    return out
+
+
+def encode_lines(directions: Sequence[Vector], k: int,
+                 options: Sequence[str] = LINE_OPTIONS) -> LineEncoding:
+    """The SMT-LIB2 text (logic ``QF_LIRA``) of "``L(R) ≤ k``?" (THEORY Cor 12.2).
+
+    Unknowns: ``k`` point slots ``c_i ∈ Z^r`` (coordinates in the lattice of the
+    directions, slot 0 fixed at the origin) and weights ``d_i ≥ 1`` (real).  For
+    every direction ``m`` and slot ``i``: ``Σ_j [c_j on the m-line of c_i]·(−1)^{t_j−t_i}·d_j = 0``.
+    Slots may repeat a point (the weights then add), so a model is a support of
+    *at most* ``k`` points and every support of at most ``k`` points gives one.
+
+    Sound extras (``options``): ``order`` — slots in non-decreasing
+    lexicographic order, which puts slot 0 at the least point (any support can be
+    listed in order, and translated so that its least point is the origin);
+    ``parity`` — every point sees a point of the other parity on each of its lines
+    (Lemma 11.1; implied by the equations and ``d > 0``).
+
+    >>> enc = encode_lines([(1, 0), (0, 1)], 3)
+    >>> enc.smtlib.splitlines()[0], enc.stats["points"]
+    ('(set-logic QF_LIRA)', 3)
+    >>> encode_lines([(1, 0)], 0)
+    Traceback (most recent call last):
+    ...
+    attnproof.errors.InputError: line refutations: k must be at least 1
+    """
+    if k < 1:
+        raise InputError("line refutations: k must be at least 1")
+    unknown = set(options) - set(LINE_OPTIONS)
+    if unknown:
+        raise InputError(f"line refutations: unknown options {sorted(unknown)}")
+    dirs = tuple(tuple(int(x) for x in g) for g in directions)
+    frame = line_frame(dirs)
+    r = frame.rank
+    opts = tuple(o for o in LINE_OPTIONS if o in options)
+    out = ["(set-logic QF_LIRA)",
+           f"; line refutation (THEORY Cor 12.2): at most {k} points, directions "
+           + " ".join("[" + ",".join(map(str, g)) + "]" for g in dirs)
+           + f"; options {','.join(opts) or 'none'}"]
+    cvars: list[tuple[str, ...]] = [tuple("0" for _ in range(r))]
+    for i in range(1, k):
+        row = tuple(f"c_{i}_{a}" for a in range(r))
+        cvars.append(row)
+        for v in row:
+            out.append(f"(declare-fun {v} () Int)")
+    dvars = tuple(f"d_{i}" for i in range(k))
+    for v in dvars:
+        out.append(f"(declare-fun {v} () Real)")
+        out.append(f"(assert (>= {v} 1))")
+    if "order" in opts:
+        for i in range(k - 1):
+            out.append(f"(assert {_lex_le(cvars[i], cvars[i + 1])})")
+    nbool = 0
+    for m, U in enumerate(frame.unimodular):
+        t = [_lin(U[0], cvars[i]) for i in range(k)]
+        ids = [[_lin(U[a], cvars[i]) for a in range(1, r)] for i in range(k)]
+        par = []
+        for i in range(k):
+            if t[i] == "0":
+                par.append("false")
+                continue
+            h, o = f"h_{m}_{i}", f"o_{m}_{i}"
+            out.append(f"(declare-fun {h} () Int)")
+            out.append(f"(declare-fun {o} () Bool)")
+            out.append(f"(assert (= {t[i]} (+ (* 2 {h}) (ite {o} 1 0))))")
+            par.append(o)
+        on = {}
+        for i in range(k):
+            for j in range(i + 1, k):
+                eqs = [f"(= {a} {b})" for a, b in zip(ids[i], ids[j]) if a != b]
+                if not eqs:
+                    on[i, j] = "true"
+                    continue
+                v = f"l_{m}_{i}_{j}"
+                nbool += 1
+                out.append(f"(declare-fun {v} () Bool)")
+                body = eqs[0] if len(eqs) == 1 else "(and " + " ".join(eqs) + ")"
+                out.append(f"(assert (= {v} {body}))")
+                on[i, j] = v
+        # w_j = (-1)^{t_j} d_j: the line sum through c_i times (-1)^{t_i}
+        w = []
+        for j in range(k):
+            if par[j] == "false":
+                w.append(dvars[j])
+                continue
+            v = f"w_{m}_{j}"
+            out.append(f"(declare-fun {v} () Real)")
+            out.append(f"(assert (= {v} (ite {par[j]} (- {dvars[j]}) {dvars[j]})))")
+            w.append(v)
+        for i in range(k):
+            terms = [w[i]]
+            others = []
+            for j in range(k):
+                if j == i:
+                    continue
+                lij = on[min(i, j), max(i, j)]
+                terms.append(w[j] if lij == "true" else f"(ite {lij} {w[j]} 0.0)")
+                differ = f"(not (= {par[i]} {par[j]}))"
+                others.append(differ if lij == "true" else f"(and {lij} {differ})")
+            out.append(f"(assert (= (+ {' '.join(terms)}) 0))" if len(terms) > 1
+                       else f"(assert (= {terms[0]} 0))")
+            if "parity" in opts:
+                out.append(f"(assert (or {' '.join(others)}))" if len(others) > 1 else
+                           (f"(assert {others[0]})" if others else "(assert false)"))
+    nfaces, sym = 0, 1
+    if "faces" in opts and "order" in opts and r >= 2:
+        nfaces, sym = _face_constraints(out, frame, cvars, k, dirs, "symmetry" in opts)
+    out.append("(check-sat)")
+    text = "\n".join(out) + "\n"
+    return LineEncoding(k, dirs, frame, tuple(cvars), dvars, text,
+                        hashlib.sha256(text.encode("utf-8")).hexdigest(), opts,
+                        {"points": k, "rank": r, "directions": len(dirs), "line_booleans": nbool, "faces": nfaces, "symmetry_group": sym,
+                         "bytes": len(text)})
+
+
+def support_from_model(enc: LineEncoding, model: dict) -> list[Vector]:
+    """The distinct lattice points of a model (slot 0 is the origin), sorted.
+
+    >>> enc = encode_lines([(1, 0), (0, 1)], 2)
+    >>> support_from_model(enc, {"c_1_0": "1", "c_1_1": "0"})
+    [(0, 0), (1, 0)]
+    """
+    pts = set()
+    for row in enc.cvars:
+        c = [0 if v == "0" else int(Fraction(str(model.get(v, "0")))) for v in row]
+        pts.add(enc.frame.point(c))
+    return sorted(pts)
+
+
+def _face_constraints(out: list[str], frame: LineFrame, cvars, k: int, dirs, symmetry: bool):
+    """Newton-summand constraints and width symmetry breaking (see :func:`encode_lines`).
+
+    Returns the number of facet functionals and the order of the symmetry group used.
+    """
+    new = ["true"]
+    for i in range(1, k):
+        v = f"n_{i}"
+        out.append(f"(declare-fun {v} () Bool)")
+        same = " ".join(f"(= {a} {b})" for a, b in zip(cvars[i - 1], cvars[i]) if a != b)
+        out.append(f"(assert (= {v} (not (and {same} true))))")
+        new.append(v)
+    phis = facet_functionals(frame.gammas)
+    faces = []
+    counts = []
+    for f, phi in enumerate(phis):
+        vals = [_lin(phi, cvars[i]) for i in range(k)]
+        width = sum(abs(sum(a * b for a, b in zip(phi, gm))) for gm in frame.gammas)
+        face = [m for m, gm in enumerate(frame.gammas) if sum(a * b for a, b in zip(phi, gm)) == 0]
+        faces.append(frozenset(face))
+        bound = zonotope_vertices([frame.gammas[m] for m in face])
+        hi, lo = f"hi_{f}", f"lo_{f}"
+        out.append(f"(declare-fun {hi} () Int)")
+        out.append(f"(declare-fun {lo} () Int)")
+        for v in vals:
+            out.append(f"(assert (and (<= {v} {hi}) (>= {v} {lo})))")
+        out.append(f"(assert (or {' '.join(f'(= {hi} {v})' for v in vals)} false))")
+        out.append(f"(assert (or {' '.join(f'(= {lo} {v})' for v in vals)} false))")
+        out.append(f"(assert (>= (- {hi} {lo}) {width}))")
+        cnt = []
+        for side in (hi, lo):
+            c = "(+ " + " ".join(f"(ite (and {n} (= {v} {side})) 1 0)" for n, v in zip(new, vals)) + " 0)"
+            cnt.append(c)
+            if bound > 1:
+                out.append(f"(assert (>= {c} {bound}))")
+        counts.append(cnt)
+    group = 1
+    if symmetry and phis:
+        perms = facet_permutations(dirs, faces)
+        group = len(perms) + 1
+        widths = [f"(- hi_{f} lo_{f})" for f in range(len(phis))]
+        for sigma in perms:
+            out.append(f"(assert {_lex_ge(widths, [widths[sigma[f]] for f in range(len(phis))])})")
+        # S -> -S swaps the two faces of every functional and keeps every width
+        out.append(f"(assert (>= {counts[0][0]} {counts[0][1]}))")
+    return len(phis), group
+
+
+MAX_SYMMETRY_COORDINATES = 8
+MAX_SYMMETRIES = 64
+
+
+def facet_permutations(dirs: Sequence[Vector], faces: Sequence[frozenset]) -> list[tuple[int, ...]]:
+    """The permutations of the facets induced by the coordinate permutations that map the
+    set of lines ``{±g}`` onto itself (identity left out, at most :data:`MAX_SYMMETRIES`).
+
+    >>> dirs = [(0, 1, -1), (1, -1, 0), (1, 0, -1)]
+    >>> f = line_frame(dirs)
+    >>> faces = [frozenset(m for m, g in enumerate(f.gammas) if sum(a * b for a, b in zip(p, g)) == 0)
+    ...          for p in facet_functionals(f.gammas)]
+    >>> len(facet_permutations(dirs, faces))
+    5
+    """
+    from itertools import permutations
+
+    n = len(dirs[0])
+    if n > MAX_SYMMETRY_COORDINATES:
+        return []
+    index = {}
+    for m, g in enumerate(dirs):
+        index[tuple(g)] = m
+        index[tuple(-x for x in g)] = m
+    fidx = {fc: f for f, fc in enumerate(faces)}
+    seen = {tuple(range(len(faces)))}
+    out = []
+    for pi in permutations(range(n)):
+        dmap = []
+        for g in dirs:
+            img = [0] * n
+            for a in range(n):
+                img[pi[a]] = g[a]
+            m = index.get(tuple(img))
+            if m is None:
+                break
+            dmap.append(m)
+        else:
+            sigma = []
+            for fc in faces:
+                f2 = fidx.get(frozenset(dmap[m] for m in fc))
+                if f2 is None:
+                    break
+                sigma.append(f2)
+            else:
+                t = tuple(sigma)
+                if t not in seen:
+                    seen.add(t)
+                    out.append(t)
+                    if len(out) >= MAX_SYMMETRIES:
+                        break
+    return out
+
+
+def _lex_ge(a: Sequence[str], b: Sequence[str]) -> str:
+    """``a ≥_lex b`` for integer terms."""
+    return _lex_le(b, a)

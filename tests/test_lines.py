@@ -1,0 +1,171 @@
+"""Line refutations (THEORY Lemma 12.1, Cor 12.2): soundness on held-out problems, the
+encoding's lattice and options, completion, certificates, replay and the command line."""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+
+import networkx as nx
+import pytest
+
+from attnproof.families import graph_sum, named_graph, sigmoid_sum
+from attnproof.fusion import fuse, reduced_form
+from attnproof.smt.line_query import complete_support, line_query
+from attnproof.smt.lines import (LINE_OPTIONS, facet_functionals, line_factors, line_frame,
+                                 zonotope_vertices)
+
+
+def _graph(edges) -> object:
+    G = nx.Graph()
+    G.add_edges_from(edges)
+    return graph_sum(G)
+
+
+# held out: none of these is used to tune the encoding (K_3 and C_4 are).  Soundness is the
+# property under test: a k for which a fusion exists must never be refuted (unsat).
+HELD_OUT = {
+    "path2": (graph_sum(named_graph("path", 2)), True),
+    "star4": (graph_sum(named_graph("star", 4)), False),
+    "W_1": (sigmoid_sum(1), True),
+    "W_3": (sigmoid_sum(3), False),
+    "two edges": (_graph([(0, 1), (2, 3)]), True),
+}
+HELD_OUT_SLOW = {
+    "path4": (graph_sum(named_graph("path", 4)), True),
+    "paw": (_graph([(0, 1), (1, 2), (2, 0), (2, 3)]), True),
+    "diamond": (_graph([(0, 1), (1, 2), (2, 3), (3, 0), (0, 2)]), False),
+    "star5": (graph_sum(named_graph("star", 5)), False),
+    "W_4": (sigmoid_sum(4), True),
+}
+
+
+def _never_refutes_a_fusion(M, multiple: bool, timeout: float = 60) -> None:
+    """No k for which a fusion exists is refuted: k = the reduced fusion's size and, with
+    ``multiple``, k = |supp(Q·G)| for a positive two-term G (a fusion's denominator: a
+    sat support need not be found in time, but unsat would be a wrong refutation)."""
+    r = reduced_form(M)
+    k = fuse(M).atoms
+    res = line_query(M, k, timeout=timeout, complete=False)
+    assert res.result != "unsat", k
+    if res.result == "sat":
+        assert len(res.support) <= k
+    if not multiple:
+        return
+    from attnproof.algebra.expfrac import poly_to_dict
+    g = line_factors(r).directions[0]
+    shift = tuple(2 * a + (1 if i == 0 else 0) for i, a in enumerate(g))
+    Q = poly_to_dict(r.Q)
+    D = set(Q) | {tuple(a + b for a, b in zip(e, shift)) for e in Q}
+    assert line_query(M, len(D), timeout=timeout, complete=False).result != "unsat", len(D)
+
+
+@pytest.mark.parametrize("name", sorted(HELD_OUT))
+def test_no_fusion_size_is_refuted(name):
+    _never_refutes_a_fusion(*HELD_OUT[name])
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", sorted(HELD_OUT_SLOW))
+def test_no_fusion_size_is_refuted_slow(name):
+    _never_refutes_a_fusion(*HELD_OUT_SLOW[name], timeout=300)
+
+
+@pytest.mark.parametrize("M, k", [(sigmoid_sum(2), 3), (graph_sum(named_graph("path", 3)), 3)])
+def test_below_the_newton_bound_is_refuted(M, k):
+    # a line-valid support is the support of a multiple of R (Lemma 12.1), so Theorem 3
+    # applies to it: below the vertex count the query must be unsat
+    assert line_query(M, k, timeout=120).result == "unsat"
+
+
+@pytest.mark.parametrize("options", [("order",), LINE_OPTIONS])
+def test_every_option_set_decides_k3(options):
+    M = graph_sum(named_graph("complete", 3))
+    assert line_query(M, 6, timeout=120, options=options).result == "unsat"
+    assert line_query(M, 7, timeout=120, options=options, complete=False).result == "sat"
+
+
+def test_frame_is_the_lattice_of_the_directions():
+    f = line_frame([(1, 1, 0), (0, 1, 1)])
+    assert f.rank == 2
+    for gm, U in zip(f.gammas, f.unimodular):
+        image = [sum(a * b for a, b in zip(row, gm)) for row in U]
+        assert image == [1] + [0] * (f.rank - 1)
+    # the frame is that of the lattice the directions span: (2, 0) is primitive there
+    assert line_frame([(2, 0)]).gammas == ((1,),)
+
+
+def test_zonotope_counts_match_the_graph_counts():
+    # acyclic orientations (THEORY Lemma 7): K_4 24, C_5 30
+    for graph, n, want in (("complete", 4, 24), ("cycle", 5, 30)):
+        f = line_frame(line_factors(reduced_form(graph_sum(named_graph(graph, n)))).directions)
+        assert zonotope_vertices(f.gammas) == want
+    f = line_frame(line_factors(reduced_form(graph_sum(named_graph("complete", 4)))).directions)
+    assert len(facet_functionals(f.gammas)) == 7        # 2^4 - 2 cuts, up to sign
+
+
+def test_factors_with_other_coefficients_are_left_out():
+    from attnproof.model import Atom, Head, MultiHead
+    # sigma(q) + sigma(q + log 2)-like heads by weight: 1 + 2x is not 1 + x^g
+    h1 = Head((Atom((1,), (1,)), Atom((0,), (0,))))
+    h2 = Head((Atom((1,), (1,), weight=Fraction(2)), Atom((0,), (0,))))
+    lf = line_factors(reduced_form(MultiHead((h1, h2))))
+    assert lf.directions == ((1,),) and not lf.exact and len(lf.dropped) == 1
+
+
+def test_a_sat_support_is_completed_and_verified():
+    M = graph_sum(named_graph("complete", 3))
+    res = line_query(M, 7, timeout=120)
+    assert res.result == "sat" and res.fusion is not None and res.fusion.atoms == 7
+    r = reduced_form(M)
+    # a support with too few points carries no fusion
+    assert complete_support(M, r, line_factors(r), res.support[:3], 60) is None
+
+
+def test_replay_ties_the_text_to_the_problem():
+    from attnproof.smt.certify import line_refutation_step
+    from attnproof.smt.replay import line_options_of, replay_step
+    M = graph_sum(named_graph("complete", 3))
+    step = line_refutation_step(line_query(M, 6, 60), "0" * 64)
+    assert line_options_of(step, M) == LINE_OPTIONS
+    ok, why = replay_step(step, 60, problem=sigmoid_sum(3))
+    assert not ok and "not the line query" in why
+    ok, why = replay_step(step, 60, problem=M)
+    assert ok, why
+
+
+def test_checker_refuses_a_line_step_on_a_biased_problem():
+    from attnproof.checker import check_document
+    doc = json.loads(open("certificates/valid/k3-lines.json").read())
+    doc["problem"]["heads"][0]["atoms"][0]["bias"] = 1
+    import hashlib
+    from attnproof.checker.syntax import canonical_text
+    doc["problem_sha256"] = hashlib.sha256(canonical_text(doc["problem"]).encode()).hexdigest()
+    v = check_document(doc)
+    assert v.status == "invalid"
+
+
+def test_prove_lines_and_replay(tmp_path, capsys):
+    from attnproof.cli import main
+    p = tmp_path / "k3.json"
+    assert main(["family", "graph", "--graph", "complete", "--n", "3", "-o", str(p)]) == 0
+    cert = tmp_path / "k3.cert.json"
+    assert main(["prove", str(p), "-o", str(cert), "--lines", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert (out["lower_bound"], out["minimum"], out["trust"]) == (7, 7, "line-refuted")
+    assert main(["check", str(cert)]) == 2
+    assert main(["check", str(cert), "--replay"]) == 0
+    capsys.readouterr()
+    assert main(["search", str(p), "--global", "--atoms", "6"]) == 1
+    assert main(["search", str(p), "--global", "--atoms", "6", "--window", "1"]) == 3
+    assert main(["search", str(p), "--atoms", "6"]) == 3
+
+
+def test_slots_may_repeat_a_point():
+    # "at most k": a valid set of 2 points is found with k = 3 slots (a point repeats,
+    # the weights add), with and without the order
+    from attnproof.model import Atom, Head, MultiHead
+    M = MultiHead((Head((Atom((1,), (1,)), Atom((0,), (0,)))),))
+    for opts in ((), ("order",), LINE_OPTIONS):
+        res = line_query(M, 3, 60, options=opts, complete=False)
+        assert res.result == "sat" and len(res.support) == 2
