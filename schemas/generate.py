@@ -159,7 +159,7 @@ OUTPUTS = {
     "search": _output(["sat", "unsat", "unknown"], {
         "atoms": COUNT_OR_NULL, "target": INT, "minimum": COUNT_OR_NULL, "lower_bound": COUNT,
         "start": COUNT, "method": {"type": "string"},
-        "stopped": {"enum": ["refuted", "bound", "unknown"]},
+        "stopped": {"enum": ["refuted", "bound", "unknown", "minimum", "gap"]},
         "steps": {"type": "array", "items": {"type": "object", "required": ["verdict"],
                                              "properties": {"verdict": {"enum": ["sat", "unsat", "unknown"]}}}},
         "solvers": {"type": "object"}, "window": {"type": ["object", "null"]},

@@ -344,7 +344,7 @@ def test_import_of_a_capture_with_huge_floats_is_not_an_internal_error(tmp_path,
     """A capture whose context rows (or scale) are around 1e300 made ``import`` exit 4
     (ValueError: negative shift count in the dyadic arithmetic)."""
     np = pytest.importorskip("numpy")
-    from attnproof.models.capture import random_capture
+    from attnproof.transformer.capture import random_capture
 
     a = random_capture(3, 4, 2, 2, seed=1).arrays()
     a[what] = a[what] * 1e300
@@ -361,7 +361,7 @@ def test_capture_decompression_bomb_is_refused_before_loading(tmp_path, monkeypa
     np = pytest.importorskip("numpy")
     import attnproof.io.npz
     from attnproof.errors import InputError
-    from attnproof.models.capture import load_capture
+    from attnproof.transformer.capture import load_capture
 
     monkeypatch.setattr(attnproof.io.npz, "MAX_NPZ_EXPANDED_BYTES", 1 << 20)
     np.savez_compressed(tmp_path / "bomb.npz", x=np.zeros((1 << 18, 2)))
@@ -373,7 +373,7 @@ def test_capture_decompression_bomb_is_refused_before_loading(tmp_path, monkeypa
 def test_merge_report_into_an_unwritable_folder_is_an_input_error(tmp_path):
     """``merge-report C.npz -o /proc`` exited 4 (FileNotFoundError: /proc/certificates)."""
     np = pytest.importorskip("numpy")
-    from attnproof.models.capture import random_capture
+    from attnproof.transformer.capture import random_capture
 
     np.savez(tmp_path / "c.npz", **random_capture(3, 4, 2, 2, seed=1).arrays())
     r = _cli(["merge-report", str(tmp_path / "c.npz"), "-o", "/proc"])
@@ -485,7 +485,7 @@ def test_merge_report_into_an_empty_folder_name_is_a_usage_error(tmp_path):
     pytest.importorskip("numpy")
     import numpy as np
 
-    from attnproof.models.capture import random_capture
+    from attnproof.transformer.capture import random_capture
 
     cap = tmp_path / "cap.npz"
     np.savez(cap, **random_capture(3, 4, 2, 2, seed=1).arrays())

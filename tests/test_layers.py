@@ -100,6 +100,9 @@ def test_a_clean_synthetic_package_passes(tmp_path):
     # a producer reaching into the checker's internals
     ("attnproof/bounds/lower.py", "from ..checker.rules import R\n",
      ("attnproof.bounds.lower", "attnproof.checker.rules", "checker internals")),
+    # the command line reaching past a room's public names
+    ("attnproof/cli/__init__.py", "from ..algebra.poly import P\n",
+     ("attnproof.cli", "attnproof.algebra.poly", "past a room's public names")),
     # the checker importing the producer
     ("attnproof/checker/rules.py", "from attnproof.model import Atom\n",
      ("attnproof.checker.rules", "attnproof.model", "checker imports the producer")),

@@ -123,7 +123,7 @@ def test_every_command_json_on_golden_problems(run_cli, golden, tmp_path):
         assert rc == 0, (argv, err)
         _valid(f"cli-{argv[0]}", doc)
         seen.add(argv[0])
-    models = pytest.importorskip("attnproof.models.capture")
+    models = pytest.importorskip("attnproof.transformer.capture")
     import numpy as np
 
     rng = np.random.default_rng(0)

@@ -203,7 +203,7 @@ def test_real_solvers_die_with_a_killed_command(tmp_path):
 
 @pytest.mark.slow
 def test_sigterm_on_merge_report_with_dask_workers(tmp_path):
-    from attnproof.models.capture import random_capture, save_capture
+    from attnproof.transformer.capture import random_capture, save_capture
 
     save_capture(random_capture(5, 8, 3, 4, seed=3), tmp_path / "c.npz")
     proc = subprocess.Popen([sys.executable, "-m", "attnproof", "merge-report",

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from math import gcd
-from typing import Callable, Optional
 
 import flint
 
@@ -31,10 +30,10 @@ from .budget import factor_obstacle
 from ..model import MultiHead
 from .sparse import (HeadPolys, all_variables, context, from_flint, head_polys, normal_form,
                      poly_text, to_flint, x_support)
+from ..tasks import Progress
 
 __all__ = ["Factor", "FactorSet", "irreducibility_witness", "surviving_factors"]
 
-Progress = Optional[Callable[[int, int], None]]
 
 
 @dataclass

@@ -28,7 +28,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from math import gcd
-from typing import Callable, Optional
 
 from ..algebra.budget import flint_obstacle
 from ..algebra.lattice import Lattice
@@ -37,7 +36,7 @@ from ..errors import AlgebraError, LimitError
 from ..fusion import DEFAULT_MAX_ATOMS, reduced_form
 from ..geometry.proof import MAX_CANDIDATES, GeometryProof, geometry_proof
 from ..model import MultiHead
-from ..tasks import MapTasks
+from ..tasks import MapTasks, Progress
 from ..algebra.factors import FactorSet, surviving_factors
 from .newton import independent_zonotope_functionals, minkowski_vertex, newton_vertices
 from ..algebra.sparse import from_flint, head_polys, normal_form, variables, x_support
@@ -47,7 +46,6 @@ from .zonotope import (acyclic_orientations_tutte, classify, count_acyclic_orien
 
 __all__ = ["Block", "LowerBound", "lower_bound", "MAX_EXPLICIT_VERTICES"]
 
-Progress = Optional[Callable[[int, int], None]]
 MAX_EXPLICIT_VERTICES = 1 << 16
 MAX_EXPLICIT_CANDIDATES = 1 << 20
 MAX_DENSE_CELLS = 1 << 22     # factors × variables of a block handled with dense exponent vectors

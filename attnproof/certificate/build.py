@@ -11,16 +11,15 @@ from __future__ import annotations
 import hashlib
 import os
 from dataclasses import dataclass, field
-from typing import Callable, Optional
 
 from ..bounds.lower import LowerBound, lower_bound
 from ..errors import CertificateError, LimitError
 from ..algebra.lattice import Lattice
 from ..algebra.sizes import exact_product, fusion_size_bound
-from ..fusion import DEFAULT_MAX_ATOMS, ClassProductFusion, Fusion, fuse
+from ..fusion import DEFAULT_MAX_ATOMS, ClassProductFusion, ExplicitFusion, Fusion, fuse
 from ..io import canonical_json, decimal_string, paused_gc, problem_to_dict
 from ..model import MultiHead
-from ..tasks import MapTasks
+from ..tasks import MapTasks, Progress
 from .steps import lower_bound_steps
 from .steps.fusion import explicit_fusion_step, product_fusion_step
 
@@ -32,7 +31,6 @@ VERSION = 1
 EXPLICIT_FUSION_LIMIT = 65536
 EXPLICIT_TIE_LIMIT = 4096            # an explicit head that only ties the counted product
 EXPLICIT_FUSION_CELLS = 1 << 22       # atoms × (dim + 1) of an explicit head that only ties the product
-Progress = Optional[Callable[[int, int], None]]
 
 
 def encode_count(n: int) -> int | str:
@@ -224,7 +222,7 @@ def _build(M: MultiHead, explicit: bool, max_atoms: int | None, explicit_fusion_
         # while it is cheap to re-check (the checker orders its atoms by dense exponents);
         # the class product of long keys (THEORY §9) only when it beats the counted product
         if f.atoms <= explicit_fusion_limit and (
-                f.atoms < prod or (f.atoms == prod and isinstance(f, Fusion)
+                f.atoms < prod or (f.atoms == prod and isinstance(f, ExplicitFusion)
                                 and f.atoms <= EXPLICIT_TIE_LIMIT
                                 and f.entries * (M.dim + 1) <= EXPLICIT_FUSION_CELLS)):
             fusion, upper = f, f.atoms

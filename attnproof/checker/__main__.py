@@ -146,6 +146,7 @@ def canonical_problem(doc) -> dict:
                 if len(key) != dim:
                     raise UsageError(f"{where}: key has dimension {len(key)}, expected {dim}")
                 sparse = {j: _number(c, f"{where}, key") for j, c in enumerate(key)}
+            ckey: dict | list
             if dim > SPARSE_KEY_DIM:
                 ckey = {str(j): _canonical(c) for j, c in sorted(sparse.items()) if c}
             else:

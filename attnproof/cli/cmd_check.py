@@ -73,7 +73,7 @@ def replay(text: str, budget_s: float | None = None) -> list[tuple[int, bool | N
     steps = [(i, s) for i, s in enumerate(doc.get("steps", []))
              if isinstance(s, dict) and s.get("rule") in ("window_refutation", "line_refutation")]
     try:
-        from ..smt.replay import replay_step
+        from ..smt import replay_step
     except ImportError:
         return [(i, None, "replay unavailable (attnproof.smt.replay is not installed)")
                 for i, _ in steps]

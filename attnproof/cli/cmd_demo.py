@@ -42,7 +42,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def rows(max_d: int, max_atoms: int | None = None, progress=None) -> list[dict]:
     """One row per d: heads, head-atom terms, fused atoms (None over ``max_atoms``), proven minimum."""
-    from ..algebra.sizes import fusion_size_bound
+    from ..algebra import fusion_size_bound
     from ..families import sigmoid_sum
     from ..fusion import DEFAULT_MAX_ATOMS, fuse
 

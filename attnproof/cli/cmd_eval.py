@@ -66,7 +66,7 @@ def load_queries(path: str, dim: int):
     import numpy as np
 
     from ..errors import InputError
-    from ..numeric.queries import check_query_array
+    from ..numeric import check_query_array
 
     try:
         a = np.load(path, allow_pickle=False)

@@ -49,9 +49,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..models.capture import load_capture
-    from ..models.problem import parse_heads
-    from ..models.report import merge_report, write_report
+    from ..transformer import load_capture, merge_report, parse_heads, write_report
 
     if not args.output.strip():
         from ..errors import InputError

@@ -109,8 +109,7 @@ def check_certificate(doc: dict, args: argparse.Namespace) -> int:
     """``numcheck CERT [FUSED]``: the numerical checks a certificate admits; returns the exit code."""
     from ..fusion import product_fusion, product_size_bound
     from ..io import problem_sha256
-    from ..numeric import ball_compare, cross_check, random_queries
-    from ..numeric.compare import used_coordinates
+    from ..numeric import ball_compare, cross_check, random_queries, used_coordinates
 
     M, head, claims, rules = _certificate_parts(doc)
     checks: list[dict[str, Any]] = []

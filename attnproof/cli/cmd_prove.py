@@ -137,8 +137,7 @@ def _with_lines(M, cert, args):
 
     from ..errors import InputError
     from ..io import canonical_json
-    from ..smt.certify import line_certificate
-    from ..smt.line_query import line_minimize
+    from ..smt import line_certificate, line_minimize
 
     t = args.lines_timeout
     if not (t > 0) or t > 86400:

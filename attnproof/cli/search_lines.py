@@ -14,8 +14,8 @@ def run_global(args: argparse.Namespace) -> int:
 
     from ..errors import InputError
     from ..io import atomic_write_text, canonical_json, load_problem
-    from ..smt.certify import line_certificate
-    from ..smt.line_query import line_minimize, line_query
+    from ..smt import line_certificate, line_minimize
+    from ..smt.line_query import line_query
 
     M = load_problem(args.problem)
     if M.has_bias:
@@ -39,7 +39,9 @@ def run_global(args: argparse.Namespace) -> int:
                               canonical_json(line_certificate(M, mr.best, mr.refutation)))
         summary = {"verdict": "unknown" if mr.stopped == "unknown" else "unsat"
                    if mr.refutation is not None else "sat", **mr.to_dict(),
+                   "atoms": mr.best.atoms,
                    "elapsed_s": round(time.perf_counter() - t0, 3)}
+        summary["start"] = summary.pop("start_atoms")
         if args.json:
             print_json(summary)
         else:
@@ -68,7 +70,10 @@ def run_global(args: argparse.Namespace) -> int:
                              "(use --minimize for the whole walk)")
         atomic_write_text(args.certificate, canonical_json(line_certificate(M, None, res)))
     if args.json:
-        print_json({"verdict": res.result, **res.to_dict(),
+        doc = res.to_dict()
+        doc.pop("result")
+        print_json({"verdict": res.result, **doc,
+                    "atoms": res.fusion.atoms if res.fusion is not None else None,
                     "elapsed_s": round(time.perf_counter() - t0, 3)})
     else:
         print(_query_line(res))

@@ -75,8 +75,8 @@ def run_sweep(args: argparse.Namespace, options) -> int:
     from ..errors import InputError
     from ..fusion import fuse
     from ..io import atomic_write_text, canonical_json, load_problem
-    from ..smt.certify import search_certificate
-    from ..smt.sweep import parse_targets, parse_windows, sweep
+    from ..smt import parse_targets, parse_windows, search_certificate
+    from ..smt.sweep import sweep
 
     if args.smtlib:
         raise InputError("--smtlib: one query only, not with --sweep")

@@ -19,11 +19,10 @@ here expands a polynomial or knows the certificate's JSON.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable, Optional
 
 from ..algebra.lattice import Lattice
 from ..model import MultiHead
-from ..tasks import MapTasks
+from ..tasks import MapTasks, Progress
 from .associates import associate_classes
 from .chain import Chain, difference_box, indecomposable_chain, non_homothety
 from .direct_sum import DirectSum, direct_sum_certificate
@@ -31,9 +30,8 @@ from .minkowski import MinkowskiVertices, minkowski_vertices
 from .points import head_points, project, varying_coordinates
 from .vertices import HeadVertices, classify_points
 
-__all__ = ["GeometryProof", "geometry_proof", "MAX_CANDIDATES"]
+__all__ = ["FactorClasses", "factor_classes", "GeometryProof", "geometry_proof", "MAX_CANDIDATES"]
 
-Progress = Optional[Callable[[int, int], None]]
 # candidate vertex tuples decided before a Minkowski count becomes partial (a lower bound)
 MAX_CANDIDATES = 100_000
 
@@ -65,6 +63,82 @@ class GeometryProof:
     minkowski: MinkowskiVertices | None = None
 
 
+@dataclass
+class FactorClasses:
+    """The reduced denominator ``Q`` as a product of classes of heads (THEORY Cor 9.3, 9.3').
+
+    ``classes``: the classes of associate heads (first head: the representative);
+    ``constant``: per class, whether its denominator is constant (no factor of ``Q``);
+    ``chains``: ``(head, Chain)`` per representative, by head; ``indecomposable``: the
+    representatives whose chain has content above 1, each certified non-homothetic to
+    the other non-constant classes by ``non_homothetic`` ``(h, g, c1, c2)``.  When
+    ``obstacle`` is set (a sentence), no such product is certified and the rest is
+    what was found before it.
+    """
+
+    classes: list = field(default_factory=list)
+    constant: list = field(default_factory=list)
+    chains: list[tuple[int, Chain]] = field(default_factory=list)
+    indecomposable: set = field(default_factory=set)
+    non_homothetic: list = field(default_factory=list)
+    obstacle: str | None = None
+
+    @property
+    def factors(self) -> list[int]:
+        """The representatives of the non-constant classes: one factor of ``Q`` each."""
+        return [cl[0] for cl, const in zip(self.classes, self.constant) if not const]
+
+
+def factor_classes(M: MultiHead, lattice: Lattice | None = None,
+                   points: list | None = None) -> FactorClasses:
+    """Certify ``Q`` as the product of the denominators of classes of associate heads:
+    a chain per representative (Lemma 9.1, Cor 9.2), non-homothety for those only
+    indecomposable (docs/theory.md 9.3').  ``points``: :func:`head_points`, when built.
+
+    >>> from attnproof.families import sigmoid_sum
+    >>> fc = factor_classes(sigmoid_sum(3))
+    >>> fc.classes, fc.factors, fc.obstacle
+    ([[0], [1], [2]], [0, 1, 2], None)
+    """
+    lat = lattice if lattice is not None else Lattice.of(M)
+    pts_all = points if points is not None else head_points(M, lat)
+    try:
+        classes, constant = associate_classes(M, lat)
+    except ValueError as e:
+        return FactorClasses(obstacle=str(e))
+    fc = FactorClasses(classes, constant)
+    box = difference_box(pts_all)
+    for cl in classes:
+        h = cl[0]
+        pts = pts_all[h]
+        vc = varying_coordinates(pts)
+        ch = indecomposable_chain(project(pts, vc), box=[box[j] for j in vc],
+                                  require_content=False)
+        if ch is None:
+            fc.obstacle = (f"the denominator of head {h} has no certificate of irreducibility "
+                           f"from its Newton polytope (THEORY 9.1, 9.2)")
+            return fc
+        if ch.content != 1:
+            fc.indecomposable.add(h)
+        fc.chains.append((h, ch))
+    fc.chains.sort(key=lambda t: t[0])
+    reps = fc.factors
+    if fc.indecomposable:
+        # docs/theory.md 9.3': pairwise non-homothetic non-constant classes
+        for i, h in enumerate(reps):
+            for g in reps[i + 1:]:
+                if h not in fc.indecomposable and g not in fc.indecomposable:
+                    continue
+                vc = varying_coordinates(pts_all[h], pts_all[g])
+                nh = non_homothety(project(pts_all[h], vc), project(pts_all[g], vc))
+                if nh is None:
+                    fc.obstacle = (f"the denominators of heads {h} and {g} are not certified "
+                                   f"non-homothetic (docs/theory.md 9.3')")
+                    return fc
+                fc.non_homothetic.append((h, g, nh[0], nh[1]))
+    return fc
+
+
 def geometry_proof(M: MultiHead, *, complete: bool = True, progress: Progress = None,
                    mapper: MapTasks | None = None, max_candidates: int | None = MAX_CANDIDATES) -> GeometryProof | None:
     """Prove the Newton vertex bound of ``M`` by THEORY §9, or None when some head
@@ -75,38 +149,11 @@ def geometry_proof(M: MultiHead, *, complete: bool = True, progress: Progress = 
     runs the vertex enumeration's tasks (default: in this process)."""
     lat = Lattice.of(M)
     pts_all = head_points(M, lat)
-    try:
-        classes, constant = associate_classes(M, lat)
-    except ValueError:
+    fc = factor_classes(M, lat, pts_all)
+    if fc.obstacle is not None:
         return None
-    chains: list = []
-    box = difference_box(pts_all)
-    indec: set = set()          # representatives only indecomposable (content above 1)
-    for cl in classes:
-        h = cl[0]
-        pts = pts_all[h]
-        vc = varying_coordinates(pts)
-        ch = indecomposable_chain(project(pts, vc), box=[box[j] for j in vc],
-                                  require_content=False)
-        if ch is None:
-            return None
-        if ch.content != 1:
-            indec.add(h)
-        chains.append((h, ch))
-    chains.sort(key=lambda t: t[0])
-    reps = [cl[0] for cl, const in zip(classes, constant) if not const]
-    pairs = []
-    if indec:
-        # docs/theory.md 9.3': pairwise non-homothetic non-constant classes
-        for i, h in enumerate(reps):
-            for g in reps[i + 1:]:
-                if h not in indec and g not in indec:
-                    continue
-                vc = varying_coordinates(pts_all[h], pts_all[g])
-                nh = non_homothety(project(pts_all[h], vc), project(pts_all[g], vc))
-                if nh is None:
-                    return None
-                pairs.append((h, g, nh[0], nh[1]))
+    classes, chains, pairs, indec = fc.classes, fc.chains, fc.non_homothetic, fc.indecomposable
+    reps = fc.factors
     if not reps:
         # Q = 1: the trivial bound needs no factor at all
         return GeometryProof(1, True, "newton_blocks", classes, reps, chains=chains,

@@ -16,17 +16,19 @@ import hashlib
 import os
 import re
 from fractions import Fraction
-from typing import Any, Sequence
+from typing import Any, Iterable, Iterator, Sequence
 
 from ..checker.limits import MAX_DIM, fits_digits
 from ..errors import InputError, ValidationError
 from ..model import Atom, Head, MultiHead
 from .files import atomic_write_text, canonical_json, loads_json, paused_gc, read_json_file
-from .numbers import _FAST_INT, _SMALL_FRACTIONS, _format_fraction, format_number, parse_number
+from .numbers import (_FAST_INT, _SMALL_FRACTIONS, _format_fraction, exact_decimal, format_number,
+                      parse_number)
 
 __all__ = ["PROBLEM_FORMAT", "PROBLEM_VERSION", "SPARSE_KEY_DIM", "load_problem", "loads_problem",
            "dump_problem", "problem_from_dict", "problem_to_dict", "problem_sha256", "key_to_json",
-           "sparse_key_to_json", "as_problem"]
+           "sparse_key_to_json", "as_problem", "fused_atom_docs", "decimal_atom_docs",
+           "one_head_document"]
 
 PROBLEM_FORMAT = "attnproof-problem"
 PROBLEM_VERSION = 1
@@ -382,3 +384,55 @@ def as_problem(problem: Any) -> MultiHead:
         return load_problem(problem)
     raise InputError(f"expected a MultiHead, a problem file path or a problem document, "
                      f"got {type(problem).__name__}")
+
+
+def fused_atom_docs(rows: Iterable[tuple], dim: int, value_dim: int) -> Iterator[dict]:
+    """Atom documents of a fused head, one at a time, from its rows ``(sparse key, bias,
+    weight c, numerators ns)`` (values ``ns / c``): a million-atom fusion is written
+    without holding every atom document at once.
+
+    >>> list(fused_atom_docs([(((0, 1),), 0, 2, (1,))], 2, 1))
+    [{'key': [1, 0], 'value': '1/2', 'weight': 2}]
+    """
+    scalar = value_dim == 1
+    for key, bias, c, ns in rows:
+        ad: dict[str, Any] = {"key": sparse_key_to_json(key, dim)}
+        vals = [n // c if n % c == 0 else format_number(Fraction(n, c)) for n in ns]
+        ad["value"] = vals[0] if scalar else vals
+        if bias:
+            ad["bias"] = format_number(bias)
+        if c != 1:
+            ad["weight"] = c
+        yield ad
+
+
+def decimal_atom_docs(head: Head, dim: int, value_dim: int) -> Iterator[dict]:
+    """Atom documents of a head with every number an exact decimal where it has one
+    (:func:`attnproof.io.numbers.exact_decimal`): the keys of float inputs stay readable.
+
+    >>> from attnproof.model import Atom
+    >>> list(decimal_atom_docs(Head((Atom((Fraction(3, 8),), (1,)),)), 1, 1))
+    [{'key': ['0.375'], 'value': 1}]
+    """
+    scalar = value_dim == 1
+    for a in head.atoms:
+        if dim <= SPARSE_KEY_DIM:
+            key: Any = [exact_decimal(c) for c in a.key]
+        else:
+            key = {str(j): exact_decimal(c) for j, c in enumerate(a.key) if c}
+        ad: dict[str, Any] = {"key": key}
+        vals = [exact_decimal(v) for v in a.value]
+        ad["value"] = vals[0] if scalar else vals
+        if a.bias:
+            ad["bias"] = exact_decimal(a.bias)
+        if a.weight != 1:
+            ad["weight"] = exact_decimal(a.weight)
+        yield ad
+
+
+def one_head_document(atoms: Iterable[dict], dim: int, name: str | None = None) -> dict:
+    """The problem document of one head given its atom documents."""
+    head: dict[str, Any] = {"atoms": list(atoms)}
+    if name is not None:
+        head["name"] = name
+    return {"format": PROBLEM_FORMAT, "version": PROBLEM_VERSION, "dim": dim, "heads": [head]}

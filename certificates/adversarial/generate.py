@@ -197,6 +197,63 @@ def single_sigma(key: int) -> dict:
     return _claims(_rehash(doc), 2, 2)
 
 
+def _geom_doc(heads: list, dim: int, steps: list, lower: int, upper: int) -> dict:
+    prob = {"format": "attnproof-problem", "version": 1, "dim": dim, "heads": heads}
+    doc = {"format": "attnproof-certificate", "version": 1, "problem": prob,
+           "problem_sha256": "", "claims": {"window_refutations": []}, "steps": steps,
+           "trust": "exact"}
+    return _claims(_rehash(doc), lower, upper)
+
+
+def constant_components(dim: int, comps: int) -> dict:
+    """One head ``(1 + x_{d-1})·v / (1 + x_{d-1})`` with ``comps`` equal value components: a
+    constant, genuinely (minimum 1); its constant test runs once per component."""
+    v = [1] * comps
+    heads = [{"atoms": [{"key": {}, "value": v}, {"key": {str(dim - 1): 1}, "value": v}]}]
+    steps = [{"rule": "indecomposable_chain", "head": 0, "kind": "simplex", "prime": 2 ** 61 - 1},
+             {"rule": "generic_heads", "classes": [[0]]},
+             {"rule": "newton_blocks", "blocks": []}, {"rule": "product_fusion"}]
+    return _geom_doc(heads, dim, steps, 1, 2)
+
+
+def dense_simplex(n: int, dim: int) -> dict:
+    """One head with keys ``e_0 .. e_{n-1}`` in dimension ``dim`` and a Gao simplex step: its
+    points are ``n`` dense vectors of ``n`` coordinates (``n^2`` entries from ``~20 n`` bytes)."""
+    heads = [{"atoms": [{"key": {str(j): 1}, "value": j % 3} for j in range(n)]}]
+    steps = [{"rule": "indecomposable_chain", "head": 0, "kind": "simplex", "prime": 2 ** 61 - 1},
+             {"rule": "generic_heads", "classes": [[0]]},
+             {"rule": "direct_sum", "prime": 2 ** 61 - 1, "factors": [
+                 {"basis": list(range(1, n)), "relations": [], "vertices": [],
+                  "non_vertices": []}]},
+             {"rule": "product_fusion"}]
+    return _geom_doc(heads, dim, steps, n, n)
+
+
+def constant_pairs(pairs: int) -> dict:
+    """``Σ_i x_{2i+1}/(x_{2i}+x_{2i+1}) + x_{2i}²/(x_{2i}²+x_{2i}x_{2i+1})``, a constant, with
+    the first head of each pair passed off as a unit: a forged lower bound ``2^pairs``."""
+    dim = max(2 * pairs, 17)
+
+    def e(*idx):
+        k: dict = {}
+        for j in idx:
+            k[str(j)] = k.get(str(j), 0) + 1
+        return k
+
+    heads, steps = [], []
+    for i in range(pairs):
+        a, b = 2 * i, 2 * i + 1
+        heads.append({"atoms": [{"key": e(b), "value": 1}, {"key": e(a), "value": 0}]})
+        heads.append({"atoms": [{"key": e(a, a), "value": 1}, {"key": e(a, b), "value": 0}]})
+        steps.append({"rule": "indecomposable_chain", "head": 2 * i + 1, "kind": "simplex",
+                      "prime": 2 ** 61 - 1})
+    steps += [{"rule": "generic_heads", "classes": [[2 * i + 1] for i in range(pairs)]},
+              {"rule": "newton_blocks", "blocks": [
+                  {"factors": [i], "method": "zonotope_independent"} for i in range(pairs)]},
+              {"rule": "product_fusion"}]
+    return _geom_doc(heads, dim, steps, 2 ** pairs, 4 ** pairs)
+
+
 def general_position_gens(n: int, r: int, seed: int = 5) -> list:
     import random
     rng = random.Random(seed)
@@ -348,7 +405,17 @@ def entries() -> list[tuple[str, str, object, int, list, list]]:
         "are multiplied by 2^3000 (rehashed): the steps no longer match, decided fast",
         lambda d: _scale_keys(d, 2 ** 3000))
 
+    add("forged-geom-constant-pairs", "generic_heads: ten pairs x1/(x0+x1) + x0^2/(x0^2+x0x1) "
+        "in dimension 20 sum to 10, with one head of each pair passed off as a unit (keys "
+        "e_0, e_1 read as one point): a forged lower bound 1024", constant_pairs(10), 1)
+
     # -- resource bombs ---------------------------------------------------------------
+    add("bomb-geom-components", "one constant head with 1000 value components in dimension "
+        "100000 (genuine): the constant test per component is sparse and charged",
+        constant_components(100000, 1000), 0)
+    add("bomb-geom-dense-points", "a head with keys e_0..e_1499 in dimension 100000: its "
+        "points would be 1500 dense vectors of 1500 coordinates; charged before they are "
+        "built: inconclusive", dense_simplex(1500, 100000), 2)
     add("bomb-exponent-1e6", "sigma((10^6+1) q): 1 + x divides 1 + x^(10^6+1), quotient of "
         "10^6+1 terms: past the work budget, inconclusive", single_sigma(10 ** 6 + 1), 2)
     add("bomb-exponent-1e100-odd", "sigma((10^100+1) q): the exact quotient has 10^100 terms: "
@@ -428,11 +495,12 @@ def entries() -> list[tuple[str, str, object, int, list, list]]:
         lambda d: d["steps"].extend({"rule": "product_fusion"} for _ in range(2000)))
     add("bomb-nesting", "JSON nested 20000 deep", "[" * 20000 + "]" * 20000, 1)
     w12 = build_certificate(sigmoid_sum(12), explicit_fusion_limit=1).doc
-    mut("bomb-replay-w12", w12, "W_12 plus one bogus window step under --replay with a 3 s "
-        "replay budget: the replay stops at the budget (inconclusive) or fails (invalid)",
+    mut("bomb-replay-w12", w12, "W_12 plus one bogus window step under --replay (default "
+        "budget): its text is no encoding of a query, rejected before any encoding or "
+        "symmetry group of the 3^12-point window is built",
         lambda d: with_window(d, window_step(4095, {"kind": "box", "radius": 1,
                                                    "coordinates": list(range(12))})) and None,
-        2, ["--replay", "--replay-timeout", "3"], ["solvers"])
+        1, ["--replay"], [])
     kw = _golden("k3-window")
     mut("bomb-replay-duplicates", kw, "the genuine K_3 window step twice: replayed once",
         lambda d: [with_window(d, copy.deepcopy(_step(d, "window_refutation"))) for _ in range(1)]

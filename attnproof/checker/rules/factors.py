@@ -58,7 +58,7 @@ def _read_poly_general(x, where: str, nvars: int, rational_coefficients: bool) -
              else integer(t[0], f"{w}, coefficient"))
         if c == 0:
             raise Reject(f"{w}: zero coefficient")
-        pairs = []
+        pairs: list = []
         for pr in t[1]:
             if not isinstance(pr, list) or len(pr) != 2:
                 raise Reject(f"{w}: a monomial is a list of [variable, exponent] pairs")

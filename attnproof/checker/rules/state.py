@@ -11,8 +11,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from math import gcd
+from typing import cast
 
 from .. import poly as P
+from ..problem import Problem
 from ..syntax import UNLIMITED, Budget
 
 TRUST_ORDER = ("exact", "exact-modulo-flint", "window-refuted", "line-refuted", "numeric",
@@ -24,7 +26,7 @@ SMALL_HEAD = 64        # heads with at most this many terms are indexed by their
 class State:
     """What the steps established so far, and the work budget they share."""
 
-    pb: object                                   # the parsed problem (problem.Problem)
+    pb: Problem                                  # the parsed problem
     budget: Budget = UNLIMITED
     factors: list = field(default_factory=list)  # bound factors (poly, multiplicity)
     factor_text: str | None = None               # canonical text of the last irreducible factor
@@ -72,8 +74,9 @@ class State:
         self._head_index()
         if not vs:
             return list(range(len(self.pb.den)))
-        first = min(vs, key=lambda v: len(self._index.get(v, ())))
-        cands = self._index.get(first, ())
+        index = cast(dict, self._index)     # built by _head_index
+        first = min(vs, key=lambda v: len(index.get(v, ())))
+        cands = index.get(first, ())
         self.budget.charge(len(cands), "matching factors to heads")
         return [h for h in cands if vs <= self._hvars[h]]
 

@@ -8,7 +8,7 @@ then the independent checker), one task per question through
 general position give the product ``n_h · n_g`` exactly (THEORY Lemma 9.5):
 merging them into one exact head needs as many atoms as the product fusion.
 
->>> from attnproof.models.report import pair_name
+>>> from attnproof.transformer.report import pair_name
 >>> pair_name((1, 3))
 'heads_1_3'
 """
@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from math import lcm
 from pathlib import Path
-from typing import Any, Callable, Optional, Sequence
+from typing import Any, Optional, Sequence
 
 import numpy as np
 
@@ -33,13 +33,13 @@ from ..errors import AttnproofError, InputError
 from ..model import MultiHead
 from .capture import Capture
 from .problem import domain_dim, head_from_capture
+from ..tasks import Progress
 
 __all__ = ["merge_report", "MergeReport", "prove_question", "prove_heads", "ExactHead",
            "pair_name", "REPORT_FORMAT", "DEFAULT_EXPLICIT_LIMIT"]
 
 REPORT_FORMAT = "attnproof-merge-report"
 DEFAULT_EXPLICIT_LIMIT = 0
-Progress = Optional[Callable[[int, int], None]]
 
 
 def pair_name(heads: Sequence[int]) -> str:
