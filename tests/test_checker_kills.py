@@ -399,8 +399,8 @@ def test_a_factor_that_cancels_in_the_sum_is_not_a_factor_of_q():
 # When the charges change on purpose, the assertion prints the new table.
 WORK = {
     "biased": (138, 176), "c4": (515, 939), "cancel": (53, 48), "decimal": (414, 479),
-    "flint": (126, 127), "geom-chain": (247, 262), "geom-direct": (109, 141),
-    "geom-indecomposable": (583, 599), "geom-partial": (141, 161), "geom-triangles": (305, 325),
+    "flint": (126, 127), "geom-chain": (383, 398), "geom-direct": (248, 280),
+    "geom-indecomposable": (790, 806), "geom-partial": (368, 388), "geom-triangles": (532, 552),
     "k3-explicit": (359, 483), "k3-lines": (279, 403), "k3-window": (270, 394), "k3": (270, 394),
     "k4": (1604, 3516), "path3": (144, 187), "w1": (52, 58), "w3-explicit": (328, 442),
     "w3": (223, 337), "w54-structural": (2322, 2322), "zonotope-2d": (504, 797),
