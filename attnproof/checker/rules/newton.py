@@ -18,6 +18,7 @@ from ..linalg import product, rank
 from ..switch import FAST
 from ..syntax import Reject, Unsupported, fields, integer
 from .graphs import GraphTooLarge, acyclic_orientations
+from .planar import planar_block
 from .state import State, primitive, x_points
 
 
@@ -62,6 +63,8 @@ def _block_count(st: State, blk: dict, fs: list, where: str) -> int:
         return len(ents)
     if method == "simplex":
         return _simplex_count(st, blk, fs, where)
+    if method == "planar":
+        return planar_block(st, blk, fs, bvars, where)
     fields(blk, {"factors", "method"}, set(), where)
     if method not in ("zonotope_independent", "zonotope_graphic", "zonotope_general_position"):
         raise Reject(f"{where}: unknown block method {method!r}")
