@@ -212,7 +212,7 @@ def rule_irreducible_factor(st: State, step: dict, where: str) -> None:
         if a is None:
             a, C = P.valuation(f, pb.den[h], bud)
         else:
-            bud.charge(4, "a binomial valuation")
+            bud.charge(P.size(f) + P.size(pb.den[h]), "a binomial valuation")
             C = None                                  # D_h / f, built only when needed below
         if a:
             vals[h] = (a, C)
