@@ -144,7 +144,7 @@ OUTPUTS = {
     "prove": _output(["proven"], {
         "lower_bound": COUNT, "upper_bound": COUNT, "minimum": COUNT_OR_NULL, "trust": TRUST,
         "complete": BOOL, "path": {"enum": ["c1", "c3", "geometry", "none"]},
-        "certificate": {"type": "string"}, "lines": {"type": "object"}},
+        "certificate": STR_OR_NULL, "lines": {"type": "object"}},
         ["lower_bound", "upper_bound", "minimum", "trust", "complete", "certificate"]),
     "check": _output(["valid", "invalid", "inconclusive"], {
         "exit_code": INT, "message": {"type": "string"}, "step": {"type": ["integer", "null"]},

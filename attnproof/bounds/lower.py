@@ -29,7 +29,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from math import gcd
 
-from ..algebra.budget import flint_obstacle
+from ..algebra.budget import flint_obstacle, head_flint_obstacle
 from ..algebra.lattice import Lattice
 from ..algebra.sizes import exact_product, fusion_size_bound
 from ..errors import AlgebraError, LimitError
@@ -49,6 +49,9 @@ __all__ = ["Block", "LowerBound", "lower_bound", "MAX_EXPLICIT_VERTICES"]
 MAX_EXPLICIT_VERTICES = 1 << 16
 MAX_EXPLICIT_CANDIDATES = 1 << 20
 MAX_DENSE_CELLS = 1 << 22     # factors × variables of a block handled with dense exponent vectors
+# a block in at most two variables is listed vertex by vertex while it has at most this
+# many candidate tuples (small and readable); beyond, it is counted as a planar sum
+PLANAR_LIST_LIMIT = 1 << 10
 
 
 @dataclass
@@ -326,6 +329,14 @@ def _count_block(polys: list, mults: list, fs: list, dim: int, explicit: bool,
                 if n != m:
                     raise AlgebraError(f"acyclic orientation counts disagree: Tutte {n}, blocks {m}")
             return Block(fs, vs, "zonotope_graphic", m)
+    if not explicit and len(vs) <= 2:
+        total = exact_product(len(p) for p, _ in pts)
+        if total > PLANAR_LIST_LIMIT:
+            # in the plane: the edges of the summands merged in angular order, O(n log n)
+            from ..geometry.planar import planar_vertex_count
+
+            return Block(fs, vs, "planar", planar_vertex_count(
+                [[tuple(q) + (0,) * (2 - len(vs)) for q in p] for p, _ in pts]))
     # explicit vertex list
     if kind == "independent":
         cands = independent_zonotope_functionals(generator_classes([p for p, _ in pts]))
@@ -339,8 +350,11 @@ def _count_block(polys: list, mults: list, fs: list, dim: int, explicit: bool,
         for p, _ in pts:
             total *= len(p)
         if total > MAX_EXPLICIT_CANDIDATES:
-            raise LimitError(f"a block of {len(fs)} factors has {total} candidate vertex tuples, over "
-                             f"the {MAX_EXPLICIT_CANDIDATES} an explicit vertex list decides; drop --explicit")
+            how = ("drop --explicit" if explicit else
+                   "a fixed limit of this path, no option raises it")
+            raise LimitError(f"a block of {len(fs)} factors in {len(vs)} variables has {total} "
+                             f"candidate vertex tuples, over the {MAX_EXPLICIT_CANDIDATES} an "
+                             f"explicit vertex list decides ({how})")
         if len(vs) <= 2:
             summ = {tuple([0] * len(vs))}
             for p, e in pts:
@@ -360,8 +374,10 @@ def _count_block(polys: list, mults: list, fs: list, dim: int, explicit: bool,
             raise AlgebraError("a vertex functional is not generic (internal error)")
         verts.setdefault(u, tuple(c))
     if len(verts) > MAX_EXPLICIT_VERTICES:
-        raise LimitError(f"{len(verts)} vertices are too many for an explicit list (limit "
-                         f"{MAX_EXPLICIT_VERTICES}); drop --explicit")
+        how = "drop --explicit" if explicit else "a fixed limit of this path, no option raises it"
+        raise LimitError(f"a block of {len(fs)} factors in {len(vs)} variables has {len(verts)} "
+                         f"vertices, too many for an explicit list (limit "
+                         f"{MAX_EXPLICIT_VERTICES}; {how})")
     vl = sorted(verts.items())
     return Block(fs, vs, "vertices", len(vl), vertices=vl, complete=complete)
 
@@ -391,6 +407,17 @@ def lower_bound(M: MultiHead, explicit: bool = False, max_atoms: int | None = DE
     lat = lattice if lattice is not None else Lattice.of(M)
     hp = hp if hp is not None else head_polys(M, lat)       # linear in the input
     obstacle = flint_obstacle(M, lat, hp)
+    if obstacle is not None and head_flint_obstacle(hp, lat) is None:
+        # only the product of the heads is too long: every head denominator is within
+        # reach of FLINT, and C1 certifies factor by factor without forming the product
+        fs0: FactorSet = surviving_factors(M, progress, hp)
+        if fs0.complete:
+            polys = [f.poly for f in fs0.factors]
+            blocks = _blocks(polys, [f.multiplicity for f in fs0.factors], M.dim, explicit)
+            return LowerBound(exact_product(b.count for b in blocks), "c1", "exact",
+                              [(f.poly, f.multiplicity, f.witness, f.residue_component)
+                               for f in fs0.factors], blocks,
+                              tight=all(b.complete for b in blocks))
     if obstacle is not None:
         lb = _geometric(M, progress, max_atoms, mapper)
         if lb is not None:

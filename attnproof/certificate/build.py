@@ -217,14 +217,15 @@ def _build(M: MultiHead, explicit: bool, max_atoms: int | None, explicit_fusion_
     if not beaten and lb.value <= explicit_fusion_limit and (
             max_atoms is None or fusion_size_bound(M) <= max_atoms):
         f = fuse(M, max_atoms=max_atoms)
-        f.verify()
         # an explicit head that is no smaller than the counted product is embedded only
         # while it is cheap to re-check (the checker orders its atoms by dense exponents);
-        # the class product of long keys (THEORY §9) only when it beats the counted product
+        # the class product of long keys (THEORY §9) only when it beats the counted product.
+        # Only an embedded fusion is self-checked: one left out costs nothing more
         if f.atoms <= explicit_fusion_limit and (
                 f.atoms < prod or (f.atoms == prod and isinstance(f, ExplicitFusion)
                                 and f.atoms <= EXPLICIT_TIE_LIMIT
                                 and f.entries * (M.dim + 1) <= EXPLICIT_FUSION_CELLS)):
+            f.verify()
             fusion, upper = f, f.atoms
     if fusion is not None:
         head = (problem_to_dict(fusion.to_multihead(name=None)) if isinstance(fusion, ClassProductFusion)

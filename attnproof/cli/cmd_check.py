@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from .common import (EXIT_INCONCLUSIVE, EXIT_NEGATIVE, EXIT_OK, EXIT_USAGE, Progress, add_common,
+from .common import (EXIT_INCONCLUSIVE, EXIT_NEGATIVE, EXIT_OK, EXIT_USAGE, ProgressBar, add_common,
                      print_json)
 
 NAME = "check"
@@ -174,7 +174,7 @@ def run(args: argparse.Namespace) -> int:
         from ..errors import InputError
         # nan, inf, 1e308 and negative budgets made the replay fail inside (or never start)
         raise InputError(f"--replay-timeout {budget_s:g}: give seconds between 0 and 86400")
-    with Progress("checking the certificate", heartbeat=True):
+    with ProgressBar("checking the certificate", heartbeat=True):
         v = check_text(text, expected_sha256=expected, strict=args.strict, work=work,
                        reference=getattr(args, "reference", False))
     if args.replay and v.bounds_verified and (v.window_steps or v.line_steps):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from .common import (EXIT_INCONCLUSIVE, EXIT_NEGATIVE, EXIT_OK, Progress, add_common,
+from .common import (EXIT_INCONCLUSIVE, EXIT_NEGATIVE, EXIT_OK, ProgressBar, add_common,
                      add_max_atoms, positive_int, print_json)
 
 NAME = "search"
@@ -73,7 +73,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     # --- end sweep ---
     p.add_argument("--window", "-w", metavar="W",
                    help="box radius R (an integer) or a JSON list of exponent vectors of G "
-                        "(required unless --global)")
+                        "(default 1, the box of radius 1: the smallest window that lets G move; "
+                        "larger windows answer more and cost more; not with --global)")
     p.add_argument("--global", dest="global_", action="store_true",
                    help="no window: line refutations (THEORY §12) on the factors 1 + x^g of Q; "
                         "an unsat K is a lower bound K+1 for every fusion")
@@ -139,8 +140,11 @@ def run(args: argparse.Namespace) -> int:
     # --- sweep ---
     from .search_sweep import check_not_sweep, run_sweep
     if args.sweep:
-        if args.global_ or args.window is None:
-            raise InputError("--sweep needs --window (line refutations run with --global alone)")
+        if args.global_:
+            raise InputError("--sweep takes windows, not --global (line refutations run with "
+                             "--global alone)")
+        if args.window is None:
+            args.window = "1"
         return run_sweep(args, _options(args))
     check_not_sweep(args)
     # --- end sweep ---
@@ -152,7 +156,7 @@ def run(args: argparse.Namespace) -> int:
         from .search_lines import run_global
         return run_global(args)
     if args.window is None:
-        raise InputError("--window is required (or --global for line refutations)")
+        args.window = "1"                  # the box of radius 1
     M = load_problem(args.problem)
     if M.has_bias:
         raise InputError("search: problems with biases have exp-rational coefficients, "
@@ -172,13 +176,18 @@ def _run_minimize(args: argparse.Namespace, M, window, opts) -> int:
     from ..smt import minimize, search_certificate
 
     t0 = time.perf_counter()
-    with Progress("minimizing: SMT queries", heartbeat=True) as bar:
+    solvers = "z3" if args.no_cross_check else "z3 and cvc5"
+    with ProgressBar(f"minimizing: query 1 ({solvers} running, timeout {args.timeout:g} s "
+                     f"per query)", heartbeat=True) as bar:
+        asked = []
+
         def step(res) -> None:
-            bar.close()
+            asked.append(res)
             extra = f", {res.atoms} atoms" if res.atoms else ""
             why = f" ({res.reason})" if res.result == "unknown" and res.reason else ""
-            print(f"k = {res.target}: {res.result}{extra}{why} [{res.seconds:.1f} s]",
-                  file=sys.stderr, flush=True)
+            bar.write(f"k = {res.target}: {res.result}{extra}{why} [{res.seconds:.1f} s]")
+            bar.describe(f"minimizing: query {len(asked) + 1} after k = {res.target} "
+                         f"{res.result} ({solvers} running, timeout {args.timeout:g} s)")
 
         mr = minimize(M, window, args.timeout, opts, progress=bar, max_atoms=args.max_atoms,
                       on_step=step)
@@ -233,7 +242,9 @@ def _run_query(args: argparse.Namespace, M, window, opts) -> int:
     from ..smt import search_certificate, search_fusion
 
     r = reduced_form(M, args.max_atoms)
-    with Progress(f"SMT query: at most {args.atoms} atoms", heartbeat=True):
+    solvers = "z3" if args.no_cross_check else "z3 and cvc5"
+    with ProgressBar(f"SMT query: at most {args.atoms} atoms ({solvers} running, timeout "
+                     f"{args.timeout:g} s)", heartbeat=True):
         res = search_fusion(M, args.atoms, window, args.timeout, opts, r=r)
     if args.smtlib:
         atomic_write_text(args.smtlib, res.encoding.smtlib)

@@ -4,7 +4,8 @@ Per class of associate heads (Cor 9.3) a representative gets an indecomposable
 chain (Lemma 9.1, Cor 9.2); representatives only indecomposable (content above 1)
 get certificates of non-homothety (docs/theory.md 9.3'); the vertices of the sum
 are counted by a direct sum (Lemma 9.5) when the difference spaces are
-independent, else by an enumeration of Minkowski vertices (Lemma 9.4).
+independent, else in the plane by merging edges (:mod:`.planar`), else by an
+enumeration of Minkowski vertices (Lemma 9.4).
 
 The result is a :class:`GeometryProof` of typed parts; the certificate steps
 are written from it by :mod:`attnproof.certificate.geometry_steps`.  Nothing
@@ -50,7 +51,7 @@ class GeometryProof:
 
     lower: int
     complete: bool
-    method: str                      # "direct_sum" | "minkowski_vertices" | "newton_blocks"
+    method: str          # "direct_sum" | "minkowski_vertices" | "planar_vertices" | "newton_blocks"
     classes: list = field(default_factory=list)
     factors: list = field(default_factory=list)     # class representatives that are factors of Q
     all_vertices: bool = False       # every key of every factor head is a vertex of its head
@@ -176,6 +177,16 @@ def geometry_proof(M: MultiHead, *, complete: bool = True, progress: Progress = 
         allv = total == _prod(len(p) for p in fpts)
         return GeometryProof(total, True, "direct_sum", classes, reps, allv, sorted(indec),
                              direct_sum=ds, factor_vertices=fv, **parts)
+    if len(coords) <= 2:
+        # in the plane: the summands' edges merged in angular order, O(n log n); the
+        # checker counts from the hulls alone (docs/certificates.md §6.12)
+        from .planar import convex_hull, minkowski_polygon
+
+        pad = [[tuple(q) + (0,) * (2 - len(coords)) for q in p] for p in fpts]
+        count = len(minkowski_polygon((p, 1) for p in pad))
+        allv = all(len(convex_hull(p)) == len(set(p)) for p in pad)
+        return GeometryProof(count, True, "planar_vertices", classes, reps, allv, sorted(indec),
+                             **parts)
     mv = minkowski_vertices(fpts, complete=complete, progress=progress, mapper=mapper,
                             max_candidates=max_candidates)
     exact = mv.complete and mv.certified

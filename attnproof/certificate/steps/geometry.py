@@ -89,6 +89,8 @@ def geometry_steps(gp: GeometryProof) -> list[dict]:
     steps.append(generic_heads_step(gp.classes, gp.non_homothetic))
     if gp.direct_sum is not None:
         steps.append(direct_sum_step(gp.direct_sum, gp.factor_vertices))
+    elif gp.method == "planar_vertices":
+        steps.append({"rule": "planar_vertices"})      # counted by the checker from the hulls
     else:
         assert gp.minkowski is not None
         steps.append(minkowski_step(gp.minkowski, gp.points))
