@@ -388,7 +388,11 @@ def problem_to_dict(M: MultiHead) -> dict:
     >>> from attnproof.model import Atom, Head, MultiHead
     >>> problem_to_dict(MultiHead((Head((Atom((1,), (1,)),)),)))
     {'format': 'attnproof-problem', 'version': 1, 'dim': 1, 'heads': [{'atoms': [{'key': [1], 'value': 1}]}]}
+
+    ``M`` may also be a problem file path or a problem document (:func:`as_problem`).
     """
+    if not isinstance(M, MultiHead):
+        M = as_problem(M)
     heads = []
     dim = M.dim
     sparse = dim > SPARSE_KEY_DIM
@@ -420,6 +424,8 @@ def problem_sha256(M: MultiHead) -> str:
     >>> from attnproof.families import sigmoid_sum
     >>> problem_sha256(sigmoid_sum(1))[:16]
     'f51da71fb60c16d2'
+
+    ``M`` may also be a problem file path or a problem document (:func:`as_problem`).
     """
     return hashlib.sha256(canonical_json(problem_to_dict(M)).encode("ascii")).hexdigest()
 
