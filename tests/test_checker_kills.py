@@ -401,7 +401,7 @@ def test_a_factor_that_cancels_in_the_sum_is_not_a_factor_of_q():
 # the steps of an exact division.)
 WORK = {
     "biased": (116, 153), "c4": (467, 887), "cancel": (53, 48), "capelli": (113, 113),
-    "decimal": (414, 479), "flint": (126, 127), "geom-chain": (383, 398),
+    "decimal": (429, 494), "flint": (126, 127), "geom-chain": (383, 398),
     "geom-direct": (248, 280), "geom-indecomposable": (790, 806), "geom-partial": (368, 388),
     "geom-triangles": (532, 552), "k3-explicit": (323, 444), "k3-lines": (255, 376),
     "k3-window": (234, 355), "k3": (234, 355), "k4": (1532, 3438), "non-constant": (16, 16),
