@@ -19,6 +19,7 @@ from ...geometry.direct_sum import DirectSum
 from ...geometry.minkowski import MinkowskiVertices
 from ...geometry.proof import GeometryProof
 from ...geometry.vertices import HeadVertices
+from .planar import planar_vertices_step
 
 __all__ = ["geometry_steps", "chain_step", "generic_heads_step", "minkowski_step",
            "direct_sum_step"]
@@ -90,7 +91,7 @@ def geometry_steps(gp: GeometryProof) -> list[dict]:
     if gp.direct_sum is not None:
         steps.append(direct_sum_step(gp.direct_sum, gp.factor_vertices))
     elif gp.method == "planar_vertices":
-        steps.append({"rule": "planar_vertices"})      # counted by the checker from the hulls
+        steps.append(planar_vertices_step())
     else:
         assert gp.minkowski is not None
         steps.append(minkowski_step(gp.minkowski, gp.points))
