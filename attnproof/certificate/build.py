@@ -126,11 +126,32 @@ class Certificate:
         return "{" + ",".join(parts) + "}\n"
 
     def summary(self) -> dict:
-        """The claims plus trust, for the command line."""
+        """The claims plus trust, for the command line; ``notes`` says how the lower
+        bound was counted and, when the bounds differ, the gap between them."""
         c = self.doc["claims"]
+        notes = list(self.lower.notes)
+        if self.lower.value != self.upper:
+            notes.append(gap_note(self.lower.value, self.upper))
         return {"lower_bound": c["lower_bound"], "upper_bound": c["upper_bound"],
                 "minimum": c["minimum"], "trust": self.doc["trust"],
-                "complete": self.lower.tight, "path": self.lower.path}
+                "complete": self.lower.tight, "path": self.lower.path, "notes": notes}
+
+
+def gap_note(lower: int, upper: int) -> str:
+    """The gap between the bounds, in words.
+
+    >>> gap_note(128 ** 6, 128 ** 12)
+    'gap: the minimum lies between the lower and the upper bound, a factor of 2^42.0 (10^12.6) apart'
+    """
+    from math import log2
+
+    def lg(n: int) -> float:
+        b = max(n.bit_length() - 60, 0)
+        return b + log2(n >> b)
+
+    e = lg(upper) - lg(lower)
+    return (f"gap: the minimum lies between the lower and the upper bound, a factor of "
+            f"2^{e:.1f} (10^{e * 0.30103:.1f}) apart")
 
 
 def distinct_key_product(M: MultiHead, hp: list | None = None,

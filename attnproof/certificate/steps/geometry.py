@@ -19,6 +19,7 @@ from ...geometry.direct_sum import DirectSum
 from ...geometry.minkowski import MinkowskiVertices
 from ...geometry.proof import GeometryProof
 from ...geometry.vertices import HeadVertices
+from .floors import sub_sum_step
 from .planar import planar_vertices_step
 
 __all__ = ["geometry_steps", "chain_step", "generic_heads_step", "minkowski_step",
@@ -88,6 +89,8 @@ def geometry_steps(gp: GeometryProof) -> list[dict]:
         return [{"rule": "newton_blocks", "blocks": []}]
     steps = [chain_step(h, ch) for h, ch in gp.chains]
     steps.append(generic_heads_step(gp.classes, gp.non_homothetic))
+    if gp.sub_sum is not None:             # docs/certificates.md §6.14
+        steps.append(sub_sum_step(gp.sub_sum))
     if gp.direct_sum is not None:
         steps.append(direct_sum_step(gp.direct_sum, gp.factor_vertices))
     elif gp.method == "planar_vertices":
