@@ -12,9 +12,18 @@ Run:  python examples/09_merge_heads.py
 
 from __future__ import annotations
 
+import importlib.util
 import os
+import sys
 import tempfile
 from fractions import Fraction
+
+_missing = [m for m in ("torch", "transformers", "transformer_lens")
+            if importlib.util.find_spec(m) is None]
+if _missing:
+    print(f"this example needs the models extra ({', '.join(_missing)} not installed): "
+          "pip install 'attnproof[models]'", file=sys.stderr)
+    sys.exit(0)
 
 os.environ["HF_HUB_OFFLINE"] = "1"
 os.environ["HF_HUB_DISABLE_PROGRESS_BARS"] = "1"

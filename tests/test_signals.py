@@ -156,8 +156,10 @@ SIGNALS = {"SIGTERM": (signal.SIGTERM, 143, "attnproof: terminated by SIGTERM"),
            "SIGHUP": (signal.SIGHUP, 129, "attnproof: terminated by SIGHUP")}
 
 
-@pytest.mark.parametrize("command, signame", [("search", "SIGTERM"), ("check --replay", "SIGTERM"),
-                                              ("search", "SIGINT"), ("search", "SIGHUP")])
+@pytest.mark.parametrize("command, signame", [
+    ("search", "SIGTERM"), ("check --replay", "SIGTERM"),
+    pytest.param("search", "SIGINT", marks=pytest.mark.slow),
+    pytest.param("search", "SIGHUP", marks=pytest.mark.slow)])
 def test_signal_kills_every_solver_process(launcher, c4, command, signame):
     sig, code, message = SIGNALS[signame]
     proc = subprocess.Popen(launcher + COMMANDS[command](c4), stdout=subprocess.PIPE,
@@ -171,6 +173,7 @@ def test_signal_kills_every_solver_process(launcher, c4, command, signame):
     assert err.strip().splitlines()[-1] == message
 
 
+@pytest.mark.slow
 def test_timeout_1_on_a_search_leaves_no_process(launcher, c4):
     timeout = shutil.which("timeout")
     if timeout is None:

@@ -45,8 +45,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from ..io import atomic_write_text, canonical_json
-    from ..transformer.capture import load_capture
-    from ..transformer.problem import capture_to_problem, model_deviation, parse_heads, problem_document
+    from ..transformer import capture_to_problem, load_capture, model_deviation, parse_heads, problem_document
 
     t0 = time.monotonic()
     cap = load_capture(args.capture)

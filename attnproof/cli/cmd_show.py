@@ -43,8 +43,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def _fmt(num, den, lattice, style: str, max_terms: int) -> str:
-    from ..algebra.budget import factor_obstacle
-    from ..algebra.display import fraction_text
+    from ..algebra import factor_obstacle, fraction_text
 
     if factor_obstacle(den) is not None:
         # factoring would take minutes to hours: the denominator as it stands
@@ -58,7 +57,7 @@ def _fmt(num, den, lattice, style: str, max_terms: int) -> str:
 
 
 def _factored_or_count(p, lattice, max_terms):
-    from ..algebra.display import factored_expr
+    from ..algebra import factored_expr
 
     _, factors = p.factor()
     if all(len(f) <= max_terms for f, _ in factors) and len(factors) <= max_terms:
@@ -72,7 +71,7 @@ def _unfactored(num, den, lattice, style: str, max_terms: int) -> str:
     """``num/den`` without factoring (long exponents: FLINT's factor is out of reach)."""
     import sympy
 
-    from ..algebra.display import fraction_expr
+    from ..algebra import fraction_expr
 
     if len(num) > max_terms or len(den) > max_terms:
         return f"[{len(num)}-term polynomial]/[{len(den)}-term polynomial]"
@@ -90,8 +89,7 @@ def _geometric_reduced_form(M, lat, obstacle: str, out) -> list | None:
     same classes as ``attnproof bound``).
 
     Returns the classes of heads whose product is ``Q`` (None when not certified)."""
-    from ..geometry.points import head_points
-    from ..geometry.proof import factor_classes
+    from ..geometry import factor_classes, head_points
 
     out(f"sum of the {len(M)} heads in lowest terms: not expanded ({obstacle})")
     pts = head_points(M, lat)
@@ -119,8 +117,7 @@ MAX_SHOW_VARIABLES = 1024
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..algebra import Lattice, head_fraction
-    from ..algebra.display import legend
+    from ..algebra import head_fraction, Lattice, legend
     from ..errors import InputError
     from ..fusion import reduced_form
     from ..io import load_problem
@@ -144,7 +141,7 @@ def run(args: argparse.Namespace) -> int:
         project = parse_projection(args.project, M.dim)
     elif args.project is not None:
         raise InputError("--project needs --plot OUT.png")
-    from ..algebra.budget import flint_obstacle
+    from ..algebra import flint_obstacle
 
     obstacle = flint_obstacle(M, lat)
     lines: list[str] = []

@@ -17,10 +17,12 @@ from __future__ import annotations
 from typing import Any
 
 from .capture import Capture, load_capture, random_capture, save_capture
-from .problem import capture_to_problem, head_from_capture, parse_heads
+from .problem import (capture_to_problem, head_from_capture, model_deviation, parse_heads,
+                      problem_document)
 
 __all__ = ["Capture", "load_capture", "save_capture", "random_capture", "capture_to_problem",
-           "head_from_capture", "parse_heads", "capture", "capture_mha", "merge_report"]
+           "head_from_capture", "parse_heads", "capture", "capture_mha", "merge_report",
+           "write_report", "load_local_model", "model_deviation", "problem_document"]
 
 
 def capture(model: Any, tokens: Any, layer: int, position: int = -1, **kw: Any) -> Capture:
@@ -39,3 +41,15 @@ def merge_report(*args: Any, **kw: Any) -> Any:
     """Prove every pair of heads and the layer (see :func:`attnproof.transformer.report.merge_report`)."""
     from .report import merge_report as _merge_report
     return _merge_report(*args, **kw)
+
+
+def write_report(*args: Any, **kw: Any) -> Any:
+    """Write a merge report's files (see :func:`attnproof.transformer.report.write_report`)."""
+    from .report import write_report as _write_report
+    return _write_report(*args, **kw)
+
+
+def load_local_model(*args: Any, **kw: Any) -> Any:
+    """A model from a local folder (see :func:`attnproof.transformer.adapters.load_local_model`)."""
+    from .adapters import load_local_model as _load
+    return _load(*args, **kw)

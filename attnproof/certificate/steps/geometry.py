@@ -87,8 +87,12 @@ def geometry_steps(gp: GeometryProof) -> list[dict]:
         return [{"rule": "newton_blocks", "blocks": []}]
     steps = [chain_step(h, ch) for h, ch in gp.chains]
     steps.append(generic_heads_step(gp.classes, gp.non_homothetic))
+    if gp.sub_sum is not None:             # docs/certificates.md §6.14
+        steps.append({"rule": "sub_sum", "factors": list(gp.sub_sum)})
     if gp.direct_sum is not None:
         steps.append(direct_sum_step(gp.direct_sum, gp.factor_vertices))
+    elif gp.method == "planar_vertices":
+        steps.append({"rule": "planar_vertices"})      # counted by the checker from the hulls
     else:
         assert gp.minkowski is not None
         steps.append(minkowski_step(gp.minkowski, gp.points))

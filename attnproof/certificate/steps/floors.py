@@ -1,0 +1,25 @@
+"""The ``non_constant`` step (docs/certificates.md §6.13), written from the witnesses of
+:func:`attnproof.bounds.floor.non_constant_witnesses`; ``sub_sum`` (§6.14) is written with
+the geometry steps (:mod:`.geometry`).  The checker reads both in ``checker/rules/floors``.
+
+>>> from fractions import Fraction
+>>> non_constant_step([("point", {}), ("point", {0: Fraction(1, 2)})])
+{'rule': 'non_constant', 'witnesses': [{'point': []}, {'point': [[0, '1/2']]}]}
+"""
+
+from __future__ import annotations
+
+from ...io import format_number
+
+__all__ = ["non_constant_step"]
+
+
+def non_constant_step(witnesses: list) -> dict:
+    """``[(kind, body)]``: limits and slopes map variables to integers, points to rationals."""
+    out = []
+    for kind, body in witnesses:
+        if kind == "point":
+            out.append({kind: [[v, format_number(b)] for v, b in sorted(body.items())]})
+        else:
+            out.append({kind: [[v, k] for v, k in sorted(body.items())]})
+    return {"rule": "non_constant", "witnesses": out}
