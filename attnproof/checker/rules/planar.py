@@ -64,8 +64,9 @@ def planar_block(st: State, blk: dict, fs: list, bvars: list, where: str) -> int
         for m in f:
             q = [0, 0]
             for v, x in m:
-                if v < dim:
-                    q[pos[v]] = x
+                i = pos.get(v) if v < dim else None
+                if i is not None:       # a variable constant on supp f (a monomial factor,
+                    q[i] = x            # as generic_heads binds D_h): a translation, dropped
             pts.add((q[0], q[1]))
         bud.charge(len(pts) * (len(pts).bit_length() + 1), "planar hulls")
         sets.append(pts)
