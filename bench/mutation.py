@@ -24,9 +24,10 @@ module is re-tested only when asked for.
 
 Each module is one ``mutmut run`` (its own clean test run, then its mutants)
 so that the work comes in chunks; ``--jobs`` forked workers run the mutants.
-Scores: ``killed / (killed + survived)``; a mutant that runs past its time limit
-counts as detected (``timeout``: the change made the checker hang, which a
-user sees), and is listed separately.
+Scores: ``(killed + timeout) / tested``, where ``tested`` also counts the
+mutants that no selected test reaches (``no tests``, not detected).  A mutant
+that runs past its time limit counts as detected (``timeout``: the change made
+the checker hang, which a user sees), and is listed separately.
 """
 
 from __future__ import annotations
@@ -108,7 +109,7 @@ def generate() -> None:
 
 def score_line(module: str, res: dict[str, str], tested: set[str] | None = None) -> str:
     c = Counter(res.values() if tested is None else (res[k] for k in tested))
-    checked = c["killed"] + c["survived"] + c["timeout"]
+    checked = c["killed"] + c["survived"] + c["timeout"] + c["no tests"]
     score = 100.0 * (c["killed"] + c["timeout"]) / checked if checked else float("nan")
     return (f"{module:24s} {len(res):7d} {checked:7d} {c['killed']:7d} {c['survived']:8d} "
             f"{c['timeout']:7d} {c['no tests']:8d} {score:7.1f}%")
@@ -175,7 +176,7 @@ def main(argv: list[str] | None = None) -> int:
         total.update({k: v for k, v in res.items()})
     if len(mods) > 1:
         print(score_line("all", total))
-    surv = sorted(k for k, v in total.items() if v == "survived")
+    surv = sorted(k for k, v in total.items() if v in ("survived", "no tests"))
     if surv:
         print(f"\n{len(surv)} survivors:")
         for k in surv:

@@ -201,12 +201,18 @@ def test_standalone_checker_reads_problem_files_as_attnproof_does(tmp_path, text
 
 @pytest.mark.parametrize("lower_step", [
     {"rule": "planar_vertices"},
-    {"rule": "newton_blocks", "blocks": [{"factors": [0, 1], "method": "planar"}]}])
+    {"rule": "newton_blocks", "blocks": [{"factors": [0, 1], "method": "planar"}]},
+    {"rule": "newton_blocks", "blocks": [{"factors": [0, 1], "method": "vertices", "vertices": [
+        [[0, 0], [-1, -1]], [[0, 1], [-1, 1]], [[1, 0], [1, -1]], [[1, 1], [1, 1]]]}]},
+    {"rule": "newton_blocks", "blocks": [
+        {"factors": [0], "method": "vertices", "vertices": [[[0], [-1]], [[1], [1]]]},
+        {"factors": [1], "method": "zonotope_independent"}]}])
 def test_planar_count_of_a_head_with_a_constant_variable(lower_step):
     """σ(q_0) written with keys (1, 0, 1) and (0, 0, 1): generic_heads binds
-    D_0 = x_2·(1 + x_0), whose x_2 is constant.  The planar count looked x_2 up among the
-    varying variables and stopped with an internal error (KeyError) on this genuine
-    certificate; a constant variable is a translation, and W_2 needs 4 atoms."""
+    D_0 = x_2·(1 + x_0), whose x_2 is constant.  The planar count and the ``vertices``
+    block looked x_2 up among the varying variables and stopped with an internal error
+    (KeyError) on these genuine certificates; a constant variable is a translation, and
+    W_2 needs 4 atoms."""
     pb = {"format": "attnproof-problem", "version": 1, "dim": 3, "heads": [
         {"atoms": [{"key": [1, 0, 1], "value": 1}, {"key": [0, 0, 1], "value": 0}]},
         {"atoms": [{"key": [0, 1, 0], "value": 1}, {"key": [0, 0, 0], "value": 0}]}]}

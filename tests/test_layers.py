@@ -1,13 +1,14 @@
-"""The package's imports point one way (ARCHITECTURE.md, "Growing the house, second step").
+"""The package's imports point one way (docs/layout.md).
 
 Every import counts, at module level and inside functions.  The graph has no cycle, and
 every edge goes down (or sideways within one layer) of the order
 
     model -> io -> algebra -> geometry -> fusion -> bounds -> certificate
-          -> smt (the search) / numeric / models -> api -> cli
+          -> smt (the search) / numeric / transformer -> api -> cli
 
 with the checker an island: it imports nothing of the rest (its own independence test
-says more), and the rest imports only its public names and ``checker.limits``.
+says more), and the rest imports only its public names and ``checker.limits``.  The
+command line reaches the other rooms through their public names only.
 """
 
 from __future__ import annotations

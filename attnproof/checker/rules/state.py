@@ -48,6 +48,8 @@ class State:
     generic: bool = False                            # generic_heads was checked
     complete: bool | None = None                     # a geometric vertex count is complete
     box: dict | None = None                          # difference_box, once computed
+    # floors (docs/certificates.md §6.14)
+    sub_sum: tuple | None = None                     # (factors kept, factors before) of a sub_sum
     # indexes built on demand
     _index: dict | None = None
     _hvars: list = field(default_factory=list)
