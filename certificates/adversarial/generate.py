@@ -238,6 +238,24 @@ def dense_simplex(n: int, dim: int) -> dict:
     return _geom_doc(heads, dim, steps, n, n)
 
 
+def thin_triangle(v: int) -> dict:
+    """A head with points ``0, e_{v-2}, e_{v-1}`` and ``e_0 + ... + e_{v-3}`` in ``v`` varying
+    coordinates, and a chain claiming the triangle of the first three: its edge vectors
+    have one 2x2 minor that is not zero, the last one; the fourth point is on no triangle
+    and is no convex combination (invalid).  Testing all minors took ``v²/2`` steps."""
+    far = {str(j): 1 for j in range(v - 2)}
+    keys = [{}, {str(v - 2): 1}, {str(v - 1): 1}, far]
+    heads = [{"atoms": [{"key": k, "value": i} for i, k in enumerate(keys)]}]
+    dense = sorted(tuple(int(k.get(str(j), 0)) for j in range(v)) for k in keys)
+    idx = [dense.index(tuple(int(k.get(str(j), 0)) for j in range(v))) for k in keys[:3]]
+    functional = [-1] * (v - 2) + [0, 0]
+    steps = [{"rule": "indecomposable_chain", "head": 0, "kind": "chain",
+              "triangles": [[sorted(idx), functional]], "non_vertices": []},
+             {"rule": "generic_heads", "classes": [[0]]},
+             {"rule": "newton_blocks", "blocks": []}, {"rule": "product_fusion"}]
+    return _geom_doc(heads, max(v, 17), steps, 1, 4)
+
+
 def constant_pairs(pairs: int) -> dict:
     """``Σ_i x_{2i+1}/(x_{2i}+x_{2i+1}) + x_{2i}²/(x_{2i}²+x_{2i}x_{2i+1})``, a constant, with
     the first head of each pair passed off as a unit: a forged lower bound ``2^pairs``."""
@@ -436,6 +454,9 @@ def entries() -> list[tuple[str, str, object, int, list, list]]:
     add("bomb-geom-components", "one constant head with 1000 value components in dimension "
         "100000 (genuine): the constant test per component is sparse and charged",
         constant_components(100000, 1000), 0)
+    add("bomb-geom-thin-triangle", "a triangle in 5000 varying coordinates whose only non-zero "
+        "2x2 minor is the last: collinearity is tested in linear time (invalid: a vertex on "
+        "no triangle)", thin_triangle(5000), 1)
     add("bomb-geom-dense-points", "a head with keys e_0..e_1499 in dimension 100000: its "
         "points would be 1500 dense vectors of 1500 coordinates; charged before they are "
         "built: inconclusive", dense_simplex(1500, 100000), 2)
