@@ -87,8 +87,8 @@ def _float_heads(dim):
 
 
 def _layer(tokens):
-    from attnproof.models.capture import random_capture
-    from attnproof.models.problem import capture_to_problem
+    from attnproof.transformer.capture import random_capture
+    from attnproof.transformer.problem import capture_to_problem
     return capture_to_problem(random_capture(tokens, 768, 12, 64, seed=0))
 
 
