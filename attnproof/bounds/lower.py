@@ -79,6 +79,7 @@ class LowerBound:
     tight: bool = True                 # True when the count is V(Q) itself
     notes: list = field(default_factory=list)
     geometry: GeometryProof | None = None     # path "geometry": the GeometryProof
+    floor: list | None = None          # witnesses that M is not constant: the bound 1 raised to 2
 
     @property
     def complete(self) -> bool:
@@ -403,8 +404,37 @@ def lower_bound(M: MultiHead, explicit: bool = False, max_atoms: int | None = DE
     ``mapper`` (:class:`attnproof.tasks.MapTasks`) runs the vertex enumeration of
     the geometric path (THEORY Lemma 9.4), e.g. on Dask (:func:`attnproof.executor.mapper`).  ``lattice`` and
     ``hp`` (the lattice of ``M`` and its :func:`head_polys`), when already built.
+    When the count proves only 1 and ``M`` is not constant, the non-constant
+    floor (:mod:`.floor`) raises it to 2.
+
+    >>> from attnproof.io import problem_from_dict
+    >>> lb = lower_bound(problem_from_dict({"format": "attnproof-problem", "version": 1, "dim": 1,
+    ...     "heads": [{"atoms": [{"key": [12345678], "value": 1}, {"key": [0], "value": 0}]},
+    ...               {"atoms": [{"key": [6], "value": 1}, {"key": [0], "value": 0}]}]}))
+    >>> lb.value, lb.tight, lb.floor       # 1 + x^2 divides both heads: no factor
+    (2, True, [('point', {}), ('limit', {0: 1})])
     """
     lat = lattice if lattice is not None else Lattice.of(M)
+    lb = _lower_bound(M, explicit, max_atoms, progress, hp, mapper, lat)
+    if lb.value == 1 and not lb.tight:
+        from .floor import non_constant_witnesses
+
+        wit = non_constant_witnesses(M, lat)
+        if wit is not None:
+            lb.value = 2
+            lb.floor = wit
+            # in one dimension Newt(Q) is a segment: V(Q) = 2 exactly when Q is no unit
+            lb.tight = M.dim == 1
+            lb.notes = [n.replace(": only the trivial bound 1 is proven", "")
+                        for n in lb.notes if "could not be certified" not in n]
+            lb.notes.append("the sum is not constant (two exact values differ): at least 2 "
+                            "atoms" + ("" if lb.tight else "; the factors that would count "
+                                       "more could not be certified"))
+    return lb
+
+
+def _lower_bound(M: MultiHead, explicit: bool, max_atoms: int | None, progress: Progress,
+                 hp: list | None, mapper: MapTasks | None, lat: Lattice) -> LowerBound:
     hp = hp if hp is not None else head_polys(M, lat)       # linear in the input
     obstacle = flint_obstacle(M, lat, hp)
     if obstacle is not None and head_flint_obstacle(hp, lat) is None:
@@ -423,6 +453,9 @@ def lower_bound(M: MultiHead, explicit: bool = False, max_atoms: int | None = DE
         if lb is not None:
             lb.notes.insert(0, f"{obstacle}: exact geometry, no polynomial algebra (THEORY §9)")
             return lb
+        lb = _binomial(M, hp, obstacle)      # two-key heads: Capelli and cyclotomic factors
+        if lb is not None:
+            return lb
         return LowerBound(1, "none", "exact", tight=False, notes=[
             f"{obstacle}, and some head denominator has no certificate of irreducibility "
             "from its Newton polytope (THEORY 9.1-9.3; an indecomposable one needs to be "
@@ -438,6 +471,9 @@ def lower_bound(M: MultiHead, explicit: bool = False, max_atoms: int | None = DE
         r = reduced_form(M, max_atoms)
         if not r.is_constant():
             return _c3(M, r, explicit)
+        # Q = 1: the sum is constant, one atom suffices and V(Q) = 1 is the whole count
+        return LowerBound(1, "c1", "exact", tight=True, notes=[
+            "the sum is constant (its reduced denominator is 1): one atom suffices"])
     polys = [f.poly for f in fs.factors]
     mults = [f.multiplicity for f in fs.factors]
     blocks = _blocks(polys, mults, dim, explicit)
@@ -450,6 +486,22 @@ def lower_bound(M: MultiHead, explicit: bool = False, max_atoms: int | None = DE
     return LowerBound(value, "c1", "exact",
                       [(f.poly, f.multiplicity, f.witness, f.residue_component) for f in fs.factors],
                       blocks, tight=tight, notes=notes)
+
+
+def _binomial(M: MultiHead, hp: list, obstacle: str) -> LowerBound | None:
+    """The count of the binomial heads' Capelli factors (:mod:`.binomial_heads`), or None."""
+    from .binomial_heads import binomial_factors
+
+    factors, complete = binomial_factors(M, hp)
+    if not factors:
+        return None
+    blocks = _blocks([F.poly for F in factors], [1] * len(factors), M.dim, False)
+    return LowerBound(exact_product(b.count for b in blocks), "c1", "exact",
+                      [(F.poly, F.multiplicity, F.witness, F.residue_component) for F in factors],
+                      blocks, tight=complete, notes=[
+                          obstacle, f"{len(factors)} binomial factor(s) of two-key heads "
+                          "certified by Capelli's theorem and cyclotomic factorization, no FLINT"
+                          + ("" if complete else "; other factors could not be certified")])
 
 
 def _geometric(M: MultiHead, progress: Progress = None,
@@ -468,7 +520,12 @@ def _geometric(M: MultiHead, progress: Progress = None,
     notes = [f"{len(gp.factors) - k} head class(es) certified irreducible"
              + (f", {k} indecomposable and pairwise non-homothetic" if k else "")
              + f"; counted by {gp.method.replace('_', ' ')}"]
-    if not gp.complete:
+    if gp.sub_sum is not None:
+        notes.append(f"the heads are not in direct-sum position (THEORY Lemma 9.5): the bound "
+                     f"counts the vertices of a sub-sum of {len(gp.sub_sum)} of {len(gp.factors)} "
+                     "head classes that are (monotone in sub-sums: a lower bound of V(Q), not "
+                     "V(Q) itself)")
+    elif not gp.complete:
         notes.append("the vertex enumeration is partial (over the candidate budget, at most "
                      "--max-atoms): the bound is a verified part of V(Q)")
     return LowerBound(gp.lower, "geometry", "exact", tight=gp.complete, notes=notes, geometry=gp)

@@ -282,7 +282,12 @@ def _check_document(doc, expected_sha256: str | None, strict: bool, work: int | 
                     line_steps=list(st.line_steps))
         v.complete = st.complete
         v.message = f"valid: {v._bounds_text()}"
-        if v.complete is False:
+        sub = st.sub_sum
+        if sub is not None:
+            v.complete = False
+            v.message += (f" (the lower bound counts the vertices of a sub-sum: {sub[0]} of "
+                          f"{sub[1]} factors)")
+        elif v.complete is False:
             v.message += (" (the vertex count is partial: the lower bound counts verified "
                           "vertices only)")
         if st.windows or v.line_steps:

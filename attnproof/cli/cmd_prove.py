@@ -118,6 +118,12 @@ def _run(args: argparse.Namespace) -> int:
          "minimum": verdict.minimum, "trust": verdict.trust}
     if lines is not None:
         s["lines"] = lines.to_dict()
+    # the gap between the bounds the checker verified (a line step may have raised the lower)
+    s["notes"] = [n for n in s["notes"] if not n.startswith("gap:")]
+    if verdict.minimum is None:
+        from ..certificate import gap_note
+
+        s["notes"].append(gap_note(verdict.lower_bound, verdict.upper_bound))
     if to_stdout:
         if args.json:
             from ..errors import InputError
@@ -134,6 +140,8 @@ def _run(args: argparse.Namespace) -> int:
     print(f"lower bound {show_count(verdict.lower_bound)}, upper bound "
           f"{show_count(verdict.upper_bound)}, minimum "
           f"{show_count(mn) if mn is not None else 'unknown (the bounds differ)'}, trust {s['trust']}")
+    if cert.upper_note and verdict.minimum is None:
+        print(f"  {cert.upper_note}")
     if lines is not None:
         for q in lines.steps:
             print(f"  line query k = {q.target}: {q.result} [{q.seconds:.1f} s]"
@@ -143,6 +151,9 @@ def _run(args: argparse.Namespace) -> int:
             print(f"  the lower bound {show_count(verdict.lower_bound)} rests on a line refutation "
                   f"(z3 and cvc5; the exact steps prove {show_count(verdict.exact_lower_bound)}): "
                   f"'attnproof check {where} --replay' re-proves it")
+    if mn is None:
+        for n in s["notes"]:
+            print(f"  note: {n}")
     if args.output:
         print(f"  certificate written to {args.output} ({len(text)} bytes, checked)")
     else:

@@ -26,7 +26,7 @@ from ..model import MultiHead
 from ..tasks import MapTasks, Progress
 from .associates import associate_classes
 from .chain import Chain, difference_box, indecomposable_chain, non_homothety
-from .direct_sum import DirectSum, direct_sum_certificate
+from .direct_sum import DirectSum, direct_sub_sum, direct_sum_certificate
 from .minkowski import MinkowskiVertices, minkowski_vertices
 from .points import head_points, project, varying_coordinates
 from .vertices import HeadVertices, classify_points
@@ -51,7 +51,7 @@ class GeometryProof:
 
     lower: int
     complete: bool
-    method: str          # "direct_sum" | "minkowski_vertices" | "planar_vertices" | "newton_blocks"
+    method: str          # "direct_sum" | "minkowski_vertices" | "planar_vertices" | "sub_sum" | "newton_blocks"
     classes: list = field(default_factory=list)
     factors: list = field(default_factory=list)     # class representatives that are factors of Q
     all_vertices: bool = False       # every key of every factor head is a vertex of its head
@@ -62,6 +62,7 @@ class GeometryProof:
     direct_sum: DirectSum | None = None
     factor_vertices: list[HeadVertices | None] = field(default_factory=list)
     minkowski: MinkowskiVertices | None = None
+    sub_sum: list | None = None      # method "sub_sum": the factor indices kept (a direct sub-sum)
 
 
 @dataclass
@@ -164,16 +165,7 @@ def geometry_proof(M: MultiHead, *, complete: bool = True, progress: Progress = 
     parts = dict(chains=chains, non_homothetic=pairs, points=fpts)
     ds = direct_sum_certificate(fpts)
     if ds is not None:
-        fv: list[HeadVertices | None] = []
-        total = 1
-        for basis, pts in zip(ds.bases, fpts):
-            if len(basis) == len(pts) - 1:
-                fv.append(None)                       # a simplex: every point is a vertex
-                total *= len(pts)
-            else:
-                hv = classify_points(pts)
-                fv.append(hv)
-                total *= len(hv.vertices)
+        fv, total = _factor_vertices(ds, fpts)
         allv = total == _prod(len(p) for p in fpts)
         return GeometryProof(total, True, "direct_sum", classes, reps, allv, sorted(indec),
                              direct_sum=ds, factor_vertices=fv, **parts)
@@ -187,12 +179,61 @@ def geometry_proof(M: MultiHead, *, complete: bool = True, progress: Progress = 
         allv = all(len(convex_hull(p)) == len(set(p)) for p in pad)
         return GeometryProof(count, True, "planar_vertices", classes, reps, allv, sorted(indec),
                              **parts)
+    sub = None
+    if max_candidates is not None and _prod(len(p) for p in fpts) > max_candidates:
+        # too many candidate tuples for a complete count: the best direct sub-sum
+        # (docs/certificates.md §6.14) may prove more than a partial enumeration
+        sub = _sub_sum(fpts, pts_all, reps)
+        if sub is not None and sub[3] >= max_candidates:
+            return _sub_sum_proof(sub, classes, reps, indec, chains, pairs)
     mv = minkowski_vertices(fpts, complete=complete, progress=progress, mapper=mapper,
                             max_candidates=max_candidates)
+    if sub is not None and sub[3] > mv.count:
+        return _sub_sum_proof(sub, classes, reps, indec, chains, pairs)
     exact = mv.complete and mv.certified
     allv = exact and not any(mv.head_non_vertices)
     return GeometryProof(mv.count, exact, "minkowski_vertices", classes, reps, allv,
                          sorted(indec), minkowski=mv, **parts)
+
+
+def _factor_vertices(ds: DirectSum, fpts: list) -> tuple[list, int]:
+    """Per factor of a direct sum, its decided points (None: a simplex) and the count."""
+    fv: list[HeadVertices | None] = []
+    total = 1
+    for basis, pts in zip(ds.bases, fpts):
+        if len(basis) == len(pts) - 1:
+            fv.append(None)                       # a simplex: every point is a vertex
+            total *= len(pts)
+        else:
+            hv = classify_points(pts)
+            fv.append(hv)
+            total *= len(hv.vertices)
+    return fv, total
+
+
+def _sub_sum(fpts: list, pts_all: list, reps: list):
+    """``(kept factor indices, DirectSum, points, count, vertices)`` of the best direct
+    sub-sum found (:func:`attnproof.geometry.direct_sum.direct_sub_sum`), or None.
+
+    The checker restricts the bound factors to the kept ones and re-derives their
+    points on the x-variables that vary over them: the proof is on that projection
+    (dropping coordinates constant on every kept head keeps each head's point order,
+    bases and relations)."""
+    found = direct_sub_sum(fpts)
+    if found is None or len(found[0]) == len(fpts):
+        return None
+    S, ds = found
+    coords = varying_coordinates(*[pts_all[reps[i]] for i in S])
+    pts = [project(pts_all[reps[i]], coords) for i in S]
+    fv, total = _factor_vertices(ds, pts)
+    return S, ds, pts, total, fv
+
+
+def _sub_sum_proof(sub, classes, reps, indec, chains, pairs) -> GeometryProof:
+    S, ds, pts, total, fv = sub
+    return GeometryProof(total, False, "sub_sum", classes, reps, False, sorted(indec),
+                         chains=chains, non_homothetic=pairs, points=pts, direct_sum=ds,
+                         factor_vertices=fv, sub_sum=list(S))
 
 
 def _prod(xs) -> int:

@@ -197,6 +197,15 @@ def single_sigma(key: int) -> dict:
     return _claims(_rehash(doc), 2, 2)
 
 
+def double_sigma(key: int) -> dict:
+    """σ(key·q) + σ(key·q) with the factor 1 + x claimed: two heads reach the top
+    valuation, so the residue needs the quotients (1 + x^key)/(1 + x) of key terms."""
+    doc = single_sigma(key)
+    doc["problem"] = _sigma_problem([[key], [key]], 1)
+    _rehash(doc)
+    return _claims(doc, 2, 4)
+
+
 def _geom_doc(heads: list, dim: int, steps: list, lower: int, upper: int) -> dict:
     prob = {"format": "attnproof-problem", "version": 1, "dim": dim, "heads": heads}
     doc = {"format": "attnproof-certificate", "version": 1, "problem": prob,
@@ -227,6 +236,24 @@ def dense_simplex(n: int, dim: int) -> dict:
                   "non_vertices": []}]},
              {"rule": "product_fusion"}]
     return _geom_doc(heads, dim, steps, n, n)
+
+
+def thin_triangle(v: int) -> dict:
+    """A head with points ``0, e_{v-2}, e_{v-1}`` and ``e_0 + ... + e_{v-3}`` in ``v`` varying
+    coordinates, and a chain claiming the triangle of the first three: its edge vectors
+    have one 2x2 minor that is not zero, the last one; the fourth point is on no triangle
+    and is no convex combination (invalid).  Testing all minors took ``v²/2`` steps."""
+    far = {str(j): 1 for j in range(v - 2)}
+    keys = [{}, {str(v - 2): 1}, {str(v - 1): 1}, far]
+    heads = [{"atoms": [{"key": k, "value": i} for i, k in enumerate(keys)]}]
+    dense = sorted(tuple(int(k.get(str(j), 0)) for j in range(v)) for k in keys)
+    idx = [dense.index(tuple(int(k.get(str(j), 0)) for j in range(v))) for k in keys[:3]]
+    functional = [-1] * (v - 2) + [0, 0]
+    steps = [{"rule": "indecomposable_chain", "head": 0, "kind": "chain",
+              "triangles": [[sorted(idx), functional]], "non_vertices": []},
+             {"rule": "generic_heads", "classes": [[0]]},
+             {"rule": "newton_blocks", "blocks": []}, {"rule": "product_fusion"}]
+    return _geom_doc(heads, max(v, 17), steps, 1, 4)
 
 
 def constant_pairs(pairs: int) -> dict:
@@ -341,6 +368,20 @@ def entries() -> list[tuple[str, str, object, int, list, list]]:
         lambda d: (with_window(d, window_step(6, {"kind": "box", "radius": 1,
                                                   "coordinates": [0, 1]})),
                    d.__setitem__("trust", "exact")) and None)
+    mut("forged-floor-constant", "cancel", "non_constant: σ + (1 − σ) = 1 claimed to need 2 "
+        "atoms (a limit and the point x = 1, both 1)",
+        lambda d: (d["steps"].insert(1, {"rule": "non_constant", "witnesses": [
+            {"point": []}, {"limit": [[0, 1]]}]}), _claims(d, 2, 1)) and None)
+    mut("forged-floor-slope", "cancel", "non_constant: a slope claimed for σ + (1 − σ) = 1",
+        lambda d: (d["steps"].insert(1, {"rule": "non_constant", "witnesses": [
+            {"slope": [[0, 1]]}]}), _claims(d, 2, 1)) and None)
+    mut("forged-sub-sum-inflated", "sub-sum", "sub_sum keeps two factors, the direct sum "
+        "claims three", lambda d: (_step(d, "direct_sum")["factors"].append(
+            {"basis": [1], "relations": [], "vertices": [], "non_vertices": []}),
+            _claims(d, 12, 12)) and None)
+    mut("forged-factor-capelli-reducible", "capelli", "irreducible_factor: 1 + x^6 claimed "
+        "irreducible (Capelli: -1 is a cube)", lambda d: _step(d, "irreducible_factor", 1)
+        .__setitem__("poly", [[1, []], [1, [[0, 6]]]]))
     mut("forged-factor-duplicate", "w3", "irreducible_factor: the same factor twice "
         "(doubling its contribution)", lambda d: d["steps"].insert(1, copy.deepcopy(d["steps"][0])))
     mut("forged-factor-not-dividing", "w3", "irreducible_factor: 1 + x0 + x1 divides no head",
@@ -413,13 +454,19 @@ def entries() -> list[tuple[str, str, object, int, list, list]]:
     add("bomb-geom-components", "one constant head with 1000 value components in dimension "
         "100000 (genuine): the constant test per component is sparse and charged",
         constant_components(100000, 1000), 0)
+    add("bomb-geom-thin-triangle", "a triangle in 5000 varying coordinates whose only non-zero "
+        "2x2 minor is the last: collinearity is tested in linear time (invalid: a vertex on "
+        "no triangle)", thin_triangle(5000), 1)
     add("bomb-geom-dense-points", "a head with keys e_0..e_1499 in dimension 100000: its "
         "points would be 1500 dense vectors of 1500 coordinates; charged before they are "
         "built: inconclusive", dense_simplex(1500, 100000), 2)
-    add("bomb-exponent-1e6", "sigma((10^6+1) q): 1 + x divides 1 + x^(10^6+1), quotient of "
-        "10^6+1 terms: past the work budget, inconclusive", single_sigma(10 ** 6 + 1), 2)
-    add("bomb-exponent-1e100-odd", "sigma((10^100+1) q): the exact quotient has 10^100 terms: "
-        "inconclusive within the budget", single_sigma(10 ** 100 + 1), 2)
+    add("bomb-exponent-1e6", "2 sigma((10^6+1) q) as two heads: 1 + x divides both, the "
+        "residue needs quotients of 10^6+1 terms: past the work budget, inconclusive",
+        double_sigma(10 ** 6 + 1), 2)
+    add("bomb-exponent-1e100-odd", "2 sigma((10^100+1) q) as two heads: the quotients have "
+        "10^100 terms: inconclusive within the budget", double_sigma(10 ** 100 + 1), 2)
+    add("bomb-exponent-1e100-odd-single", "sigma((10^100+1) q): 1 + x divides 1 + x^(10^100+1), "
+        "decided in closed form (binomials), no quotient: valid", single_sigma(10 ** 100 + 1), 0)
     add("bomb-exponent-1e100-even", "sigma(10^100 q): 1 + x does not divide 1 + x^(10^100), "
         "decided by an image mod p in microseconds", single_sigma(10 ** 100), 1)
     w2 = build_certificate(sigmoid_sum(2)).doc
