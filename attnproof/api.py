@@ -19,15 +19,15 @@ Certificate(lower_bound=16, upper_bound=16, minimum=16, trust='exact')
 from __future__ import annotations
 
 import os
-from typing import Any, Callable, Optional, Sequence
+from typing import Any, Sequence
 
 from .errors import CertificateError, InputError
 from .io import as_problem
 from .model import MultiHead  # noqa: F401  (the type every verb accepts)
+from .tasks import Progress
 
 __all__ = ["bound", "prove", "check", "search", "as_problem"]
 
-Progress = Optional[Callable[[int, int], None]]
 DEFAULT_MAX_ATOMS = 1 << 20
 
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Callable, Iterator, Optional
+from typing import Any, Iterator, Protocol, runtime_checkable
 
 import flint
 
@@ -29,11 +29,13 @@ from .algebra.budget import flint_obstacle, require_flint
 from .algebra.expfrac import ExpFraction, head_fraction, poly_context
 from .algebra.lattice import Lattice
 from .errors import AlgebraError, LimitError
-from .io import (PROBLEM_FORMAT, PROBLEM_VERSION, SPARSE_KEY_DIM, as_problem, format_number,
-                 sparse_key_to_json)
+from .io import as_problem
+from .io.problem import decimal_atom_docs, fused_atom_docs, one_head_document
 from .model import Atom, Head, MultiHead
+from .tasks import Progress
 
-__all__ = ["DEFAULT_MAX_ATOMS", "ReducedForm", "Fusion", "ClassProductFusion", "reduced_form",
+__all__ = ["DEFAULT_MAX_ATOMS", "ReducedForm", "Fusion", "ExplicitFusion", "ClassProductFusion",
+           "SparseFusion", "reduced_form",
            "product_fusion", "class_product_fusion", "lcm_fusion", "fuse", "compress",
            "product_size_bound", "check_size", "verify_head"]
 
@@ -42,7 +44,6 @@ _GEOMETRY_HINT = ("'attnproof bound', 'prove' and 'fuse' handle such keys by exa
 
 DEFAULT_MAX_ATOMS = 1 << 20
 
-Progress = Optional[Callable[[int, int], None]]
 
 
 def product_size_bound(M: MultiHead) -> int:
@@ -231,9 +232,51 @@ def reduced_form(M: MultiHead, max_atoms: int | None = DEFAULT_MAX_ATOMS,
     return ReducedForm(M, frac, L)
 
 
+@runtime_checkable
+class Fusion(Protocol):
+    """What every fusion of this module offers: an exact single head equal to the multi-head.
+
+    :class:`ExplicitFusion` (``N/D`` as FLINT polynomials), :class:`ClassProductFusion`
+    (the product over classes of associate heads, counted without polynomial algebra)
+    and :class:`SparseFusion` (one irreducible head, on sparse polynomials) implement it.
+    ``atoms`` counts distinct keys, ``entries`` (key, bias) pairs; :meth:`order_keys`
+    gives one key per atom of :meth:`to_head` in the order of their lattice exponents;
+    :meth:`to_problem_dict` is the fused head as a problem document
+    (:mod:`attnproof.io.problem` writes it).
+
+    >>> from attnproof.families import sigmoid_sum
+    >>> isinstance(fuse(sigmoid_sum(2)), Fusion)
+    True
+    """
+
+    multihead: MultiHead
+    method: str
+
+    @property
+    def lattice(self) -> Lattice: ...
+
+    @property
+    def atoms(self) -> int: ...
+
+    @property
+    def entries(self) -> int: ...
+
+    def order_keys(self) -> list[tuple]: ...
+
+    def to_head(self, name: str | None = "fused") -> Head: ...
+
+    def to_multihead(self, name: str | None = "fused") -> MultiHead: ...
+
+    def atom_docs(self) -> Iterator[dict]: ...
+
+    def to_problem_dict(self, name: str | None = "fused") -> dict: ...
+
+    def verify(self, points: int = 2, seed: int = 0) -> None: ...
+
+
 @dataclass(frozen=True, eq=False)
-class Fusion:
-    """An exact single-head fusion ``N/D`` of a multi-head.
+class ExplicitFusion:
+    """An exact single-head fusion ``N/D`` of a multi-head (a :class:`Fusion`).
 
     ``atoms`` counts distinct keys; ``entries`` counts (key, bias) pairs, which
     differ only when biases make two entries share a key.
@@ -308,22 +351,39 @@ class Fusion:
         return [e for *_, e in self._atom_rows()]
 
     def verify(self, points: int = 2, seed: int = 0) -> None:
-        """Compare ``N/D`` with the multi-head exactly at random positive integer points.
+        """Compare ``N/D`` with the multi-head at random points of ``F_p^*``, ``p = 2^61 - 1``.
 
-        Integer points keep the evaluation inside FLINT, so this stays cheap for
-        large fusions; :func:`verify_head` checks a :class:`Head` at rational points.
+        The producer's guard against a wrong polynomial computation (the checker
+        re-verifies every certificate exactly): both sides reduced mod ``p`` and
+        evaluated in words, ``N`` and ``D`` by FLINT's ``nmod_mpoly``, each head atom
+        by atom.  Two rational functions that differ agree at a random point with
+        probability at most ``deg/p`` (Schwartz-Zippel), so each point is a
+        near-certain test whatever the size of the fusion; :func:`verify_head`
+        checks a :class:`Head` exactly at rational points.
 
         >>> from attnproof.families import sigmoid_sum
         >>> fuse(sigmoid_sum(3)).verify(points=3)
         """
-        from .algebra.evaluate import evaluate_multihead
-
         rng = random.Random(seed)
-        for _ in range(points):
-            pt = tuple(Fraction(rng.randint(1, 1 << 20)) for _ in range(self.lattice.nvars))
-            M = self.inner if self.inner is not None else self.multihead
-            if self.frac.evaluate(pt) != evaluate_multihead(M, self.lattice, pt):
-                raise AlgebraError(f"fusion differs from the multi-head at {pt} (internal error)")
+        M = self.inner if self.inner is not None else self.multihead
+        lat = self.lattice
+        heads = [[(lat.exponent(a), a.weight, a.value) for a in h.atoms] for h in M.heads]
+        p = _MOD_P
+        done = tries = 0
+        while done < points:
+            tries += 1
+            if tries > 20 * points:
+                raise AlgebraError("no evaluation point avoids the poles (internal error)")
+            pt = [rng.randrange(2, p - 1) for _ in range(lat.nvars)]
+            mine = self.frac.evaluate_mod(pt, p)
+            parts = [_mod_head(h, pt, p) for h in heads]
+            if mine is None or any(q is None for q in parts):
+                continue                    # a pole mod p: another point
+            theirs = tuple(sum(q[c] for q in parts) % p for c in range(M.value_dim))
+            if mine != theirs:
+                raise AlgebraError("fusion differs from the multi-head modulo 2^61 - 1 "
+                                   "(internal error)")
+            done += 1
 
     def to_head(self, name: str | None = "fused") -> Head:
         """The fused head as an exact :class:`Head`."""
@@ -337,24 +397,14 @@ class Fusion:
         return MultiHead((self.to_head(name),), dim=self.multihead.dim)
 
     def atom_docs(self) -> Iterator[dict]:
-        """The atoms of :meth:`to_problem_dict`, one at a time (a million-atom fusion can be
-        written without holding every atom document at once).
+        """The atoms of :meth:`to_problem_dict`, one at a time (:func:`attnproof.io.problem.fused_atom_docs`).
 
         >>> from attnproof.families import sigmoid_sum
         >>> next(fuse(sigmoid_sum(2)).atom_docs())
         {'key': [0, 0], 'value': 0}
         """
-        scalar = self.multihead.value_dim == 1
-        d = self.multihead.dim
-        for key, bias, c, ns, _ in self._atom_rows():
-            ad: dict[str, Any] = {"key": sparse_key_to_json(key, d)}
-            vals = [n // c if n % c == 0 else format_number(Fraction(n, c)) for n in ns]
-            ad["value"] = vals[0] if scalar else vals
-            if bias:
-                ad["bias"] = format_number(bias)
-            if c != 1:
-                ad["weight"] = c
-            yield ad
+        return fused_atom_docs((row[:4] for row in self._atom_rows()), self.multihead.dim,
+                               self.multihead.value_dim)
 
     def to_problem_dict(self, name: str | None = "fused") -> dict:
         """The one-head problem document (same as ``problem_to_dict(self.to_multihead())``).
@@ -365,17 +415,13 @@ class Fusion:
         >>> f.to_problem_dict() == problem_to_dict(f.to_multihead())
         True
         """
-        head: dict[str, Any] = {"atoms": list(self.atom_docs())}
-        if name is not None:
-            head["name"] = name
-        return {"format": PROBLEM_FORMAT, "version": PROBLEM_VERSION, "dim": self.multihead.dim,
-                "heads": [head]}
+        return one_head_document(self.atom_docs(), self.multihead.dim, name)
 
 
-def _as_fusion(M: MultiHead, frac: ExpFraction, method: str) -> Fusion:
+def _as_fusion(M: MultiHead, frac: ExpFraction, method: str) -> ExplicitFusion:
     if not frac.is_head():
         raise AlgebraError(f"{method} fusion is not a head (internal error)")
-    return Fusion(M, frac, method)
+    return ExplicitFusion(M, frac, method)
 
 
 def product_fusion(M: MultiHead, max_atoms: int | None = DEFAULT_MAX_ATOMS,
@@ -422,7 +468,7 @@ def lcm_fusion(r: ReducedForm) -> Fusion | None:
     if G * r.Q != L:
         raise AlgebraError("Q does not divide the lcm of the head denominators (internal error)")
     frac = ExpFraction(r.lattice, tuple(p * G for p in r.P), L, r.frac.shift)
-    return Fusion(r.multihead, frac, "lcm") if frac.is_head() else None
+    return ExplicitFusion(r.multihead, frac, "lcm") if frac.is_head() else None
 
 
 def fuse(M: MultiHead, max_atoms: int | None = DEFAULT_MAX_ATOMS,
@@ -451,10 +497,10 @@ def fuse(M: MultiHead, max_atoms: int | None = DEFAULT_MAX_ATOMS,
         # the polynomial algebra runs over the coordinates some key uses, not all of R^dim
         Mc, coords = comp
         f = fuse(Mc, max_atoms, progress)
-        return Fusion(M, f.frac, f.method, coords, Mc)
+        return ExplicitFusion(M, f.frac, f.method, coords, Mc)
     r = reduced_form(M, max_atoms, progress)
     if r.frac.is_head():
-        return Fusion(M, r.frac, "reduced")
+        return ExplicitFusion(M, r.frac, "reduced")
     f = lcm_fusion(r)
     if f is not None:
         return f
@@ -509,41 +555,6 @@ def verify_head(M: MultiHead, head: Head, points: int = 3, seed: int = 0, max_nu
 # -- the class product fusion: counted and written without polynomial algebra ------------
 
 _MOD_P = (1 << 61) - 1          # a prime: the modular identity check of ClassProductFusion.verify
-
-
-def exact_decimal(x: Fraction) -> int | str:
-    """An exact number as a problem file writes it: a finite decimal when there is one.
-
-    >>> exact_decimal(Fraction(3, 8)), exact_decimal(Fraction(-1, 3)), exact_decimal(Fraction(4))
-    ('0.375', '-1/3', 4)
-    >>> exact_decimal(Fraction(1, 2 ** 30))
-    '9.31322574615478515625e-10'
-    """
-    x = Fraction(x)
-    if x.denominator == 1:
-        return int(x.numerator)
-    q = x.denominator
-    a = b = 0
-    while q % 2 == 0:
-        q //= 2
-        a += 1
-    while q % 5 == 0:
-        q //= 5
-        b += 1
-    if q != 1:
-        return f"{x.numerator}/{x.denominator}"
-    k = max(a, b)                                    # x = n / 10^k exactly
-    n = x.numerator * (10 ** k // x.denominator)
-    sign = "-" if n < 0 else ""
-    digits = str(abs(n))
-    if len(digits) <= k:                             # |x| < 1: scientific keeps it short
-        mant = digits.rstrip("0")
-        exp = len(digits) - k - 1
-        frac = mant[1:]
-        return f"{sign}{mant[0]}{'.' + frac if frac else ''}e{exp}" if exp < -4 else \
-            f"{sign}0.{'0' * (k - len(digits))}{digits}".rstrip("0")
-    whole, frac = digits[:-k], digits[-k:].rstrip("0")
-    return f"{sign}{whole}.{frac}" if frac else f"{sign}{whole}"
 
 
 @dataclass(frozen=True)
@@ -786,29 +797,11 @@ class ClassProductFusion:
 
     def to_problem_dict(self, name: str | None = "fused") -> dict:
         """A one-head problem document; keys, biases and values as exact decimals where finite."""
-        head: dict[str, Any] = {"atoms": list(self.atom_docs())}
-        if name is not None:
-            head["name"] = name
-        return {"format": PROBLEM_FORMAT, "version": PROBLEM_VERSION,
-                "dim": self.multihead.dim, "heads": [head]}
+        return one_head_document(self.atom_docs(), self.multihead.dim, name)
 
     def atom_docs(self) -> Iterator[dict]:
-        """The atoms of :meth:`to_problem_dict`, one at a time."""
-        d = self.multihead.dim
-        scalar = self.multihead.value_dim == 1
-        for a in self.to_head().atoms:
-            if d <= SPARSE_KEY_DIM:
-                key: Any = [exact_decimal(c) for c in a.key]
-            else:
-                key = {str(j): exact_decimal(c) for j, c in enumerate(a.key) if c}
-            ad: dict[str, Any] = {"key": key}
-            vals = [exact_decimal(v) for v in a.value]
-            ad["value"] = vals[0] if scalar else vals
-            if a.bias:
-                ad["bias"] = exact_decimal(a.bias)
-            if a.weight != 1:
-                ad["weight"] = exact_decimal(a.weight)
-            yield ad
+        """The atoms of :meth:`to_problem_dict`, one at a time (:func:`attnproof.io.problem.decimal_atom_docs`)."""
+        return decimal_atom_docs(self.to_head(), self.multihead.dim, self.multihead.value_dim)
 
     def verify(self, points: int = 2, seed: int = 0) -> None:
         """Compare the fused head with the multi-head modulo the prime ``2^61 - 1``.
@@ -911,7 +904,7 @@ class SparseFusion:
     ``D`` irreducible (a C1 witness of THEORY §5) and some ``N_c`` not a multiple of
     ``D`` give ``gcd(N, D) = 1`` up to the integer content, so ``N/D`` (the head with
     equal keys merged) is the reduced form and a head (THEORY §3, ``G = 1``).  The
-    same duck type as :class:`Fusion`; :attr:`frac` is built on demand, densely.
+    implements :class:`Fusion` as :class:`ExplicitFusion` does; :attr:`frac` is built on demand, densely.
 
     >>> from attnproof.model import Atom, Head, MultiHead
     >>> M = MultiHead((Head((Atom.sparse(10**5, {7: 1}, (2,)), Atom.sparse(10**5, {9: 1}, (0,)),
@@ -961,11 +954,11 @@ class SparseFusion:
             bias = Fraction(e[-1][1], lat.bias_scale) if e and e[-1][0] == d else 0
             yield key, bias, c, ns, _nonneg_lex_key(mono)
 
-    order_keys = Fusion.order_keys
-    to_head = Fusion.to_head
-    to_multihead = Fusion.to_multihead
-    to_problem_dict = Fusion.to_problem_dict
-    atom_docs = Fusion.atom_docs
+    order_keys = ExplicitFusion.order_keys
+    to_head = ExplicitFusion.to_head
+    to_multihead = ExplicitFusion.to_multihead
+    to_problem_dict = ExplicitFusion.to_problem_dict
+    atom_docs = ExplicitFusion.atom_docs
 
     def verify(self, points: int = 2, seed: int = 0) -> None:
         """Compare the fused head with the problem exactly at random positive integer

@@ -8,9 +8,12 @@ when a picture is actually drawn (:func:`draw_newton`), with the Agg canvas,
 so importing this module is cheap and needs no display.
 
 A polytope whose affine hull has dimension at most 3 (for example the
-permutohedron of a graph sum, which lies in a hyperplane) is drawn in an
-orthonormal frame of that hull, so ``K_3`` shows a regular hexagon.  Higher
-dimensional polytopes are drawn through a coordinate projection (``project``).
+permutohedron of a graph sum, which lies in a hyperplane) is drawn in key
+coordinates that are injective on that hull (:func:`affine_frame`): every
+drawn point maps back to one key, the coordinates not drawn following from
+those drawn, and each vertex is labelled with its key (or its monomial in
+higher dimensions).  Higher dimensional polytopes are drawn through a
+coordinate projection (``project``).
 
 >>> from attnproof.families import sigmoid_sum
 >>> pic = newton_picture(sigmoid_sum(3))
@@ -32,7 +35,7 @@ from .geometry.hull import hull_2d
 from .model import MultiHead
 
 __all__ = ["affine_frame", "hull_2d", "hull_3d", "NewtonPicture", "newton_picture",
-           "draw_newton", "parse_projection"]
+           "draw_newton", "newton_figure", "parse_projection"]
 
 Point = tuple[int, ...]
 
@@ -219,6 +222,27 @@ class NewtonPicture:
         """Dimension of the drawing (0 to 3)."""
         return len(self.coords)
 
+    def key_label(self, p: Point) -> str:
+        """The key of a lattice point, exactly: ``(1, 0, 1/2)`` up to dimension 4, else the
+        monomial of its non-zero coordinates in ``x_j = e^{q_j}`` (``x1^2·x3``).
+
+        >>> from attnproof.families import sigmoid_sum
+        >>> pic = newton_picture(sigmoid_sum(2))
+        >>> pic.key_label((1, 0)), newton_picture(sigmoid_sum(5)).key_label((1, 0, 2, 0, 0))
+        ('(1, 0)', 'x1·x3^2')
+        """
+        from fractions import Fraction
+
+        key = [Fraction(x, s) for x, s in zip(p, self.scales)]
+        if self.dim <= 4:
+            return "(" + ", ".join(str(k) for k in key) + ")"
+        parts = [f"x{j + 1}" + ("" if k == 1 else f"^{k}") for j, k in enumerate(key) if k]
+        return "·".join(parts) or "1"
+
+    def vertex_labels(self) -> list[str]:
+        """:meth:`key_label` of every vertex, in the order of ``vertices``."""
+        return [self.key_label(v) for v in self.vertices]
+
 
 def _true_support(frac) -> list[Point]:
     d = frac.lattice.dim
@@ -291,25 +315,24 @@ def newton_picture(M: MultiHead, project: Sequence[int] | None = None,
                          negative)
 
 
+MAX_VERTEX_LABELS = 32      # more vertices than this are drawn without their keys
+
+
 def _chart(pic: NewtonPicture):
-    """A float map from lattice points to drawing coordinates (key units) and its dimension."""
+    """The drawing coordinates of a lattice point (key units, the coordinates ``pic.coords``).
+
+    The coordinates are injective on the affine hull (or a chosen projection), so a
+    drawn point is a key: the coordinates not drawn follow from the drawn ones.
+
+    >>> import networkx as nx
+    >>> from attnproof.families import graph_sum
+    >>> pic = newton_picture(graph_sum(nx.complete_graph(3)))
+    >>> chart, dim = _chart(pic)
+    >>> pic.coords, chart((2, 1, 0)), dim
+    ((0, 1), [2.0, 1.0], 2)
+    """
     scale = [1.0 / s for s in pic.scales]
-    axes = pic.projected or pic.affine_dim == pic.dim
-    if axes or not pic.support:
-        return (lambda p: [p[c] * scale[c] for c in pic.coords]), pic.chart_dim
-    base = [x * s for x, s in zip(pic.support[0], scale)]
-    frame: list[list[float]] = []
-    for p in pic.support[1:]:
-        v = [x * s - b for x, s, b in zip(p, scale, base)]
-        for u in frame:
-            t = sum(a * b for a, b in zip(v, u))
-            v = [a - t * b for a, b in zip(v, u)]
-        nv = math.sqrt(sum(a * a for a in v))
-        if nv > 1e-9:
-            frame.append([a / nv for a in v])
-        if len(frame) == pic.affine_dim:
-            break
-    return (lambda p: [sum((x * s) * u for x, s, u in zip(p, scale, row)) for row in frame]), len(frame)
+    return (lambda p: [p[c] * scale[c] for c in pic.coords]), pic.chart_dim
 
 
 def draw_newton(pic: NewtonPicture, path: str | os.PathLike, title: str | None = None) -> None:
@@ -318,7 +341,9 @@ def draw_newton(pic: NewtonPicture, path: str | os.PathLike, title: str | None =
     The polytope is shaded with its vertices as large dots; every point of
     ``supp_x(Q)`` is a small dot, the best fusion's keys are rings and the
     product fusion's keys small crosses; hollow squares mark negative
-    coefficients of ``Q`` (which rule out the fusion ``G = 1``).
+    coefficients of ``Q`` (which rule out the fusion ``G = 1``).  Vertices are
+    labelled with their keys (:meth:`NewtonPicture.vertex_labels`, up to
+    :data:`MAX_VERTEX_LABELS` of them).
 
     >>> import tempfile, os
     >>> from attnproof.families import sigmoid_sum
@@ -326,6 +351,19 @@ def draw_newton(pic: NewtonPicture, path: str | os.PathLike, title: str | None =
     ...     draw_newton(newton_picture(sigmoid_sum(2)), os.path.join(tmp, "w2.png"))
     ...     open(os.path.join(tmp, "w2.png"), "rb").read(4)
     b'\x89PNG'
+    """
+    fig = newton_figure(pic, title)
+    fmt = plot_format(path)
+    atomic_write(path, lambda fh: fig.savefig(fh, format=fmt))
+
+
+def newton_figure(pic: NewtonPicture, title: str | None = None):
+    """The matplotlib figure that :func:`draw_newton` saves.
+
+    >>> from attnproof.families import sigmoid_sum
+    >>> fig = newton_figure(newton_picture(sigmoid_sum(2)))
+    >>> sorted(t.get_text() for t in fig.axes[0].texts)
+    ['(0, 0)', '(0, 1)', '(1, 0)', '(1, 1)']
     """
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
@@ -369,15 +407,23 @@ def draw_newton(pic: NewtonPicture, path: str | os.PathLike, title: str | None =
     ver = xy(list(pic.vertices))
     what = "shadow vertices" if pic.projected else "vertices of Newt(Q)"
     ax.scatter(*ver, s=60, color="tab:red", label=f"{what} ({len(pic.vertices)})", zorder=3)
-    if pic.projected or pic.affine_dim == pic.dim:
-        names = [f"q{c + 1}" for c in pic.coords]
-        ax.set_xlabel(names[0] if names else "")
-        if len(names) > 1:
-            ax.set_ylabel(names[1])
-        if three:
-            ax.set_zlabel(names[2])
-    else:
-        ax.set_xlabel("orthonormal chart of the affine hull")
+    if len(pic.vertices) <= MAX_VERTEX_LABELS:
+        for v, text in zip(pic.vertices, pic.vertex_labels()):
+            c = chart(v) + [0.0] * (width - cdim)
+            if three:
+                ax.text(c[0], c[1], c[2], " " + text, fontsize=7, color="tab:red")
+            else:
+                ax.annotate(text, (c[0], c[1]), xytext=(4, 4), textcoords="offset points",
+                            fontsize=7, color="tab:red")
+    names = [f"q{c + 1}" for c in pic.coords]
+    rest = ""
+    if not pic.projected and pic.affine_dim < pic.dim:
+        rest = " (the other coordinates of a key follow on the affine hull)"
+    ax.set_xlabel((names[0] if names else "") + rest, fontsize=8 if rest else None)
+    if len(names) > 1:
+        ax.set_ylabel(names[1])
+    if three and len(names) > 2:
+        ax.set_zlabel(names[2])
     every = xy(list(pic.support) + list(pic.fusion_support) + list(pic.product_support))
     lo = [min(c) for c in every]
     hi = [max(c) for c in every]
@@ -398,8 +444,7 @@ def draw_newton(pic: NewtonPicture, path: str | os.PathLike, title: str | None =
     ax.set_title(title, fontsize=10)
     fig.legend(loc="lower center", ncol=2, fontsize=8, frameon=False)
     fig.subplots_adjust(bottom=0.2)
-    fmt = plot_format(path)
-    atomic_write(path, lambda fh: fig.savefig(fh, format=fmt))
+    return fig
 
 
 def plot_format(path: str | os.PathLike) -> str:

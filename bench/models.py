@@ -71,7 +71,7 @@ def main() -> None:
 
     import torch
 
-    from attnproof.models.tiny import build_tiny_gpt2, tiny_text
+    from attnproof.transformer.tiny import build_tiny_gpt2, tiny_text
 
     folder = build_tiny_gpt2(os.path.join(work, "gpt2-small-random"), n_layer=1, d_model=768,
                              n_head=12, vocab=1000, n_positions=128, seed=0)
@@ -82,7 +82,7 @@ def main() -> None:
     # baseline: the model's forward pass in float64 and the float recomputation of the layer
     from transformers import GPT2LMHeadModel
 
-    from attnproof.models.capture import float_head_outputs, load_capture
+    from attnproof.transformer.capture import float_head_outputs, load_capture
 
     model = GPT2LMHeadModel.from_pretrained(folder, torch_dtype=torch.float64).eval()
     ids = torch.tensor([list(range(n_tokens))])

@@ -54,6 +54,29 @@ def _zonotope_2d() -> MultiHead:
     return MultiHead((sig((1, 0), "a"), sig((0, 1), "b"), sig((1, 2), "c"), sig((2, -1), "d")))
 
 
+def _long_exponent() -> MultiHead:
+    # sigma(12345678 q) + sigma(6 q): both are divisible by 1 + x^2, no factor certified;
+    # the sum is not constant
+    a = Head((Atom((12345678,), (1,)), Atom((0,), (0,))), name="sigma12345678")
+    b = Head((Atom((6,), (1,)), Atom((0,), (0,))), name="sigma6")
+    return MultiHead((a, b))
+
+
+def _capelli() -> MultiHead:
+    # sigma(12345678 q1) + sigma(3 q1) + sigma(q2): factors 1 + x1^2 (Capelli), 1 + x1, 1 + x2
+    a = Head((Atom((12345678, 0), (1,)), Atom((0, 0), (0,))), name="sigma12345678")
+    b = Head((Atom((3, 0), (1,)), Atom((0, 0), (0,))), name="sigma3")
+    c = Head((Atom((0, 1), (1,)), Atom((0, 0), (0,))), name="sigma-q2")
+    return MultiHead((a, b, c))
+
+
+def _sub_sum() -> MultiHead:
+    # a triangle and two segments in R^3: 4 difference dimensions, not a direct sum;
+    # the triangle and the first segment are (6 vertices)
+    return _points_problem([(0, 0, 0), (1, 0, 0), (0, 1, 0)], [(0, 0, 0), (1, 1, 1)],
+                           [(0, 0, 0), (0, 1, 1)])
+
+
 def _points_problem(*point_lists) -> MultiHead:
     return MultiHead(tuple(Head(tuple(Atom(k, (i,)) for i, k in enumerate(pts)), name=f"h{h}")
                            for h, pts in enumerate(point_lists)))
@@ -155,6 +178,9 @@ def valid(window: bool = True) -> dict[str, dict]:
         "geom-chain": geometry_certificate(_geom_chain()).doc,
         "geom-partial": geometry_certificate(_geom_triangles(), max_candidates=5).doc,
         "geom-indecomposable": geometry_certificate(_geom_indecomposable()).doc,
+        "non-constant": build_certificate(_long_exponent()).doc,
+        "capelli": build_certificate(_capelli()).doc,
+        "sub-sum": geometry_certificate(_sub_sum(), max_candidates=5).doc,
     }
     w = _window_k3() if window else None
     if w is not None:
@@ -292,6 +318,41 @@ def invalid(v: dict[str, dict]) -> list[tuple[str, str, object, int, list]]:
     out.append(("geom-constant-head", "generic_heads: x1/(x0+x1) + x0^2/(x0^2+x0x1) = 1, but "
                 "head 0 (keys e_1, e_0) is passed off as a unit and its associate counted as "
                 "a factor (minimum 2 claimed)", _constant_head_forgery(), 1, []))
+    # floors (docs/certificates.md §6.13-6.14)
+    mut("non-constant-equal", "non-constant", "non_constant: both witnesses are the point x = 1",
+        lambda d: _step(d, "non_constant").__setitem__("witnesses", [{"point": []}, {"point": []}]))
+    mut("non-constant-forged", "cancel", "non_constant: claimed for σ + (1 − σ) = 1 (both "
+        "values are 1)", lambda d: (d["steps"].insert(1, {"rule": "non_constant", "witnesses": [
+            {"point": []}, {"limit": [[0, 1]]}]}), d["claims"].update(lower_bound=2, minimum=None))
+        and None)
+    mut("non-constant-redundant", "w3", "non_constant: the count already proves 8",
+        lambda d: d["steps"].insert(4, {"rule": "non_constant", "witnesses": [
+            {"point": []}, {"limit": [[0, 1]]}]}))
+    mut("non-constant-slope-zero", "cancel", "non_constant: a slope claimed for σ + (1 − σ) = 1 "
+        "(it is 0)", lambda d: (d["steps"].insert(1, {"rule": "non_constant", "witnesses": [
+            {"slope": [[0, 1]]}]}), d["claims"].update(lower_bound=2, minimum=None)) and None)
+    mut("non-constant-point-one", "non-constant", "non_constant: a point coordinate 1 is written",
+        lambda d: _step(d, "non_constant")["witnesses"].__setitem__(0, {"point": [[0, 1]]}))
+    mut("capelli-reducible", "capelli", "irreducible_factor: a Capelli witness for 1 + x^6 "
+        "(reducible: -1 is a cube)", lambda d: _step(d, "irreducible_factor", 1).__setitem__(
+            "poly", [[1, []], [1, [[0, 6]]]]))
+    mut("capelli-primitive", "capelli", "irreducible_factor: a Capelli witness where the "
+        "canonical one is 'linear'", lambda d: _step(d, "irreducible_factor", 0).__setitem__(
+            "witness", {"kind": "capelli"}))
+    mut("capelli-germain", "capelli", "irreducible_factor: 1 + 4 x^4 claimed irreducible "
+        "(Sophie Germain: -1/4 = -4 (1/2)^4)", lambda d: _step(d, "irreducible_factor", 1).__setitem__(
+            "poly", [[1, []], [4, [[0, 4]]]]))
+    mut("capelli-cancels", "capelli", "irreducible_factor: 1 + x1^4 divides no head",
+        lambda d: _step(d, "irreducible_factor", 1).__setitem__("poly", [[1, []], [1, [[0, 4]]]]))
+    mut("sub-sum-all", "sub-sum", "sub_sum: keeps every factor",
+        lambda d: _step(d, "sub_sum").__setitem__("factors", [0, 1, 2]))
+    mut("sub-sum-wrong-factors", "sub-sum", "sub_sum: keeps the two segments, the direct sum "
+        "certifies a triangle", lambda d: _step(d, "sub_sum").__setitem__("factors", [1, 2]))
+    mut("sub-sum-twice", "sub-sum", "sub_sum: a second sub-sum step",
+        lambda d: d["steps"].insert(-2, {"rule": "sub_sum", "factors": [0]}))
+    mut("sub-sum-complete", "sub-sum", "sub_sum: the sub-sum's count claimed as the minimum "
+        "of a sum it bounds only from below", lambda d: d["claims"].update(
+            upper_bound=6, minimum=6))
     # graphic block over the checker's limit: the 4 x 5 grid, a biconnected block on 20 nodes
     # that is neither chordal nor a cycle, claimed as zonotope_graphic (the producer refuses it)
     from unittest import mock

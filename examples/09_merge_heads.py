@@ -12,9 +12,18 @@ Run:  python examples/09_merge_heads.py
 
 from __future__ import annotations
 
+import importlib.util
 import os
+import sys
 import tempfile
 from fractions import Fraction
+
+_missing = [m for m in ("torch", "transformers", "transformer_lens")
+            if importlib.util.find_spec(m) is None]
+if _missing:
+    print(f"this example needs the models extra ({', '.join(_missing)} not installed): "
+          "pip install 'attnproof[models]'", file=sys.stderr)
+    sys.exit(0)
 
 os.environ["HF_HUB_OFFLINE"] = "1"
 os.environ["HF_HUB_DISABLE_PROGRESS_BARS"] = "1"
@@ -23,9 +32,9 @@ os.environ["TRANSFORMERS_VERBOSITY"] = "error"
 from attnproof.certificate import build_certificate  # noqa: E402
 from attnproof.checker import check_text  # noqa: E402
 from attnproof.model import MultiHead  # noqa: E402
-from attnproof.models import capture, capture_to_problem, merge_report  # noqa: E402
-from attnproof.models.problem import domain_query  # noqa: E402
-from attnproof.models.tiny import build_tiny_gpt2, load_tiny_bridge, tiny_text  # noqa: E402
+from attnproof.transformer import capture, capture_to_problem, merge_report  # noqa: E402
+from attnproof.transformer.problem import domain_query  # noqa: E402
+from attnproof.transformer.tiny import build_tiny_gpt2, load_tiny_bridge, tiny_text  # noqa: E402
 from attnproof.numeric import evaluate_mpmath  # noqa: E402
 
 tmp = tempfile.TemporaryDirectory()

@@ -76,6 +76,8 @@ STEP_RULES = {
     "window_refutation": ["atoms", "window", "solvers", "smtlib_sha256", "smtlib"],
     "line_refutation": ["atoms", "directions", "problem_sha256", "solvers", "smtlib_sha256",
                         "smtlib"],
+    "non_constant": ["witnesses"],
+    "sub_sum": ["factors"],
 }
 CERTIFICATE = {
     "type": "object",
@@ -144,7 +146,8 @@ OUTPUTS = {
     "prove": _output(["proven"], {
         "lower_bound": COUNT, "upper_bound": COUNT, "minimum": COUNT_OR_NULL, "trust": TRUST,
         "complete": BOOL, "path": {"enum": ["c1", "c3", "geometry", "none"]},
-        "certificate": {"type": "string"}, "lines": {"type": "object"}},
+        "certificate": STR_OR_NULL, "lines": {"type": "object"},
+        "notes": {"type": "array", "items": {"type": "string"}}},
         ["lower_bound", "upper_bound", "minimum", "trust", "complete", "certificate"]),
     "check": _output(["valid", "invalid", "inconclusive"], {
         "exit_code": INT, "message": {"type": "string"}, "step": {"type": ["integer", "null"]},

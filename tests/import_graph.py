@@ -31,10 +31,17 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("fusion",),
     ("bounds",),
     ("certificate",),
-    ("smt", "numeric", "models", "executor", "_dask", "_dask_preload", "plot"),
+    ("smt", "numeric", "transformer", "executor", "_dask", "_dask_preload", "plot"),
     ("api",),
     ("cli", "__main__"),
-)# The package root re-exports the public names of every layer: only the top may import it.
+)# The command line is a thin layer: it reaches the other rooms through their public
+# names only (``attnproof.smt``, not ``attnproof.smt.sweep``).
+THIN = frozenset({"cli", "__main__"})
+# ... except where a module and its main function share a name, so that the package
+# cannot export the function without hiding the module (``smt.sweep.sweep``)
+THIN_DOORS = frozenset({f"{PACKAGE}.smt.sweep", f"{PACKAGE}.smt.line_query"})
+
+# The package root re-exports the public names of every layer: only the top may import it.
 ROOT_LAYER = next(i for i, names in enumerate(LAYERS) if "api" in names)
 
 # The checker is an island: it imports nothing of the rest of the package.  The rest
@@ -58,8 +65,31 @@ def _is_package(name: str, files: Mapping[str, Path]) -> bool:
     return files[name].name == "__init__.py"
 
 
-def imports_of(name: str, source: str, modules: Iterable[str], is_package: bool) -> set[str]:
+def defined_names(source: str) -> set[str]:
+    """Names a module binds at its top level to something other than its own submodules:
+    functions, classes, assignments and names imported from a module.
+
+    >>> sorted(defined_names("def f(): pass\\nclass C: pass\\nX = 1\\nimport os\\n"
+    ...                      "from .m import g\\nfrom . import sub"))
+    ['C', 'X', 'f', 'g']
+    """
+    out: set[str] = set()
+    for node in ast.parse(source).body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            out.add(node.name)
+        elif isinstance(node, ast.Assign):
+            out.update(t.id for t in node.targets if isinstance(t, ast.Name))
+        elif isinstance(node, ast.ImportFrom) and node.module is not None:
+            out.update(a.asname or a.name for a in node.names)
+    return out
+
+
+def imports_of(name: str, source: str, modules: Iterable[str], is_package: bool,
+               defined: Mapping[str, set[str]] | None = None) -> set[str]:
     """The package's modules that module ``name`` imports, at any depth of its code.
+
+    ``from pkg import x`` is an import of the submodule ``pkg.x`` unless ``pkg`` itself
+    defines ``x`` (``defined``: package -> its top-level names), which then shadows it.
 
     >>> mods = {"p", "p.a", "p.b", "p.b.c"}
     >>> sorted(imports_of("p.b.c", "from .. import a\\nfrom . import x", mods, False))
@@ -94,7 +124,8 @@ def imports_of(name: str, source: str, modules: Iterable[str], is_package: bool)
                 target = node.module or ""
             for alias in node.names:
                 sub = f"{target}.{alias.name}"
-                hit = sub if sub in modules else nearest(target)
+                shadowed = defined is not None and alias.name in defined.get(target, ())
+                hit = sub if sub in modules and not shadowed else nearest(target)
                 if hit:
                     found.add(hit)
     found.discard(name)
@@ -104,10 +135,10 @@ def imports_of(name: str, source: str, modules: Iterable[str], is_package: bool)
 def import_graph(root: Path = ROOT, package: str = PACKAGE) -> dict[str, set[str]]:
     """Module -> the package's modules it imports."""
     files = module_files(root, package)
-    return {
-        name: imports_of(name, path.read_text(encoding="utf-8"), files, _is_package(name, files))
-        for name, path in files.items()
-    }
+    sources = {name: path.read_text(encoding="utf-8") for name, path in files.items()}
+    defined = {name: defined_names(src) for name, src in sources.items() if _is_package(name, files)}
+    return {name: imports_of(name, src, files, _is_package(name, files), defined)
+            for name, src in sources.items()}
 
 
 def cycles(graph: Mapping[str, set[str]]) -> list[list[str]]:
@@ -180,6 +211,11 @@ def layer_of(module: str, package: str = PACKAGE) -> int | None:
     return None
 
 
+def top_of(module: str) -> str:
+    """The room of a module: ``attnproof.smt.sweep`` -> ``smt``."""
+    return module.split(".")[1] if "." in module else ""
+
+
 def is_island(module: str, package: str = PACKAGE) -> bool:
     return module.split(".")[1:2] == [ISLAND]
 
@@ -211,6 +247,9 @@ def violations(graph: Mapping[str, set[str]], package: str = PACKAGE) -> list[tu
                     out.append((src, dst, "module outside every layer"))
                 elif ld > ls:
                     out.append((src, dst, "upward"))
+                elif (top_of(src) in THIN and top_of(dst) not in THIN and dst.count(".") > 1
+                      and dst not in THIN_DOORS):
+                    out.append((src, dst, "past a room's public names"))
     return sorted(out)
 
 

@@ -42,6 +42,11 @@ def test_every_verb_takes_a_multihead_a_path_or_a_document(verb, answer, as_give
     assert answer(getattr(attnproof, verb)(as_given))
 
 
+def test_the_problem_io_verbs_take_them_too(as_given, c4):
+    assert attnproof.problem_sha256(as_given) == attnproof.problem_sha256(c4)
+    assert attnproof.problem_to_dict(as_given) == attnproof.problem_to_dict(c4)
+
+
 def test_search_and_check_take_them_too(as_given, c4):
     res = attnproof.search(as_given, 15, window=1, timeout=60)
     assert res.result == "sat" and res.atoms <= 15

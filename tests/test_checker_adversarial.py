@@ -138,3 +138,48 @@ def test_adversarial_replay_within_budget(name):
     code, secs, out = res[str(ADV / name)]
     assert code == expected(e) and _agrees(code, out), out
     assert secs <= e["seconds"] + 5, f"{name}: {secs} s"
+
+
+def _generator():
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("adversarial_generate", ADV / "generate.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+@pytest.mark.parametrize("reference", [False, True], ids=["fast", "reference"])
+def test_generated_geometry_bombs_within_budget(tmp_path, reference):
+    """Large hostile files built here (the corpus keeps small ones): work is charged
+    before anything is materialized, so each is answered within 10 s and 1 GB."""
+    from attnproof.io import canonical_json
+
+    gen = _generator()
+    cases = [("dense-points-20000", gen.dense_simplex(20000, 100000), 2),
+             ("components-5000", gen.constant_components(100000, 5000), 0),
+             ("constant-pairs-200", gen.constant_pairs(200), 1),
+             ("thin-triangle-40000", gen.thin_triangle(40000), 1)]
+    items = []
+    for name, doc, _ in cases:
+        path = tmp_path / f"{name}.json"
+        path.write_text(canonical_json(doc))
+        items.append((str(path), [], 10))
+    res = _run_batch(items, 1024, timeout=120, reference=reference)
+    for (name, _, want), (path, _, _) in zip(cases, items):
+        code, secs, out = res[path]
+        assert code == want and _agrees(code, out), (name, code, secs, out[:300])
+
+
+def test_point_non_vertices_are_charged_before_they_are_checked():
+    # n points in V coordinates with n multipliers each: n^2·V work from n^2 + n·V numbers
+    from attnproof.checker.rules import geometry as G
+    from attnproof.checker.rules.state import State
+    from attnproof.checker.syntax import Budget, Unsupported
+
+    n, V = 300, 300
+    pts = [tuple(j % 5 for j in range(V))] * n       # every claim holds: each costs n·V
+    claims = [[i, [[j, 1] for j in range(n) if j != i]] for i in range(n)]
+    st = State(None, Budget(10 ** 6))
+    with pytest.raises(Unsupported):
+        G._point_non_vertices(claims, pts, "non_vertices", st)
+    assert st.budget.used <= 10 ** 6 + (n + 1) * (V + 1)      # stopped at the first claim over

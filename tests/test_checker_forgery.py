@@ -85,7 +85,7 @@ def _layout_problem(seed: int):
 
     heads: list = []
     for _ in range(rng.randint(1, 4)):
-        kind = rng.choice(["generic", "unit", "associate", "constant", "complement"])
+        kind = rng.choice(["generic", "unit", "associate", "constant", "complement", "axes"])
         n = rng.randint(1, 4)
         base = rng.choice(heads) if heads else None
         if kind == "unit":
@@ -100,6 +100,10 @@ def _layout_problem(seed: int):
                     k[j] = k.get(j, 0) + v
                 atoms.append(Atom.sparse(dim, {j: v for j, v in k.items() if v},
                                          (F(rng.randint(-2, 2)),), bias=a.bias, weight=a.weight * s))
+        elif kind == "axes":
+            # keys e_j for distinct j: equal exponents on different variables
+            js = rng.sample(range(dim), min(dim, max(2, n)))
+            atoms = [Atom.sparse(dim, {j: F(1)}, (F(rng.randint(-2, 2)),)) for j in js]
         elif kind == "complement" and base is not None:
             atoms = [Atom.sparse(dim, dict(a.sparse_key), (1 - a.value[0],), bias=a.bias,
                                  weight=a.weight) for a in base.atoms]
@@ -149,3 +153,233 @@ def test_producer_layouts_are_accepted(seed):
     for doc in docs:
         v = check_text(canonical_json(doc))
         assert v.code == 0, v.message
+
+
+# -- a forgery generator per rule ------------------------------------------------------------
+#
+# From genuine certificates (the golden corpus, written by the producer, and the producer's
+# certificates for random head layouts), each mutation below makes a false claim: it changes
+# the problem under the steps (a head made constant, variables permuted or projected) or
+# the steps under the problem (a head left out of its class, classes merged, a factor
+# dropped, a functional tied).  The claims are then set to whatever the mutated steps
+# derive.  A verdict "valid" is allowed only when those claims are true of the (mutated)
+# problem, whose bounds are computed independently by the producer from scratch.
+
+import copy  # noqa: E402
+import json  # noqa: E402
+import random  # noqa: E402
+import re  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+GOLDEN = Path(__file__).resolve().parent.parent / "certificates" / "valid"
+BASES = ["w1", "w3", "w3-explicit", "path3", "k3", "k3-explicit", "c4", "decimal", "cancel",
+         "zonotope-2d", "biased", "geom-triangles", "geom-direct", "geom-chain",
+         "geom-partial", "geom-indecomposable"]
+
+
+def _keys(doc):
+    for h in doc["problem"]["heads"]:
+        for a in h["atoms"]:
+            yield a
+
+
+def _permute(doc, rng):
+    d = doc["problem"]["dim"]
+    if d < 2:
+        return None
+    perm = list(range(d))
+    while perm == list(range(d)):
+        rng.shuffle(perm)
+    for a in _keys(doc):
+        k = a["key"]
+        if isinstance(k, list):
+            a["key"] = [k[perm[j]] for j in range(d)]
+        else:
+            inv = {perm[j]: j for j in range(d)}
+            a["key"] = {str(inv[int(j)]): v for j, v in sorted(k.items(), key=lambda t: inv[int(t[0])])}
+    return doc
+
+
+def _project(doc, rng):
+    d = doc["problem"]["dim"]
+    j = rng.randrange(d) if d else None
+    if j is None:
+        return None
+    for a in _keys(doc):
+        if isinstance(a["key"], list):
+            a["key"][j] = 0
+        else:
+            a["key"].pop(str(j), None)
+    return doc
+
+
+def _constant_head(doc, rng):
+    heads = doc["problem"]["heads"]
+    h = heads[rng.randrange(len(heads))]
+    for a in h["atoms"]:
+        a["value"] = copy.deepcopy(h["atoms"][0]["value"])
+    return doc
+
+
+def _steps(doc, rule):
+    return [s for s in doc["steps"] if s["rule"] == rule]
+
+
+def _omit_from_class(doc, rng):
+    gh = _steps(doc, "generic_heads")
+    if not gh:
+        return None
+    cls = gh[0]["classes"]
+    c = rng.randrange(len(cls))
+    if len(cls[c]) > 1:
+        cls[c].pop(rng.randrange(1, len(cls[c])))
+    else:
+        cls.pop(c)
+    return doc
+
+
+def _merge_classes(doc, rng):
+    gh = _steps(doc, "generic_heads")
+    if not gh or len(gh[0]["classes"]) < 2:
+        return None
+    cls = gh[0]["classes"]
+    i, j = sorted(rng.sample(range(len(cls)), 2))
+    cls[i] = sorted(cls[i] + cls.pop(j))
+    doc["steps"] = [s for s in doc["steps"] if not (s["rule"] == "indecomposable_chain"
+                                                    and s["head"] not in [c[0] for c in cls])]
+    return doc
+
+
+def _drop_factor(doc, rng):
+    fs = _steps(doc, "irreducible_factor")
+    if not fs:
+        return None
+    k = rng.randrange(len(fs))
+    doc["steps"].remove(fs[k])
+    for nb in _steps(doc, "newton_blocks"):
+        blocks = []
+        for b in nb["blocks"]:
+            f = [i - (i > k) for i in b["factors"] if i != k]
+            if f:
+                blocks.append(dict(b, factors=f))
+        nb["blocks"] = blocks
+    return doc
+
+
+def _tie_functional(doc, rng):
+    spots = []
+    for s in doc["steps"]:
+        if s["rule"] == "newton_blocks":
+            spots += [e for b in s["blocks"] for e in b.get("vertices", [])]
+        if s["rule"] == "minkowski_vertices":
+            spots += s["vertices"]
+        if s["rule"] == "indecomposable_chain" and s["kind"] == "chain":
+            spots += s["triangles"]
+        if s["rule"] == "direct_sum":
+            spots += [e for f in s["factors"] for e in f["vertices"]]
+    if not spots:
+        return None
+    e = rng.choice(spots)
+    c = e[-1]
+    if c:
+        c[rng.randrange(len(c))] = 0
+        c[rng.randrange(len(c))] = 0
+    return doc
+
+
+MUTATIONS = {"constant_head": (_constant_head, True), "permute": (_permute, True),
+             "project": (_project, True), "omit_from_class": (_omit_from_class, False),
+             "merge_classes": (_merge_classes, False), "drop_factor": (_drop_factor, False),
+             "tie_functional": (_tie_functional, False)}
+
+
+def _rehash(doc):
+    doc["problem_sha256"] = hashlib.sha256(canonical_json(doc["problem"]).encode("ascii")).hexdigest()
+    return doc
+
+
+def _count(text):
+    if text.startswith("2^"):
+        return 2 ** int(text[2:])
+    return int(text) if text.isdigit() else None
+
+
+def _settle_claims(doc):
+    """Set the claims to what the steps derive (read off the checker's answer), then check."""
+    for _ in range(4):
+        v = check_text(canonical_json(doc))
+        m = re.match(r"invalid: claims: (\w+) is \S+, the steps prove (\S+)$", v.message)
+        if not m:
+            return v
+        name, got = m.group(1), m.group(2)
+        doc["claims"][name] = None if got == "none" else _count(got)
+        if doc["claims"][name] is None and got != "none":
+            return v
+        lo, up = doc["claims"]["lower_bound"], doc["claims"]["upper_bound"]
+        doc["claims"]["minimum"] = lo if lo == up else None
+    return v
+
+
+def _true_bounds(problem: dict):
+    """The problem's bounds, from scratch, by the producer (not by the checker)."""
+    from attnproof.certificate import build_certificate
+    from attnproof.io import problem_from_dict
+
+    cert = build_certificate(problem_from_dict(problem), max_atoms=20000)
+    c = cert.doc["claims"]
+    return int(c["lower_bound"]), int(c["upper_bound"])
+
+
+def _forge_and_check(doc, name, seed):
+    fn, touches_problem = MUTATIONS[name]
+    doc = copy.deepcopy(doc)
+    genuine = (doc["claims"]["lower_bound"], doc["claims"]["upper_bound"])
+    if fn(doc, random.Random(seed)) is None:
+        return None
+    _rehash(doc)
+    v = _settle_claims(doc)
+    if v.code != 0:
+        return v.code
+    lo, up = _true_bounds(doc["problem"]) if touches_problem else genuine
+    # accepted: the claims must hold for the problem as it now is
+    assert v.lower_bound <= up and v.upper_bound >= lo, (name, seed, v.message, (lo, up))
+    return 0
+
+
+@pytest.mark.parametrize("name", sorted(MUTATIONS))
+def test_no_forgery_of_the_golden_corpus_is_accepted(name):
+    tried = rejected = 0
+    for base in BASES:
+        doc = json.loads((GOLDEN / f"{base}.json").read_text())
+        for seed in range(3):
+            code = _forge_and_check(doc, name, seed)
+            if code is not None:
+                tried += 1
+                rejected += code != 0
+    assert tried >= 3 and rejected >= 1, (tried, rejected)
+
+
+def _layout_docs(seeds):
+    from attnproof.certificate import build_certificate
+    from attnproof.certificate.geometry_steps import geometry_certificate
+
+    for seed in seeds:
+        M = _layout_problem(seed)
+        yield build_certificate(M, max_atoms=20000).doc
+        g = geometry_certificate(M)
+        if g is not None:
+            yield g.doc
+
+
+def test_no_forgery_of_producer_layouts_is_accepted():
+    for doc in _layout_docs(range(4)):
+        for name in sorted(MUTATIONS):
+            _forge_and_check(doc, name, 0)
+
+
+@pytest.mark.slow
+def test_no_forgery_is_accepted_long_run():
+    for doc in _layout_docs(range(4, 80)):
+        for name in sorted(MUTATIONS):
+            for seed in range(4):
+                _forge_and_check(doc, name, seed)

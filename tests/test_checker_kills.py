@@ -33,9 +33,13 @@ def _golden(name: str) -> dict:
     return json.loads((GOLDEN / f"{name}.json").read_text())
 
 
+MODES = pytest.mark.parametrize("reference", [False, True], ids=["fast", "reference"])
+
+
+@MODES
 @pytest.mark.parametrize("name", PLAIN)
-def test_forged_and_malformed_files_in_process(name):
-    v = check_text((ADV / name).read_text(encoding="utf-8"))
+def test_forged_and_malformed_files_in_process(name, reference):
+    v = check_text((ADV / name).read_text(encoding="utf-8"), reference=reference)
     assert v.code == INDEX[name]["exit"], v.message
     assert v.message.startswith(v.status) and v.status == {0: "valid", 1: "invalid",
                                                           2: "inconclusive"}[v.code]
@@ -67,7 +71,29 @@ def _sparse(dim, *entries):
     return {"atoms": [{"key": {str(j): x for j, x in k.items()}, "value": v} for k, v in entries]}
 
 
-# name -> (problem, the rules and methods its certificate must use)
+def _graph(n, edges):
+    """The graph sum ``Σ_{ab} σ(q_a - q_b)`` (THEORY Lemma 7): generators ``e_a - e_b``."""
+    return _problem(n, *(_sig(*[1 if j == a else -1 if j == b else 0 for j in range(n)])
+                         for a, b in edges))
+
+
+def _acyclic_orientations(n, edges) -> int:
+    """By brute force: orientations of ``edges`` whose digraph has no cycle."""
+    total = 0
+    for bits in range(1 << len(edges)):
+        arcs = {(a, b) if bits >> i & 1 else (b, a) for i, (a, b) in enumerate(edges)}
+        nodes = set(range(n))
+        while nodes:                      # peel off sinks; a cycle leaves nodes behind
+            sinks = {v for v in nodes if not any(a == v for a, _ in arcs)}
+            if not sinks:
+                break
+            nodes -= sinks
+            arcs = {(a, b) for a, b in arcs if b not in sinks}
+        total += not nodes
+    return total
+
+
+# name -> problem; each certificate takes a different path through the rules
 CASES = {
     # a binomial factor 1 + x0^2 x1^3 (no linear witness) beside a linear one
     "binomial": _problem(2, _points((0, 0), (2, 3)), _points((0, 0), (1, 0))),
@@ -93,6 +119,13 @@ CASES = {
     # a 5-cycle: the cycle formula
     "cycle": _problem(5, *(_sig(*[1 if j == i else -1 if j == (i + 1) % 5 else 0
                                    for j in range(5)]) for i in range(5))),
+    # graphic blocks that are neither complete nor cycles: chordal (a perfect elimination
+    # order) and general (the subset recurrence); two triangles sharing a node (two blocks)
+    "graph-diamond": _graph(4, [(0, 1), (0, 2), (1, 2), (1, 3), (2, 3)]),
+    "graph-k23": _graph(5, [(0, 2), (0, 3), (0, 4), (1, 2), (1, 3), (1, 4)]),
+    "graph-house": _graph(5, [(0, 1), (1, 2), (2, 3), (3, 0), (2, 4), (3, 4)]),
+    "graph-wheel": _graph(5, [(0, 1), (1, 2), (2, 3), (3, 0), (0, 4), (1, 4), (2, 4), (3, 4)]),
+    "graph-bowtie": _graph(5, [(0, 1), (1, 2), (0, 2), (2, 3), (3, 4), (2, 4)]),
     # two heads that sum to 1 (associates, constant): minimum 1
     "constant-pair": _problem(2, _points((0, 1), (1, 0), values=[1, 0]),
                               _points((0, 1), (1, 0), values=[0, 1])),
@@ -106,6 +139,13 @@ GEOMETRY = {
     # a triangular bipyramid (a chain of triangles) beside a triangle
     "geom-chain": _problem(3, _points((0, 0, 1), (0, 0, -1), (1, 0, 0), (0, 1, 0), (-1, -1, 0)),
                            _points((0, 0, 0), (1, 0, 0), (0, 0, 1))),
+    # a square pyramid with a point on a base edge (a non-vertex, the midpoint of points 0
+    # and 2), alone and beside a triangle (Gordan multipliers in the vertex enumeration)
+    "geom-pyramid": _problem(3, _points((0, 0, 0), (1, 0, 0), (2, 0, 0), (0, 2, 0), (2, 2, 0),
+                                        (1, 1, 1))),
+    "geom-pyramid-triangle": _problem(3, _points((0, 0, 0), (1, 0, 0), (2, 0, 0), (0, 2, 0),
+                                                 (2, 2, 0), (1, 1, 1)),
+                                      _points((0, 0, 0), (1, 0, 0), (0, 0, 1))),
 }
 
 
@@ -128,8 +168,8 @@ def certificate(name: str) -> dict:
     return json.loads(_CERTS[name])
 
 
-def _check(doc: dict):
-    return check_text(canonical_json(doc))
+def _check(doc: dict, reference: bool = False):
+    return check_text(canonical_json(doc), reference=reference)
 
 
 def _rehash(doc: dict) -> dict:
@@ -141,34 +181,37 @@ def _rehash(doc: dict) -> dict:
 ALL = sorted(CASES) + sorted(GEOMETRY)
 
 
+@MODES
 @pytest.mark.parametrize("name", ALL)
-def test_producer_certificates_are_valid(name):
+def test_producer_certificates_are_valid(name, reference):
     doc = certificate(name)
-    v = _check(doc)
+    v = _check(doc, reference)
     assert v.status == "valid", v.message
     c = doc["claims"]
     assert (v.lower_bound, v.upper_bound, v.minimum) == (c["lower_bound"], c["upper_bound"],
                                                         c["minimum"])
 
 
+@MODES
 @pytest.mark.parametrize("name", ALL)
-def test_inflated_lower_bound_is_rejected(name):
+def test_inflated_lower_bound_is_rejected(name, reference):
     doc = certificate(name)
     c = doc["claims"]
     c["lower_bound"] += 1
     c["upper_bound"] = max(c["upper_bound"], c["lower_bound"])
     c["minimum"] = c["lower_bound"] if c["lower_bound"] == c["upper_bound"] else None
-    assert _check(doc).status == "invalid"
+    assert _check(doc, reference).status == "invalid"
 
 
+@MODES
 @pytest.mark.parametrize("name", ALL)
-def test_deflated_upper_bound_is_rejected(name):
+def test_deflated_upper_bound_is_rejected(name, reference):
     doc = certificate(name)
     c = doc["claims"]
     c["upper_bound"] -= 1
     c["lower_bound"] = min(c["upper_bound"], c["lower_bound"])
     c["minimum"] = c["lower_bound"] if c["lower_bound"] == c["upper_bound"] else None
-    assert _check(doc).status == "invalid"
+    assert _check(doc, reference).status == "invalid"
 
 
 def _step(doc: dict, rule: str) -> dict:
@@ -211,7 +254,8 @@ def test_a_simplex_block_needs_a_private_variable_per_point():
 
 # -- the upper bound ------------------------------------------------------------------------
 
-def test_a_translated_fusion_is_a_fusion():
+@MODES
+def test_a_translated_fusion_is_a_fusion(reference):
     """Softmax does not see a common translation of all keys: shifting every atom of an
     explicit fusion by the same lattice vector gives another exact fusion."""
     for name in ("binomial", "vector", "general-position"):
@@ -220,7 +264,7 @@ def test_a_translated_fusion_is_a_fusion():
         for a in step["head"]["atoms"]:
             a["key"] = [str(Fraction(x) + 1) if Fraction(x) + 1 != int(Fraction(x) + 1)
                         else int(Fraction(x) + 1) for x in a["key"]]
-        v = _check(doc)
+        v = _check(doc, reference)
         assert v.status == "valid", (name, v.message)
 
 
@@ -242,6 +286,16 @@ def _with_window(window) -> dict:
     return doc
 
 
+@MODES
+@pytest.mark.parametrize("name", ["k3-window", "k3-lines"])
+def test_refutation_steps_are_read_and_left_to_the_replay(name, reference):
+    """Genuine window and line refutations: the bounds are verified, the refutations are
+    not re-proven by the checker (inconclusive), and nothing in them breaks the checker."""
+    v = _check(_golden(name), reference)
+    assert v.status == "inconclusive" and v.bounds_verified, v.message
+    assert "internal" not in v.message, v.message
+
+
 def test_a_points_window_is_read_and_left_to_the_replay():
     v = _check(_with_window({"kind": "points", "points": [[0, 0, 0], [1, -1, 0]]}))
     assert v.status == "inconclusive" and v.bounds_verified, v.message
@@ -260,3 +314,203 @@ def test_a_points_window_is_read_and_left_to_the_replay():
 def test_malformed_windows_are_rejected(window):
     v = _check(_with_window(window))
     assert v.status == "invalid", v.message
+
+
+# -- transplanted proofs: a genuine certificate over a changed problem ----------------------
+
+def _variants(pb: dict):
+    """Problems near ``pb`` (one head changed or dropped), each with what was changed."""
+    heads = pb["heads"]
+    for h, head in enumerate(heads):
+        def changed(new_head, what):
+            q = json.loads(json.dumps(pb))
+            q["heads"][h] = new_head
+            return q, f"head {h} {what}"
+        first = head["atoms"][0]["value"]
+        yield changed({"atoms": [dict(a, value=first) for a in head["atoms"]]}, "made constant")
+        if len(heads) > 1:
+            q = json.loads(json.dumps(pb))
+            del q["heads"][h]
+            yield q, f"head {h} dropped"
+        if isinstance(head["atoms"][0]["key"], list) and pb["dim"] >= 2:
+            yield changed({"atoms": [dict(a, key=[a["key"][1], a["key"][0], *a["key"][2:]])
+                                     for a in head["atoms"]]}, "x0 and x1 swapped")
+            yield changed({"atoms": [dict(a, key=[0, *a["key"][1:]])
+                                     for a in head["atoms"]]}, "x0 projected away")
+
+
+def _bounds(pb: dict) -> tuple:
+    """The producer's bounds for ``pb``, verified by the checker."""
+    from attnproof.certificate import build_certificate
+    from attnproof.io import problem_from_dict
+    cert = build_certificate(problem_from_dict(pb))
+    v = check_text(cert.text)
+    assert v.status == "valid", v.message
+    return v.lower_bound, v.upper_bound
+
+
+def test_genuine_proofs_of_other_problems_are_rejected():
+    """Each certificate, with its problem changed (a head made constant, dropped, two
+    variables swapped or one projected away) and rehashed, claims a lower bound above
+    what a verified fusion of the changed problem achieves: a false claim."""
+    forged = 0
+    for name in ALL:
+        if name.startswith(("graph-", "geom-pyramid")):
+            continue                   # their changed problems are slow to bound
+        doc = certificate(name)
+        pb = doc["problem"]
+        for q, what in _variants(pb):
+            try:
+                _, upper = _bounds(q)
+            except Exception:          # the changed problem is not a problem (no atoms, ...)
+                continue
+            if upper >= doc["claims"]["lower_bound"]:
+                continue               # the claims may still be true
+            bad = json.loads(json.dumps(doc))
+            bad["problem"] = q
+            for reference in (False, True):
+                v = _check(_rehash(bad), reference)
+                assert v.status == "invalid", (name, what, reference, v.message)
+            forged += 1
+    assert forged >= 60, forged
+
+
+# -- factors ----------------------------------------------------------------------------------
+
+def test_a_factor_that_cancels_in_the_sum_is_not_a_factor_of_q():
+    """σ(q0) + (1 − σ(q0)) + σ(q1) = 1 + σ(q1): two atoms suffice.  1 + x0 divides two head
+    denominators but cancels in their sum; binding it as a factor would prove 4."""
+    pb = _problem(2, _points((1, 0), (0, 0), values=[1, 0]), _points((1, 0), (0, 0), values=[0, 1]),
+                  _sig(0, 1))
+    lower, upper = _bounds(pb)
+    assert upper == 2
+    doc = {"format": "attnproof-certificate", "version": 1, "problem": pb, "trust": "exact",
+           "claims": {"lower_bound": 4, "upper_bound": 8, "minimum": None,
+                      "window_refutations": []},
+           "steps": [{"rule": "irreducible_factor", "poly": [[1, []], [1, [[0, 1]]]],
+                      "witness": {"kind": "linear", "var": 0}, "residue_component": 0},
+                     {"rule": "irreducible_factor", "poly": [[1, []], [1, [[1, 1]]]],
+                      "witness": {"kind": "linear", "var": 1}, "residue_component": 0},
+                     {"rule": "newton_blocks", "blocks": [
+                         {"factors": [0], "method": "zonotope_independent"},
+                         {"factors": [1], "method": "zonotope_independent"}]},
+                     {"rule": "product_fusion"}]}
+    for reference in (False, True):
+        v = _check(_rehash(doc), reference)
+        assert v.status == "invalid" and "does not survive" in v.message, v.message
+
+
+# -- the work budget --------------------------------------------------------------------------
+
+# The work each valid golden certificate costs, with the fast paths and with the reference path
+# alone (docs/certificates.md §8: one unit per term of a product, per division step, per
+# elimination entry, per vertex-check point).  The budget is what stops a hostile file; an
+# operation that stops being charged lowers these numbers, so a change here must be deliberate.
+# When the charges change on purpose, the assertion prints the new table.  (A binomial factor
+# of a binomial head is charged its valuation in closed form, the sizes of both, instead of
+# the steps of an exact division.)
+WORK = {
+    "biased": (116, 153), "c4": (467, 887), "cancel": (53, 48), "capelli": (113, 113),
+    "decimal": (429, 494), "flint": (126, 127), "geom-chain": (383, 398),
+    "geom-direct": (248, 280), "geom-indecomposable": (790, 806), "geom-partial": (368, 388),
+    "geom-triangles": (532, 552), "k3-explicit": (323, 444), "k3-lines": (255, 376),
+    "k3-window": (234, 355), "k3": (234, 355), "k4": (1532, 3438), "non-constant": (16, 16),
+    "path3": (120, 161), "sub-sum": (217, 238), "w1": (42, 48), "w3-explicit": (298, 412),
+    "w3": (193, 307), "w54-structural": (1782, 1782), "zonotope-2d": (459, 750),
+}
+
+
+def test_work_of_the_golden_certificates():
+    got = {}
+    for p in sorted(GOLDEN.glob("*.json")):
+        text = p.read_text()
+        got[p.stem] = (check_text(text).work, check_text(text, reference=True).work)
+    assert got == WORK, "the work changed; if on purpose, WORK = " + repr(got)
+
+
+def test_the_expansion_limit_holds_whatever_the_work_budget():
+    """A one-atom "fusion" of three 130-atom heads: verifying it would expand a product
+    of 2·130³ > MAX_EXPANSION terms; the checker declines before expanding, even when
+    given a work budget large enough for the expansion."""
+    heads = [_points(*[[k if j == i else 0 for j in range(3)] for k in range(130)])
+             for i in range(3)]
+    doc = {"format": "attnproof-certificate", "version": 1, "problem": _problem(3, *heads),
+           "trust": "exact", "claims": {"lower_bound": 1, "upper_bound": 1, "minimum": 1,
+                                        "window_refutations": []},
+           "steps": [{"rule": "newton_blocks", "blocks": []},
+                     {"rule": "explicit_fusion",
+                      "head": {"atoms": [{"key": [0, 0, 0], "value": 1}]}}]}
+    for reference in (False, True):
+        v = check_text(canonical_json(_rehash(doc)), work=10 ** 12, reference=reference)
+        assert v.status == "inconclusive" and "expand" in v.message, v.message
+
+
+# -- geometry: non-vertices -------------------------------------------------------------------
+
+def test_a_point_is_not_a_convex_combination_of_itself():
+    """A non-vertex proof ``Σ μ_j (p_i - p_j) = 0`` that names the point itself proves
+    nothing (every term vanishes): it would let a vertex pass as a non-vertex."""
+    doc = certificate("geom-pyramid")
+    step = _step(doc, "indecomposable_chain")
+    i = step["non_vertices"][0][0]
+    step["non_vertices"][0][1] = [[i, 1]]
+    for reference in (False, True):
+        v = _check(doc, reference)
+        assert v.status == "invalid" and "not the point itself" in v.message, v.message
+
+
+def test_gordan_multipliers_name_a_factor_of_the_prefix():
+    doc = certificate("geom-pyramid-triangle")
+    step = _step(doc, "minkowski_vertices")
+    prefix, mults = step["non_vertices"][0]
+    mults[-1][0] = len(prefix)          # a factor index past the prefix
+    for reference in (False, True):
+        v = _check(doc, reference)
+        assert v.status == "invalid", v.message
+
+
+@pytest.mark.parametrize("name", sorted(n for n in CASES if n.startswith("graph-")))
+def test_graphic_counts_are_the_acyclic_orientations(name):
+    pb = CASES[name]
+    edges = [tuple(sorted((a["key"].index(1), a["key"].index(-1))))
+             for h in pb["heads"] for a in h["atoms"][:1]]
+    assert _check(certificate(name)).lower_bound == _acyclic_orientations(pb["dim"], edges)
+
+
+# -- planar blocks: the checker's own hulls ---------------------------------------------------
+
+PLANAR = {
+    # segments in five directions: a decagon
+    "segments": _problem(2, *(_sig(1, k) for k in range(1, 6))),
+    # a pentagon with an interior key, plus a segment parallel to one of its edges
+    "pentagon": _problem(2, _points((0, 0), (3, 0), (4, 2), (2, 4), (0, 3), (1, 1)), _sig(1, 2)),
+    # collinear keys and a point-like head beside a triangle
+    "collinear": _problem(2, _points((0, 0), (1, 0), (3, 0)), _points((0, 0), (0, 2), (1, 1))),
+}
+
+
+@MODES
+@pytest.mark.parametrize("name", sorted(PLANAR))
+def test_planar_blocks_count_the_vertices_of_the_sum(name, reference):
+    """The same bound factors counted as one ``planar`` block: the checker's hulls must find
+    exactly the vertices of ``Σ_h Newt(D_h)`` (an independent brute-force count; here every
+    head denominator is one bound factor or the reduced denominator is their product)."""
+    from attnproof.certificate import build_certificate
+    from attnproof.io import problem_from_dict
+    import sys
+    if str(ROOT / "tests") not in sys.path:
+        sys.path.insert(0, str(ROOT / "tests"))
+    from independent_count import brute_force_vertices
+    pb = PLANAR[name]
+    doc = json.loads(build_certificate(problem_from_dict(pb)).text)
+    keys = [[tuple(int(x) for x in a["key"]) for a in h["atoms"]] for h in pb["heads"]]
+    truth = brute_force_vertices(keys)
+    step = _step(doc, "newton_blocks")
+    nfac = sum(1 for s in doc["steps"] if s["rule"] in ("irreducible_factor", "reduced_by_flint"))
+    step["blocks"] = [{"factors": list(range(nfac)), "method": "planar"}]
+    c = doc["claims"]
+    c.update(lower_bound=truth, minimum=truth if truth == c["upper_bound"] else None)
+    v = _check(doc, reference)
+    assert v.status == "valid" and v.lower_bound == truth, v.message
+    c.update(lower_bound=truth + 1, upper_bound=max(truth + 1, c["upper_bound"]), minimum=None)
+    assert _check(doc, reference).status == "invalid"

@@ -14,7 +14,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
 PAGES = ["index.md", "tutorial.md", "theory.md", "certificates.md", "search.md", "real-keys.md",
-         "models.md", "scale.md", "cli.md", "faq.md", "api.md"]
+         "models.md", "scale.md", "cli.md", "faq.md", "api.md", "checker-audit.md"]
 
 
 def _gen_cli():
@@ -157,3 +157,29 @@ def test_tutorial_runs_literally(tmp_path):
     assert ran >= 15
     assert (tmp_path / "k3.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert (tmp_path / "w6.cert.json").is_file()
+
+
+def _readme_commands() -> list[str]:
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    return re.findall(r"^```sh\n(.*?)\n```", text, re.S | re.M)
+
+
+def test_readme_install_commands_and_the_cpu_build():
+    """The first two commands stay as CI runs them (.ci/run takes the second literally); the
+    README says how to get PyTorch's CPU build elsewhere, why a version is named, and sizes."""
+    cmds = _readme_commands()
+    assert cmds[0] == ("python3 -m venv .venv && . .venv/bin/activate && pip install -e . && "
+                       "attnproof demo")
+    assert cmds[1].startswith("python3 -m venv .venv && . .venv/bin/activate && "
+                              "pip install torch==2.13.0 && pip install -e '.[test,models]'")
+    assert cmds[1].endswith('python -m pytest -q -m "not slow"')
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert "--index-url https://download.pytorch.org/whl/cpu" in "\n".join(cmds[2:])
+    for needle in ("torch==2.13.0", "850 MB", "2.3 GB", "pyarrow", "pandas", "wandb", "datasets",
+                   "CUDA"):
+        assert needle in text, needle
+    # every extra the README names exists
+    toml = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    for extra in set(re.findall(r"\.\[(\w+)", text)) | set(re.findall(r"'\.\[([\w,]+)\]'", text)):
+        for name in extra.split(","):
+            assert re.search(rf"^{name} = \[", toml, re.M), f"the README names an extra {name!r}"

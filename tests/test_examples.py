@@ -104,3 +104,18 @@ def test_tour_notebook_executes(tmp_path):
     assert "minimum 64" in joined and "hexagon: 6 vertices" in joined
     assert any("image/png" in out.get("data", {}) for c in nb.cells if c.cell_type == "code"
                for out in c.get("outputs", []))
+    assert list(tmp_path.iterdir()) == [], "the tour writes its files into a temporary folder"
+
+
+def test_merge_heads_example_without_torch_says_what_to_install():
+    """Without the models extra, example 09 says what to install and exits cleanly."""
+    import subprocess
+    import sys
+
+    code = ("import runpy, sys; sys.modules['torch'] = None; "
+            f"runpy.run_path({str(EXAMPLES / '09_merge_heads.py')!r}, run_name='__main__')")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert "Traceback" not in proc.stderr
+    assert "pip install 'attnproof[models]'" in proc.stderr and "torch" in proc.stderr

@@ -156,19 +156,30 @@ def test_family_refuses_huge_sizes_before_building(tmp_path, args):
 def test_prove_on_keys_whose_lattice_outgrows_the_format_is_a_limit(tmp_path, exp):
     """Keys of 10^±1000 digits are valid input, but their lattice exponents have more digits
     than a certificate may hold: ``prove`` exited 4 (a ValueError of int-to-text conversion,
-    or the self-check's rejection); now a one-line exit 3 that says why."""
+    or the self-check's rejection); now a one-line exit 3 that says why.  In the plane the
+    count needs no vertex list (``planar_vertices``), and the same keys prove."""
     import json
 
-    doc = {"format": "attnproof-problem", "version": 1, "dim": 2, "heads": [
-        {"atoms": [{"key": [f"1e{exp}", f"1e-{exp}"], "value": 1}, {"key": [0, "1/3"], "value": 0},
-                   {"key": [1, 1], "value": 0}]},
-        {"atoms": [{"key": [f"1e-{exp}", 7], "value": 1}, {"key": [0, 0], "value": 0}]}]}
+    doc = {"format": "attnproof-problem", "version": 1, "dim": 3, "heads": [
+        {"atoms": [{"key": [f"1e{exp}", f"1e-{exp}", 0], "value": 1},
+                   {"key": [0, "1/3", 1], "value": 0}, {"key": [1, 1, 0], "value": 0},
+                   {"key": [2, 0, 5], "value": 0}]},
+        {"atoms": [{"key": [f"1e-{exp}", 7, 1], "value": 1}, {"key": [0, 0, 0], "value": 0},
+                   {"key": [0, 1, 3], "value": 2}]}]}
     p = tmp_path / "p.json"
     p.write_text(json.dumps(doc))
     r = _cli(["prove", str(p), "-o", str(tmp_path / "c.json")])
     assert r.returncode == 3, r.stderr
     assert "2000 digits" in r.stderr and len(r.stderr.strip().splitlines()) == 1
     assert _cli(["bound", str(p)]).returncode == 0
+    doc = {"format": "attnproof-problem", "version": 1, "dim": 2, "heads": [
+        {"atoms": [{"key": [f"1e{exp}", f"1e-{exp}"], "value": 1}, {"key": [0, "1/3"], "value": 0},
+                   {"key": [1, 1], "value": 0}]},
+        {"atoms": [{"key": [f"1e-{exp}", 7], "value": 1}, {"key": [0, 0], "value": 0}]}]}
+    p.write_text(json.dumps(doc))
+    r = _cli(["prove", str(p), "-o", str(tmp_path / "c.json")])
+    assert r.returncode == 0 and "lower bound 5" in r.stdout, r.stderr
+    assert _cli(["check", str(tmp_path / "c.json")]).returncode == 0
 
 
 def test_fuse_never_writes_a_file_it_cannot_read(tmp_path):
@@ -344,7 +355,7 @@ def test_import_of_a_capture_with_huge_floats_is_not_an_internal_error(tmp_path,
     """A capture whose context rows (or scale) are around 1e300 made ``import`` exit 4
     (ValueError: negative shift count in the dyadic arithmetic)."""
     np = pytest.importorskip("numpy")
-    from attnproof.models.capture import random_capture
+    from attnproof.transformer.capture import random_capture
 
     a = random_capture(3, 4, 2, 2, seed=1).arrays()
     a[what] = a[what] * 1e300
@@ -361,7 +372,7 @@ def test_capture_decompression_bomb_is_refused_before_loading(tmp_path, monkeypa
     np = pytest.importorskip("numpy")
     import attnproof.io.npz
     from attnproof.errors import InputError
-    from attnproof.models.capture import load_capture
+    from attnproof.transformer.capture import load_capture
 
     monkeypatch.setattr(attnproof.io.npz, "MAX_NPZ_EXPANDED_BYTES", 1 << 20)
     np.savez_compressed(tmp_path / "bomb.npz", x=np.zeros((1 << 18, 2)))
@@ -373,7 +384,7 @@ def test_capture_decompression_bomb_is_refused_before_loading(tmp_path, monkeypa
 def test_merge_report_into_an_unwritable_folder_is_an_input_error(tmp_path):
     """``merge-report C.npz -o /proc`` exited 4 (FileNotFoundError: /proc/certificates)."""
     np = pytest.importorskip("numpy")
-    from attnproof.models.capture import random_capture
+    from attnproof.transformer.capture import random_capture
 
     np.savez(tmp_path / "c.npz", **random_capture(3, 4, 2, 2, seed=1).arrays())
     r = _cli(["merge-report", str(tmp_path / "c.npz"), "-o", "/proc"])
@@ -485,7 +496,7 @@ def test_merge_report_into_an_empty_folder_name_is_a_usage_error(tmp_path):
     pytest.importorskip("numpy")
     import numpy as np
 
-    from attnproof.models.capture import random_capture
+    from attnproof.transformer.capture import random_capture
 
     cap = tmp_path / "cap.npz"
     np.savez(cap, **random_capture(3, 4, 2, 2, seed=1).arrays())

@@ -149,6 +149,7 @@ def test_prove_lines_and_replay(tmp_path, capsys):
     from attnproof.cli import main
     p = tmp_path / "k3.json"
     assert main(["family", "graph", "--graph", "complete", "--n", "3", "-o", str(p)]) == 0
+    capsys.readouterr()                        # "... written to k3.json"
     cert = tmp_path / "k3.cert.json"
     assert main(["prove", str(p), "-o", str(cert), "--lines", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
@@ -158,7 +159,7 @@ def test_prove_lines_and_replay(tmp_path, capsys):
     capsys.readouterr()
     assert main(["search", str(p), "--global", "--atoms", "6"]) == 1
     assert main(["search", str(p), "--global", "--atoms", "6", "--window", "1"]) == 3
-    assert main(["search", str(p), "--atoms", "6"]) == 3
+    assert main(["search", str(p), "--atoms", "6"]) == 1     # the default window, radius 1
 
 
 def test_slots_may_repeat_a_point():

@@ -11,9 +11,9 @@ import pytest
 
 from attnproof.errors import InputError
 from attnproof.io import load_problem
-from attnproof.models.capture import (Capture, float_head_outputs, load_capture, random_capture,
+from attnproof.transformer.capture import (Capture, float_head_outputs, load_capture, random_capture,
                                       save_capture)
-from attnproof.models.problem import (capture_to_problem, head_float_arrays, head_from_capture,
+from attnproof.transformer.problem import (capture_to_problem, head_float_arrays, head_from_capture,
                                       model_deviation)
 from attnproof.numeric import evaluate_mpmath
 
@@ -239,7 +239,7 @@ def test_merge_report_end_to_end_on_integer_heads(tmp_path, run_cli):
 
 
 def test_merge_report_table_matches_the_pair_certificates(tmp_path):
-    from attnproof.models.report import merge_report
+    from attnproof.transformer.report import merge_report
 
     rep = merge_report(integer_capture(seed=2, n_heads=4), tmp_path / "r", layer=False)
     m = rep.matrix("lower_bound")
@@ -285,7 +285,7 @@ def test_json_outputs_follow_their_schemas(tmp_path, run_cli):
 
 def test_exact_head_round_trip_and_digest():
     from attnproof.model import Atom, Head
-    from attnproof.models.report import ExactHead
+    from attnproof.transformer.report import ExactHead
 
     rng = np.random.default_rng(4)
 
@@ -307,8 +307,8 @@ def test_merge_report_certificates_equal_those_of_prove_question(tmp_path):
     """The report's tasks rebuild each head once per process (digest-keyed cache); the
     certificates are byte-identical to proving the same multi-head directly, and between runs."""
     from attnproof.model import MultiHead
-    from attnproof.models.problem import domain_dim
-    from attnproof.models.report import _HEAD_CACHE, merge_report, prove_question
+    from attnproof.transformer.problem import domain_dim
+    from attnproof.transformer.report import _HEAD_CACHE, merge_report, prove_question
 
     cap = random_capture(4, 6, 3, 3, seed=7)
     rep = merge_report(cap, tmp_path / "a", layer=True)

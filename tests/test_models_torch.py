@@ -21,10 +21,10 @@ torch = pytest.importorskip("torch", reason="the models extra (torch) is not ins
 pytest.importorskip("transformers", reason="the models extra (transformers) is not installed")
 
 from attnproof.model import MultiHead  # noqa: E402
-from attnproof.models import capture, capture_mha, capture_to_problem  # noqa: E402
-from attnproof.models.capture import load_capture, save_capture  # noqa: E402
-from attnproof.models.problem import domain_query  # noqa: E402
-from attnproof.models.tiny import build_tiny_gpt2, tiny_text  # noqa: E402
+from attnproof.transformer import capture, capture_mha, capture_to_problem  # noqa: E402
+from attnproof.transformer.capture import load_capture, save_capture  # noqa: E402
+from attnproof.transformer.problem import domain_query  # noqa: E402
+from attnproof.transformer.tiny import build_tiny_gpt2, tiny_text  # noqa: E402
 from attnproof.numeric import evaluate_mpmath  # noqa: E402
 
 os.environ["HF_HUB_OFFLINE"] = "1"
@@ -39,7 +39,7 @@ def tiny_folder(tmp_path_factory):
 @pytest.fixture(scope="module")
 def bridge(tiny_folder):
     pytest.importorskip("transformer_lens", reason="the models extra (transformer-lens) is not installed")
-    from attnproof.models.tiny import load_tiny_bridge
+    from attnproof.transformer.tiny import load_tiny_bridge
 
     return load_tiny_bridge(tiny_folder)
 
@@ -143,7 +143,7 @@ def test_multihead_attention_batch_first():
 
 def test_unsupported_attention_is_refused(bridge):
     from attnproof.errors import InputError
-    from attnproof.models.adapters import _self_check
+    from attnproof.transformer.adapters import _self_check
 
     cap = capture(bridge, tiny_text(5), layer=0)
     wrong = cap.with_meta()                                   # same arrays...
@@ -186,7 +186,7 @@ def _geometry_available() -> bool:
                     reason="float keys are proven by attnproof.geometry (THEORY §9), not yet merged")
 def test_pair_certificate_of_the_tiny_model_is_accepted(bridge, tmp_path):
     from attnproof.checker import check_text
-    from attnproof.models.report import merge_report
+    from attnproof.transformer.report import merge_report
 
     cap = capture(bridge, tiny_text(N_TOKENS - 1), layer=0)
     rep = merge_report(cap, tmp_path / "r", heads=[1, 3], layer=False)

@@ -157,3 +157,52 @@ def test_negative_coefficients_are_marked(tmp_path):
     assert newton_picture(sigmoid_sum(2)).negative == ()
     draw_newton(pic, tmp_path / "neg.png")
     assert (tmp_path / "neg.png").read_bytes()[:8] == PNG_MAGIC
+
+
+# ---- pictures a reader can map back to keys -------------------------------------------------
+
+def test_vertices_are_labelled_with_their_keys():
+    from attnproof.plot import newton_figure
+
+    pic = newton_picture(graph_sum(nx.complete_graph(3)))
+    labels = pic.vertex_labels()
+    assert sorted(labels) == sorted(f"({a}, {b}, {c})" for a, b, c in
+                                    {(2, 1, 0), (2, 0, 1), (1, 2, 0), (0, 2, 1), (1, 0, 2),
+                                     (0, 1, 2)})
+    texts = [t.get_text() for t in newton_figure(pic).axes[0].texts]
+    assert sorted(texts) == sorted(labels)
+    big = newton_picture(sigmoid_sum(5), project=[0, 1, 2])
+    assert big.key_label((1, 0, 2, 0, 1)) == "x1·x3^2·x5"
+
+
+def test_a_graph_sum_is_drawn_in_key_coordinates():
+    """The permutohedron lies in a hyperplane: it is drawn in coordinates q1, q2 that are
+    injective on it, so every drawn point is a key (q3 follows), not in an orthonormal chart."""
+    from attnproof.plot import _chart, newton_figure
+
+    pic = newton_picture(graph_sum(nx.complete_graph(3)))
+    chart, dim = _chart(pic)
+    assert dim == 2 and pic.coords == (0, 1)
+    for v in pic.vertices:
+        x, y = chart(v)
+        assert (x, y) == (v[0], v[1]) and v[2] == 3 - v[0] - v[1]
+    ax = newton_figure(pic).axes[0]
+    assert ax.get_xlabel().startswith("q1 (the other coordinates") and ax.get_ylabel() == "q2"
+
+
+def test_merge_report_heat_map_shows_what_merging_saves():
+    from attnproof.transformer.report import MergeReport
+
+    rep = MergeReport({"model": "toy", "layer": 0}, [0, 1, 2], {0: 3, 1: 4, 2: 5}, "raw", "float64",
+                      [{"heads": [0, 1], "minimum": 12, "product": 12},
+                       {"heads": [0, 2], "minimum": 9, "product": 15},
+                       {"heads": [1, 2], "minimum": None, "lower_bound": 18, "product": 20}])
+    ratio, labels = rep.saving()
+    assert ratio[0, 1] == ratio[1, 0] == 1.0 and labels[0][1] == "12 of 12\nsaves none"
+    assert ratio[0, 2] == 9 / 15 and labels[2][0] == "9 of 15\nsaves 6"
+    assert labels[1][2] == "≥18 of 20\nsaves ≤2"
+    assert labels[2][2] == "(5)" and str(ratio[2, 2]) == "nan"
+    fig = rep.heatmap_figure()
+    cbar = fig.axes[1]
+    assert "minimum ÷ product" in cbar.get_ylabel()
+    assert "12 of 12\nsaves none" in [t.get_text() for t in fig.axes[0].texts]

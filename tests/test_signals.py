@@ -156,8 +156,10 @@ SIGNALS = {"SIGTERM": (signal.SIGTERM, 143, "attnproof: terminated by SIGTERM"),
            "SIGHUP": (signal.SIGHUP, 129, "attnproof: terminated by SIGHUP")}
 
 
-@pytest.mark.parametrize("command, signame", [("search", "SIGTERM"), ("check --replay", "SIGTERM"),
-                                              ("search", "SIGINT"), ("search", "SIGHUP")])
+@pytest.mark.parametrize("command, signame", [
+    ("search", "SIGTERM"), ("check --replay", "SIGTERM"),
+    pytest.param("search", "SIGINT", marks=pytest.mark.slow),
+    pytest.param("search", "SIGHUP", marks=pytest.mark.slow)])
 def test_signal_kills_every_solver_process(launcher, c4, command, signame):
     sig, code, message = SIGNALS[signame]
     proc = subprocess.Popen(launcher + COMMANDS[command](c4), stdout=subprocess.PIPE,
@@ -171,6 +173,7 @@ def test_signal_kills_every_solver_process(launcher, c4, command, signame):
     assert err.strip().splitlines()[-1] == message
 
 
+@pytest.mark.slow
 def test_timeout_1_on_a_search_leaves_no_process(launcher, c4):
     timeout = shutil.which("timeout")
     if timeout is None:
@@ -203,7 +206,7 @@ def test_real_solvers_die_with_a_killed_command(tmp_path):
 
 @pytest.mark.slow
 def test_sigterm_on_merge_report_with_dask_workers(tmp_path):
-    from attnproof.models.capture import random_capture, save_capture
+    from attnproof.transformer.capture import random_capture, save_capture
 
     save_capture(random_capture(5, 8, 3, 4, seed=3), tmp_path / "c.npz")
     proc = subprocess.Popen([sys.executable, "-m", "attnproof", "merge-report",

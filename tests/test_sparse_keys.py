@@ -21,7 +21,7 @@ from attnproof.certificate import build_certificate
 from attnproof.checker import check_text
 from attnproof.errors import ValidationError
 from attnproof.families import graph_sum, one_hot_head, random_multihead, sigmoid_sum
-from attnproof.fusion import Fusion, compress, fuse, reduced_form, sparse_fusion
+from attnproof.fusion import ExplicitFusion, compress, fuse, reduced_form, sparse_fusion
 from attnproof.io import (canonical_json, decimal_string, loads_problem, problem_sha256,
                           problem_to_dict)
 from attnproof.model import Atom, Head, MultiHead
@@ -157,9 +157,9 @@ def test_sparse_fusion_equals_the_dense_route():
             continue
         comp = compress(M)
         if comp is not None:
-            df = Fusion(M, reduced_form(comp[0]).frac, "reduced", comp[1], comp[0])
+            df = ExplicitFusion(M, reduced_form(comp[0]).frac, "reduced", comp[1], comp[0])
         else:
-            df = Fusion(M, reduced_form(M).frac, "reduced")
+            df = ExplicitFusion(M, reduced_form(M).frac, "reduced")
         assert sf.to_problem_dict() == df.to_problem_dict()
         assert (sf.atoms, sf.entries) == (df.atoms, df.entries)
         checked += 1

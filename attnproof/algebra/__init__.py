@@ -8,7 +8,11 @@ from .lattice import Lattice
 from .expfrac import (ExpFraction, evaluate_poly, head_fraction, poly_context, poly_from_dict,
                       poly_to_dict, to_fraction)
 from .evaluate import evaluate_head, evaluate_multihead, random_point
+from .budget import factor_obstacle, flint_obstacle
+from .sizes import fusion_size_bound
+from .display import factored_expr, fraction_expr, fraction_text, legend
 
 __all__ = ["Lattice", "ExpFraction", "head_fraction", "poly_context", "poly_to_dict",
            "poly_from_dict", "evaluate_poly", "to_fraction", "evaluate_head",
-           "evaluate_multihead", "random_point"]
+           "evaluate_multihead", "random_point", "factor_obstacle", "flint_obstacle",
+           "fusion_size_bound", "legend", "fraction_text", "fraction_expr", "factored_expr"]

@@ -32,7 +32,7 @@ from ..model import MultiHead
 from .lattice import Lattice
 
 __all__ = ["MAX_FLINT_DEGREE", "MAX_FACTOR_DEGREE", "degree_spreads", "flint_obstacle",
-           "factor_obstacle", "require_flint"]
+           "head_flint_obstacle", "factor_obstacle", "require_flint"]
 
 MAX_FLINT_DEGREE = 1 << 16
 # FLINT's factoring is far slower than its gcd: a 4-term univariate polynomial of
@@ -54,8 +54,11 @@ def degree_spreads(M: MultiHead, lattice: Lattice | None = None) -> list[int]:
     return _spreads(([lat.sparse_exponent(a) for a in h.atoms] for h in M.heads), lat.nvars)
 
 
-def _spreads(heads, nvars: int) -> list[int]:
+def _spreads(heads, nvars: int, combine=int.__add__) -> list[int]:
     """:func:`degree_spreads` from each head's sparse exponents (a list of ``((v, e), ...)``).
+
+    ``combine`` joins the heads' spreads in a variable: the sum (the degree of the
+    product) by default, ``max`` for the largest degree of one head.
 
     The spread ``max - min`` of a head's exponents in a variable (0 counted for a
     term without it) is the same over the distinct exponents as over the atoms,
@@ -85,10 +88,32 @@ def _spreads(heads, nvars: int) -> list[int]:
                     hi[v] = e
         for v, k in uses.items():
             if k < n:                          # some term has exponent 0 in v
-                total[v] += max(hi[v], 0) - min(lo[v], 0)
+                total[v] = combine(total[v], max(hi[v], 0) - min(lo[v], 0))
             else:
-                total[v] += hi[v] - lo[v]
+                total[v] = combine(total[v], hi[v] - lo[v])
     return total
+
+
+def head_flint_obstacle(hp: list, lattice: Lattice) -> str | None:
+    """None when every head denominator alone is within :data:`MAX_FLINT_DEGREE`
+    (each may be factored and divided by FLINT, though their product may not be).
+
+    ``hp``: the head polynomials (:func:`attnproof.algebra.sparse.head_polys`).
+    Many small heads whose product is too long for the reduced form can still be
+    certified factor by factor (THEORY §5, C1).
+
+    >>> from attnproof.families import float_multihead
+    >>> from attnproof.algebra.sparse import head_polys
+    >>> M = float_multihead(2, 8, 4, seed=1)
+    >>> lat = Lattice.of(M)
+    >>> head_flint_obstacle(head_polys(M, lat), lat) is None
+    False
+    """
+    spreads = _spreads((H.den for H in hp), lattice.nvars, max)
+    deg = max(spreads, default=0)
+    if deg <= MAX_FLINT_DEGREE:
+        return None
+    return f"a head of degree {_short(deg)} in one lattice variable"
 
 
 def flint_obstacle(M: MultiHead, lattice: Lattice | None = None, hp: list | None = None) -> str | None:

@@ -28,16 +28,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from math import gcd
-from typing import Callable, Optional
 
-from ..algebra.budget import flint_obstacle
+from ..algebra.budget import flint_obstacle, head_flint_obstacle
 from ..algebra.lattice import Lattice
 from ..algebra.sizes import exact_product, fusion_size_bound
 from ..errors import AlgebraError, LimitError
 from ..fusion import DEFAULT_MAX_ATOMS, reduced_form
 from ..geometry.proof import MAX_CANDIDATES, GeometryProof, geometry_proof
 from ..model import MultiHead
-from ..tasks import MapTasks
+from ..tasks import MapTasks, Progress
 from ..algebra.factors import FactorSet, surviving_factors
 from .newton import independent_zonotope_functionals, minkowski_vertex, newton_vertices
 from ..algebra.sparse import from_flint, head_polys, normal_form, variables, x_support
@@ -47,10 +46,12 @@ from .zonotope import (acyclic_orientations_tutte, classify, count_acyclic_orien
 
 __all__ = ["Block", "LowerBound", "lower_bound", "MAX_EXPLICIT_VERTICES"]
 
-Progress = Optional[Callable[[int, int], None]]
 MAX_EXPLICIT_VERTICES = 1 << 16
 MAX_EXPLICIT_CANDIDATES = 1 << 20
 MAX_DENSE_CELLS = 1 << 22     # factors × variables of a block handled with dense exponent vectors
+# a block in at most two variables is listed vertex by vertex while it has at most this
+# many candidate tuples (small and readable); beyond, it is counted as a planar sum
+PLANAR_LIST_LIMIT = 1 << 10
 
 
 @dataclass
@@ -78,6 +79,7 @@ class LowerBound:
     tight: bool = True                 # True when the count is V(Q) itself
     notes: list = field(default_factory=list)
     geometry: GeometryProof | None = None     # path "geometry": the GeometryProof
+    floor: list | None = None          # witnesses that M is not constant: the bound 1 raised to 2
 
     @property
     def complete(self) -> bool:
@@ -328,6 +330,14 @@ def _count_block(polys: list, mults: list, fs: list, dim: int, explicit: bool,
                 if n != m:
                     raise AlgebraError(f"acyclic orientation counts disagree: Tutte {n}, blocks {m}")
             return Block(fs, vs, "zonotope_graphic", m)
+    if not explicit and len(vs) <= 2:
+        total = exact_product(len(p) for p, _ in pts)
+        if total > PLANAR_LIST_LIMIT:
+            # in the plane: the edges of the summands merged in angular order, O(n log n)
+            from ..geometry.planar import planar_vertex_count
+
+            return Block(fs, vs, "planar", planar_vertex_count(
+                [[tuple(q) + (0,) * (2 - len(vs)) for q in p] for p, _ in pts]))
     # explicit vertex list
     if kind == "independent":
         cands = independent_zonotope_functionals(generator_classes([p for p, _ in pts]))
@@ -341,8 +351,11 @@ def _count_block(polys: list, mults: list, fs: list, dim: int, explicit: bool,
         for p, _ in pts:
             total *= len(p)
         if total > MAX_EXPLICIT_CANDIDATES:
-            raise LimitError(f"a block of {len(fs)} factors has {total} candidate vertex tuples, over "
-                             f"the {MAX_EXPLICIT_CANDIDATES} an explicit vertex list decides; drop --explicit")
+            how = ("drop --explicit" if explicit else
+                   "a fixed limit of this path, no option raises it")
+            raise LimitError(f"a block of {len(fs)} factors in {len(vs)} variables has {total} "
+                             f"candidate vertex tuples, over the {MAX_EXPLICIT_CANDIDATES} an "
+                             f"explicit vertex list decides ({how})")
         if len(vs) <= 2:
             summ = {tuple([0] * len(vs))}
             for p, e in pts:
@@ -362,8 +375,10 @@ def _count_block(polys: list, mults: list, fs: list, dim: int, explicit: bool,
             raise AlgebraError("a vertex functional is not generic (internal error)")
         verts.setdefault(u, tuple(c))
     if len(verts) > MAX_EXPLICIT_VERTICES:
-        raise LimitError(f"{len(verts)} vertices are too many for an explicit list (limit "
-                         f"{MAX_EXPLICIT_VERTICES}); drop --explicit")
+        how = "drop --explicit" if explicit else "a fixed limit of this path, no option raises it"
+        raise LimitError(f"a block of {len(fs)} factors in {len(vs)} variables has {len(verts)} "
+                         f"vertices, too many for an explicit list (limit "
+                         f"{MAX_EXPLICIT_VERTICES}; {how})")
     vl = sorted(verts.items())
     return Block(fs, vs, "vertices", len(vl), vertices=vl, complete=complete)
 
@@ -389,14 +404,57 @@ def lower_bound(M: MultiHead, explicit: bool = False, max_atoms: int | None = DE
     ``mapper`` (:class:`attnproof.tasks.MapTasks`) runs the vertex enumeration of
     the geometric path (THEORY Lemma 9.4), e.g. on Dask (:func:`attnproof.executor.mapper`).  ``lattice`` and
     ``hp`` (the lattice of ``M`` and its :func:`head_polys`), when already built.
+    When the count proves only 1 and ``M`` is not constant, the non-constant
+    floor (:mod:`.floor`) raises it to 2.
+
+    >>> from attnproof.io import problem_from_dict
+    >>> lb = lower_bound(problem_from_dict({"format": "attnproof-problem", "version": 1, "dim": 1,
+    ...     "heads": [{"atoms": [{"key": [12345678], "value": 1}, {"key": [0], "value": 0}]},
+    ...               {"atoms": [{"key": [6], "value": 1}, {"key": [0], "value": 0}]}]}))
+    >>> lb.value, lb.tight, lb.floor       # 1 + x^2 divides both heads: no factor
+    (2, True, [('point', {}), ('limit', {0: 1})])
     """
     lat = lattice if lattice is not None else Lattice.of(M)
+    lb = _lower_bound(M, explicit, max_atoms, progress, hp, mapper, lat)
+    if lb.value == 1 and not lb.tight:
+        from .floor import non_constant_witnesses
+
+        wit = non_constant_witnesses(M, lat)
+        if wit is not None:
+            lb.value = 2
+            lb.floor = wit
+            # in one dimension Newt(Q) is a segment: V(Q) = 2 exactly when Q is no unit
+            lb.tight = M.dim == 1
+            lb.notes = [n.replace(": only the trivial bound 1 is proven", "")
+                        for n in lb.notes if "could not be certified" not in n]
+            lb.notes.append("the sum is not constant (two exact values differ): at least 2 "
+                            "atoms" + ("" if lb.tight else "; the factors that would count "
+                                       "more could not be certified"))
+    return lb
+
+
+def _lower_bound(M: MultiHead, explicit: bool, max_atoms: int | None, progress: Progress,
+                 hp: list | None, mapper: MapTasks | None, lat: Lattice) -> LowerBound:
     hp = hp if hp is not None else head_polys(M, lat)       # linear in the input
     obstacle = flint_obstacle(M, lat, hp)
+    if obstacle is not None and head_flint_obstacle(hp, lat) is None:
+        # only the product of the heads is too long: every head denominator is within
+        # reach of FLINT, and C1 certifies factor by factor without forming the product
+        fs0: FactorSet = surviving_factors(M, progress, hp)
+        if fs0.complete:
+            polys = [f.poly for f in fs0.factors]
+            blocks = _blocks(polys, [f.multiplicity for f in fs0.factors], M.dim, explicit)
+            return LowerBound(exact_product(b.count for b in blocks), "c1", "exact",
+                              [(f.poly, f.multiplicity, f.witness, f.residue_component)
+                               for f in fs0.factors], blocks,
+                              tight=all(b.complete for b in blocks))
     if obstacle is not None:
         lb = _geometric(M, progress, max_atoms, mapper)
         if lb is not None:
             lb.notes.insert(0, f"{obstacle}: exact geometry, no polynomial algebra (THEORY §9)")
+            return lb
+        lb = _binomial(M, hp, obstacle)      # two-key heads: Capelli and cyclotomic factors
+        if lb is not None:
             return lb
         return LowerBound(1, "none", "exact", tight=False, notes=[
             f"{obstacle}, and some head denominator has no certificate of irreducibility "
@@ -413,6 +471,9 @@ def lower_bound(M: MultiHead, explicit: bool = False, max_atoms: int | None = DE
         r = reduced_form(M, max_atoms)
         if not r.is_constant():
             return _c3(M, r, explicit)
+        # Q = 1: the sum is constant, one atom suffices and V(Q) = 1 is the whole count
+        return LowerBound(1, "c1", "exact", tight=True, notes=[
+            "the sum is constant (its reduced denominator is 1): one atom suffices"])
     polys = [f.poly for f in fs.factors]
     mults = [f.multiplicity for f in fs.factors]
     blocks = _blocks(polys, mults, dim, explicit)
@@ -425,6 +486,22 @@ def lower_bound(M: MultiHead, explicit: bool = False, max_atoms: int | None = DE
     return LowerBound(value, "c1", "exact",
                       [(f.poly, f.multiplicity, f.witness, f.residue_component) for f in fs.factors],
                       blocks, tight=tight, notes=notes)
+
+
+def _binomial(M: MultiHead, hp: list, obstacle: str) -> LowerBound | None:
+    """The count of the binomial heads' Capelli factors (:mod:`.binomial_heads`), or None."""
+    from .binomial_heads import binomial_factors
+
+    factors, complete = binomial_factors(M, hp)
+    if not factors:
+        return None
+    blocks = _blocks([F.poly for F in factors], [1] * len(factors), M.dim, False)
+    return LowerBound(exact_product(b.count for b in blocks), "c1", "exact",
+                      [(F.poly, F.multiplicity, F.witness, F.residue_component) for F in factors],
+                      blocks, tight=complete, notes=[
+                          obstacle, f"{len(factors)} binomial factor(s) of two-key heads "
+                          "certified by Capelli's theorem and cyclotomic factorization, no FLINT"
+                          + ("" if complete else "; other factors could not be certified")])
 
 
 def _geometric(M: MultiHead, progress: Progress = None,
@@ -443,7 +520,12 @@ def _geometric(M: MultiHead, progress: Progress = None,
     notes = [f"{len(gp.factors) - k} head class(es) certified irreducible"
              + (f", {k} indecomposable and pairwise non-homothetic" if k else "")
              + f"; counted by {gp.method.replace('_', ' ')}"]
-    if not gp.complete:
+    if gp.sub_sum is not None:
+        notes.append(f"the heads are not in direct-sum position (THEORY Lemma 9.5): the bound "
+                     f"counts the vertices of a sub-sum of {len(gp.sub_sum)} of {len(gp.factors)} "
+                     "head classes that are (monotone in sub-sums: a lower bound of V(Q), not "
+                     "V(Q) itself)")
+    elif not gp.complete:
         notes.append("the vertex enumeration is partial (over the candidate budget, at most "
                      "--max-atoms): the bound is a verified part of V(Q)")
     return LowerBound(gp.lower, "geometry", "exact", tight=gp.complete, notes=notes, geometry=gp)

@@ -59,6 +59,10 @@ def classify(gens: Sequence[tuple], max_subsets: int = 20000) -> str | None:
         return "independent"
     if all(sorted(x for x in g if x) in ([1], [-1], [-1, 1]) for g in gens):
         return "graphic"
+    if r <= 2:
+        # distinct primitive directions (first non-zero entry positive) are pairwise
+        # independent: in rank <= 2 they are always in general position
+        return "general_position"
     from itertools import combinations
     from math import comb
     if comb(len(gens), r) <= max_subsets and all(

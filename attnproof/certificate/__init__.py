@@ -10,7 +10,7 @@ The trusted side is :mod:`attnproof.checker`; the format is specified in
 """
 
 from .build import (EXPLICIT_FUSION_LIMIT, FORMAT, VERSION, Certificate, build_certificate,
-                    encode_count)
+                    encode_count, gap_note)
 
-__all__ = ["build_certificate", "Certificate", "encode_count", "FORMAT", "VERSION",
+__all__ = ["build_certificate", "Certificate", "encode_count", "gap_note", "FORMAT", "VERSION",
            "EXPLICIT_FUSION_LIMIT"]

@@ -11,16 +11,15 @@ from __future__ import annotations
 import hashlib
 import os
 from dataclasses import dataclass, field
-from typing import Callable, Optional
 
 from ..bounds.lower import LowerBound, lower_bound
 from ..errors import CertificateError, LimitError
 from ..algebra.lattice import Lattice
 from ..algebra.sizes import exact_product, fusion_size_bound
-from ..fusion import DEFAULT_MAX_ATOMS, ClassProductFusion, Fusion, fuse
+from ..fusion import DEFAULT_MAX_ATOMS, ClassProductFusion, ExplicitFusion, Fusion, fuse
 from ..io import canonical_json, decimal_string, paused_gc, problem_to_dict
 from ..model import MultiHead
-from ..tasks import MapTasks
+from ..tasks import MapTasks, Progress
 from .steps import lower_bound_steps
 from .steps.fusion import explicit_fusion_step, product_fusion_step
 
@@ -32,7 +31,6 @@ VERSION = 1
 EXPLICIT_FUSION_LIMIT = 65536
 EXPLICIT_TIE_LIMIT = 4096            # an explicit head that only ties the counted product
 EXPLICIT_FUSION_CELLS = 1 << 22       # atoms × (dim + 1) of an explicit head that only ties the product
-Progress = Optional[Callable[[int, int], None]]
 
 
 def encode_count(n: int) -> int | str:
@@ -55,6 +53,9 @@ class Certificate:
     # (doc["problem"] as built, its canonical text): the problem is encoded once, for its
     # hash and for the certificate text, while the document keeps that same problem object
     _problem_text: tuple | None = field(default=None, repr=False, compare=False)
+    # why the upper bound is the counted product fusion, when a smaller fusion may exist
+    # but was not built (too large to build or to embed); None otherwise
+    upper_note: str | None = field(default=None, compare=False)
 
     @property
     def lower_bound(self) -> int:
@@ -128,11 +129,32 @@ class Certificate:
         return "{" + ",".join(parts) + "}\n"
 
     def summary(self) -> dict:
-        """The claims plus trust, for the command line."""
+        """The claims plus trust, for the command line; ``notes`` says how the lower
+        bound was counted and, when the bounds differ, the gap between them."""
         c = self.doc["claims"]
+        notes = list(self.lower.notes)
+        if self.lower.value != self.upper:
+            notes.append(gap_note(self.lower.value, self.upper))
         return {"lower_bound": c["lower_bound"], "upper_bound": c["upper_bound"],
                 "minimum": c["minimum"], "trust": self.doc["trust"],
-                "complete": self.lower.tight, "path": self.lower.path}
+                "complete": self.lower.tight, "path": self.lower.path, "notes": notes}
+
+
+def gap_note(lower: int, upper: int) -> str:
+    """The gap between the bounds, in words.
+
+    >>> gap_note(128 ** 6, 128 ** 12)
+    'gap: the minimum lies between the lower and the upper bound, a factor of 2^42.0 (10^12.6) apart'
+    """
+    from math import log2
+
+    def lg(n: int) -> float:
+        b = max(n.bit_length() - 60, 0)
+        return b + log2(n >> b)
+
+    e = lg(upper) - lg(lower)
+    return (f"gap: the minimum lies between the lower and the upper bound, a factor of "
+            f"2^{e:.1f} (10^{e * 0.30103:.1f}) apart")
 
 
 def distinct_key_product(M: MultiHead, hp: list | None = None,
@@ -216,18 +238,32 @@ def _build(M: MultiHead, explicit: bool, max_atoms: int | None, explicit_fusion_
     # the best verified fusion is embedded when it fits: built only when the estimate of
     # its size is within max_atoms and the lower bound leaves room under the embedding limit
     beaten = lb.path == "geometry" and lb.value == prod    # no fusion can beat the product
-    if not beaten and lb.value <= explicit_fusion_limit and (
-            max_atoms is None or fusion_size_bound(M) <= max_atoms):
+    upper_note = None
+    size = None if beaten or lb.value > explicit_fusion_limit else fusion_size_bound(M)
+    if lb.value < prod and not beaten:
+        if lb.value > explicit_fusion_limit:
+            upper_note = (f"the upper bound is the product fusion, counted without building it: "
+                          f"every fusion has at least {lb.value} atoms, over the "
+                          f"{explicit_fusion_limit} a certificate embeds")
+        elif max_atoms is not None and size is not None and size > max_atoms:
+            upper_note = (f"the upper bound is the product fusion, counted without building it: "
+                          f"the reduced fusion may have up to {size} atoms (estimated from the "
+                          f"head supports), over --max-atoms {max_atoms}; raise it to build it")
+    if size is not None and (max_atoms is None or size <= max_atoms):
         f = fuse(M, max_atoms=max_atoms)
-        f.verify()
         # an explicit head that is no smaller than the counted product is embedded only
         # while it is cheap to re-check (the checker orders its atoms by dense exponents);
-        # the class product of long keys (THEORY §9) only when it beats the counted product
+        # the class product of long keys (THEORY §9) only when it beats the counted product.
+        # Only an embedded fusion is self-checked: one left out costs nothing more
         if f.atoms <= explicit_fusion_limit and (
-                f.atoms < prod or (f.atoms == prod and isinstance(f, Fusion)
+                f.atoms < prod or (f.atoms == prod and isinstance(f, ExplicitFusion)
                                 and f.atoms <= EXPLICIT_TIE_LIMIT
                                 and f.entries * (M.dim + 1) <= EXPLICIT_FUSION_CELLS)):
+            f.verify()
             fusion, upper = f, f.atoms
+        elif f.atoms < prod:
+            upper_note = (f"the upper bound is the product fusion: the {f.method} fusion has "
+                          f"{f.atoms} atoms, over the {explicit_fusion_limit} a certificate embeds")
     if fusion is not None:
         head = (problem_to_dict(fusion.to_multihead(name=None)) if isinstance(fusion, ClassProductFusion)
                 else fusion.to_problem_dict(name=None))["heads"][0]
@@ -249,4 +285,4 @@ def _build(M: MultiHead, explicit: bool, max_atoms: int | None, explicit_fusion_
                    "window_refutations": []},
         "steps": steps, "trust": lb.trust,
     }
-    return Certificate(doc, lb, fusion, upper, (pdoc, ptext))
+    return Certificate(doc, lb, fusion, upper, (pdoc, ptext), upper_note)

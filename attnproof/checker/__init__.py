@@ -180,7 +180,7 @@ def show_count(n: int | None) -> str:
 def _claims(doc: dict) -> dict:
     c = fields(doc["claims"], {"lower_bound", "upper_bound", "minimum", "window_refutations"},
                set(), "claims")
-    out = {"lower_bound": count(c["lower_bound"], "claims: lower_bound"),
+    out: dict = {"lower_bound": count(c["lower_bound"], "claims: lower_bound"),
            "upper_bound": count(c["upper_bound"], "claims: upper_bound"),
            "minimum": None if c["minimum"] is None else count(c["minimum"], "claims: minimum")}
     if not isinstance(c["window_refutations"], list):
@@ -266,11 +266,11 @@ def _check_document(doc, expected_sha256: str | None, strict: bool, work: int | 
             raise Reject(f"certificate: derived lower bound {show_count(st.lower)} exceeds the "
                          f"derived upper bound {show_count(st.upper)}")
         minimum = st.lower if st.lower == st.upper else None
-        for name, got in (("lower_bound", st.lower), ("upper_bound", st.upper),
-                          ("minimum", minimum)):
-            if claims[name] != got:
+        for name, proved in (("lower_bound", st.lower), ("upper_bound", st.upper),
+                             ("minimum", minimum)):
+            if claims[name] != proved:
                 raise Reject(f"claims: {name} is {show_count(claims[name])}, the steps prove "
-                             f"{show_count(got)}")
+                             f"{show_count(proved)}")
         if claims["window_refutations"] != st.windows:
             raise Reject("claims: window_refutations do not match the window_refutation steps")
         if doc["trust"] != st.trust:
@@ -282,7 +282,12 @@ def _check_document(doc, expected_sha256: str | None, strict: bool, work: int | 
                     line_steps=list(st.line_steps))
         v.complete = st.complete
         v.message = f"valid: {v._bounds_text()}"
-        if v.complete is False:
+        sub = st.sub_sum
+        if sub is not None:
+            v.complete = False
+            v.message += (f" (the lower bound counts the vertices of a sub-sum: {sub[0]} of "
+                          f"{sub[1]} factors)")
+        elif v.complete is False:
             v.message += (" (the vertex count is partial: the lower bound counts verified "
                           "vertices only)")
         if st.windows or v.line_steps:

@@ -190,7 +190,7 @@ def product_identity(st, Nstar: list, Dstar: dict, where: str) -> bool:
     """
     pb, bud = st.pb, st.budget
     D: dict = {(): Fraction(1)}
-    N = [dict() for _ in range(pb.value_dim)]
+    N: list[dict] = [dict() for _ in range(pb.value_dim)]
     for h, Dh in enumerate(pb.den):
         N = [_sum(P.mul(n, Dh, bud), P.mul(nh, D, bud)) for n, nh in zip(N, pb.num[h])]
         D = P.mul(D, Dh, bud)

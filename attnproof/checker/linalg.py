@@ -36,7 +36,7 @@ def eliminate(rows, budget: Budget, modulus: int | None) -> int:
     for row in rows:
         items = row.items() if isinstance(row, dict) else enumerate(row)
         if p is None:
-            r = {c: Fraction(x) for c, x in items if x}
+            r: dict = {c: Fraction(x) for c, x in items if x}
         else:
             r = {c: x % p for c, x in items if x % p}
         budget.charge(1 + len(r), "an exact rank")

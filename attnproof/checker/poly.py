@@ -102,7 +102,7 @@ def mono_inv(m: Mono) -> Mono:
     return tuple((v, -e) for v, e in m)
 
 
-def size(p: Poly) -> int:
+def size(p: Poly | set) -> int:
     """Terms plus pairs: the memory a polynomial takes, in the budget's units.
 
     >>> size({(): 1, ((0, 1), (1, 1)): 1})
@@ -377,7 +377,7 @@ def not_divisible(a: Poly, b: Poly, budget: Budget = UNLIMITED) -> bool:
         return False                          # degenerate image: undecided
     inv = pow(g[d], -1, _P)
     g = [c * inv % _P for c in g]             # monic
-    tpow = {}
+    tpow: dict = {}
 
     def t_to(e: int) -> list:
         # t^e mod g, e of any size and sign (t is invertible: g(0) != 0)

@@ -19,6 +19,7 @@ import re
 from dataclasses import dataclass
 from fractions import Fraction
 from math import lcm
+from typing import cast
 
 from .limits import MAX_DIM, MAX_LATTICE_BITS
 from .switch import FAST
@@ -112,12 +113,12 @@ def _slow_atom(a, dim: int, value_dim, w: str) -> tuple:
         vals = (rational(v, f"{w}, value"),)
     if value_dim is not None and len(vals) != value_dim:
         raise Reject(f"{w}: value has {len(vals)} components, expected {value_dim}")
-    bias = 0
+    bias: Fraction | int = 0
     if "bias" in a:
         bias = rational(a["bias"], f"{w}, bias")
         if bias == 0:
             raise Reject(f"{w}: a zero bias must be omitted")
-    weight = 1
+    weight: Fraction | int = 1
     if "weight" in a:
         weight = rational(a["weight"], f"{w}, weight")
         if weight <= 0:
@@ -154,7 +155,7 @@ def head_polys(pb: Problem, atoms: list, where: str) -> tuple[dict, list]:
     """``(D, [N_c])`` of one atom list on the problem's lattice (integral coefficients
     as ``int``: much faster exact arithmetic downstream)."""
     D: dict = {}
-    N = [dict() for _ in range(pb.value_dim)]
+    N: list[dict] = [dict() for _ in range(pb.value_dim)]
     fast = FAST.plain_monomial if not pb.scales else None
     for a_i, (key, bias, w, vals) in enumerate(atoms):
         m = None if fast is None or bias else fast(key)
@@ -196,8 +197,8 @@ def parse_problem(doc, consume: bool = False) -> Problem:
     heads = doc["heads"]
     if not isinstance(heads, list) or not heads:
         raise Reject("problem: 'heads' must be a non-empty list")
-    parsed = []
-    m = None
+    parsed: list = []
+    m: int | None = None
     for h_i, h in enumerate(heads):
         w = f"problem head {h_i}"
         fields(h, {"atoms"}, {"name"}, w)
@@ -223,7 +224,7 @@ def parse_problem(doc, consume: bool = False) -> Problem:
                 L = lcm(L, bias.denominator)
                 if L.bit_length() > MAX_LATTICE_BITS:
                     raise Unsupported(f"problem: the bias scale has more than {MAX_LATTICE_BITS} bits")
-    pb = Problem(dim, m, scales, L if biased else 0, [], [])
+    pb = Problem(dim, cast(int, m), scales, L if biased else 0, [], [])
     for h_i, atoms in enumerate(parsed):
         D, N = head_polys(pb, atoms, f"problem head {h_i}")
         pb.den.append(D)

@@ -21,12 +21,16 @@ import importlib
 import importlib.util
 import sys
 
-from .common import (_JSON_MODE, EXIT_INTERNAL, EXIT_USAGE, ArgumentParser, close_executors,
-                     run_command, stop_signals, STOPPED_CODES)
+from .common import (_JSON_MODE, EXIT_INTERNAL, EXIT_USAGE, STOPPED_CODES, ArgumentParser,
+                     close_executors, did_you_mean, run_command, stop_signals)
 
 # module names (cmd_<name>.py); a command's NAME may differ (merge_report -> merge-report)
 COMMANDS = ("demo", "family", "fuse", "show", "bound", "prove", "check", "search",
-            "numcheck", "eval", "import", "capture", "merge_report", "export_checker")
+            "numcheck", "eval", "import", "capture", "merge_report", "export_checker", "help",
+            "completion")
+
+# commands that print text for a person or a shell, not a result: no --json, no schema
+TEXT_COMMANDS = ("help", "completion")
 
 DESCRIPTION = """\
 Exact fusion of softmax attention heads.  A multi-head adds several
@@ -55,7 +59,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     parser = ArgumentParser(prog="attnproof", description=DESCRIPTION,
                             formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--version", action="version", version=f"attnproof {__version__}")
+    parser.add_argument("-V", "--version", action="version", version=f"attnproof {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=ArgumentParser)
     for mod in _available():
         p = sub.add_parser(mod.NAME, help=mod.HELP, description=getattr(mod, "DESCRIPTION", mod.HELP),
@@ -65,13 +69,29 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _options_of(parser: argparse.ArgumentParser) -> list[str]:
+    return [s for a in parser._actions for s in a.option_strings if s.startswith("--")]
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the console script; returns the exit code."""
     argv = sys.argv[1:] if argv is None else list(argv)
     parser = build_parser()
+    if "_ARGCOMPLETE" in os.environ:               # the shell asks for completions
+        try:
+            import argcomplete  # type: ignore
+
+            argcomplete.autocomplete(parser)
+        except ImportError:
+            pass
     token = _JSON_MODE.set("--json" in argv)       # usage errors under --json are JSON too
     try:
-        args = parser.parse_args(argv)
+        args, extra = parser.parse_known_args(argv)
+        if extra:
+            # an unknown option belongs to the subcommand: its usage, not the top-level one
+            sub = parser._subparsers._group_actions[0].choices.get(args.command)  # type: ignore
+            (sub or parser).error(f"unrecognized arguments: {' '.join(extra)}"
+                                  f"{did_you_mean(extra[0], _options_of(sub or parser))}")
     finally:
         _JSON_MODE.reset(token)
     if getattr(args, "_run", None) is None:
@@ -96,4 +116,4 @@ def _console() -> None:  # pragma: no cover
     sys.exit(code)
 
 
-__all__ = ["main", "build_parser", "COMMANDS", "EXIT_USAGE", "EXIT_INTERNAL"]
+__all__ = ["main", "build_parser", "COMMANDS", "TEXT_COMMANDS", "EXIT_USAGE", "EXIT_INTERNAL"]

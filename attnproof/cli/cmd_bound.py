@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from .common import (EXIT_OK, Progress, add_common, add_executor_options, add_max_atoms,
+from .common import (EXIT_OK, ProgressBar, add_common, add_executor_options, add_max_atoms,
                      executor_spec, print_json)
 
 NAME = "bound"
@@ -64,7 +64,7 @@ def run(args: argparse.Namespace) -> int:
     from ..io import load_problem
 
     M = load_problem(args.problem)
-    with Progress("bound: factors, then vertices", heartbeat=True) as bar:
+    with ProgressBar("bound: factors, then vertices", heartbeat=True) as bar:
         lb = lower_bound(M, explicit=args.explicit, max_atoms=args.max_atoms, progress=bar,
                          mapper=mapper(executor_spec(args)))
     s = summarize(lb)

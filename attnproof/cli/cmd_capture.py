@@ -61,8 +61,7 @@ def run(args: argparse.Namespace) -> int:
     import os
 
     from ..errors import InputError
-    from ..models.adapters import capture, load_local_model
-    from ..models.capture import save_capture
+    from ..transformer import capture, load_local_model, save_capture
 
     if not args.output.lower().endswith((".npz", ".safetensors")):
         raise InputError(f"{args.output}: a capture file ends in .npz or .safetensors")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from .common import (EXIT_INCONCLUSIVE, EXIT_NEGATIVE, EXIT_OK, EXIT_USAGE, Progress, add_common,
+from .common import (EXIT_INCONCLUSIVE, EXIT_NEGATIVE, EXIT_OK, EXIT_USAGE, ProgressBar, add_common,
                      print_json)
 
 NAME = "check"
@@ -73,7 +73,7 @@ def replay(text: str, budget_s: float | None = None) -> list[tuple[int, bool | N
     steps = [(i, s) for i, s in enumerate(doc.get("steps", []))
              if isinstance(s, dict) and s.get("rule") in ("window_refutation", "line_refutation")]
     try:
-        from ..smt.replay import replay_step
+        from ..smt import replay_step
     except ImportError:
         return [(i, None, "replay unavailable (attnproof.smt.replay is not installed)")
                 for i, _ in steps]
@@ -174,7 +174,7 @@ def run(args: argparse.Namespace) -> int:
         from ..errors import InputError
         # nan, inf, 1e308 and negative budgets made the replay fail inside (or never start)
         raise InputError(f"--replay-timeout {budget_s:g}: give seconds between 0 and 86400")
-    with Progress("checking the certificate", heartbeat=True):
+    with ProgressBar("checking the certificate", heartbeat=True):
         v = check_text(text, expected_sha256=expected, strict=args.strict, work=work,
                        reference=getattr(args, "reference", False))
     if args.replay and v.bounds_verified and (v.window_steps or v.line_steps):

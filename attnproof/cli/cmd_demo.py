@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from .common import EXIT_OK, Progress, add_common, add_max_atoms, positive_int
+from .common import EXIT_OK, ProgressBar, add_common, add_max_atoms, positive_int
 
 NAME = "demo"
 HELP = "print the W_d table: 2d head-atom terms vs 2^d fused atoms"
@@ -42,7 +42,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def rows(max_d: int, max_atoms: int | None = None, progress=None) -> list[dict]:
     """One row per d: heads, head-atom terms, fused atoms (None over ``max_atoms``), proven minimum."""
-    from ..algebra.sizes import fusion_size_bound
+    from ..algebra import fusion_size_bound
     from ..families import sigmoid_sum
     from ..fusion import DEFAULT_MAX_ATOMS, fuse
 
@@ -73,7 +73,7 @@ def _proven_minimum(M, max_atoms: int) -> int | None:
 def run(args: argparse.Namespace) -> int:
     from .common import print_json
 
-    with Progress("W_d table") as bar:
+    with ProgressBar("W_d table") as bar:
         table = rows(args.max_d, args.max_atoms, progress=bar)
     if args.json:
         print_json({"verdict": "computed", "rows": table, "max_atoms": args.max_atoms})

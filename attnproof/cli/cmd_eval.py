@@ -6,7 +6,7 @@ import argparse
 import os
 import sys
 
-from .common import (EXIT_OK, Progress, add_common, ball_digits, nonneg_int, positive_int,
+from .common import (EXIT_OK, ProgressBar, add_common, ball_digits, nonneg_int, positive_int,
                      print_json)
 
 NAME = "eval"
@@ -66,7 +66,7 @@ def load_queries(path: str, dim: int):
     import numpy as np
 
     from ..errors import InputError
-    from ..numeric.queries import check_query_array
+    from ..numeric import check_query_array
 
     try:
         a = np.load(path, allow_pickle=False)
@@ -132,7 +132,7 @@ def run(args: argparse.Namespace) -> int:
     if args.digits is not None:
         qs = queries_from_array(Q, M.dim)
         vals = []
-        with Progress("ball evaluation") as bar:
+        with ProgressBar("ball evaluation") as bar:
             for i, q in enumerate(qs):
                 vals.extend(evaluate_balls(M, [q], args.digits))
                 bar(i + 1, len(qs))

@@ -116,4 +116,7 @@ def run(args: argparse.Namespace) -> int:
                     "problem": None if args.output else doc})
     elif not args.output:
         sys.stdout.write(text)
+    else:
+        print(f"{args.name}: {len(M)} head{'s' if len(M) != 1 else ''} in dimension {M.dim}, "
+              f"{M.head_atom_terms} head-atom terms, written to {args.output}")
     return EXIT_OK

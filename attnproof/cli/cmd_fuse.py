@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from .common import EXIT_OK, Progress, add_common, add_max_atoms, nonneg_int, plural, print_json
+from .common import EXIT_OK, ProgressBar, add_common, add_max_atoms, nonneg_int, plural, print_json
 
 NAME = "fuse"
 HELP = "fuse a multi-head into one exact head (reduced form, lcm or product fusion)"
@@ -118,7 +118,7 @@ def run(args: argparse.Namespace) -> int:
     from ..io import load_problem
 
     M = load_problem(args.problem)
-    with Progress("fusing heads") as bar:
+    with ProgressBar("fusing heads") as bar:
         f = fuse(M, max_atoms=args.max_atoms, progress=bar)
     f.verify(args.verify, args.seed)
     if args.output:

@@ -11,7 +11,7 @@ NAME = "import"
 HELP = "turn a captured attention layer (.npz) into an exact problem file"
 DESCRIPTION = """\
 Read a capture (one layer of a transformer at one query position, written by
-'attnproof capture' or attnproof.models.save_capture; format: docs/models.md)
+'attnproof capture' or attnproof.transformer.save_capture; format: docs/models.md)
 and write the chosen heads as a problem file (THEORY section 10): keys
 W_Q k_i / sqrt(d_head), biases b_Q.k_i / sqrt(d_head), values (x_i W_V + b_V) W_O.
 Every number is the exact binary value of a float: of the float64 results of
@@ -45,8 +45,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from ..io import atomic_write_text, canonical_json
-    from ..models.capture import load_capture
-    from ..models.problem import capture_to_problem, model_deviation, parse_heads, problem_document
+    from ..transformer import capture_to_problem, load_capture, model_deviation, parse_heads, problem_document
 
     t0 = time.monotonic()
     cap = load_capture(args.capture)

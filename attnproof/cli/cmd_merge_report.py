@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from .common import (EXIT_INCONCLUSIVE, EXIT_OK, Progress, add_common, add_executor_options,
+from .common import (EXIT_INCONCLUSIVE, EXIT_OK, ProgressBar, add_common, add_executor_options,
                      add_max_atoms, executor_spec, nonneg_int, print_json)
 
 NAME = "merge-report"
@@ -14,8 +14,9 @@ For every pair of heads of a captured layer (and for all the chosen heads
 together), prove the lower bound and the best fusion: the least number of
 atoms of one exact softmax head equal to the sum of the heads at the captured
 query position, with its context fixed.  One certificate per question (checked
-before it is written), and a table in Markdown and JSON plus a heat map of the
-pairwise minimum atom counts, all under the output folder:
+before it is written), and a table in Markdown and JSON plus a heat map of what
+merging two heads saves (minimum ÷ product of their atoms), all under the
+output folder:
 
   OUT/report.md  OUT/report.json  OUT/heatmap.png  OUT/certificates/heads_H_G.cert.json
 
@@ -49,9 +50,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..models.capture import load_capture
-    from ..models.problem import parse_heads
-    from ..models.report import merge_report, write_report
+    from ..transformer import load_capture, merge_report, parse_heads, write_report
 
     if not args.output.strip():
         from ..errors import InputError
@@ -59,7 +58,7 @@ def run(args: argparse.Namespace) -> int:
     cap = load_capture(args.capture)
     heads = parse_heads(args.heads, cap)
     spec = executor_spec(args)
-    with Progress("merge report: questions proven") as bar:
+    with ProgressBar("merge report: questions proven") as bar:
         rep = merge_report(cap, args.output, heads=heads, domain=args.domain,
                            arithmetic=args.arithmetic, layer=not args.no_layer,
                            max_atoms=args.max_atoms, explicit_fusion_limit=args.explicit_fusion_limit,

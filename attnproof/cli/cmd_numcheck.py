@@ -6,7 +6,7 @@ import argparse
 import sys
 from typing import Any
 
-from .common import (EXIT_INCONCLUSIVE, EXIT_NEGATIVE, EXIT_OK, Progress, add_common, ball_digits,
+from .common import (EXIT_INCONCLUSIVE, EXIT_NEGATIVE, EXIT_OK, ProgressBar, add_common, ball_digits,
                      nonneg_int, positive_int, print_json)
 
 NAME = "numcheck"
@@ -109,8 +109,7 @@ def check_certificate(doc: dict, args: argparse.Namespace) -> int:
     """``numcheck CERT [FUSED]``: the numerical checks a certificate admits; returns the exit code."""
     from ..fusion import product_fusion, product_size_bound
     from ..io import problem_sha256
-    from ..numeric import ball_compare, cross_check, random_queries
-    from ..numeric.compare import used_coordinates
+    from ..numeric import ball_compare, cross_check, random_queries, used_coordinates
 
     M, head, claims, rules = _certificate_parts(doc)
     checks: list[dict[str, Any]] = []
@@ -130,7 +129,7 @@ def check_certificate(doc: dict, args: argparse.Namespace) -> int:
         head, source = product_fusion(M).to_head(), "product_fusion rule (instantiated)"
     res = None
     if head is not None:
-        with Progress("ball check") as bar:
+        with ProgressBar("ball check") as bar:
             res = ball_compare(M, head, digits=args.digits, seed=args.seed, samples=args.samples,
                                max_digits=args.max_digits, progress=bar)
         checks.append({"check": f"{source} equals the problem at {res.checked} queries (Arb balls)",
@@ -224,7 +223,7 @@ def run(args: argparse.Namespace) -> int:
         raise InputError(f"{args.fused}: FUSED must be a problem file, not a certificate")
     if len(fused.heads) != 1:
         raise InputError(f"{args.fused}: FUSED must have exactly one head, it has {len(fused.heads)}")
-    with Progress("ball check") as bar:
+    with ProgressBar("ball check") as bar:
         res = ball_compare(first, fused.heads[0], digits=args.digits, seed=args.seed,
                            samples=args.samples, max_digits=args.max_digits, progress=bar)
     if args.json:

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import sys
 
-from .common import (EXIT_OK, EXPLICIT_FUSION_LIMIT, Progress, add_common, add_executor_options,
+from .common import (EXIT_OK, EXPLICIT_FUSION_LIMIT, ProgressBar, add_common, add_executor_options, note,
                      add_max_atoms, executor_spec,
                      positive_int, print_json)
 
@@ -26,14 +27,18 @@ is within --max-atoms, and embedded when it has at most
 certificate that takes longer to check).
 
 examples:
+  attnproof prove w10.json                     # the bounds only
   attnproof prove w10.json -o w10.cert.json
+  attnproof prove w10.json -o - | attnproof check /dev/stdin
   attnproof prove w1000.json -o w1000.cert.json --json
 """
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("problem", metavar="PROBLEM", help="problem file (JSON, or YAML by extension)")
-    p.add_argument("-o", "--output", metavar="CERT", required=True, help="certificate file to write")
+    p.add_argument("-o", "--output", metavar="CERT",
+                   help="certificate file to write ('-': the certificate on standard output; "
+                        "without -o the bounds are printed and no certificate is kept)")
     p.add_argument("--explicit", action="store_true",
                    help="list every vertex of the Newton polytope (one block) instead of counting "
                         "blocks structurally")
@@ -84,18 +89,18 @@ def _run(args: argparse.Namespace) -> int:
     from ..io import atomic_write_text, load_problem
 
     M = load_problem(args.problem)
-    with Progress("proving: factors and bounds", heartbeat=True) as bar:
+    with ProgressBar("proving: factors and bounds", heartbeat=True) as bar:
         cert = build_certificate(M, explicit=args.explicit, max_atoms=args.max_atoms,
                                  explicit_fusion_limit=args.explicit_fusion_limit, progress=bar,
                                  mapper=mapper(executor_spec(args)))
     if cert.fusion is not None:
-        with Progress("ball check of the fusion", heartbeat=True):
+        with ProgressBar("ball check of the fusion", heartbeat=True):
             ball_check(M, cert.fusion.to_head())
     text = cert.text
     lines = None
     if getattr(args, "lines", False) and cert.lower.value != cert.upper:
         text, lines = _with_lines(M, cert, args)
-    with Progress("checking the certificate", heartbeat=True):
+    with ProgressBar("checking the certificate", heartbeat=True):
         verdict = check_text(text)
     waits = (verdict.code == 2 and bool(verdict.line_steps) and verdict.bounds_verified
              and not verdict.window_steps)   # only the line refutations wait for --replay
@@ -104,12 +109,28 @@ def _run(args: argparse.Namespace) -> int:
                          f"({verdict.message}); nothing was written")
     if verdict.code != 0 and not waits:
         raise CertificateError(f"the checker does not accept the certificate: {verdict.message}")
-    atomic_write_text(args.output, text)
-    s = {"verdict": "proven", **cert.summary(), "certificate": args.output,
+    to_stdout = args.output == "-"
+    if args.output and not to_stdout:
+        atomic_write_text(args.output, text)
+    s = {"verdict": "proven", **cert.summary(),
+         "certificate": args.output if args.output and not to_stdout else None,
          "lower_bound": verdict.lower_bound, "upper_bound": verdict.upper_bound,
          "minimum": verdict.minimum, "trust": verdict.trust}
     if lines is not None:
         s["lines"] = lines.to_dict()
+    # the gap between the bounds the checker verified (a line step may have raised the lower)
+    s["notes"] = [n for n in s["notes"] if not n.startswith("gap:")]
+    if verdict.minimum is None:
+        from ..certificate import gap_note
+
+        s["notes"].append(gap_note(verdict.lower_bound, verdict.upper_bound))
+    if to_stdout:
+        if args.json:
+            from ..errors import InputError
+            raise InputError("-o - prints the certificate itself; leave out --json")
+        sys.stdout.write(text)
+        sys.stdout.flush()
+        return EXIT_OK
     if args.json:
         print_json(s)
         return EXIT_OK
@@ -119,36 +140,42 @@ def _run(args: argparse.Namespace) -> int:
     print(f"lower bound {show_count(verdict.lower_bound)}, upper bound "
           f"{show_count(verdict.upper_bound)}, minimum "
           f"{show_count(mn) if mn is not None else 'unknown (the bounds differ)'}, trust {s['trust']}")
+    if cert.upper_note and verdict.minimum is None:
+        print(f"  {cert.upper_note}")
     if lines is not None:
         for q in lines.steps:
             print(f"  line query k = {q.target}: {q.result} [{q.seconds:.1f} s]"
                   + (f" ({q.reason})" if q.reason else ""))
         if verdict.line_steps:
+            where = args.output if args.output and args.output != "-" else "CERT"
             print(f"  the lower bound {show_count(verdict.lower_bound)} rests on a line refutation "
                   f"(z3 and cvc5; the exact steps prove {show_count(verdict.exact_lower_bound)}): "
-                  f"'attnproof check {args.output} --replay' re-proves it")
-    print(f"  certificate written to {args.output} ({len(text)} bytes, checked)")
+                  f"'attnproof check {where} --replay' re-proves it")
+    if mn is None:
+        for n in s["notes"]:
+            print(f"  note: {n}")
+    if args.output:
+        print(f"  certificate written to {args.output} ({len(text)} bytes, checked)")
+    else:
+        print(f"  certificate checked ({len(text)} bytes), not kept: give -o CERT to write it")
     return EXIT_OK
 
 
 def _with_lines(M, cert, args):
     """The certificate text with the line refutations of THEORY §12 added (and the result)."""
-    import sys
 
     from ..errors import InputError
     from ..io import canonical_json
-    from ..smt.certify import line_certificate
-    from ..smt.line_query import line_minimize
+    from ..smt import line_certificate, line_minimize
 
     t = args.lines_timeout
     if not (t > 0) or t > 86400:
         raise InputError(f"--lines-timeout {t}: give seconds between 0 and 86400")
 
     def step(res) -> None:
-        print(f"line query k = {res.target}: {res.result} [{res.seconds:.1f} s]",
-              file=sys.stderr, flush=True)
+        note(f"line query k = {res.target}: {res.result} [{res.seconds:.1f} s]")
 
-    with Progress("proving: line refutations (z3 and cvc5)", heartbeat=True):
+    with ProgressBar("proving: line refutations (z3 and cvc5)", heartbeat=True):
         mr = line_minimize(M, timeout=t, max_atoms=args.max_atoms, on_step=step,
                            lower=cert.lower.value)
     fusion = mr.best if mr.best.atoms < cert.upper else None

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from .common import (EXIT_INCONCLUSIVE, EXIT_NEGATIVE, EXIT_OK, Progress, add_common,
+from .common import (EXIT_INCONCLUSIVE, EXIT_NEGATIVE, EXIT_OK, ProgressBar, add_common,
                      add_max_atoms, positive_int, print_json)
 
 NAME = "search"
@@ -73,7 +73,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     # --- end sweep ---
     p.add_argument("--window", "-w", metavar="W",
                    help="box radius R (an integer) or a JSON list of exponent vectors of G "
-                        "(required unless --global)")
+                        "(default 1, the box of radius 1: the smallest window that lets G move; "
+                        "larger windows answer more and cost more; not with --global)")
     p.add_argument("--global", dest="global_", action="store_true",
                    help="no window: line refutations (THEORY §12) on the factors 1 + x^g of Q; "
                         "an unsat K is a lower bound K+1 for every fusion")
@@ -131,17 +132,19 @@ def _describe_window(res) -> str:
 
 def run(args: argparse.Namespace) -> int:
     from ..errors import InputError
-    from ..io import atomic_write_text, canonical_json, load_problem
-    from ..smt import minimize, parse_window, search_fusion
-    from ..smt.certify import search_certificate
+    from ..io import load_problem
+    from ..smt import parse_window
 
     if not (args.timeout > 0) or args.timeout > 86400:
         raise InputError(f"--timeout {args.timeout}: give seconds between 0 and 86400")
     # --- sweep ---
     from .search_sweep import check_not_sweep, run_sweep
     if args.sweep:
-        if args.global_ or args.window is None:
-            raise InputError("--sweep needs --window (line refutations run with --global alone)")
+        if args.global_:
+            raise InputError("--sweep takes windows, not --global (line refutations run with "
+                             "--global alone)")
+        if args.window is None:
+            args.window = "1"
         return run_sweep(args, _options(args))
     check_not_sweep(args)
     # --- end sweep ---
@@ -153,36 +156,57 @@ def run(args: argparse.Namespace) -> int:
         from .search_lines import run_global
         return run_global(args)
     if args.window is None:
-        raise InputError("--window is required (or --global for line refutations)")
+        args.window = "1"                  # the box of radius 1
     M = load_problem(args.problem)
     if M.has_bias:
         raise InputError("search: problems with biases have exp-rational coefficients, "
                          "which are outside the SMT search (THEORY §6)")
     window = parse_window(args.window)
     opts = _options(args)
-
     if args.minimize:
-        import time
-        t0 = time.perf_counter()
-        with Progress("minimizing: SMT queries", heartbeat=True) as bar:
-            def step(res) -> None:
-                bar.close()
-                extra = f", {res.atoms} atoms" if res.atoms else ""
-                why = f" ({res.reason})" if res.result == "unknown" and res.reason else ""
-                print(f"k = {res.target}: {res.result}{extra}{why} [{res.seconds:.1f} s]",
-                      file=sys.stderr, flush=True)
+        return _run_minimize(args, M, window, opts)
+    return _run_query(args, M, window, opts)
 
-            mr = minimize(M, window, args.timeout, opts, progress=bar, max_atoms=args.max_atoms,
-                          on_step=step)
-        last = mr.steps[-1] if mr.steps else None
-        if args.smtlib and last is not None:
-            atomic_write_text(args.smtlib, last.encoding.smtlib)
-        if args.output:
-            atomic_write_text(args.output, canonical_json(mr.best.to_problem_dict()))
-        ref = mr.refutation
-        if args.certificate:
-            doc = search_certificate(M, mr.best, [ref] if ref is not None else [])
-            atomic_write_text(args.certificate, canonical_json(doc))
+
+def _run_minimize(args: argparse.Namespace, M, window, opts) -> int:
+    """``--minimize``: queries for fewer and fewer atoms until refuted, met or inconclusive."""
+    import time
+
+    from ..io import atomic_write_text, canonical_json
+    from ..smt import minimize, search_certificate
+
+    t0 = time.perf_counter()
+    solvers = "z3" if args.no_cross_check else "z3 and cvc5"
+    with ProgressBar(f"minimizing: query 1 ({solvers} running, timeout {args.timeout:g} s "
+                     f"per query)", heartbeat=True) as bar:
+        asked = []
+
+        def step(res) -> None:
+            asked.append(res)
+            extra = f", {res.atoms} atoms" if res.atoms else ""
+            why = f" ({res.reason})" if res.result == "unknown" and res.reason else ""
+            bar.write(f"k = {res.target}: {res.result}{extra}{why} [{res.seconds:.1f} s]")
+            refuted = [r.target for r in asked if r.result == "unsat"]
+            found = [r.atoms for r in asked if r.result == "sat" and r.atoms]
+            known = "; ".join(([f"no fusion with <= {max(refuted)} atoms in the window"]
+                               if refuted else [])
+                              + ([f"a fusion with {min(found)}"] if found else []))
+            bar.describe(f"minimizing: query {len(asked) + 1} after k = {res.target} "
+                         f"{res.result}{' (' + known + ')' if known else ''}; {solvers} "
+                         f"running, timeout {args.timeout:g} s")
+
+        mr = minimize(M, window, args.timeout, opts, progress=bar, max_atoms=args.max_atoms,
+                      on_step=step)
+    last = mr.steps[-1] if mr.steps else None
+    if args.smtlib and last is not None:
+        atomic_write_text(args.smtlib, last.encoding.smtlib)
+    if args.output:
+        atomic_write_text(args.output, canonical_json(mr.best.to_problem_dict()))
+    ref = mr.refutation
+    if args.certificate:
+        doc = search_certificate(M, mr.best, [ref] if ref is not None else [])
+        atomic_write_text(args.certificate, canonical_json(doc))
+    if args.json:
         summary = mr.to_dict()
         summary["verdict"] = {"refuted": "unsat", "bound": "sat", "unknown": "unknown"}[mr.stopped]
         summary["atoms"] = summary.pop("best_atoms")
@@ -193,28 +217,40 @@ def run(args: argparse.Namespace) -> int:
             s["verdict"] = s.pop("result")
         summary["window"] = last.window.to_dict() if last is not None else None
         summary["elapsed_s"] = round(time.perf_counter() - t0, 3)
-        if args.json:
-            print_json(summary)
-        else:
-            print(f"smallest fusion found: {mr.best.atoms} atoms "
-                  f"({'search witness, verified' if mr.best.method == 'search' else mr.best.method + ' fusion'}); "
-                  f"started from {mr.start}; lower bound {mr.lower_bound} ({mr.lower_bound_kind})")
-            for s in mr.steps:
-                print(f"  k = {s.target}: {s.result}" + (f", {s.atoms} atoms" if s.atoms else "")
-                      + (f" ({s.reason})" if s.reason else "") + f" [{s.seconds:.1f} s]")
-            if mr.stopped == "refuted":
-                print(f"every fusion with at most {ref.target} atoms is refuted for G in the "
-                      f"{_describe_window(ref)} (z3 and cvc5; SMT-LIB2 sha256 {ref.encoding.sha256})")
-            elif mr.stopped == "bound":
-                print(f"the fusion meets the lower bound: {mr.best.atoms} atoms is the minimum")
-            else:
-                print("stopped: the last query was inconclusive")
-        sys.stdout.flush()
-        return {"refuted": EXIT_OK, "bound": EXIT_OK, "unknown": EXIT_INCONCLUSIVE}[mr.stopped]
+        print_json(summary)
+    else:
+        _print_minimize(mr, ref)
+    sys.stdout.flush()
+    return {"refuted": EXIT_OK, "bound": EXIT_OK, "unknown": EXIT_INCONCLUSIVE}[mr.stopped]
 
+
+def _print_minimize(mr, ref) -> None:
+    print(f"smallest fusion found: {mr.best.atoms} atoms "
+          f"({'search witness, verified' if mr.best.method == 'search' else mr.best.method + ' fusion'}); "
+          f"started from {mr.start}; lower bound {mr.lower_bound} ({mr.lower_bound_kind})")
+    for s in mr.steps:
+        print(f"  k = {s.target}: {s.result}" + (f", {s.atoms} atoms" if s.atoms else "")
+              + (f" ({s.reason})" if s.reason else "") + f" [{s.seconds:.1f} s]")
+    if mr.stopped == "refuted":
+        print(f"every fusion with at most {ref.target} atoms is refuted for G in the "
+              f"{_describe_window(ref)} (z3 and cvc5; SMT-LIB2 sha256 {ref.encoding.sha256})")
+    elif mr.stopped == "bound":
+        print(f"the fusion meets the lower bound: {mr.best.atoms} atoms is the minimum")
+    else:
+        print("stopped: the last query was inconclusive")
+
+
+def _run_query(args: argparse.Namespace, M, window, opts) -> int:
+    """One query: is there a fusion with at most ``--atoms`` atoms whose G lies in the window?"""
+    from ..errors import InputError
     from ..fusion import reduced_form
+    from ..io import atomic_write_text, canonical_json
+    from ..smt import search_certificate, search_fusion
+
     r = reduced_form(M, args.max_atoms)
-    with Progress(f"SMT query: at most {args.atoms} atoms", heartbeat=True):
+    solvers = "z3" if args.no_cross_check else "z3 and cvc5"
+    with ProgressBar(f"SMT query: at most {args.atoms} atoms ({solvers} running, timeout "
+                     f"{args.timeout:g} s)", heartbeat=True):
         res = search_fusion(M, args.atoms, window, args.timeout, opts, r=r)
     if args.smtlib:
         atomic_write_text(args.smtlib, res.encoding.smtlib)
@@ -225,32 +261,36 @@ def run(args: argparse.Namespace) -> int:
             raise InputError("--certificate: the query was inconclusive, there is nothing to certify")
         doc = search_certificate(M, res.fusion, [res] if res.result == "unsat" else [])
         atomic_write_text(args.certificate, canonical_json(doc))
-    summary = res.to_dict()
-    summary["verdict"] = summary.pop("result")
-    summary["output"] = args.output if res.result == "sat" else None
-    summary["certificate"] = args.certificate if res.result != "unknown" else None
     if args.json:
+        summary = res.to_dict()
+        summary["verdict"] = summary.pop("result")
+        summary["output"] = args.output if res.result == "sat" else None
+        summary["certificate"] = args.certificate if res.result != "unknown" else None
         print_json(summary)
     else:
-        solvers = ", ".join(f"{n} {r.result} ({r.seconds:.2f} s)" for n, r in res.solvers.items())
-        if res.result == "sat":
-            print(f"sat: a fusion with {res.atoms} atoms (at most {res.target} asked), "
-                  f"verified exactly")
-        elif res.result == "unsat":
-            print(f"unsat: no fusion with at most {res.target} atoms whose G lies in the window "
-                  f"(a windowed refutation, not a lower bound)")
-        else:
-            print(f"unknown: {res.reason}")
-        print(f"  window: {_describe_window(res)}")
-        print(f"  solvers: {solvers}; SMT-LIB2 sha256 {res.encoding.sha256}")
-        if res.symmetry_group > 1:
-            print(f"  symmetry group of order {res.symmetry_group} broken by lex-leader constraints")
-        if res.encoding.stats.get("numerators") is False:
-            print("  query: denominator-only (no constraint on N = P*G: a relaxation, so its "
-                  "unsat refutes fusions too)")
-        if res.result == "sat" and args.output:
-            print(f"  witness written to {args.output}")
-        if args.certificate and res.result != "unknown":
-            print(f"  certificate written to {args.certificate}")
+        _print_query(args, res)
     sys.stdout.flush()
     return {"sat": EXIT_OK, "unsat": EXIT_NEGATIVE, "unknown": EXIT_INCONCLUSIVE}[res.result]
+
+
+def _print_query(args: argparse.Namespace, res) -> None:
+    solvers = ", ".join(f"{n} {r.result} ({r.seconds:.2f} s)" for n, r in res.solvers.items())
+    if res.result == "sat":
+        print(f"sat: a fusion with {res.atoms} atoms (at most {res.target} asked), "
+              f"verified exactly")
+    elif res.result == "unsat":
+        print(f"unsat: no fusion with at most {res.target} atoms whose G lies in the window "
+              f"(a windowed refutation, not a lower bound)")
+    else:
+        print(f"unknown: {res.reason}")
+    print(f"  window: {_describe_window(res)}")
+    print(f"  solvers: {solvers}; SMT-LIB2 sha256 {res.encoding.sha256}")
+    if res.symmetry_group > 1:
+        print(f"  symmetry group of order {res.symmetry_group} broken by lex-leader constraints")
+    if res.encoding.stats.get("numerators") is False:
+        print("  query: denominator-only (no constraint on N = P*G: a relaxation, so its "
+              "unsat refutes fusions too)")
+    if res.result == "sat" and args.output:
+        print(f"  witness written to {args.output}")
+    if args.certificate and res.result != "unknown":
+        print(f"  certificate written to {args.certificate}")

@@ -43,8 +43,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def _fmt(num, den, lattice, style: str, max_terms: int) -> str:
-    from ..algebra.budget import factor_obstacle
-    from ..algebra.display import fraction_text
+    from ..algebra import factor_obstacle, fraction_text
 
     if factor_obstacle(den) is not None:
         # factoring would take minutes to hours: the denominator as it stands
@@ -58,7 +57,7 @@ def _fmt(num, den, lattice, style: str, max_terms: int) -> str:
 
 
 def _factored_or_count(p, lattice, max_terms):
-    from ..algebra.display import factored_expr
+    from ..algebra import factored_expr
 
     _, factors = p.factor()
     if all(len(f) <= max_terms for f, _ in factors) and len(factors) <= max_terms:
@@ -72,7 +71,7 @@ def _unfactored(num, den, lattice, style: str, max_terms: int) -> str:
     """``num/den`` without factoring (long exponents: FLINT's factor is out of reach)."""
     import sympy
 
-    from ..algebra.display import fraction_expr
+    from ..algebra import fraction_expr
 
     if len(num) > max_terms or len(den) > max_terms:
         return f"[{len(num)}-term polynomial]/[{len(den)}-term polynomial]"
@@ -85,48 +84,40 @@ def _unfactored(num, den, lattice, style: str, max_terms: int) -> str:
 
 
 def _geometric_reduced_form(M, lat, obstacle: str, out) -> list | None:
-    """THEORY Cor 9.3 in words: Q as the product of the classes of associate head denominators.
+    """THEORY Cor 9.3, 9.3' in words: Q as the product of the classes of associate head
+    denominators, as :func:`attnproof.geometry.proof.factor_classes` certifies it (the
+    same classes as ``attnproof bound``).
 
     Returns the classes of heads whose product is ``Q`` (None when not certified)."""
-    from ..geometry.associates import associate_classes
-    from ..geometry.chain import difference_box, indecomposable_chain
-    from ..geometry.points import head_points, project, varying_coordinates
+    from ..geometry import factor_classes, head_points
 
     out(f"sum of the {len(M)} heads in lowest terms: not expanded ({obstacle})")
-    try:
-        classes, constant = associate_classes(M, lat)
-    except ValueError as e:
-        out(f"  the reduced form is not known: {e}")
-        return None
     pts = head_points(M, lat)
-    box = difference_box(pts)
-    for cl in classes:
-        vc = varying_coordinates(pts[cl[0]])
-        if indecomposable_chain(project(pts[cl[0]], vc), box=[box[j] for j in vc]) is None:
-            out(f"  the reduced form is not known: the denominator of head {cl[0]} has no "
-                  f"certificate of irreducibility from its Newton polytope (THEORY 9.1, 9.2)")
-            return None
-    names = [" = ".join(f"D{h}" for h in cl) for cl, c in zip(classes, constant) if not c]
-    const = [cl for cl, c in zip(classes, constant) if c]
+    fc = factor_classes(M, lat, pts)
+    if fc.obstacle is not None:
+        out(f"  the reduced form is not known: {fc.obstacle}")
+        return None
+    names = [" = ".join(f"D{h}" for h in cl) for cl, c in zip(fc.classes, fc.constant) if not c]
+    const = [cl for cl, c in zip(fc.classes, fc.constant) if c]
+    why = ("every head denominator absolutely irreducible, THEORY Cor 9.3" if not fc.indecomposable
+           else "every head denominator absolutely irreducible or indecomposable and pairwise "
+                "non-homothetic, THEORY Cor 9.3, 9.3'")
     out("  Q = " + (" * ".join(f"({n})" for n in names) if names else "1")
-          + "  (every head denominator absolutely irreducible, THEORY Cor 9.3; "
-          "'=' joins associate heads)")
+        + f"  ({why}; '=' joins associate heads)")
     if const:
         out(f"  constant classes (no factor of Q): {const}")
     n = 1
-    for cl, c in zip(classes, constant):
-        if not c:
-            n *= len(pts[cl[0]])
+    for h in fc.factors:
+        n *= len(pts[h])
     out(f"Q has at most {n} support points (distinct keys); 'attnproof bound' counts its vertices")
-    return [list(cl) for cl, c in zip(classes, constant) if not c]
+    return [list(cl) for cl, c in zip(fc.classes, fc.constant) if not c]
 
 
 MAX_SHOW_VARIABLES = 1024
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..algebra import Lattice, head_fraction
-    from ..algebra.display import legend
+    from ..algebra import head_fraction, Lattice, legend
     from ..errors import InputError
     from ..fusion import reduced_form
     from ..io import load_problem
@@ -150,7 +141,7 @@ def run(args: argparse.Namespace) -> int:
         project = parse_projection(args.project, M.dim)
     elif args.project is not None:
         raise InputError("--project needs --plot OUT.png")
-    from ..algebra.budget import flint_obstacle
+    from ..algebra import flint_obstacle
 
     obstacle = flint_obstacle(M, lat)
     lines: list[str] = []

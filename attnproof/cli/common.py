@@ -26,6 +26,7 @@ EXIT_INTERNAL = 4
 _JSON_MODE: ContextVar[bool] = ContextVar("attnproof_json_mode", default=False)
 _FORCE_PROGRESS: ContextVar[bool | None] = ContextVar("attnproof_progress", default=None)
 _STARTED: ContextVar[float | None] = ContextVar("attnproof_started", default=None)
+_QUIET: ContextVar[bool] = ContextVar("attnproof_quiet", default=False)
 
 BIG = 1 << 53
 # the library's defaults, repeated here so that building the parser imports no FLINT
@@ -34,10 +35,30 @@ DEFAULT_MAX_ATOMS = 1 << 20
 EXPLICIT_FUSION_LIMIT = 65536
 
 
+def did_you_mean(word: str, choices) -> str:
+    """`` (did you mean 'fuse'?)`` when a choice is close to ``word``, else ``""`` (difflib).
+
+    >>> did_you_mean("fsue", ["fuse", "show"]), did_you_mean("xyz", ["fuse"])
+    (" (did you mean 'fuse'?)", '')
+    """
+    import difflib
+
+    word = str(word).split("=", 1)[0]
+    close = difflib.get_close_matches(word, [str(c) for c in choices], n=1, cutoff=0.6)
+    return f" (did you mean {close[0]!r}?)" if close else ""
+
+
 class ArgumentParser(argparse.ArgumentParser):
-    """argparse with usage errors mapped to exit code 3 (not argparse's 2); JSON under --json."""
+    """argparse with usage errors mapped to exit code 3 (not argparse's 2); JSON under --json;
+    a close match suggested for a mistyped command or choice."""
 
     def error(self, message: str):  # type: ignore[override]
+        import re
+
+        m = re.match(r"argument (\S+): invalid choice: '([^']*)' \(choose from (.*)\)$", message)
+        if m is not None and "did you mean" not in message:
+            choices = re.findall(r"'([^']*)'", m.group(3)) or [c.strip() for c in m.group(3).split(",")]
+            message += did_you_mean(m.group(2), choices)
         if _JSON_MODE.get():
             print_json(error_doc("UsageError", f"{self.prog}: {message}", EXIT_USAGE))
             self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\n")
@@ -158,11 +179,12 @@ def run_command(fn: Callable[[Any], int], args: Any) -> int:
     """Run a parsed command with its ``--json`` and ``--progress`` settings in force."""
     tokens = [_JSON_MODE.set(bool(getattr(args, "json", False))),
               _FORCE_PROGRESS.set(True if getattr(args, "progress", False) else None),
-              _STARTED.set(time.monotonic())]
+              _STARTED.set(time.monotonic()),
+              _QUIET.set(bool(getattr(args, "quiet", False)))]
     try:
         return guarded(fn, args)
     finally:
-        for var, tok in zip((_JSON_MODE, _FORCE_PROGRESS, _STARTED), tokens):
+        for var, tok in zip((_JSON_MODE, _FORCE_PROGRESS, _STARTED, _QUIET), tokens):
             var.reset(tok)
 
 
@@ -200,20 +222,24 @@ def guarded(fn: Callable[[Any], int], args: Any) -> int:
                      f"traceback)", EXIT_INTERNAL, prefix="internal error")
 
 
-class Progress:
-    """A progress bar on stderr (tqdm), shown on a terminal, or anywhere with ``--progress``.
+class ProgressBar:
+    """The command line's progress display on stderr: a :data:`attnproof.tasks.Progress`.
 
     Use it as a context manager and call it as ``bar(done, total)`` (``total``
-    may be None: a counter).  ``heartbeat=True`` redraws it twice a second with
-    the elapsed time while the caller waits on something opaque (an SMT query);
-    :meth:`describe` changes its label.  Nothing is drawn before ``delay``
-    seconds on a terminal; with ``--progress`` it is drawn at once.
+    may be None: a counter).  ``heartbeat=True`` keeps it alive with the elapsed
+    time while the caller waits on something opaque (an SMT query);
+    :meth:`describe` changes its label (a new stage).
+
+    On a terminal it is a tqdm bar, redrawn in place, shown after ``delay``
+    seconds.  Anywhere else (a pipe, a log file: with ``--progress``) it writes
+    whole lines, never carriage returns: one when a stage starts and then one
+    every :data:`PLAIN_INTERVAL` seconds.  ``-q/--quiet`` turns it off.
 
     >>> import io
-    >>> with Progress("fusing heads", stream=io.StringIO(), enabled=True, delay=0) as bar:
-    ...     bar(1, 2); bar(2, 2)
-    >>> "fusing heads" in bar.stream.getvalue()
-    True
+    >>> with ProgressBar("fusing heads", stream=io.StringIO(), enabled=True, delay=0) as bar:
+    ...     bar(1, 2); bar.describe("checking"); bar(2, 2)
+    >>> bar.stream.getvalue().splitlines()
+    ['fusing heads: 1/2 [00:00]', 'checking: 1/2 [00:00]', 'checking: 2/2 [00:00]']
     """
 
     def __init__(self, label: str, stream: TextIO | None = None, enabled: bool | None = None,
@@ -223,25 +249,52 @@ class Progress:
         forced = _FORCE_PROGRESS.get()
         if enabled is None:
             enabled = True if forced else _isatty(self.stream)
-        self.enabled = enabled
+        self.enabled = bool(enabled) and not _QUIET.get()
         self.delay = 0.0 if forced else delay
         self.heartbeat = heartbeat
         self.start = time.monotonic()
+        self.plain = not _isatty(self.stream)      # whole lines, no carriage returns
         self._bar: Any = None
-        self._lock = threading.Lock()
+        self._lock = threading.RLock()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
+        self._done: int | None = None
+        self._total: int | None = None
+        self._last_line = -1.0
+        self._stage_written = False
+
+    # --- plain lines (not a terminal) ---------------------------------------------------
+
+    def _line(self) -> str:
+        t = int(time.monotonic() - self.start)
+        clock = f"{t // 60:02d}:{t % 60:02d}"
+        if self._done is None:
+            return f"{self.label} [{clock} elapsed]"
+        count = f"{self._done}/{self._total}" if self._total else f"{self._done}"
+        return f"{self.label}: {count} [{clock}]"
+
+    def _write_line(self) -> None:
+        now = time.monotonic()
+        if now - self.start < self.delay:
+            return
+        try:
+            self.stream.write(self._line() + "\n")
+            self.stream.flush()
+        except (OSError, ValueError):           # a closed pipe: stop reporting
+            self.enabled = False
+        self._last_line = now
+        self._stage_written = True
+
+    # --- the bar on a terminal ----------------------------------------------------------
 
     def _ensure(self, total: int | None) -> Any:
         if self._bar is None:
             from tqdm import tqdm
 
-            tty = _isatty(self.stream)
             fmt = self._format(total)
             self._bar = tqdm(total=total or None, desc=self.label, file=self.stream, leave=False,
-                             dynamic_ncols=tty, ncols=None if tty else 80, delay=self.delay,
-                             mininterval=0.1 if tty else 0.5, bar_format=fmt, ascii=not tty,
-                             initial=0)
+                             dynamic_ncols=True, delay=self.delay, mininterval=0.1,
+                             bar_format=fmt, initial=0)
         return self._bar
 
     def _format(self, total: int | None) -> str:
@@ -253,6 +306,13 @@ class Progress:
         if not self.enabled:
             return
         with self._lock:
+            if self.plain:
+                new_total = total is not None and total != self._total
+                self._done, self._total = done, total if total is not None else self._total
+                if (not self._stage_written or new_total or (total and done >= total)
+                        or time.monotonic() - self._last_line >= PLAIN_INTERVAL):
+                    self._write_line()
+                return
             bar = self._ensure(total)
             if total and bar.total != total:
                 bar.total = total
@@ -261,16 +321,42 @@ class Progress:
             bar.refresh() if self.delay == 0 else bar.update(0)
 
     def describe(self, label: str) -> None:
-        """Change the label shown before the bar."""
-        self.label = label
-        if self.enabled and self._bar is not None:
-            with self._lock:
+        """Change the label: a new stage (a new line when not on a terminal)."""
+        with self._lock:
+            self.label = label
+            if not self.enabled:
+                return
+            if self.plain:
+                self._write_line()
+            elif self._bar is not None:
                 self._bar.set_description_str(label)
+
+    def write(self, message: str) -> None:
+        """A line of its own on the stream (a stage's result), above the bar on a terminal;
+        left out under ``-q/--quiet``."""
+        if _QUIET.get():
+            return
+        with self._lock:
+            if self._bar is not None:
+                self._bar.clear()
+            try:
+                self.stream.write(message + "\n")
+                self.stream.flush()
+            except (OSError, ValueError):
+                return
+            if self._bar is not None:
+                self._bar.refresh()
 
     def _beat(self) -> None:
         while not self._stop.wait(0.5):
             with self._lock:
-                if time.monotonic() - self.start >= self.delay:
+                if not self.enabled:
+                    return
+                if self.plain:
+                    if (not self._stage_written
+                            or time.monotonic() - self._last_line >= PLAIN_INTERVAL):
+                        self._write_line()
+                elif time.monotonic() - self.start >= self.delay:
                     self._ensure(None).refresh()
 
     def close(self) -> None:
@@ -283,16 +369,29 @@ class Progress:
             self._bar.close()
             self._bar = None
 
-    def __enter__(self) -> "Progress":
+    def __enter__(self) -> "ProgressBar":
         if self.enabled and self.heartbeat:
             if self.delay == 0:
-                self._ensure(None).refresh()
+                if self.plain:
+                    self._write_line()
+                else:
+                    self._ensure(None).refresh()
+            self._stop.clear()
             self._thread = threading.Thread(target=self._beat, daemon=True)
             self._thread.start()
         return self
 
     def __exit__(self, *exc: Any) -> None:
         self.close()
+
+
+PLAIN_INTERVAL = 5.0     # seconds between two progress lines when stderr is not a terminal
+
+
+def note(message: str) -> None:
+    """An informational line on stderr (a stage's result), left out under ``-q/--quiet``."""
+    if not _QUIET.get():
+        print(message, file=sys.stderr, flush=True)
 
 
 def _isatty(stream: Any) -> bool:
@@ -343,15 +442,19 @@ def print_json(obj: Any) -> None:
 
 
 def add_common(p: argparse.ArgumentParser, json: bool = True, progress: bool = True) -> None:
-    """The options every command shares: ``--json`` and ``--progress``."""
+    """The options every command shares: ``--json``, ``--progress`` and ``-q/--quiet``."""
     if json:
         p.add_argument("--json", action="store_true",
                        help="print the result as one JSON document (schemas/ describes it); "
                             "errors too")
     if progress:
-        p.add_argument("--progress", action="store_true",
-                       help="show progress bars on stderr even when it is not a terminal "
-                            "(on a terminal they appear after a second)")
+        q = p.add_mutually_exclusive_group()
+        q.add_argument("--progress", action="store_true",
+                       help="show progress on stderr even when it is not a terminal (then one "
+                            "line per stage and every few seconds; on a terminal a bar appears "
+                            "after a second)")
+        q.add_argument("-q", "--quiet", action="store_true",
+                       help="no progress and no notes on stderr (errors are still reported)")
 
 
 def add_max_atoms(p: argparse.ArgumentParser) -> None:

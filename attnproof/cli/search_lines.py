@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from .common import EXIT_INCONCLUSIVE, EXIT_NEGATIVE, EXIT_OK, Progress, print_json
+from .common import EXIT_INCONCLUSIVE, EXIT_NEGATIVE, EXIT_OK, ProgressBar, print_json
 
 
 def run_global(args: argparse.Namespace) -> int:
@@ -14,8 +14,8 @@ def run_global(args: argparse.Namespace) -> int:
 
     from ..errors import InputError
     from ..io import atomic_write_text, canonical_json, load_problem
-    from ..smt.certify import line_certificate
-    from ..smt.line_query import line_minimize, line_query
+    from ..smt import line_certificate, line_minimize
+    from ..smt.line_query import line_query
 
     M = load_problem(args.problem)
     if M.has_bias:
@@ -23,11 +23,15 @@ def run_global(args: argparse.Namespace) -> int:
                          "which are outside the SMT search (THEORY §6)")
     t0 = time.perf_counter()
     if args.minimize:
-        with Progress("line refutations: SMT queries", heartbeat=True) as bar:
+        with ProgressBar(f"line refutations: query 1 (z3 and cvc5 running, timeout "
+                         f"{args.timeout:g} s per query)", heartbeat=True) as bar:
+            asked = []
+
             def step(res) -> None:
-                bar.close()
-                print(f"k = {res.target}: {res.result} [{res.seconds:.1f} s]", file=sys.stderr,
-                      flush=True)
+                asked.append(res)
+                bar.write(f"k = {res.target}: {res.result} [{res.seconds:.1f} s]")
+                bar.describe(f"line refutations: query {len(asked) + 1} after k = {res.target} "
+                             f"{res.result} (z3 and cvc5 running, timeout {args.timeout:g} s)")
 
             mr = line_minimize(M, args.timeout, max_atoms=args.max_atoms, on_step=step)
         if args.smtlib and mr.steps:
@@ -58,7 +62,7 @@ def run_global(args: argparse.Namespace) -> int:
                       f"cvc5; SMT-LIB2 sha256 {ref.encoding.sha256})")
         sys.stdout.flush()
         return EXIT_INCONCLUSIVE if mr.stopped == "unknown" else EXIT_OK
-    with Progress(f"line query: at most {args.atoms} points", heartbeat=True):
+    with ProgressBar(f"line query: at most {args.atoms} points", heartbeat=True):
         res = line_query(M, args.atoms, args.timeout)
     if args.smtlib:
         atomic_write_text(args.smtlib, res.encoding.smtlib)

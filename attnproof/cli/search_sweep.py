@@ -11,7 +11,7 @@ import argparse
 import os
 import sys
 
-from .common import EXIT_INCONCLUSIVE, EXIT_OK, Progress, add_executor_options, executor_spec, print_json
+from .common import EXIT_INCONCLUSIVE, EXIT_OK, ProgressBar, add_executor_options, executor_spec, print_json
 
 SWEEP_HELP = """\
 --sweep asks the question for every PROBLEM (several files: a family), every
@@ -75,8 +75,8 @@ def run_sweep(args: argparse.Namespace, options) -> int:
     from ..errors import InputError
     from ..fusion import fuse
     from ..io import atomic_write_text, canonical_json, load_problem
-    from ..smt.certify import search_certificate
-    from ..smt.sweep import parse_targets, parse_windows, sweep
+    from ..smt import parse_targets, parse_windows, search_certificate
+    from ..smt.sweep import sweep
 
     if args.smtlib:
         raise InputError("--smtlib: one query only, not with --sweep")
@@ -88,7 +88,7 @@ def run_sweep(args: argparse.Namespace, options) -> int:
     windows = parse_windows(args.window)
     targets = parse_targets(args.targets) if args.targets is not None else None
     spec = executor_spec(args)
-    with Progress("sweeping") as bar:
+    with ProgressBar("sweeping") as bar:
         sw = sweep(problems, windows, targets, args.timeout, options, spec=spec, progress=bar,
                    max_atoms=args.max_atoms)
     written = []

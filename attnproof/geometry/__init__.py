@@ -41,7 +41,9 @@ from .minkowski import MinkowskiVertices, minkowski_vertices
 from .chain import Chain, indecomposable_chain
 from .direct_sum import DirectSum, direct_sum_certificate
 from .points import head_points
+from .proof import FactorClasses, GeometryProof, factor_classes, geometry_proof
 
 __all__ = ["Functional", "Gordan", "separate", "HeadVertices", "classify_points",
            "head_vertices", "MinkowskiVertices", "minkowski_vertices", "Chain",
-           "indecomposable_chain", "DirectSum", "direct_sum_certificate", "head_points"]
+           "indecomposable_chain", "DirectSum", "direct_sum_certificate", "head_points",
+           "FactorClasses", "factor_classes", "GeometryProof", "geometry_proof"]

@@ -215,94 +215,113 @@ def indecomposable_chain(points: Sequence[Sequence[int]], *, max_lp: int = 20000
     if s is not None:
         return s if s.content == 1 or not require_content else None
     hv = classify_points(pts)
-    V = hv.vertex_indices
-    if len(V) < 3:
+    if len(hv.vertex_indices) < 3:
         return None
-    tested: set = set()
-    tris: dict = {}
-    edges: list = []
-    covered: set = set()
-    g = 0
-    lps = 0
+    return _ChainSearch(pts, box, hv, max_lp).run(require_content)
 
-    def add(tri, c):
-        nonlocal g
-        tris[tri] = c
+
+class _ChainSearch:
+    """The search of :func:`indecomposable_chain` for triangular faces on the vertices.
+
+    ``tris``: the triangles found (index triple -> functional); ``edges``: their edges
+    in order of discovery, ``g`` the gcd of the edges' contents; ``covered``: the
+    vertices on some triangle; ``lps``: the linear programs spent (at most ``max_lp``).
+    """
+
+    def __init__(self, pts: list, box: Sequence[int], hv, max_lp: int) -> None:
+        self.pts, self.box, self.hv, self.max_lp = pts, box, hv, max_lp
+        self.V = hv.vertex_indices
+        self.Vset = set(self.V)
+        self.tested: set = set()
+        self.tris: dict = {}
+        self.edges: list = []
+        self.covered: set = set()
+        self.g = 0
+        self.lps = 0
+
+    def add(self, tri: tuple, c) -> None:
+        self.tris[tri] = c
         for e in ((tri[0], tri[1]), (tri[0], tri[2]), (tri[1], tri[2])):
-            if e not in edges:
-                edges.append(e)
-                g = gcd(g, content([tuple(x - y for x, y in zip(pts[e[1]], pts[e[0]]))], box))
-        covered.update(tri)
+            if e not in self.edges:
+                self.edges.append(e)
+                diff = tuple(x - y for x, y in zip(self.pts[e[1]], self.pts[e[0]]))
+                self.g = gcd(self.g, content([diff], self.box))
+        self.covered.update(tri)
 
-    def test(tri) -> bool:
-        nonlocal lps
+    def test(self, tri) -> bool:
+        """Decide one untested triangle (one LP): True when it is a face."""
         tri = tuple(sorted(tri))
-        if tri in tested:
+        if tri in self.tested:
             return False
-        tested.add(tri)
-        lps += 1
-        c = triangle_face(pts, tri)
+        self.tested.add(tri)
+        self.lps += 1
+        c = triangle_face(self.pts, tri)
         if c is None:
             return False
-        add(tri, c)
+        self.add(tri, c)
         return True
 
-    # a first triangle through the first vertex
-    a = V[0]
-    found = False
-    for bi in range(1, len(V)):
-        for ci in range(bi + 1, len(V)):
-            if lps >= max_lp:
-                return None
-            if test((a, V[bi], V[ci])):
-                found = True
-                break
-        if found:
-            break
-    if not found:
-        return None
-    Vset = set(V)
-    if len(pts[0]) == 3:
-        # in space, walk across edges by gift wrapping: one exact proposal per edge
-        queue = [(t, e) for t in list(tris) for e in ((t[0], t[1]), (t[0], t[2]), (t[1], t[2]))]
-        while queue and not (covered >= Vset and g == 1):
-            t, (a, b) = queue.pop()
-            c = next(x for x in t if x not in (a, b))
-            x = _wrap(pts, a, b, c)
-            if x is None:
-                continue
-            new = tuple(sorted((a, b, x)))
-            if new in tris or lps >= max_lp:
-                continue
-            if test(new):
-                queue.extend((new, e) for e in ((new[0], new[1]), (new[0], new[2]), (new[1], new[2])))
-
-    def done() -> Chain | None:
-        if require_content or not covered >= Vset:
-            return None
-        return Chain("chain", sorted(tris.items()), list(hv.non_vertices), content=g)
-
-    def extend(skip_covered: bool) -> bool | None:
-        """One new triangle on a known edge: True, False when there is none, None when
-        the LP budget is spent."""
-        for e in list(edges):
-            for w in V:
-                if w in e or (skip_covered and w in covered):
-                    continue
-                if lps >= max_lp:
-                    return None
-                if test((e[0], e[1], w)):
+    def first_triangle(self) -> bool:
+        """A first triangular face through the first vertex (False: none within the budget)."""
+        V = self.V
+        a = V[0]
+        for bi in range(1, len(V)):
+            for ci in range(bi + 1, len(V)):
+                if self.lps >= self.max_lp:
+                    return False
+                if self.test((a, V[bi], V[ci])):
                     return True
         return False
 
-    while not (covered >= Vset and g == 1):
-        # prefer a triangle that reaches an uncovered vertex, then any new triangle
-        found = extend(True)
-        if found is False:
-            found = extend(False)
-        if not found:
-            return done()
-    return Chain("chain", sorted(tris.items()), list(hv.non_vertices), content=1)
+    def finished(self) -> bool:
+        return self.covered >= self.Vset and self.g == 1
+
+    def wrap(self) -> None:
+        """In space, walk across edges by gift wrapping: one exact proposal per edge."""
+        queue = [(t, e) for t in list(self.tris) for e in ((t[0], t[1]), (t[0], t[2]), (t[1], t[2]))]
+        while queue and not self.finished():
+            t, (a, b) = queue.pop()
+            c = next(x for x in t if x not in (a, b))
+            x = _wrap(self.pts, a, b, c)
+            if x is None:
+                continue
+            new = tuple(sorted((a, b, x)))
+            if new in self.tris or self.lps >= self.max_lp:
+                continue
+            if self.test(new):
+                queue.extend((new, e) for e in ((new[0], new[1]), (new[0], new[2]), (new[1], new[2])))
+
+    def extend(self, skip_covered: bool) -> bool | None:
+        """One new triangle on a known edge: True, False when there is none, None when
+        the LP budget is spent."""
+        for e in list(self.edges):
+            for w in self.V:
+                if w in e or (skip_covered and w in self.covered):
+                    continue
+                if self.lps >= self.max_lp:
+                    return None
+                if self.test((e[0], e[1], w)):
+                    return True
+        return False
+
+    def chain(self, content: int) -> Chain:
+        return Chain("chain", sorted(self.tris.items()), list(self.hv.non_vertices), content=content)
+
+    def run(self, require_content: bool) -> Chain | None:
+        if not self.first_triangle():
+            return None
+        if len(self.pts[0]) == 3:
+            self.wrap()
+        while not self.finished():
+            # prefer a triangle that reaches an uncovered vertex, then any new triangle
+            found = self.extend(True)
+            if found is False:
+                found = self.extend(False)
+            if not found:
+                if require_content or not self.covered >= self.Vset:
+                    return None
+                return self.chain(self.g)
+        return self.chain(1)
 
 
 def width(c: Sequence[int], points) -> int:

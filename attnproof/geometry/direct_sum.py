@@ -24,7 +24,7 @@ from typing import Sequence
 from .modular import PRIMES, EchelonModP, rank_mod_p
 from .vertices import check_distinct
 
-__all__ = ["DirectSum", "direct_sum_certificate"]
+__all__ = ["DirectSum", "direct_sum_certificate", "direct_sub_sum"]
 
 
 @dataclass
@@ -161,4 +161,73 @@ def direct_sum_certificate(heads_points: Sequence[Sequence[Sequence[int]]]) -> D
             return DirectSum(bases, rels, prime)
         if flint.fmpz_mat([list(v) for v in allrows]).rank() < len(allrows):
             return None
+    return None
+
+
+def _rank_p(rows: list, p: int) -> int:
+    """Rank over ``GF(p)`` (FLINT's word-size matrices: the producer's fast path)."""
+    import flint
+
+    if not rows:
+        return 0
+    return flint.nmod_mat([[x % p for x in r] for r in rows], p).rank()
+
+
+def direct_sub_sum(heads_points: Sequence[Sequence[Sequence[int]]],
+                   value=len) -> tuple[list[int], DirectSum] | None:
+    """Heads in direct-sum position (a subset, in increasing order) and their certificate.
+
+    The vertex count of a Minkowski sum is at least that of any sub-sum (THEORY §4,
+    Lemma 9.5; docs/certificates.md §6.14), so when the whole sum is not direct the
+    best sub-sum that is gives a lower bound ``Π_{h∈S} n_h``.  Greedy, twice: heads
+    by ``log value(h) / dim U_h`` and by ``value(h)`` alone (``value``: the head's
+    count, by default its number of points), each added when the union of the
+    difference spaces stays independent (a modular rank); the larger product wins.
+    In general position every set whose dimensions fit in the ambient space is
+    direct, and then the choice is the best product up to the knapsack of
+    dimensions.  None when no head has two points.
+
+    >>> S, ds = direct_sub_sum([[(0, 0, 0), (1, 0, 0), (0, 1, 0)], [(0, 0, 0), (1, 1, 0)],
+    ...                         [(0, 0, 0), (0, 0, 1)]])
+    >>> S, ds.bases
+    ([0, 2], [[1, 2], [1]])
+    """
+    from math import log
+
+    heads = [check_distinct(pts) for pts in heads_points]
+    if not heads or not heads[0]:
+        return None
+    d = len(heads[0][0])
+    p = PRIMES[0]
+    rows, ranks = [], []
+    for pts in heads:
+        diffs = [tuple(x - y for x, y in zip(q, pts[0])) for q in pts[1:]]
+        r = _rank_p(diffs, p)
+        if r < len(diffs):
+            own = EchelonModP(p)
+            diffs = [v for v in diffs if own.add(v)]
+        rows.append(diffs)
+        ranks.append(r)
+    live = [h for h in range(len(heads)) if ranks[h] > 0]
+    vals = {h: max(value(heads[h]), 1) for h in live}
+    best = None
+    for key in (lambda h: (-log(vals[h]) / ranks[h], h), lambda h: (-vals[h], ranks[h], h)):
+        chosen: list = []
+        acc: list = []
+        for h in sorted(live, key=key):
+            if len(acc) + ranks[h] <= d and _rank_p(acc + rows[h], p) == len(acc) + ranks[h]:
+                chosen.append(h)
+                acc += rows[h]
+        score = 1
+        for h in chosen:
+            score *= vals[h]
+        if chosen and (best is None or score > best[0]):
+            best = (score, chosen)
+    chosen = best[1] if best else []
+    while chosen:
+        S = sorted(chosen)
+        ds = direct_sum_certificate([heads[h] for h in S])
+        if ds is not None:
+            return S, ds
+        chosen.pop()
     return None

@@ -24,10 +24,10 @@ Candidates are decided in chunks through a map of tasks (:class:`attnproof.tasks
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable, Optional, Sequence
+from typing import Sequence
 
 from ..errors import LimitError
-from ..tasks import MapTasks, map_in_process
+from ..tasks import MapTasks, Progress, map_in_process
 from .separation import Functional, dot, refute, separate
 from .vertices import check_distinct, classify_chunk, collect_points
 
@@ -36,7 +36,6 @@ __all__ = ["MinkowskiVertices", "minkowski_vertices", "decide_chunk", "tuple_row
 
 CHUNK = 512          # candidate tuples per task (fixed: a chunk's answers depend on its tuples only)
 POINT_CHUNK = 16     # points per vertex-test task
-Progress = Optional[Callable[[int, int], None]]
 
 
 @dataclass

@@ -4,7 +4,8 @@ Per class of associate heads (Cor 9.3) a representative gets an indecomposable
 chain (Lemma 9.1, Cor 9.2); representatives only indecomposable (content above 1)
 get certificates of non-homothety (docs/theory.md 9.3'); the vertices of the sum
 are counted by a direct sum (Lemma 9.5) when the difference spaces are
-independent, else by an enumeration of Minkowski vertices (Lemma 9.4).
+independent, else in the plane by merging edges (:mod:`.planar`), else by an
+enumeration of Minkowski vertices (Lemma 9.4).
 
 The result is a :class:`GeometryProof` of typed parts; the certificate steps
 are written from it by :mod:`attnproof.certificate.geometry_steps`.  Nothing
@@ -19,21 +20,19 @@ here expands a polynomial or knows the certificate's JSON.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable, Optional
 
 from ..algebra.lattice import Lattice
 from ..model import MultiHead
-from ..tasks import MapTasks
+from ..tasks import MapTasks, Progress
 from .associates import associate_classes
 from .chain import Chain, difference_box, indecomposable_chain, non_homothety
-from .direct_sum import DirectSum, direct_sum_certificate
+from .direct_sum import DirectSum, direct_sub_sum, direct_sum_certificate
 from .minkowski import MinkowskiVertices, minkowski_vertices
 from .points import head_points, project, varying_coordinates
 from .vertices import HeadVertices, classify_points
 
-__all__ = ["GeometryProof", "geometry_proof", "MAX_CANDIDATES"]
+__all__ = ["FactorClasses", "factor_classes", "GeometryProof", "geometry_proof", "MAX_CANDIDATES"]
 
-Progress = Optional[Callable[[int, int], None]]
 # candidate vertex tuples decided before a Minkowski count becomes partial (a lower bound)
 MAX_CANDIDATES = 100_000
 
@@ -52,7 +51,7 @@ class GeometryProof:
 
     lower: int
     complete: bool
-    method: str                      # "direct_sum" | "minkowski_vertices" | "newton_blocks"
+    method: str          # "direct_sum" | "minkowski_vertices" | "planar_vertices" | "sub_sum" | "newton_blocks"
     classes: list = field(default_factory=list)
     factors: list = field(default_factory=list)     # class representatives that are factors of Q
     all_vertices: bool = False       # every key of every factor head is a vertex of its head
@@ -63,6 +62,83 @@ class GeometryProof:
     direct_sum: DirectSum | None = None
     factor_vertices: list[HeadVertices | None] = field(default_factory=list)
     minkowski: MinkowskiVertices | None = None
+    sub_sum: list | None = None      # method "sub_sum": the factor indices kept (a direct sub-sum)
+
+
+@dataclass
+class FactorClasses:
+    """The reduced denominator ``Q`` as a product of classes of heads (THEORY Cor 9.3, 9.3').
+
+    ``classes``: the classes of associate heads (first head: the representative);
+    ``constant``: per class, whether its denominator is constant (no factor of ``Q``);
+    ``chains``: ``(head, Chain)`` per representative, by head; ``indecomposable``: the
+    representatives whose chain has content above 1, each certified non-homothetic to
+    the other non-constant classes by ``non_homothetic`` ``(h, g, c1, c2)``.  When
+    ``obstacle`` is set (a sentence), no such product is certified and the rest is
+    what was found before it.
+    """
+
+    classes: list = field(default_factory=list)
+    constant: list = field(default_factory=list)
+    chains: list[tuple[int, Chain]] = field(default_factory=list)
+    indecomposable: set = field(default_factory=set)
+    non_homothetic: list = field(default_factory=list)
+    obstacle: str | None = None
+
+    @property
+    def factors(self) -> list[int]:
+        """The representatives of the non-constant classes: one factor of ``Q`` each."""
+        return [cl[0] for cl, const in zip(self.classes, self.constant) if not const]
+
+
+def factor_classes(M: MultiHead, lattice: Lattice | None = None,
+                   points: list | None = None) -> FactorClasses:
+    """Certify ``Q`` as the product of the denominators of classes of associate heads:
+    a chain per representative (Lemma 9.1, Cor 9.2), non-homothety for those only
+    indecomposable (docs/theory.md 9.3').  ``points``: :func:`head_points`, when built.
+
+    >>> from attnproof.families import sigmoid_sum
+    >>> fc = factor_classes(sigmoid_sum(3))
+    >>> fc.classes, fc.factors, fc.obstacle
+    ([[0], [1], [2]], [0, 1, 2], None)
+    """
+    lat = lattice if lattice is not None else Lattice.of(M)
+    pts_all = points if points is not None else head_points(M, lat)
+    try:
+        classes, constant = associate_classes(M, lat)
+    except ValueError as e:
+        return FactorClasses(obstacle=str(e))
+    fc = FactorClasses(classes, constant)
+    box = difference_box(pts_all)
+    for cl in classes:
+        h = cl[0]
+        pts = pts_all[h]
+        vc = varying_coordinates(pts)
+        ch = indecomposable_chain(project(pts, vc), box=[box[j] for j in vc],
+                                  require_content=False)
+        if ch is None:
+            fc.obstacle = (f"the denominator of head {h} has no certificate of irreducibility "
+                           f"from its Newton polytope (THEORY 9.1, 9.2)")
+            return fc
+        if ch.content != 1:
+            fc.indecomposable.add(h)
+        fc.chains.append((h, ch))
+    fc.chains.sort(key=lambda t: t[0])
+    reps = fc.factors
+    if fc.indecomposable:
+        # docs/theory.md 9.3': pairwise non-homothetic non-constant classes
+        for i, h in enumerate(reps):
+            for g in reps[i + 1:]:
+                if h not in fc.indecomposable and g not in fc.indecomposable:
+                    continue
+                vc = varying_coordinates(pts_all[h], pts_all[g])
+                nh = non_homothety(project(pts_all[h], vc), project(pts_all[g], vc))
+                if nh is None:
+                    fc.obstacle = (f"the denominators of heads {h} and {g} are not certified "
+                                   f"non-homothetic (docs/theory.md 9.3')")
+                    return fc
+                fc.non_homothetic.append((h, g, nh[0], nh[1]))
+    return fc
 
 
 def geometry_proof(M: MultiHead, *, complete: bool = True, progress: Progress = None,
@@ -75,38 +151,11 @@ def geometry_proof(M: MultiHead, *, complete: bool = True, progress: Progress = 
     runs the vertex enumeration's tasks (default: in this process)."""
     lat = Lattice.of(M)
     pts_all = head_points(M, lat)
-    try:
-        classes, constant = associate_classes(M, lat)
-    except ValueError:
+    fc = factor_classes(M, lat, pts_all)
+    if fc.obstacle is not None:
         return None
-    chains: list = []
-    box = difference_box(pts_all)
-    indec: set = set()          # representatives only indecomposable (content above 1)
-    for cl in classes:
-        h = cl[0]
-        pts = pts_all[h]
-        vc = varying_coordinates(pts)
-        ch = indecomposable_chain(project(pts, vc), box=[box[j] for j in vc],
-                                  require_content=False)
-        if ch is None:
-            return None
-        if ch.content != 1:
-            indec.add(h)
-        chains.append((h, ch))
-    chains.sort(key=lambda t: t[0])
-    reps = [cl[0] for cl, const in zip(classes, constant) if not const]
-    pairs = []
-    if indec:
-        # docs/theory.md 9.3': pairwise non-homothetic non-constant classes
-        for i, h in enumerate(reps):
-            for g in reps[i + 1:]:
-                if h not in indec and g not in indec:
-                    continue
-                vc = varying_coordinates(pts_all[h], pts_all[g])
-                nh = non_homothety(project(pts_all[h], vc), project(pts_all[g], vc))
-                if nh is None:
-                    return None
-                pairs.append((h, g, nh[0], nh[1]))
+    classes, chains, pairs, indec = fc.classes, fc.chains, fc.non_homothetic, fc.indecomposable
+    reps = fc.factors
     if not reps:
         # Q = 1: the trivial bound needs no factor at all
         return GeometryProof(1, True, "newton_blocks", classes, reps, chains=chains,
@@ -116,25 +165,75 @@ def geometry_proof(M: MultiHead, *, complete: bool = True, progress: Progress = 
     parts = dict(chains=chains, non_homothetic=pairs, points=fpts)
     ds = direct_sum_certificate(fpts)
     if ds is not None:
-        fv: list[HeadVertices | None] = []
-        total = 1
-        for basis, pts in zip(ds.bases, fpts):
-            if len(basis) == len(pts) - 1:
-                fv.append(None)                       # a simplex: every point is a vertex
-                total *= len(pts)
-            else:
-                hv = classify_points(pts)
-                fv.append(hv)
-                total *= len(hv.vertices)
+        fv, total = _factor_vertices(ds, fpts)
         allv = total == _prod(len(p) for p in fpts)
         return GeometryProof(total, True, "direct_sum", classes, reps, allv, sorted(indec),
                              direct_sum=ds, factor_vertices=fv, **parts)
+    if len(coords) <= 2:
+        # in the plane: the summands' edges merged in angular order, O(n log n); the
+        # checker counts from the hulls alone (docs/certificates.md §6.12)
+        from .planar import convex_hull, minkowski_polygon
+
+        pad = [[tuple(q) + (0,) * (2 - len(coords)) for q in p] for p in fpts]
+        count = len(minkowski_polygon((p, 1) for p in pad))
+        allv = all(len(convex_hull(p)) == len(set(p)) for p in pad)
+        return GeometryProof(count, True, "planar_vertices", classes, reps, allv, sorted(indec),
+                             **parts)
+    sub = None
+    if max_candidates is not None and _prod(len(p) for p in fpts) > max_candidates:
+        # too many candidate tuples for a complete count: the best direct sub-sum
+        # (docs/certificates.md §6.14) may prove more than a partial enumeration
+        sub = _sub_sum(fpts, pts_all, reps)
+        if sub is not None and sub[3] >= max_candidates:
+            return _sub_sum_proof(sub, classes, reps, indec, chains, pairs)
     mv = minkowski_vertices(fpts, complete=complete, progress=progress, mapper=mapper,
                             max_candidates=max_candidates)
+    if sub is not None and sub[3] > mv.count:
+        return _sub_sum_proof(sub, classes, reps, indec, chains, pairs)
     exact = mv.complete and mv.certified
     allv = exact and not any(mv.head_non_vertices)
     return GeometryProof(mv.count, exact, "minkowski_vertices", classes, reps, allv,
                          sorted(indec), minkowski=mv, **parts)
+
+
+def _factor_vertices(ds: DirectSum, fpts: list) -> tuple[list, int]:
+    """Per factor of a direct sum, its decided points (None: a simplex) and the count."""
+    fv: list[HeadVertices | None] = []
+    total = 1
+    for basis, pts in zip(ds.bases, fpts):
+        if len(basis) == len(pts) - 1:
+            fv.append(None)                       # a simplex: every point is a vertex
+            total *= len(pts)
+        else:
+            hv = classify_points(pts)
+            fv.append(hv)
+            total *= len(hv.vertices)
+    return fv, total
+
+
+def _sub_sum(fpts: list, pts_all: list, reps: list):
+    """``(kept factor indices, DirectSum, points, count, vertices)`` of the best direct
+    sub-sum found (:func:`attnproof.geometry.direct_sum.direct_sub_sum`), or None.
+
+    The checker restricts the bound factors to the kept ones and re-derives their
+    points on the x-variables that vary over them: the proof is on that projection
+    (dropping coordinates constant on every kept head keeps each head's point order,
+    bases and relations)."""
+    found = direct_sub_sum(fpts)
+    if found is None or len(found[0]) == len(fpts):
+        return None
+    S, ds = found
+    coords = varying_coordinates(*[pts_all[reps[i]] for i in S])
+    pts = [project(pts_all[reps[i]], coords) for i in S]
+    fv, total = _factor_vertices(ds, pts)
+    return S, ds, pts, total, fv
+
+
+def _sub_sum_proof(sub, classes, reps, indec, chains, pairs) -> GeometryProof:
+    S, ds, pts, total, fv = sub
+    return GeometryProof(total, False, "sub_sum", classes, reps, False, sorted(indec),
+                         chains=chains, non_homothetic=pairs, points=pts, direct_sum=ds,
+                         factor_vertices=fv, sub_sum=list(S))
 
 
 def _prod(xs) -> int:

@@ -127,7 +127,9 @@ def _loads_yaml(text: str) -> Any:
 
     def _str(loader: Any, node: Any) -> str:
         # YAML 1.1 reads plain 1e3 as a string: demand quotes for anything number-like
-        if node.style is None and re.fullmatch(r"[0-9+\-.eE/_:]+", node.value or ""):
+        # (a plain p/q is unambiguous: YAML has no rational type, it is the string "p/q")
+        if (node.style is None and re.fullmatch(r"[0-9+\-.eE/_:]+", node.value or "")
+                and not re.fullmatch(r"[+-]?[0-9]+/[0-9]+", node.value)):
             raise NumberError(f"{node.value!r} is ambiguous in YAML 1.1; quote it")
         return loader.construct_scalar(node)
 

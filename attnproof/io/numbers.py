@@ -38,7 +38,7 @@ from typing import Any
 from ..checker.limits import MAX_DIGITS, MAX_EXPONENT, fits_digits
 from ..errors import NumberError
 
-__all__ = ["parse_number", "format_number", "decimal_string"]
+__all__ = ["parse_number", "format_number", "decimal_string", "exact_decimal"]
 
 _NUM_RE = re.compile(
     r"^(?P<sign>[+-]?)(?:(?P<int>[0-9]+)(?:\.(?P<frac>[0-9]*))?|\.(?P<frac2>[0-9]+))"
@@ -158,3 +158,38 @@ def decimal_string(n: int) -> str:
     hi, lo = divmod(n, 10 ** k)
     low = decimal_string(lo)
     return decimal_string(hi) + "0" * (k - len(low)) + low
+
+
+def exact_decimal(x: Fraction) -> int | str:
+    """An exact number as a problem file writes it: a finite decimal when there is one.
+
+    >>> exact_decimal(Fraction(3, 8)), exact_decimal(Fraction(-1, 3)), exact_decimal(Fraction(4))
+    ('0.375', '-1/3', 4)
+    >>> exact_decimal(Fraction(1, 2 ** 30))
+    '9.31322574615478515625e-10'
+    """
+    x = Fraction(x)
+    if x.denominator == 1:
+        return int(x.numerator)
+    q = x.denominator
+    a = b = 0
+    while q % 2 == 0:
+        q //= 2
+        a += 1
+    while q % 5 == 0:
+        q //= 5
+        b += 1
+    if q != 1:
+        return f"{x.numerator}/{x.denominator}"
+    k = max(a, b)                                    # x = n / 10^k exactly
+    n = x.numerator * (10 ** k // x.denominator)
+    sign = "-" if n < 0 else ""
+    digits = str(abs(n))
+    if len(digits) <= k:                             # |x| < 1: scientific keeps it short
+        mant = digits.rstrip("0")
+        exp = len(digits) - k - 1
+        frac = mant[1:]
+        return f"{sign}{mant[0]}{'.' + frac if frac else ''}e{exp}" if exp < -4 else \
+            f"{sign}0.{'0' * (k - len(digits))}{digits}".rstrip("0")
+    whole, frac = digits[:-k], digits[-k:].rstrip("0")
+    return f"{sign}{whole}.{frac}" if frac else f"{sign}{whole}"

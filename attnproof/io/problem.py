@@ -13,20 +13,25 @@ True
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import re
 from fractions import Fraction
-from typing import Any, Sequence
+from pathlib import Path
+from typing import Any, Iterable, Iterator, Sequence
 
 from ..checker.limits import MAX_DIM, fits_digits
-from ..errors import InputError, ValidationError
+from ..errors import InputError, NumberError, ValidationError
 from ..model import Atom, Head, MultiHead
-from .files import atomic_write_text, canonical_json, loads_json, paused_gc, read_json_file
-from .numbers import _FAST_INT, _SMALL_FRACTIONS, _format_fraction, format_number, parse_number
+from .files import (atomic_write_text, canonical_json, loads_json, paused_gc, read_json_file,
+                    read_text_file)
+from .numbers import (_FAST_INT, _SMALL_FRACTIONS, _format_fraction, exact_decimal, format_number,
+                      parse_number)
 
 __all__ = ["PROBLEM_FORMAT", "PROBLEM_VERSION", "SPARSE_KEY_DIM", "load_problem", "loads_problem",
            "dump_problem", "problem_from_dict", "problem_to_dict", "problem_sha256", "key_to_json",
-           "sparse_key_to_json", "as_problem"]
+           "sparse_key_to_json", "as_problem", "fused_atom_docs", "decimal_atom_docs",
+           "one_head_document"]
 
 PROBLEM_FORMAT = "attnproof-problem"
 PROBLEM_VERSION = 1
@@ -35,7 +40,12 @@ PROBLEM_VERSION = 1
 def _check_keys(obj: dict, allowed: set[str], required: set[str], where: str) -> None:
     extra = sorted(set(obj) - allowed)
     if extra:
-        raise ValidationError(f"{where}: unknown field {extra[0]!r} (allowed: {', '.join(sorted(allowed))})")
+        import difflib
+
+        close = difflib.get_close_matches(str(extra[0]), sorted(allowed), n=1, cutoff=0.6)
+        hint = f"did you mean {close[0]!r}? " if close else ""
+        raise ValidationError(f"{where}: unknown field {extra[0]!r} ({hint}allowed: "
+                              f"{', '.join(sorted(allowed))})")
     missing = sorted(required - set(obj))
     if missing:
         raise ValidationError(f"{where}: missing field {missing[0]!r}")
@@ -284,7 +294,60 @@ def loads_problem(text: str) -> MultiHead:
     ...
     attnproof.errors.ValidationError: problem: 'heads' must be a non-empty list
     """
-    return problem_from_dict(loads_json(text))
+    try:
+        doc = loads_json(text)
+    except NumberError as e:
+        where = _float_location(text) if "JSON float" in str(e) else None
+        raise NumberError(f"{where}: {e}" if where else str(e)) from None
+    return problem_from_dict(doc)
+
+
+class _JsonFloat(str):
+    """A JSON float's text, kept by :func:`_float_location` to find where it is."""
+
+
+def _float_location(text: str) -> str | None:
+    """Where the first JSON float of a problem's text is: ``head 0 ('s'), atom 1, value``.
+
+    >>> _float_location('{"heads": [{"name": "s", "atoms": [{"key": [1], "value": 1},'
+    ...                 ' {"key": [0], "value": [0, 0.5]}]}]}')
+    "head 0 ('s'), atom 1, value"
+    """
+    try:
+        doc = json.loads(text, parse_float=_JsonFloat)
+    except (ValueError, RecursionError):
+        return None
+
+    def has_float(x) -> bool:
+        if isinstance(x, _JsonFloat):
+            return True
+        if isinstance(x, dict):
+            return any(has_float(v) for v in x.values())
+        if isinstance(x, list):
+            return any(has_float(v) for v in x)
+        return False
+
+    if not isinstance(doc, dict):
+        return None
+    for name in ("dim", "version"):
+        if has_float(doc.get(name)):
+            return f"problem: {name}"
+    heads = doc.get("heads")
+    for h_i, h in enumerate(heads if isinstance(heads, list) else []):
+        if not has_float(h):
+            continue
+        label = f"head {h_i}" + (f" ({h['name']!r})" if isinstance(h, dict) and
+                                 isinstance(h.get("name"), str) else "")
+        atoms = h.get("atoms") if isinstance(h, dict) else None
+        for a_i, a in enumerate(atoms if isinstance(atoms, list) else []):
+            if isinstance(a, dict):
+                for field in ("key", "value", "bias", "weight"):
+                    if has_float(a.get(field)):
+                        return f"{label}, atom {a_i}, {field}"
+            elif has_float(a):
+                return f"{label}, atom {a_i}"
+        return label
+    return None
 
 
 def load_problem(path: str | os.PathLike) -> MultiHead:
@@ -302,7 +365,17 @@ def load_problem(path: str | os.PathLike) -> MultiHead:
         from .npz import load_npz
         return load_npz(path)
     with paused_gc():
-        obj = read_json_file(path)
+        try:
+            obj = read_json_file(path)
+        except NumberError as e:
+            where = None
+            if "JSON float" in str(e) and not str(path).lower().endswith((".yaml", ".yml")):
+                where = _float_location(read_text_file(path))
+            if where is None:
+                raise
+            prefix = f"{Path(path)}: "
+            msg = str(e)[len(prefix):] if str(e).startswith(prefix) else str(e)
+            raise NumberError(f"{Path(path)}: {where}: {msg}") from None
         try:
             return problem_from_dict(obj)
         except InputError as e:
@@ -315,7 +388,11 @@ def problem_to_dict(M: MultiHead) -> dict:
     >>> from attnproof.model import Atom, Head, MultiHead
     >>> problem_to_dict(MultiHead((Head((Atom((1,), (1,)),)),)))
     {'format': 'attnproof-problem', 'version': 1, 'dim': 1, 'heads': [{'atoms': [{'key': [1], 'value': 1}]}]}
+
+    ``M`` may also be a problem file path or a problem document (:func:`as_problem`).
     """
+    if not isinstance(M, MultiHead):
+        M = as_problem(M)
     heads = []
     dim = M.dim
     sparse = dim > SPARSE_KEY_DIM
@@ -347,6 +424,8 @@ def problem_sha256(M: MultiHead) -> str:
     >>> from attnproof.families import sigmoid_sum
     >>> problem_sha256(sigmoid_sum(1))[:16]
     'f51da71fb60c16d2'
+
+    ``M`` may also be a problem file path or a problem document (:func:`as_problem`).
     """
     return hashlib.sha256(canonical_json(problem_to_dict(M)).encode("ascii")).hexdigest()
 
@@ -382,3 +461,55 @@ def as_problem(problem: Any) -> MultiHead:
         return load_problem(problem)
     raise InputError(f"expected a MultiHead, a problem file path or a problem document, "
                      f"got {type(problem).__name__}")
+
+
+def fused_atom_docs(rows: Iterable[tuple], dim: int, value_dim: int) -> Iterator[dict]:
+    """Atom documents of a fused head, one at a time, from its rows ``(sparse key, bias,
+    weight c, numerators ns)`` (values ``ns / c``): a million-atom fusion is written
+    without holding every atom document at once.
+
+    >>> list(fused_atom_docs([(((0, 1),), 0, 2, (1,))], 2, 1))
+    [{'key': [1, 0], 'value': '1/2', 'weight': 2}]
+    """
+    scalar = value_dim == 1
+    for key, bias, c, ns in rows:
+        ad: dict[str, Any] = {"key": sparse_key_to_json(key, dim)}
+        vals = [n // c if n % c == 0 else format_number(Fraction(n, c)) for n in ns]
+        ad["value"] = vals[0] if scalar else vals
+        if bias:
+            ad["bias"] = format_number(bias)
+        if c != 1:
+            ad["weight"] = c
+        yield ad
+
+
+def decimal_atom_docs(head: Head, dim: int, value_dim: int) -> Iterator[dict]:
+    """Atom documents of a head with every number an exact decimal where it has one
+    (:func:`attnproof.io.numbers.exact_decimal`): the keys of float inputs stay readable.
+
+    >>> from attnproof.model import Atom
+    >>> list(decimal_atom_docs(Head((Atom((Fraction(3, 8),), (1,)),)), 1, 1))
+    [{'key': ['0.375'], 'value': 1}]
+    """
+    scalar = value_dim == 1
+    for a in head.atoms:
+        if dim <= SPARSE_KEY_DIM:
+            key: Any = [exact_decimal(c) for c in a.key]
+        else:
+            key = {str(j): exact_decimal(c) for j, c in enumerate(a.key) if c}
+        ad: dict[str, Any] = {"key": key}
+        vals = [exact_decimal(v) for v in a.value]
+        ad["value"] = vals[0] if scalar else vals
+        if a.bias:
+            ad["bias"] = exact_decimal(a.bias)
+        if a.weight != 1:
+            ad["weight"] = exact_decimal(a.weight)
+        yield ad
+
+
+def one_head_document(atoms: Iterable[dict], dim: int, name: str | None = None) -> dict:
+    """The problem document of one head given its atom documents."""
+    head: dict[str, Any] = {"atoms": list(atoms)}
+    if name is not None:
+        head["name"] = name
+    return {"format": PROBLEM_FORMAT, "version": PROBLEM_VERSION, "dim": dim, "heads": [head]}

@@ -82,14 +82,133 @@ def fast_exp_into(x, out):
     _exp_block(x, tb, eb, out, n)
 
 
+# the parts of one tile, inlined into it by Numba (no call per block)
+_PART = dict(fastmath=FLAGS, cache=True, nogil=True, inline="always")
+
+
+@nb.njit(**_PART)
+def _block_logits(K, lb, Qtile, S, bm, i0, bw):
+    """Logits ``S[ii, :] = lb_i + <k_i, q>`` of atoms ``i0 .. i0+bw-1`` (FMAs unrolled by
+    four key coordinates), and their maximum per query in ``bm``."""
+    d = K.shape[1]
+    for j in range(TW):
+        bm[j] = -np.inf
+    for ii in range(bw):
+        i = i0 + ii
+        s = S[ii]
+        li = lb[i]
+        for j in range(TW):
+            s[j] = li
+        c = 0
+        while c + 4 <= d:
+            k0 = K[i, c]
+            k1 = K[i, c + 1]
+            k2 = K[i, c + 2]
+            k3 = K[i, c + 3]
+            q0 = Qtile[c]
+            q1 = Qtile[c + 1]
+            q2 = Qtile[c + 2]
+            q3 = Qtile[c + 3]
+            for j in range(TW):
+                s[j] = s[j] + k0 * q0[j] + k1 * q1[j] + k2 * q2[j] + k3 * q3[j]
+            c += 4
+        while c < d:
+            kc = K[i, c]
+            q = Qtile[c]
+            for j in range(TW):
+                s[j] += kc * q[j]
+            c += 1
+        for j in range(TW):
+            x = s[j]
+            bm[j] = x if x > bm[j] else bm[j]
+
+
+@nb.njit(**_PART)
+def _rescale(bm, mx, den, cden, num, cnum):
+    """Online softmax: rescale the running sums where the maximum grows."""
+    mv = num.shape[0]
+    for j in range(TW):
+        if bm[j] > mx[j]:
+            f = math.exp(mx[j] - bm[j])
+            den[j] *= f
+            cden[j] *= f
+            for c in range(mv):
+                num[c, j] *= f
+                cnum[c, j] *= f
+            mx[j] = bm[j]
+
+
+@nb.njit(**_PART)
+def _block_exps(S, mx, P, tb, eb, tbits, bw):
+    """``e^{S - max} = p * 2^k``: the polynomial part in ``P``, the exponent bits in ``eb``."""
+    for ii in range(bw):
+        s = S[ii]
+        pr = P[ii]
+        tr = tb[ii]
+        for j in range(TW):
+            t, p = _reduce(s[j] - mx[j])
+            tr[j] = t
+            pr[j] = p
+        er = eb[ii]
+        tbr = tbits[ii]
+        for j in range(TW):
+            er[j] = (tbr[j] - SHBITS + 1023) << 52
+
+
+@nb.njit(**_PART)
+def _block_sums(V, P, scale, bden, bnum, i0, bw):
+    """Plain sums within the block (at most ``BA`` terms, each ``<= 1``)."""
+    mv = V.shape[1]
+    for j in range(TW):
+        bden[j] = 0.0
+    for c in range(mv):
+        for j in range(TW):
+            bnum[c, j] = 0.0
+    for ii in range(bw):
+        i = i0 + ii
+        pr = P[ii]
+        sc = scale[ii]
+        for j in range(TW):
+            e = pr[j] * sc[j]
+            pr[j] = e
+            bden[j] += e
+        for c in range(mv):
+            vc = V[i, c]
+            if vc != 0.0:
+                bn = bnum[c]
+                for j in range(TW):
+                    bn[j] += vc * pr[j]
+
+
+@nb.njit(**_PART)
+def _kahan_add(bden, bnum, den, cden, num, cnum):
+    """The block's sums added to the running sums with Kahan compensation."""
+    mv = num.shape[0]
+    for j in range(TW):
+        y = bden[j] - cden[j]
+        t = den[j] + y
+        cden[j] = (t - den[j]) - y
+        den[j] = t
+    for c in range(mv):
+        nc = num[c]
+        cc = cnum[c]
+        bn = bnum[c]
+        for j in range(TW):
+            y = bn[j] - cc[j]
+            t = nc[j] + y
+            cc[j] = (t - nc[j]) - y
+            nc[j] = t
+
+
 @nb.njit(fastmath=FLAGS, cache=True, nogil=True)
 def _tile(K, lb, V, Qt, out, j0):
     """One tile of ``TW`` queries starting at column ``j0`` of ``Qt``, streaming over all atoms.
 
-    Per block of ``BA`` atoms: logits (FMAs unrolled by four key coordinates)
-    and their maximum; rescaling of the running sums where the maximum grows;
-    the shifted exponentials (all ``<= 1``); plain sums within the block, added
-    to the running sums with Kahan compensation.
+    Per block of ``BA`` atoms: logits and their maximum (:func:`_block_logits`);
+    rescaling of the running sums where the maximum grows (:func:`_rescale`); the
+    shifted exponentials, all ``<= 1`` (:func:`_block_exps`); plain sums within the
+    block (:func:`_block_sums`), added to the running sums with Kahan compensation
+    (:func:`_kahan_add`).
     """
     n, d = K.shape
     mv = V.shape[1]
@@ -112,95 +231,11 @@ def _tile(K, lb, V, Qt, out, j0):
     bnum = np.empty((mv, TW))
     for i0 in range(0, n, BA):
         bw = min(BA, n - i0)
-        # logits S[ii, :] = lb_i + <k_i, q> and their block maximum
-        for j in range(TW):
-            bm[j] = -np.inf
-        for ii in range(bw):
-            i = i0 + ii
-            s = S[ii]
-            li = lb[i]
-            for j in range(TW):
-                s[j] = li
-            c = 0
-            while c + 4 <= d:
-                k0 = K[i, c]
-                k1 = K[i, c + 1]
-                k2 = K[i, c + 2]
-                k3 = K[i, c + 3]
-                q0 = Qtile[c]
-                q1 = Qtile[c + 1]
-                q2 = Qtile[c + 2]
-                q3 = Qtile[c + 3]
-                for j in range(TW):
-                    s[j] = s[j] + k0 * q0[j] + k1 * q1[j] + k2 * q2[j] + k3 * q3[j]
-                c += 4
-            while c < d:
-                kc = K[i, c]
-                q = Qtile[c]
-                for j in range(TW):
-                    s[j] += kc * q[j]
-                c += 1
-            for j in range(TW):
-                x = s[j]
-                bm[j] = x if x > bm[j] else bm[j]
-        # online softmax: rescale the running sums where the maximum grows
-        for j in range(TW):
-            if bm[j] > mx[j]:
-                f = math.exp(mx[j] - bm[j])
-                den[j] *= f
-                cden[j] *= f
-                for c in range(mv):
-                    num[c, j] *= f
-                    cnum[c, j] *= f
-                mx[j] = bm[j]
-        # e^{S - max} = p * 2^k: polynomial part, then the exponent bits as integers
-        for ii in range(bw):
-            s = S[ii]
-            pr = P[ii]
-            tr = tb[ii]
-            for j in range(TW):
-                t, p = _reduce(s[j] - mx[j])
-                tr[j] = t
-                pr[j] = p
-            er = eb[ii]
-            tbr = tbits[ii]
-            for j in range(TW):
-                er[j] = (tbr[j] - SHBITS + 1023) << 52
-        # plain sums within the block (at most BA terms, each <= 1) ...
-        for j in range(TW):
-            bden[j] = 0.0
-        for c in range(mv):
-            for j in range(TW):
-                bnum[c, j] = 0.0
-        for ii in range(bw):
-            i = i0 + ii
-            pr = P[ii]
-            sc = scale[ii]
-            for j in range(TW):
-                e = pr[j] * sc[j]
-                pr[j] = e
-                bden[j] += e
-            for c in range(mv):
-                vc = V[i, c]
-                if vc != 0.0:
-                    bn = bnum[c]
-                    for j in range(TW):
-                        bn[j] += vc * pr[j]
-        # ... added to the running sums with Kahan compensation
-        for j in range(TW):
-            y = bden[j] - cden[j]
-            t = den[j] + y
-            cden[j] = (t - den[j]) - y
-            den[j] = t
-        for c in range(mv):
-            nc = num[c]
-            cc = cnum[c]
-            bn = bnum[c]
-            for j in range(TW):
-                y = bn[j] - cc[j]
-                t = nc[j] + y
-                cc[j] = (t - nc[j]) - y
-                nc[j] = t
+        _block_logits(K, lb, Qtile, S, bm, i0, bw)
+        _rescale(bm, mx, den, cden, num, cnum)
+        _block_exps(S, mx, P, tb, eb, tbits, bw)
+        _block_sums(V, P, scale, bden, bnum, i0, bw)
+        _kahan_add(bden, bnum, den, cden, num, cnum)
     for j in range(TW):
         jj = j0 + j
         if jj < out.shape[0]:

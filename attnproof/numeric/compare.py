@@ -36,6 +36,7 @@ from .balls import arb_of, evaluate_balls, table_of
 from .mp import evaluate_mpmath, mpf_to_fraction
 from .precision import GUARD_BITS, MAX_BALL_DIGITS, MAX_BITS, arb_precision, digits_to_bits
 from .queries import Query, format_query, query_digits, random_queries
+from ..tasks import Progress
 
 __all__ = ["BallCheck", "Refutation", "ball_compare", "quick_ball_check", "ball_sign", "cross_check",
            "DEFAULT_DIGITS", "DEFAULT_SAMPLES"]
@@ -44,7 +45,6 @@ DEFAULT_DIGITS = 50
 DEFAULT_SAMPLES = 16
 
 HeadLike = Union[Head, MultiHead]
-Progress = Optional[Callable[[int, int], None]]
 
 
 def ball_text(x: "flint.arb", digits: int = 25) -> str:

@@ -12,11 +12,15 @@ search).
 'sat'
 """
 
+from .certify import line_certificate, search_certificate
 from .encoding import Encoding, encode
+from .line_query import line_minimize
 from .lineality import Frame, full_frame, lineality_frame
 from .query import (MinimizeResult, SearchOptions, SearchResult, build_query, minimize,
                     newton_lower_bound, search_fusion)
+from .replay import replay_step
 from .solvers import SolverRun, run_solver, solver_available, solver_version
+from .sweep import parse_targets, parse_windows
 from .symmetry import window_symmetries
 from .verify import fusion_from_g, verify_fusion
 from .window import Window, box_window, parse_window, points_window
@@ -25,5 +29,6 @@ __all__ = ["Encoding", "encode", "Frame", "full_frame", "lineality_frame", "Mini
            "SearchOptions", "SearchResult", "build_query", "minimize", "newton_lower_bound",
            "search_fusion", "SolverRun", "run_solver", "solver_available", "solver_version",
            "window_symmetries", "fusion_from_g", "verify_fusion", "Window", "box_window",
-           "parse_window", "points_window"]
+           "parse_window", "points_window", "search_certificate", "line_certificate",
+           "line_minimize", "replay_step", "parse_targets", "parse_windows"]
 

@@ -27,11 +27,11 @@ from .solvers import SolverRun, run_solvers
 from .symmetry import window_symmetries
 from .verify import fusion_from_g, parse_model_value, verify_fusion
 from .window import Window, box_window, points_window
+from ..tasks import Progress
 
 __all__ = ["SearchOptions", "SearchResult", "MinimizeResult", "search_fusion", "minimize",
            "build_query", "newton_lower_bound"]
 
-Progress = Optional[Callable[[int, int], None]]
 
 
 @dataclass(frozen=True)
@@ -187,16 +187,27 @@ def build_query(M: MultiHead, k: int, window: int | Sequence | Window,
                          "which are outside the SMT search (THEORY §6)")
     if r is None:
         r = reduced_form(M)
-    key = (id(r), repr(window) if not isinstance(window, Window) else window, options)
-    if cache is not None and key in cache and cache[key][0] is r:
-        frame, win, perms, group, dirs = cache[key][1]
-    else:
-        frame, win = _frame_and_window(r, window, options)
-        perms, group = (window_symmetries(r, win, options.numerators) if options.symmetry
-                        else ([], 1))
-        dirs = binomial_directions(r) if options.parity else ()
-        if cache is not None:
-            cache[key] = (r, (frame, win, perms, group, dirs))
+    # each piece is cached under what it depends on, so that queries differing in other
+    # options (a replay tries every combination) share the frame, symmetries and directions
+    wkey = repr(window) if not isinstance(window, Window) else window
+    keys = {"frame": (id(r), wkey, options.lineality)}
+    keys["perms"] = keys["frame"] + (options.numerators, options.symmetry)
+    keys["dirs"] = (id(r), options.parity)
+
+    def cached(name, make):
+        if cache is None:
+            return make()
+        hit = cache.get((name, keys[name]))
+        if hit is not None and hit[0] is r:
+            return hit[1]
+        value = make()
+        cache[(name, keys[name])] = (r, value)
+        return value
+
+    frame, win = cached("frame", lambda: _frame_and_window(r, window, options))
+    perms, group = cached("perms", lambda: (window_symmetries(r, win, options.numerators)
+                                            if options.symmetry else ([], 1)))
+    dirs = cached("dirs", lambda: binomial_directions(r) if options.parity else ())
     centering = (options.centering and win.kind == "box" and frame.unimodular
                  and (win.radius or 0) > 0)
     enc = encode(r, win, k, cardinality=options.cardinality, symmetries=perms, centering=centering,

@@ -23,14 +23,71 @@ from __future__ import annotations
 
 import hashlib
 import itertools
+import re
 from dataclasses import replace
 
 from .solvers import run_solvers, solver_available
 
-__all__ = ["replay_step", "replay_line_step", "encoding_options_of", "line_options_of",
+__all__ = ["replay_step", "replay_line_step", "encoding_options_of", "line_options_of", "header_mismatch",
            "DEFAULT_REPLAY_TIMEOUT"]
 
 DEFAULT_REPLAY_TIMEOUT = 600.0
+
+
+_HEADER = re.compile(r"\(set-info :source \|attnproof window search: ([0-9]+) window points, "
+                     r"([0-9]+) targets, at most ([0-9]+) atoms\|\)\n")
+
+
+def header_mismatch(step: dict) -> str | None:
+    """Why the step's text cannot be an encoding of its ``k`` and window, read off the text
+    alone (None when it may be): checked before any encoding or symmetry group is built.
+
+    Every encoding starts with the line ``(set-info :source |attnproof window search: N
+    window points, T targets, at most k atoms|)`` and declares ``g_0 .. g_{N-1}`` and
+    ``s_0 .. s_{T-1}``; ``N`` is at most the window's size.  Linear in the text.
+
+    >>> header_mismatch({"atoms": 4, "window": {"kind": "box", "radius": 1, "coordinates": [0]},
+    ...                  "smtlib": "(assert false)(check-sat)"})
+    'the SMT-LIB2 text does not start as an encoding of a window query'
+    """
+    text, k, window = step.get("smtlib"), step.get("atoms"), step.get("window")
+    m = _HEADER.match(text) if isinstance(text, str) else None
+    if m is None:
+        return "the SMT-LIB2 text does not start as an encoding of a window query"
+    n, t, kk = (int(x) for x in m.groups())
+    if kk != k:
+        return f"the SMT-LIB2 text encodes at most {kk} atoms, the step claims {k}"
+    if not isinstance(window, dict):
+        return "the step's window is not an object"
+    if window.get("kind") == "box":
+        coords, radius = window.get("coordinates"), window.get("radius")
+        if not isinstance(coords, list) or not isinstance(radius, int) or radius < 0:
+            return "the step's box window is malformed"
+        size = (2 * radius + 1) ** len(coords) if len(coords) < 64 else None
+    elif window.get("kind") == "points" and isinstance(window.get("points"), list):
+        size = len(window["points"])
+    else:
+        return "the step's window kind is unknown"
+    if n < 1 or (size is not None and n > size) or t < 1:
+        return f"the SMT-LIB2 text has {n} window points, the window at most {size}"
+    if (f"(declare-fun g_{n - 1} () Real)\n" not in text
+            or f"(declare-fun s_{t - 1} () Bool)\n" not in text):
+        return "the SMT-LIB2 text does not declare the unknowns its header announces"
+    return None
+
+
+_REDUCED: list = []          # (problem, reduced form): the last problem replayed
+
+
+def _reduced_form(M):
+    """``reduced_form(M)``, computed once for the steps of one certificate."""
+    from ..fusion import reduced_form
+
+    if _REDUCED and _REDUCED[0][0] is M:
+        return _REDUCED[0][1]
+    r = reduced_form(M)
+    _REDUCED[:] = [(M, r)]
+    return r
 
 
 def encoding_options_of(step: dict, M) -> dict | None:
@@ -49,7 +106,6 @@ def encoding_options_of(step: dict, M) -> dict | None:
     'counter'
     """
     from ..errors import AttnproofError
-    from ..fusion import reduced_form
     from .query import SearchOptions, build_query
 
     window, k, digest = step.get("window"), step.get("atoms"), step.get("smtlib_sha256")
@@ -61,8 +117,10 @@ def encoding_options_of(step: dict, M) -> dict | None:
         spec = window.get("points")
     else:
         return None
+    if header_mismatch(step) is not None:
+        return None
     try:
-        r = reduced_form(M)
+        r = _reduced_form(M)
     except AttnproofError:
         return None
     default = SearchOptions()
@@ -74,9 +132,10 @@ def encoding_options_of(step: dict, M) -> dict | None:
                           numerators=num)
         if o not in combos:
             combos.append(o)
+    cache: dict = {}          # frame, window, symmetries: built once for every combination
     for o in combos:
         try:
-            _, _, enc, _ = build_query(M, k, spec, o, r=r)
+            _, _, enc, _ = build_query(M, k, spec, o, r=r, cache=cache)
         except AttnproofError:
             continue
         if enc.window.to_dict() == window and enc.sha256 == digest:
@@ -104,6 +163,9 @@ def replay_step(step: dict, timeout: float = DEFAULT_REPLAY_TIMEOUT,
         return False, "the step has no SMT-LIB2 text or hash"
     if hashlib.sha256(text.encode("utf-8")).hexdigest() != digest:
         return False, "the SMT-LIB2 text does not match smtlib_sha256"
+    if problem is not None and header_mismatch(step) is not None:
+        return False, (f"{header_mismatch(step)}: not an encoding of the certificate's problem "
+                       f"with at most {step.get('atoms')} atoms in this window")
     if problem is not None and encoding_options_of(step, problem) is None:
         return False, (f"the SMT-LIB2 text is not an encoding of the certificate's problem with "
                        f"at most {step.get('atoms')} atoms in this window")

@@ -22,7 +22,7 @@ from typing import Mapping
 
 from ..algebra.expfrac import ExpFraction, poly_context
 from ..errors import AlgebraError, SolverError
-from ..fusion import Fusion, verify_head
+from ..fusion import ExplicitFusion, Fusion, verify_head
 
 __all__ = ["fusion_from_g", "verify_fusion", "parse_model_value"]
 
@@ -41,7 +41,7 @@ def parse_model_value(text: str) -> Fraction:
         raise SolverError(f"solver returned a value that is not a rational: {s[:80]!r}") from None
 
 
-def fusion_from_g(r, g: Mapping[tuple[int, ...], Fraction]) -> Fusion:
+def fusion_from_g(r, g: Mapping[tuple[int, ...], Fraction]) -> ExplicitFusion:
     """The fraction ``P·G / Q·G`` for a rational Laurent polynomial ``G`` (exponent ↦ coefficient).
 
     ``G`` is cleared of denominators and shifted to non-negative exponents; the
@@ -63,7 +63,7 @@ def fusion_from_g(r, g: Mapping[tuple[int, ...], Fraction]) -> Fusion:
     G = ctx.from_dict({tuple(a - b for a, b in zip(e, low)): int(c * den) for e, c in terms.items()})
     shift = tuple(a + b for a, b in zip(r.frac.shift, low))
     frac = ExpFraction(r.lattice, tuple(p * G for p in r.P), r.Q * G, shift)
-    return Fusion(r.multihead, frac, "search")
+    return ExplicitFusion(r.multihead, frac, "search")
 
 
 def verify_fusion(f: Fusion, max_atoms: int, points: int = 4, seed: int = 0) -> bool:

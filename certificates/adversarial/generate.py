@@ -197,6 +197,90 @@ def single_sigma(key: int) -> dict:
     return _claims(_rehash(doc), 2, 2)
 
 
+def double_sigma(key: int) -> dict:
+    """σ(key·q) + σ(key·q) with the factor 1 + x claimed: two heads reach the top
+    valuation, so the residue needs the quotients (1 + x^key)/(1 + x) of key terms."""
+    doc = single_sigma(key)
+    doc["problem"] = _sigma_problem([[key], [key]], 1)
+    _rehash(doc)
+    return _claims(doc, 2, 4)
+
+
+def _geom_doc(heads: list, dim: int, steps: list, lower: int, upper: int) -> dict:
+    prob = {"format": "attnproof-problem", "version": 1, "dim": dim, "heads": heads}
+    doc = {"format": "attnproof-certificate", "version": 1, "problem": prob,
+           "problem_sha256": "", "claims": {"window_refutations": []}, "steps": steps,
+           "trust": "exact"}
+    return _claims(_rehash(doc), lower, upper)
+
+
+def constant_components(dim: int, comps: int) -> dict:
+    """One head ``(1 + x_{d-1})·v / (1 + x_{d-1})`` with ``comps`` equal value components: a
+    constant, genuinely (minimum 1); its constant test runs once per component."""
+    v = [1] * comps
+    heads = [{"atoms": [{"key": {}, "value": v}, {"key": {str(dim - 1): 1}, "value": v}]}]
+    steps = [{"rule": "indecomposable_chain", "head": 0, "kind": "simplex", "prime": 2 ** 61 - 1},
+             {"rule": "generic_heads", "classes": [[0]]},
+             {"rule": "newton_blocks", "blocks": []}, {"rule": "product_fusion"}]
+    return _geom_doc(heads, dim, steps, 1, 2)
+
+
+def dense_simplex(n: int, dim: int) -> dict:
+    """One head with keys ``e_0 .. e_{n-1}`` in dimension ``dim`` and a Gao simplex step: its
+    points are ``n`` dense vectors of ``n`` coordinates (``n^2`` entries from ``~20 n`` bytes)."""
+    heads = [{"atoms": [{"key": {str(j): 1}, "value": j % 3} for j in range(n)]}]
+    steps = [{"rule": "indecomposable_chain", "head": 0, "kind": "simplex", "prime": 2 ** 61 - 1},
+             {"rule": "generic_heads", "classes": [[0]]},
+             {"rule": "direct_sum", "prime": 2 ** 61 - 1, "factors": [
+                 {"basis": list(range(1, n)), "relations": [], "vertices": [],
+                  "non_vertices": []}]},
+             {"rule": "product_fusion"}]
+    return _geom_doc(heads, dim, steps, n, n)
+
+
+def thin_triangle(v: int) -> dict:
+    """A head with points ``0, e_{v-2}, e_{v-1}`` and ``e_0 + ... + e_{v-3}`` in ``v`` varying
+    coordinates, and a chain claiming the triangle of the first three: its edge vectors
+    have one 2x2 minor that is not zero, the last one; the fourth point is on no triangle
+    and is no convex combination (invalid).  Testing all minors took ``v²/2`` steps."""
+    far = {str(j): 1 for j in range(v - 2)}
+    keys = [{}, {str(v - 2): 1}, {str(v - 1): 1}, far]
+    heads = [{"atoms": [{"key": k, "value": i} for i, k in enumerate(keys)]}]
+    dense = sorted(tuple(int(k.get(str(j), 0)) for j in range(v)) for k in keys)
+    idx = [dense.index(tuple(int(k.get(str(j), 0)) for j in range(v))) for k in keys[:3]]
+    functional = [-1] * (v - 2) + [0, 0]
+    steps = [{"rule": "indecomposable_chain", "head": 0, "kind": "chain",
+              "triangles": [[sorted(idx), functional]], "non_vertices": []},
+             {"rule": "generic_heads", "classes": [[0]]},
+             {"rule": "newton_blocks", "blocks": []}, {"rule": "product_fusion"}]
+    return _geom_doc(heads, max(v, 17), steps, 1, 4)
+
+
+def constant_pairs(pairs: int) -> dict:
+    """``Σ_i x_{2i+1}/(x_{2i}+x_{2i+1}) + x_{2i}²/(x_{2i}²+x_{2i}x_{2i+1})``, a constant, with
+    the first head of each pair passed off as a unit: a forged lower bound ``2^pairs``."""
+    dim = max(2 * pairs, 17)
+
+    def e(*idx):
+        k: dict = {}
+        for j in idx:
+            k[str(j)] = k.get(str(j), 0) + 1
+        return k
+
+    heads, steps = [], []
+    for i in range(pairs):
+        a, b = 2 * i, 2 * i + 1
+        heads.append({"atoms": [{"key": e(b), "value": 1}, {"key": e(a), "value": 0}]})
+        heads.append({"atoms": [{"key": e(a, a), "value": 1}, {"key": e(a, b), "value": 0}]})
+        steps.append({"rule": "indecomposable_chain", "head": 2 * i + 1, "kind": "simplex",
+                      "prime": 2 ** 61 - 1})
+    steps += [{"rule": "generic_heads", "classes": [[2 * i + 1] for i in range(pairs)]},
+              {"rule": "newton_blocks", "blocks": [
+                  {"factors": [i], "method": "zonotope_independent"} for i in range(pairs)]},
+              {"rule": "product_fusion"}]
+    return _geom_doc(heads, dim, steps, 2 ** pairs, 4 ** pairs)
+
+
 def general_position_gens(n: int, r: int, seed: int = 5) -> list:
     import random
     rng = random.Random(seed)
@@ -284,6 +368,20 @@ def entries() -> list[tuple[str, str, object, int, list, list]]:
         lambda d: (with_window(d, window_step(6, {"kind": "box", "radius": 1,
                                                   "coordinates": [0, 1]})),
                    d.__setitem__("trust", "exact")) and None)
+    mut("forged-floor-constant", "cancel", "non_constant: σ + (1 − σ) = 1 claimed to need 2 "
+        "atoms (a limit and the point x = 1, both 1)",
+        lambda d: (d["steps"].insert(1, {"rule": "non_constant", "witnesses": [
+            {"point": []}, {"limit": [[0, 1]]}]}), _claims(d, 2, 1)) and None)
+    mut("forged-floor-slope", "cancel", "non_constant: a slope claimed for σ + (1 − σ) = 1",
+        lambda d: (d["steps"].insert(1, {"rule": "non_constant", "witnesses": [
+            {"slope": [[0, 1]]}]}), _claims(d, 2, 1)) and None)
+    mut("forged-sub-sum-inflated", "sub-sum", "sub_sum keeps two factors, the direct sum "
+        "claims three", lambda d: (_step(d, "direct_sum")["factors"].append(
+            {"basis": [1], "relations": [], "vertices": [], "non_vertices": []}),
+            _claims(d, 12, 12)) and None)
+    mut("forged-factor-capelli-reducible", "capelli", "irreducible_factor: 1 + x^6 claimed "
+        "irreducible (Capelli: -1 is a cube)", lambda d: _step(d, "irreducible_factor", 1)
+        .__setitem__("poly", [[1, []], [1, [[0, 6]]]]))
     mut("forged-factor-duplicate", "w3", "irreducible_factor: the same factor twice "
         "(doubling its contribution)", lambda d: d["steps"].insert(1, copy.deepcopy(d["steps"][0])))
     mut("forged-factor-not-dividing", "w3", "irreducible_factor: 1 + x0 + x1 divides no head",
@@ -348,11 +446,27 @@ def entries() -> list[tuple[str, str, object, int, list, list]]:
         "are multiplied by 2^3000 (rehashed): the steps no longer match, decided fast",
         lambda d: _scale_keys(d, 2 ** 3000))
 
+    add("forged-geom-constant-pairs", "generic_heads: ten pairs x1/(x0+x1) + x0^2/(x0^2+x0x1) "
+        "in dimension 20 sum to 10, with one head of each pair passed off as a unit (keys "
+        "e_0, e_1 read as one point): a forged lower bound 1024", constant_pairs(10), 1)
+
     # -- resource bombs ---------------------------------------------------------------
-    add("bomb-exponent-1e6", "sigma((10^6+1) q): 1 + x divides 1 + x^(10^6+1), quotient of "
-        "10^6+1 terms: past the work budget, inconclusive", single_sigma(10 ** 6 + 1), 2)
-    add("bomb-exponent-1e100-odd", "sigma((10^100+1) q): the exact quotient has 10^100 terms: "
-        "inconclusive within the budget", single_sigma(10 ** 100 + 1), 2)
+    add("bomb-geom-components", "one constant head with 1000 value components in dimension "
+        "100000 (genuine): the constant test per component is sparse and charged",
+        constant_components(100000, 1000), 0)
+    add("bomb-geom-thin-triangle", "a triangle in 5000 varying coordinates whose only non-zero "
+        "2x2 minor is the last: collinearity is tested in linear time (invalid: a vertex on "
+        "no triangle)", thin_triangle(5000), 1)
+    add("bomb-geom-dense-points", "a head with keys e_0..e_1499 in dimension 100000: its "
+        "points would be 1500 dense vectors of 1500 coordinates; charged before they are "
+        "built: inconclusive", dense_simplex(1500, 100000), 2)
+    add("bomb-exponent-1e6", "2 sigma((10^6+1) q) as two heads: 1 + x divides both, the "
+        "residue needs quotients of 10^6+1 terms: past the work budget, inconclusive",
+        double_sigma(10 ** 6 + 1), 2)
+    add("bomb-exponent-1e100-odd", "2 sigma((10^100+1) q) as two heads: the quotients have "
+        "10^100 terms: inconclusive within the budget", double_sigma(10 ** 100 + 1), 2)
+    add("bomb-exponent-1e100-odd-single", "sigma((10^100+1) q): 1 + x divides 1 + x^(10^100+1), "
+        "decided in closed form (binomials), no quotient: valid", single_sigma(10 ** 100 + 1), 0)
     add("bomb-exponent-1e100-even", "sigma(10^100 q): 1 + x does not divide 1 + x^(10^100), "
         "decided by an image mod p in microseconds", single_sigma(10 ** 100), 1)
     w2 = build_certificate(sigmoid_sum(2)).doc
@@ -424,15 +538,47 @@ def entries() -> list[tuple[str, str, object, int, list, list]]:
         lambda d: d["steps"].__setitem__(-1, {"rule": "explicit_fusion", "head": {"atoms": [
             {"key": {}, "value": 0}, {"key": {"0": 1}, "value": 1}]}}) or _claims(d, 2 ** 24, 2)
         and None, 2)
+    # a linear factor with 2000-digit coefficients against a head with 2000-digit weights
+    # and exponent 26000: the closed-form binomial valuation computed c^26000 (10^8 bits)
+    c0, c1 = 10 ** 1999 + 7, 10 ** 1999 + 9
+    w = f"{10 ** 1999 + 3}/{10 ** 1999 + 11}"
+    cap = {"format": "attnproof-problem", "version": 1, "dim": 1, "heads": [
+        {"atoms": [{"key": [0], "value": 1, "weight": w},
+                   {"key": [26000], "value": 0, "weight": w}]}]}
+    add("bomb-binomial-power", "a binomial valuation that would build c^26000 with a "
+        "2000-digit c (minutes); the factor divides no head",
+        _claims(_rehash({"format": "attnproof-certificate", "version": 1, "problem": cap,
+                         "problem_sha256": "", "trust": "exact", "steps": [
+            {"rule": "irreducible_factor", "poly": [[c0, []], [c1, [[0, 1]]]],
+             "witness": {"kind": "linear", "var": 0}, "residue_component": 0},
+            {"rule": "newton_blocks", "blocks": [{"factors": [0],
+                                                   "method": "zonotope_independent"}]},
+            {"rule": "product_fusion"}],
+            "claims": {"window_refutations": []}}), 2, 2), 1)
+    # non_constant at the points 3/2 and 5/4 of heads with exponent 2,000,000: Fractions of
+    # millions of bits whose gcds took 85 s; charged quadratically, inconclusive at once
+    e = 2_000_000
+    nc = {"format": "attnproof-problem", "version": 1, "dim": 1, "heads": [
+        {"atoms": [{"key": [0], "value": 0}, {"key": [e], "value": 1}]},
+        {"atoms": [{"key": [0], "value": 1}, {"key": [e], "value": 1}]}]}
+    add("bomb-point-gcd", "a non_constant point witness (3/2)^2000000: quadratic gcds",
+        _claims(_rehash({"format": "attnproof-certificate", "version": 1, "problem": nc,
+                         "problem_sha256": "", "trust": "exact", "steps": [
+            {"rule": "newton_blocks", "blocks": []},
+            {"rule": "non_constant", "witnesses": [{"point": [[0, "3/2"]]},
+                                                   {"point": [[0, "5/4"]]}]},
+            {"rule": "product_fusion"}],
+            "claims": {"window_refutations": []}}), 2, 4), 2)
     mut("bomb-many-steps", "w1", "2000 product_fusion steps",
         lambda d: d["steps"].extend({"rule": "product_fusion"} for _ in range(2000)))
     add("bomb-nesting", "JSON nested 20000 deep", "[" * 20000 + "]" * 20000, 1)
     w12 = build_certificate(sigmoid_sum(12), explicit_fusion_limit=1).doc
-    mut("bomb-replay-w12", w12, "W_12 plus one bogus window step under --replay with a 3 s "
-        "replay budget: the replay stops at the budget (inconclusive) or fails (invalid)",
+    mut("bomb-replay-w12", w12, "W_12 plus one bogus window step under --replay (default "
+        "budget): its text is no encoding of a query, rejected before any encoding or "
+        "symmetry group of the 3^12-point window is built",
         lambda d: with_window(d, window_step(4095, {"kind": "box", "radius": 1,
                                                    "coordinates": list(range(12))})) and None,
-        2, ["--replay", "--replay-timeout", "3"], ["solvers"])
+        1, ["--replay"], [])
     kw = _golden("k3-window")
     mut("bomb-replay-duplicates", kw, "the genuine K_3 window step twice: replayed once",
         lambda d: [with_window(d, copy.deepcopy(_step(d, "window_refutation"))) for _ in range(1)]

@@ -9,7 +9,9 @@ of the same family:
 * §6.4-6.5 ``product_fusion``, ``explicit_fusion``: :mod:`.fusion` (``checker/rules/fusion``);
 * §6.6 ``window_refutation``: :mod:`.windows` (``checker/rules/windows``);
 * §6.7-6.10 ``indecomposable_chain``, ``generic_heads``, ``minkowski_vertices``,
-  ``direct_sum``: :mod:`.geometry` (``checker/rules/geometry``).
+  ``direct_sum``: :mod:`.geometry` (``checker/rules/geometry``);
+* §6.12 ``planar_vertices``: :mod:`.planar` (``checker/rules/planar``);
+* §6.13-6.14 ``non_constant``, ``sub_sum``: :mod:`.floors` (``checker/rules/floors``).
 
 >>> from attnproof.bounds import lower_bound
 >>> from attnproof.families import sigmoid_sum
@@ -21,6 +23,7 @@ from __future__ import annotations
 
 from ...bounds.lower import LowerBound
 from .factors import irreducible_factor_step, reduced_by_flint_step
+from .floors import non_constant_step
 from .geometry import geometry_steps
 from .newton import newton_blocks_step
 
@@ -32,12 +35,14 @@ def lower_bound_steps(lb: LowerBound) -> list[dict]:
     certified factors (C1/C2) or the reduced form (C3) followed by the counted blocks."""
     if lb.path == "geometry":
         assert lb.geometry is not None
-        return geometry_steps(lb.geometry)
-    if lb.path == "c3":
+        steps = geometry_steps(lb.geometry)
+    elif lb.path == "c3":
         assert lb.reduced is not None
         P, Q = lb.reduced
-        steps = [reduced_by_flint_step(P, Q)]
+        steps = [reduced_by_flint_step(P, Q), newton_blocks_step(lb.blocks)]
     else:
         steps = [irreducible_factor_step(poly, wit, comp) for poly, _mult, wit, comp in lb.factors]
-    steps.append(newton_blocks_step(lb.blocks))
+        steps.append(newton_blocks_step(lb.blocks))
+    if lb.floor is not None:       # §6.13 non_constant: the floor 2 follows the count
+        steps.append(non_constant_step(lb.floor))
     return steps

@@ -11,6 +11,8 @@ from __future__ import annotations
 from math import gcd
 
 from .. import poly as P
+from ..capelli import binomial_valuation, capelli_irreducible
+from ..capelli import content as capelli_content
 from ..flint_gcd import coprime
 from ..limits import MAX_EXPANSION
 from ..linalg import rank
@@ -58,7 +60,7 @@ def _read_poly_general(x, where: str, nvars: int, rational_coefficients: bool) -
              else integer(t[0], f"{w}, coefficient"))
         if c == 0:
             raise Reject(f"{w}: zero coefficient")
-        pairs = []
+        pairs: list = []
         for pr in t[1]:
             if not isinstance(pr, list) or len(pr) != 2:
                 raise Reject(f"{w}: a monomial is a list of [variable, exponent] pairs")
@@ -116,8 +118,8 @@ def _linear_var(f: dict):
 
 def _irreducible(f: dict, wit, where: str, budget: Budget) -> None:
     """Check an irreducibility witness.  Witnesses are canonical: ``linear`` with
-    the smallest possible variable when one exists, else ``binomial`` (2 terms),
-    else ``simplex`` (3 or more terms)."""
+    the smallest possible variable when one exists, else ``binomial`` (2 terms, primitive
+    difference), ``capelli`` (2 terms, content at least 2), else ``simplex`` (3 or more)."""
     kind = wit.get("kind") if isinstance(wit, dict) else None
     lin = _linear_var(f)
     if kind == "linear":
@@ -159,6 +161,20 @@ def _irreducible(f: dict, wit, where: str, budget: Budget) -> None:
         if rank([dict(r) for r in diffs], budget) != len(diffs):
             raise Reject(f"{where}: the support is not affinely independent")
         return
+    if kind == "capelli":
+        # a binomial whose exponent difference has content k >= 2 (..capelli)
+        fields(wit, {"kind"}, set(), where)
+        if lin is not None:
+            raise Reject(f"{where}: the canonical witness is 'linear' (variable {lin})")
+        if len(f) != 2:
+            raise Reject(f"{where}: a Capelli witness is for binomials, this has {len(f)} terms")
+        budget.charge(sum(abs(c).bit_length() for c in f.values()), "Capelli's test")
+        if capelli_content(f) == 1:
+            raise Reject(f"{where}: the exponent difference is primitive: use 'binomial'")
+        if not capelli_irreducible(f):
+            raise Reject(f"{where}: reducible by Capelli's theorem (a p-th power for a prime "
+                         "p dividing the exponent, or -4b^4)")
+        return
     raise Reject(f"{where}: unknown irreducibility witness {kind!r}")
 
 
@@ -192,19 +208,31 @@ def rule_irreducible_factor(st: State, step: dict, where: str) -> None:
     _irreducible(f, step["witness"], f"{where}: witness", bud)
     vals = {}
     for h in st.divisor_candidates(f):
-        a, C = P.valuation(f, pb.den[h], bud)
+        a = binomial_valuation(f, pb.den[h])          # closed form, any exponent size
+        if a is None:
+            a, C = P.valuation(f, pb.den[h], bud)
+        else:
+            bud.charge(P.size(f) + P.size(pb.den[h]), "a binomial valuation")
+            C = None                                  # D_h / f, built only when needed below
         if a:
             vals[h] = (a, C)
     if not vals:
         raise Reject(f"{where}: the factor divides no head denominator")
     e = max(a for a, _ in vals.values())
     top = sorted(h for h, (a, _) in vals.items() if a == e)
+    if len(top) > 1:
+        for h in top:
+            if vals[h][1] is None:
+                C = P.divexact(pb.den[h], f, bud)
+                if C is None:          # the closed form and the division disagree: a bug
+                    raise Unsupported(f"{where}: a binomial valuation could not be confirmed")
+                vals[h] = (e, C)
     comp = integer(step["residue_component"], f"{where}: residue_component", 0)
     if comp >= pb.value_dim:
         raise Reject(f"{where}: residue_component {comp} out of range")
     size = 1
     for h in top:
-        size *= max(len(vals[h][1]), max((len(n) for n in pb.num[h]), default=1))
+        size *= max(len(vals[h][1] or ()), max((len(n) for n in pb.num[h]), default=1))
         if size > MAX_EXPANSION:
             raise Unsupported(f"{where}: the residue of {len(top)} heads would expand to more "
                               f"than {MAX_EXPANSION} terms")
@@ -217,9 +245,12 @@ def rule_irreducible_factor(st: State, step: dict, where: str) -> None:
                 t = pb.num[h][c]
                 for g in top:
                     if g != h:
-                        t = P.mul(t, vals[g][1], bud)
+                        C = vals[g][1]
+                        assert C is not None           # built above for every top head
+                        t = P.mul(t, C, bud)
                 P.add_into(X, t)
-        divides = (not X) or P.divexact(X, f, bud) is not None
+        bv = binomial_valuation(f, X) if X and len(f) == 2 == len(X) else None
+        divides = (not X) or (bool(bv) if bv is not None else P.divexact(X, f, bud) is not None)
         if c < comp and not divides:
             raise Reject(f"{where}: residue_component must be the smallest component "
                          f"not divisible by the factor ({c} already is not)")

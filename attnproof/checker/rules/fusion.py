@@ -31,7 +31,7 @@ def check_identity(st: State, Nstar: list, Dstar: dict, where: str) -> None:
     fast = FAST.product_identity
     if fast is not None and fast(st, Nstar, Dstar, where):
         return
-    acc = [dict() for _ in range(m)]
+    acc: list[dict] = [dict() for _ in range(m)]
     B = []
     for h, D in enumerate(pb.den):
         G = P.divexact(Dstar, D, bud)

@@ -29,6 +29,7 @@ from fractions import Fraction
 from math import gcd
 from operator import mul
 
+from .. import poly as P
 from ..linalg import is_prime, product, rank_mod
 from ..syntax import Reject, Unsupported, fields, integer
 from .state import State, x_vars
@@ -39,12 +40,16 @@ MAX_GEOMETRY_WORK = 400_000_000
 MAX_PRIME = 1 << 64
 
 
-def dense_points(f: dict, dim: int, vs: list) -> list:
+def dense_points(f: dict, dim: int, vs: list, st: State | None = None, where: str = "") -> list:
     """Distinct projections of ``supp(f)`` on the x variables ``vs``: sorted dense tuples.
+
+    The ``|f|·|vs|`` entries are charged to ``st``'s budget before any is allocated.
 
     >>> dense_points({((0, 1), (2, 1)): 1, ((2, 3),): 1}, 2, [0])       # z (index 2) dropped
     [(0,), (1,)]
     """
+    if st is not None:
+        _budget((len(f) + 1) * (len(vs) + 1), where, st)
     pts = set()
     for m in f:
         d = dict(m)
@@ -62,6 +67,17 @@ def _dot(a, b) -> int:
 
 def _sub(a, b) -> tuple:
     return tuple(x - y for x, y in zip(a, b))
+
+
+def _parallel(u, v) -> bool:
+    """``u`` and ``v`` (``u != 0``) are parallel: every 2x2 minor vanishes, tested against
+    one pivot coordinate of ``u`` in ``O(d)`` (not the ``d²`` minors).
+
+    >>> _parallel((0, 2, 4), (0, -1, -2)), _parallel((1, 0, 0), (1, 0, 1))
+    (True, False)
+    """
+    i = next(k for k, x in enumerate(u) if x)
+    return all(u[i] * y == v[i] * x for x, y in zip(u, v))
 
 
 def _ints(x, n: int, where: str) -> list:
@@ -107,7 +123,7 @@ def _mu_list(x, where: str, n: int, skip: int) -> list:
     return out
 
 
-def _point_non_vertices(x, pts: list, where: str) -> dict:
+def _point_non_vertices(x, pts: list, where: str, st: State) -> dict:
     """``[[i, [[j, μ], ...]], ...]``, strictly increasing ``i``: ``Σ μ_j (p_i - p_j) = 0``."""
     if not isinstance(x, list):
         raise Reject(f"{where}: expected a list of [index, multipliers]")
@@ -122,6 +138,7 @@ def _point_non_vertices(x, pts: list, where: str) -> dict:
             raise Reject(f"{w}: indices must be strictly increasing and existing")
         prev = i
         mus = _mu_list(e[1], w, n, i)
+        _budget((len(mus) + 1) * (len(pts[i]) + 1), w, st)
         for col in range(len(pts[i])):
             if sum(mu * (pts[i][col] - pts[j][col]) for j, mu in mus):
                 raise Reject(f"{w}: the multipliers do not write point {i} as a convex "
@@ -134,8 +151,9 @@ def _point_non_vertices(x, pts: list, where: str) -> dict:
 
 def _head_points(st: State, h: int) -> tuple[list, list]:
     D = st.pb.den[h]
+    st.budget.charge(P.size(D), "reading a head's points")
     vs = sorted(x_vars(D, st.pb.dim))
-    return dense_points(D, st.pb.dim, vs), vs
+    return dense_points(D, st.pb.dim, vs, st, "a head's points"), vs
 
 
 def difference_box(st: State) -> dict:
@@ -147,8 +165,10 @@ def difference_box(st: State) -> dict:
     """
     if st.box is None:
         dim = st.pb.dim
-        box = {}
+        box: dict = {}
         for D in st.pb.den:
+            # each point is compared with the first on the union of their variables
+            st.budget.charge(P.size(D) + len(D) * len(next(iter(D))), "the difference lattice")
             first = None
             for m in D:
                 x = dict((v, e) for v, e in m if v < dim)
@@ -235,7 +255,7 @@ def rule_indecomposable_chain(st: State, step: dict, where: str) -> None:
         prev = abc
         fn = _ints(t[1], d, f"{w}: functional")
         u, v = _sub(pts[b], pts[a]), _sub(pts[c], pts[a])
-        if not any(u[i] * v[j] - u[j] * v[i] for i in range(d) for j in range(i + 1, d)):
+        if _parallel(u, v):
             raise Reject(f"{w}: the three points are collinear")
         vals = [_dot(fn, q) for q in pts]
         top = vals[a]
@@ -253,7 +273,7 @@ def rule_indecomposable_chain(st: State, step: dict, where: str) -> None:
                 cont = gcd(cont, _content([_sub(pts[e[1]], pts[e[0]])], vs, box))
     if len({find(i) for i in range(len(tris))}) != 1:
         raise Reject(f"{where}: the triangles are not connected through shared edges")
-    nv = _point_non_vertices(step["non_vertices"], pts, f"{where}: non_vertices")
+    nv = _point_non_vertices(step["non_vertices"], pts, f"{where}: non_vertices", st)
     if set(nv) != set(range(n)) - covered:
         raise Reject(f"{where}: non_vertices must list exactly the points on no triangle")
     st.chains[h] = kind
@@ -265,17 +285,18 @@ def rule_indecomposable_chain(st: State, step: dict, where: str) -> None:
 # -- generic_heads ------------------------------------------------------------
 
 def _zpolys(poly: dict, dim: int) -> dict:
-    """``{x-point (dense over all dim): {z-exponent: coefficient}}``."""
+    """``{sparse x-monomial: {z-exponent: coefficient}}`` (``(variable, exponent)`` pairs kept).
+
+    >>> _zpolys({((0, 1), (2, 3)): 2, ((1, 1),): 1, ((0, 1),): 5}, 2)
+    {((0, 1),): {3: 2, 0: 5}, ((1, 1),): {0: 1}}
+    """
     out: dict = {}
     for m, c in poly.items():
-        x = [0] * dim
         ze = 0
-        for v, e in m:
-            if v < dim:
-                x[v] = e
-            else:
-                ze = e
-        zp = out.setdefault(tuple(x), {})
+        if m and m[-1][0] >= dim:            # z has the largest index, dim
+            ze = m[-1][1]
+            m = m[:-1]
+        zp = out.setdefault(m, {})
         zp[ze] = zp.get(ze, 0) + c
         if not zp[ze]:
             del zp[ze]
@@ -290,41 +311,56 @@ def _zmul(a: dict, b: dict) -> dict:
     return {e: c for e, c in out.items() if c}
 
 
+def _lowest(A: dict):
+    """The lexicographically smallest x-point (dense order, on sparse monomials)."""
+    return min(A, key=P.lex_key)
+
+
+def _shape(A: dict) -> frozenset:
+    """The support translated to its smallest point: equal for translates."""
+    a0 = _lowest(A)
+    return frozenset(P.mono_div(s, a0) for s in A)
+
+
 def _translate(A: dict, B: dict):
     """``t`` with ``supp A = supp B + t``, or None."""
     if len(A) != len(B):
         return None
-    a0, b0 = min(A), min(B)
-    t = _sub(a0, b0)
+    t = P.mono_div(_lowest(A), _lowest(B))
     for s in B:
-        if tuple(x + y for x, y in zip(s, t)) not in A:
+        if P.mono_mul(s, t) not in A:
             return None
     return t
 
 
 def _monomial_unit(A: dict, B: dict, t):
     """``(q, a)`` with ``A(s + t) = q z^a B(s)`` for all ``s``, or None."""
-    s0 = min(B)
-    pa, pb_ = A[tuple(x + y for x, y in zip(s0, t))], B[s0]
+    s0 = _lowest(B)
+    pa, pb_ = A[P.mono_mul(s0, t)], B[s0]
     ea, eb = max(pa), max(pb_)
     q = Fraction(pa[ea]) / Fraction(pb_[eb])
     a = ea - eb
     for s, zp in B.items():
         want = {e + a: q * c for e, c in zp.items()}
-        if A[tuple(x + y for x, y in zip(s, t))] != want:
+        if A[P.mono_mul(s, t)] != want:
             return None
     return q, a
 
 
 def _proportional(A: dict, B: dict, t) -> bool:
     """``A(s + t) = κ B(s)`` for one ``κ ∈ Q(z)`` and all ``s`` (supports already translates)."""
-    s0 = min(B)
-    As0 = A[tuple(x + y for x, y in zip(s0, t))]
+    s0 = _lowest(B)
+    As0 = A[P.mono_mul(s0, t)]
     Bs0 = B[s0]
     for s, zp in B.items():
-        if _zmul(A[tuple(x + y for x, y in zip(s, t))], Bs0) != _zmul(As0, zp):
+        if _zmul(A[P.mono_mul(s, t)], Bs0) != _zmul(As0, zp):
             return False
     return True
+
+
+def _zwork(p: dict) -> int:
+    # the work of reading a polynomial as z-polynomials, and of one pass over them
+    return P.size(p) + 1
 
 
 def rule_generic_heads(st: State, step: dict, where: str) -> None:
@@ -339,8 +375,9 @@ def rule_generic_heads(st: State, step: dict, where: str) -> None:
     dim = pb.dim
     # a unit has one x-point; monomials are keyed by (variable, exponent) pairs, so
     # x_0 and x_1 are two points (keying by exponents alone made x_0 + x_1 a "unit")
-    nonunit = [h for h, D in enumerate(pb.den)
-               if len({tuple((v, e) for v, e in m if v < dim) for m in D}) > 1]
+    _budget(sum(_zwork(D) for D in pb.den), where, st)
+    Z = [_zpolys(D, dim) for D in pb.den]
+    nonunit = [h for h, zd in enumerate(Z) if len(zd) > 1]
     cls = step["classes"]
     if not isinstance(cls, list):
         raise Reject(f"{where}: classes must be a list of lists of head indices")
@@ -356,6 +393,8 @@ def rule_generic_heads(st: State, step: dict, where: str) -> None:
         prev_first = hs[0]
         seen.extend(hs)
         parsed.append(hs)
+        if len(seen) > len(nonunit):
+            break
     if sorted(seen) != nonunit:
         raise Reject(f"{where}: the classes must partition the heads with at least two keys "
                      f"({len(nonunit)} of them) exactly once")
@@ -363,35 +402,45 @@ def rule_generic_heads(st: State, step: dict, where: str) -> None:
     if sorted(st.chains) != reps:
         raise Reject(f"{where}: exactly the class representatives (first heads) need an "
                      "indecomposable_chain step")
-    _budget(sum(len(pb.den[h]) * (dim + 1) for h in nonunit) * len(parsed) + 1, where, st)
-    Z = [_zpolys(pb.den[h], dim) if h in set(nonunit) else None for h in range(len(pb.den))]
     units: dict = {}
     factor_reps: list = []
     for c_i, hs in enumerate(parsed):
         rep = hs[0]
         for h in hs[1:]:
+            _budget(2 * (_zwork(pb.den[h]) + _zwork(pb.den[rep])), where, st)
             t = _translate(Z[h], Z[rep])
             u = _monomial_unit(Z[h], Z[rep], t) if t is not None else None
             if u is None:
                 raise Reject(f"{where}, class {c_i}: head {h} is not D_{rep} times a monomial "
                              "unit q·z^a·x^t")
             units[h] = (u[0], u[1], t)
-    for i in range(len(reps)):
-        for j in range(i + 1, len(reps)):
-            t = _translate(Z[reps[j]], Z[reps[i]])
-            if t is not None and _proportional(Z[reps[j]], Z[reps[i]], t):
-                raise Reject(f"{where}: the denominators of heads {reps[i]} and {reps[j]} are "
-                             "associates: they belong to one class")
+    # representatives of different classes are not associates: only supports of one
+    # shape (translates) need the coefficient test
+    shapes: dict = {}
+    for r in reps:
+        _budget(2 * _zwork(pb.den[r]), where, st)
+        shapes.setdefault(_shape(Z[r]), []).append(r)
+    for group in shapes.values():
+        for i in range(len(group)):
+            for j in range(i + 1, len(group)):
+                _budget(_zwork(pb.den[group[i]]) * (1 + len(pb.den[group[i]]) // len(Z[group[i]])),
+                        where, st)
+                t = _translate(Z[group[j]], Z[group[i]])
+                if t is not None and _proportional(Z[group[j]], Z[group[i]], t):
+                    raise Reject(f"{where}: the denominators of heads {group[i]} and {group[j]} "
+                                 "are associates: they belong to one class")
     for hs in parsed:
         rep = hs[0]
         D = Z[rep]
         constant = True
         for comp in range(pb.value_dim):
+            # charged per value component, before the component is read
+            _budget(sum(_zwork(pb.num[h][comp]) for h in hs) + _zwork(pb.den[rep]), where, st)
             N: dict = {}
             for h in hs:
-                q, a, t = units.get(h, (Fraction(1), 0, (0,) * dim))
+                q, a, t = units.get(h, (Fraction(1), 0, ()))
                 for s, zp in _zpolys(pb.num[h][comp], dim).items():
-                    s2 = _sub(s, t)
+                    s2 = P.mono_div(s, t)
                     acc = N.setdefault(s2, {})
                     for e, c in zp.items():
                         acc[e - a] = acc.get(e - a, 0) + Fraction(c) / q
@@ -400,7 +449,7 @@ def rule_generic_heads(st: State, step: dict, where: str) -> None:
             if not N:
                 continue
             if not set(N) <= set(D) or not _proportional(
-                    {s: N.get(s, {}) for s in D}, D, (0,) * dim):
+                    {s: N.get(s, {}) for s in D}, D, ()):
                 constant = False
                 break
         if not constant:
@@ -415,19 +464,30 @@ def _non_homothetic(st: State, step: dict, reps: list, indec: set, where: str) -
     carries ``[h, g, c1, c2]``: ``w_c1(K_h)·w_c2(K_g) != w_c2(K_h)·w_c1(K_g)`` (``w_c``:
     width of the x-points along ``c``, dense over the pair's x variables), so
     ``conv K_h`` is no ``λ·conv K_g + t``: no common factor (docs/theory.md 9.3')."""
-    want = [(h, k) for i, h in enumerate(reps) for k in reps[i + 1:] if h in indec or k in indec]
+    r, m = len(reps), sum(1 for h in reps if h in indec)
+    count = r * (r - 1) // 2 - (r - m) * (r - m - 1) // 2     # pairs with an indecomposable head
+    later_indec = [h for h in reps if h in indec]
+
+    def pairs():
+        # the wanted pairs in order, generated (never all r² pairs of classes)
+        for i, h in enumerate(reps):
+            later = reps[i + 1:] if h in indec else [k for k in later_indec if k > h]
+            for k in later:
+                yield h, k
+
+    want = pairs()
     if "non_homothetic" not in step:
-        if want:
+        if count:
             raise Reject(f"{where}: heads {sorted(indec & set(reps))} are only indecomposable "
                          "(edge content above 1): non_homothetic must list every pair of "
                          "non-constant classes with such a representative")
         return
     nh = step["non_homothetic"]
-    if not want:
+    if not count:
         raise Reject(f"{where}: non_homothetic is only for heads whose content is above 1")
-    if not isinstance(nh, list) or len(nh) != len(want):
-        raise Reject(f"{where}: non_homothetic must list the {len(want)} pairs "
-                     f"{[list(p) for p in want][:4]}... in order")
+    if not isinstance(nh, list) or len(nh) != count:
+        first = [list(p) for _, p in zip(range(4), pairs())]
+        raise Reject(f"{where}: non_homothetic must list the {count} pairs {first}... in order")
     dim = st.pb.dim
     for k, (e, (h, o)) in enumerate(zip(nh, want)):
         w = f"{where}, non_homothetic {k}"
@@ -436,9 +496,10 @@ def _non_homothetic(st: State, step: dict, reps: list, indec: set, where: str) -
         if [integer(e[0], f"{w}: h", 0), integer(e[1], f"{w}: g", 0)] != [h, o]:
             raise Reject(f"{w}: expected the pair [{h}, {o}]")
         Dh, Do = st.pb.den[h], st.pb.den[o]
+        st.budget.charge(P.size(Dh) + P.size(Do), w)
         vs = sorted(x_vars(Dh, dim) | x_vars(Do, dim))
         c1, c2 = _ints(e[2], len(vs), f"{w}: c1"), _ints(e[3], len(vs), f"{w}: c2")
-        A, B = dense_points(Dh, dim, vs), dense_points(Do, dim, vs)
+        A, B = dense_points(Dh, dim, vs, st, w), dense_points(Do, dim, vs, st, w)
         _budget(2 * (len(A) + len(B)) * max(len(vs), 1), w, st)
 
         def width(c, pts):
@@ -456,8 +517,9 @@ def _factor_points(st: State, where: str) -> tuple[list, int]:
     if not st.factors:
         raise Reject(f"{where}: no bound factors (use newton_blocks with no blocks)")
     dim = st.pb.dim
+    st.budget.charge(sum(P.size(f) for f, _ in st.factors), where)
     vs = sorted(set().union(*(x_vars(f, dim) for f, _ in st.factors)))
-    return [dense_points(f, dim, vs) for f, _ in st.factors], len(vs)
+    return [dense_points(f, dim, vs, st, where) for f, _ in st.factors], len(vs)
 
 
 def _start_lower(st: State, where: str) -> None:
@@ -517,7 +579,7 @@ def rule_minkowski_vertices(st: State, step: dict, where: str) -> None:
         st.lower = len(verts)
         st.complete = False
         return
-    dead = [_point_non_vertices(x, pts, f"{where}: point_non_vertices {i}")
+    dead = [_point_non_vertices(x, pts, f"{where}: point_non_vertices {i}", st)
             for i, (x, pts) in enumerate(zip(pnv, P))]
     alive = [[i for i in range(n) if i not in dd] for n, dd in zip(sizes, dead)]
     nvset: dict = {}
@@ -559,20 +621,20 @@ def rule_minkowski_vertices(st: State, step: dict, where: str) -> None:
         nvset[tuple(t)] = False
     # every candidate decided: depth-first over surviving prefixes
     _budget((len(nvs) + len(verts) + 1) * (max(sizes) + 1) * r, where, st)
-    stack = [(i,) for i in reversed(alive[0])]
+    stack: list[tuple[int, ...]] = [(i,) for i in reversed(alive[0])]
     while stack:
-        t = stack.pop()
-        if len(t) >= 2 and t in nvset:
-            nvset[t] = True
+        prefix = stack.pop()
+        if len(prefix) >= 2 and prefix in nvset:
+            nvset[prefix] = True
             continue
-        if len(t) == r:
-            if t not in vset:
-                raise Reject(f"{where}: candidate {list(t)} is neither a listed vertex nor "
+        if len(prefix) == r:
+            if prefix not in vset:
+                raise Reject(f"{where}: candidate {list(prefix)} is neither a listed vertex nor "
                              "refuted: the count is not complete")
-            vset[t] = True
+            vset[prefix] = True
             continue
-        for i in reversed(alive[len(t)]):
-            stack.append(t + (i,))
+        for i in reversed(alive[len(prefix)]):
+            stack.append(prefix + (i,))
     if not all(nvset.values()) or not all(vset.values()):
         raise Reject(f"{where}: a certificate entry is not a candidate of the enumeration")
     st.lower = len(verts)
@@ -604,7 +666,8 @@ def rule_direct_sum(st: State, step: dict, where: str) -> None:
         rels = ent["relations"]
         if not isinstance(rels, list):
             raise Reject(f"{w}: relations must be a list")
-        others = [j for j in range(1, n) if j not in set(B)]
+        basis_set = set(B)
+        others = [j for j in range(1, n) if j not in basis_set]
         if len(rels) != len(others):
             raise Reject(f"{w}: one relation per non-basis point is required")
         step_work = len(rels) * (len(B) + 1) * d + (0 if len(B) == n - 1 else n * n * d)
@@ -647,7 +710,7 @@ def rule_direct_sum(st: State, step: dict, where: str) -> None:
             if not _unique_max(c, pts, i):
                 raise Reject(f"{ww}: the functional does not have the unique maximizer {i}")
             vs.add(i)
-        nv = _point_non_vertices(ent["non_vertices"], pts, f"{w}: non_vertices")
+        nv = _point_non_vertices(ent["non_vertices"], pts, f"{w}: non_vertices", st)
         if vs & set(nv) or len(vs) + len(nv) != n:
             raise Reject(f"{w}: every point must be listed once, as a vertex or a non-vertex")
         counts.append(len(vs))

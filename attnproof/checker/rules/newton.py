@@ -18,6 +18,7 @@ from ..linalg import product, rank
 from ..switch import FAST
 from ..syntax import Reject, Unsupported, fields, integer
 from .graphs import GraphTooLarge, acyclic_orientations
+from .planar import planar_block
 from .state import State, primitive, x_points
 
 
@@ -51,7 +52,9 @@ def _block_count(st: State, blk: dict, fs: list, where: str) -> int:
             # Σ e_j·u_j is the unique maximizer of c on Newt_x(R_block), a vertex.
             tot: dict = {}
             for fp, e in pts:
-                vals = [sum(c[pos[v]] * x for v, x in p) for p in fp]
+                # a variable outside the block is constant on supp f (a monomial factor,
+                # as generic_heads binds D_h): it shifts every value alike
+                vals = [sum(c[pos[v]] * x for v, x in p if v in pos) for p in fp]
                 best = max(vals)
                 if vals.count(best) != 1:
                     raise Reject(f"{w}: the functional has several maximizers on a factor")
@@ -62,6 +65,8 @@ def _block_count(st: State, blk: dict, fs: list, where: str) -> int:
         return len(ents)
     if method == "simplex":
         return _simplex_count(st, blk, fs, where)
+    if method == "planar":
+        return planar_block(st, blk, fs, bvars, where)
     fields(blk, {"factors", "method"}, set(), where)
     if method not in ("zonotope_independent", "zonotope_graphic", "zonotope_general_position"):
         raise Reject(f"{where}: unknown block method {method!r}")

@@ -11,8 +11,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from math import gcd
+from typing import cast
 
 from .. import poly as P
+from ..problem import Problem
 from ..syntax import UNLIMITED, Budget
 
 TRUST_ORDER = ("exact", "exact-modulo-flint", "window-refuted", "line-refuted", "numeric",
@@ -24,7 +26,7 @@ SMALL_HEAD = 64        # heads with at most this many terms are indexed by their
 class State:
     """What the steps established so far, and the work budget they share."""
 
-    pb: object                                   # the parsed problem (problem.Problem)
+    pb: Problem                                  # the parsed problem
     budget: Budget = UNLIMITED
     factors: list = field(default_factory=list)  # bound factors (poly, multiplicity)
     factor_text: str | None = None               # canonical text of the last irreducible factor
@@ -46,6 +48,8 @@ class State:
     generic: bool = False                            # generic_heads was checked
     complete: bool | None = None                     # a geometric vertex count is complete
     box: dict | None = None                          # difference_box, once computed
+    # floors (docs/certificates.md §6.14)
+    sub_sum: tuple | None = None                     # (factors kept, factors before) of a sub_sum
     # indexes built on demand
     _index: dict | None = None
     _hvars: list = field(default_factory=list)
@@ -72,8 +76,9 @@ class State:
         self._head_index()
         if not vs:
             return list(range(len(self.pb.den)))
-        first = min(vs, key=lambda v: len(self._index.get(v, ())))
-        cands = self._index.get(first, ())
+        index = cast(dict, self._index)     # built by _head_index
+        first = min(vs, key=lambda v: len(index.get(v, ())))
+        cands = index.get(first, ())
         self.budget.charge(len(cands), "matching factors to heads")
         return [h for h in cands if vs <= self._hvars[h]]
 
@@ -85,13 +90,19 @@ class State:
         ``Newt(D) = [a, b] + Newt(D/f)``, and for a generic functional orthogonal
         to ``b - a`` the face of ``Newt(D)`` is a segment parallel to ``b - a``
         whose ends are support points of ``D``.  So ``D`` has two support points
-        differing by a multiple of ``b - a``.  Heads with at most ``SMALL_HEAD``
+        differing by a multiple of ``b - a``.  The same holds for any edge of
+        ``Newt(f)``: every side of a triangle (three terms, not collinear) is one,
+        so a trinomial ``f`` is matched by its first side.  Heads with at most ``SMALL_HEAD``
         terms are indexed by the primitive directions of their support
         differences; larger ones are always candidates.  The work per factor is
         the number of candidates, not the number of heads.
         """
         vs = P.variables(f)
-        if len(f) != 2:
+        if len(f) == 3:
+            a, b, c = list(f)
+            if primitive(P.mono_div(b, a)) == primitive(P.mono_div(c, a)):
+                return self.heads_with(vs)        # collinear: [a, b] may be no edge
+        elif len(f) != 2:
             return self.heads_with(vs)
         self._head_index()
         if self._dirs is None:
@@ -109,7 +120,7 @@ class State:
                         hs = self._dirs.setdefault(d, [])
                         if not hs or hs[-1] != h:
                             hs.append(h)
-        a, b = list(f)
+        a, b = list(f)[:2]
         cands = self._dirs.get(primitive(P.mono_div(b, a)), [])
         if None in self._dirs:         # lists of increasing heads, each head once
             cands = sorted(set(cands) | set(self._dirs[None]))

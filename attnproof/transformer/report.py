@@ -8,7 +8,7 @@ then the independent checker), one task per question through
 general position give the product ``n_h · n_g`` exactly (THEORY Lemma 9.5):
 merging them into one exact head needs as many atoms as the product fusion.
 
->>> from attnproof.models.report import pair_name
+>>> from attnproof.transformer.report import pair_name
 >>> pair_name((1, 3))
 'heads_1_3'
 """
@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from math import lcm
 from pathlib import Path
-from typing import Any, Callable, Optional, Sequence
+from typing import Any, Optional, Sequence
 
 import numpy as np
 
@@ -33,13 +33,13 @@ from ..errors import AttnproofError, InputError
 from ..model import MultiHead
 from .capture import Capture
 from .problem import domain_dim, head_from_capture
+from ..tasks import Progress
 
 __all__ = ["merge_report", "MergeReport", "prove_question", "prove_heads", "ExactHead",
            "pair_name", "REPORT_FORMAT", "DEFAULT_EXPLICIT_LIMIT"]
 
 REPORT_FORMAT = "attnproof-merge-report"
 DEFAULT_EXPLICIT_LIMIT = 0
-Progress = Optional[Callable[[int, int], None]]
 
 
 def pair_name(heads: Sequence[int]) -> str:
@@ -319,49 +319,88 @@ class MergeReport:
                   f"in {self.elapsed_s:.1f} s.", ""]
         return "\n".join(lines)
 
-    def heatmap(self, path: str | os.PathLike, title: Optional[str] = None) -> None:
-        """A PNG heat map of the pairwise minimum atom counts (log scale, cells annotated)."""
-        from matplotlib.backends.backend_agg import FigureCanvasAgg
-        from matplotlib.figure import Figure
+    def saving(self) -> tuple[np.ndarray, list[list[str]]]:
+        """What the heat map shows: per pair, minimum ÷ product of the heads' atoms, and a label.
 
+        The ratio is 1 when merging saves no atom (the minimum is the product
+        Π n_h of the two heads' atom counts, the generic case) and smaller the
+        more it saves; where only a lower bound is known the ratio is that of
+        the bound (the label says ``≥``); the diagonal is NaN (each head's own
+        count is its label).
+
+        >>> rep = MergeReport({}, [0, 1], {0: 3, 1: 4}, "raw", "float64",
+        ...                   [{"heads": [0, 1], "minimum": 12, "product": 12}])
+        >>> ratio, labels = rep.saving()
+        >>> float(ratio[0, 1]), labels[0][1], labels[0][0]
+        (1.0, '12 of 12\\nsaves none', '(3)')
+        """
+        n = len(self.heads)
+        ratio = np.full((n, n), np.nan)
+        labels = [["?"] * n for _ in range(n)]
+        idx = {h: i for i, h in enumerate(self.heads)}
+        for i, h in enumerate(self.heads):
+            labels[i][i] = f"({self.atoms[h]})"
+        for q in self.pairs:
+            if len(q.get("heads", ())) != 2 or not q.get("product"):
+                continue
+            i, j = idx[q["heads"][0]], idx[q["heads"][1]]
+            prod = int(q["product"])
+            if q.get("minimum") is not None:
+                m, at_least = int(q["minimum"]), False
+            elif q.get("lower_bound") is not None:
+                m, at_least = int(q["lower_bound"]), True
+            else:
+                continue
+            r = m / prod
+            saves = prod - m
+            if at_least:
+                text = f"≥{m} of {prod}\n" + ("saves none" if saves == 0 else f"saves ≤{saves}")
+            else:
+                text = f"{m} of {prod}\n" + ("saves none" if saves == 0 else f"saves {saves}")
+            for a, b in ((i, j), (j, i)):
+                ratio[a, b] = r
+                labels[a][b] = text
+        return ratio, labels
+
+    def heatmap(self, path: str | os.PathLike, title: Optional[str] = None) -> None:
+        """A PNG heat map of what merging two heads saves: minimum ÷ product of their atoms."""
         from ..io import atomic_write
 
-        m = self.matrix("minimum")
-        lb = self.matrix("lower_bound")
-        n = len(self.heads)
-        fig = Figure(figsize=(1.2 + 0.55 * max(n, 4), 0.9 + 0.5 * max(n, 4)))
-        FigureCanvasAgg(fig)
-        ax = fig.add_subplot(1, 1, 1)
-        shown = np.where(np.isnan(m), lb, m)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            img = ax.imshow(np.log2(shown), cmap="viridis")
-        cb = fig.colorbar(img, ax=ax)
-        cb.set_label("log2(atoms)")
-        ax.set_xticks(range(n), [f"H{h}" for h in self.heads])
-        ax.set_yticks(range(n), [f"H{h}" for h in self.heads])
-        with np.errstate(divide="ignore", invalid="ignore"):
-            logs = np.log2(shown)
-        lo, hi = np.nanmin(logs), np.nanmax(logs)
-        if n <= 16:
-            for i in range(n):
-                for j in range(n):
-                    v = m[i, j]
-                    if np.isnan(v):
-                        txt = "?" if np.isnan(lb[i, j]) else f"≥{int(lb[i, j])}"
-                    else:
-                        txt = f"({int(v)})" if i == j else f"{int(v)}"
-                    bright = hi > lo and not np.isnan(logs[i, j]) and \
-                        (logs[i, j] - lo) / (hi - lo) > 0.6
-                    ax.text(j, i, txt, ha="center", va="center", color="k" if bright else "w",
-                            fontsize=8 if n <= 8 else 6)
-        ax.set_title(title or f"{self.meta.get('model', '')} layer {self.meta.get('layer', '?')}: "
-                     "minimum atoms of a merged pair", fontsize=9)
+        fig = self.heatmap_figure(title)
         import io as _io
 
         buf = _io.BytesIO()
         fig.savefig(buf, format="png", dpi=110, bbox_inches="tight")
         data = buf.getvalue()
         atomic_write(path, lambda f: f.write(data))
+
+    def heatmap_figure(self, title: Optional[str] = None):
+        """The matplotlib figure of :meth:`heatmap` (cells: :meth:`saving`)."""
+        from matplotlib.backends.backend_agg import FigureCanvasAgg
+        from matplotlib.figure import Figure
+
+        ratio, labels = self.saving()
+        n = len(self.heads)
+        fig = Figure(figsize=(1.6 + 0.8 * max(n, 4), 0.9 + 0.7 * max(n, 4)))
+        FigureCanvasAgg(fig)
+        ax = fig.add_subplot(1, 1, 1)
+        img = ax.imshow(np.ma.masked_invalid(ratio), cmap="viridis", vmin=0.0, vmax=1.0)
+        cb = fig.colorbar(img, ax=ax)
+        cb.set_label("minimum ÷ product of the heads' atoms\n(1: merging saves no atom)",
+                     fontsize=8)
+        ax.set_xticks(range(n), [f"H{h}" for h in self.heads])
+        ax.set_yticks(range(n), [f"H{h}" for h in self.heads])
+        if n <= 12:
+            for i in range(n):
+                for j in range(n):
+                    r = ratio[i, j]
+                    dark = np.isnan(r) or r < 0.6
+                    ax.text(j, i, labels[i][j], ha="center", va="center",
+                            color="w" if dark and not np.isnan(r) else "k",
+                            fontsize=7 if n <= 6 else 5)
+        ax.set_title(title or f"{self.meta.get('model', '')} layer {self.meta.get('layer', '?')}: "
+                     "what merging two heads saves (diagonal: a head's own atoms)", fontsize=9)
+        return fig
 
 
 def merge_report(cap: Capture, out_dir: str | os.PathLike, heads: Optional[Sequence[int]] = None,

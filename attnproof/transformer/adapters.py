@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import math
 import os
+from contextlib import contextmanager
 from typing import Any, Optional, Sequence
 
 import numpy as np
@@ -26,9 +27,31 @@ import numpy as np
 from ..errors import InputError
 from .capture import Capture, float_head_outputs
 
-__all__ = ["capture", "capture_mha", "load_local_model", "CHECK_RTOL"]
+__all__ = ["capture", "capture_mha", "load_local_model", "CHECK_RTOL", "hub_progress_bars_off"]
 
 CHECK_RTOL = {"float64": 1e-9, "float32": 2e-3, "float16": 5e-2, "bfloat16": 5e-2}
+
+
+@contextmanager
+def hub_progress_bars_off():
+    """While in force, transformers draws none of its own progress bars (loading weights,
+    writing shards); the previous setting is put back afterwards.
+
+    >>> with hub_progress_bars_off():
+    ...     pass
+    """
+    try:
+        from transformers.utils import logging as hf_logging  # type: ignore
+    except ImportError:
+        yield
+        return
+    was = hf_logging.is_progress_bar_enabled()
+    hf_logging.disable_progress_bar()
+    try:
+        yield
+    finally:
+        if was:
+            hf_logging.enable_progress_bar()
 
 
 def _torch():
@@ -387,7 +410,8 @@ def load_local_model(path: str, backend: str = "auto", dtype: str = "float64") -
                                  "(pip install 'attnproof[models]')") from None
         else:
             try:
-                model = TransformerBridge.boot_transformers(path, dtype=td)
+                with hub_progress_bars_off():
+                    model = TransformerBridge.boot_transformers(path, dtype=td)
             except Exception as e:  # report the library's reason in one line
                 raise InputError(f"{path}: TransformerBridge cannot load it "
                                  f"({type(e).__name__}: {str(e).splitlines()[0][:200] if str(e) else ''})") from None
@@ -398,7 +422,8 @@ def load_local_model(path: str, backend: str = "auto", dtype: str = "float64") -
     except ImportError:
         raise InputError("loading a model needs transformers (pip install 'attnproof[models]')") from None
     try:
-        model = AutoModelForCausalLM.from_pretrained(path, torch_dtype=td, local_files_only=True)
+        with hub_progress_bars_off():
+            model = AutoModelForCausalLM.from_pretrained(path, torch_dtype=td, local_files_only=True)
     except Exception as e:
         raise InputError(f"{path}: cannot load the model ({type(e).__name__})") from None
     try:

@@ -10,6 +10,8 @@ from __future__ import annotations
 import os
 from typing import Any
 
+from .adapters import hub_progress_bars_off
+
 __all__ = ["build_tiny_gpt2", "tiny_text"]
 
 
@@ -44,8 +46,9 @@ def build_tiny_gpt2(folder: str | os.PathLike, n_layer: int = 2, d_model: int = 
                                    eos_token="w0", pad_token="w0")
     folder = str(folder)
     os.makedirs(folder, exist_ok=True)
-    model.save_pretrained(folder)
-    fast.save_pretrained(folder)
+    with hub_progress_bars_off():
+        model.save_pretrained(folder)
+        fast.save_pretrained(folder)
     return folder
 
 
@@ -55,4 +58,5 @@ def load_tiny_bridge(folder: str | os.PathLike) -> Any:
     from transformer_lens.model_bridge import TransformerBridge  # type: ignore
 
     os.environ["HF_HUB_OFFLINE"] = "1"
-    return TransformerBridge.boot_transformers(str(folder), dtype=torch.float64)
+    with hub_progress_bars_off():
+        return TransformerBridge.boot_transformers(str(folder), dtype=torch.float64)

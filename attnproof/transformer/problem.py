@@ -34,7 +34,7 @@ Either way every number of the problem file is an exact rational, the exact
 binary value of what was computed (``Fraction(float)``), never a decimal
 rounding of it.
 
->>> from attnproof.models.capture import random_capture
+>>> from attnproof.transformer.capture import random_capture
 >>> cap = random_capture(n_ctx=3, d_model=4, n_heads=2, d_head=4, seed=0)
 >>> M = capture_to_problem(cap, heads=[0, 1])
 >>> (len(M), M.dim, M.value_dim, [len(h) for h in M.heads], [h.name for h in M.heads])
@@ -130,7 +130,7 @@ class Dyadic:
 def head_float_arrays(cap: Capture, head: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Keys ``κ`` (n, D), biases ``β`` (n,), values (n, D) of one head, raw domain, float64.
 
-    >>> from attnproof.models.capture import random_capture
+    >>> from attnproof.transformer.capture import random_capture
     >>> K, b, V = head_float_arrays(random_capture(3, 4, 2, 4), 1)
     >>> K.shape, b.shape, V.shape
     ((3, 4), (3,), (3, 4))
@@ -170,7 +170,7 @@ def head_from_capture(cap: Capture, head: int, domain: str = "layernorm",
                       arithmetic: str = "float64", name: Optional[str] = None) -> Head:
     """The exact :class:`~attnproof.model.Head` of the model's head ``head`` (see the module).
 
-    >>> from attnproof.models.capture import random_capture
+    >>> from attnproof.transformer.capture import random_capture
     >>> cap = random_capture(3, 4, 1, 4, seed=2)
     >>> H = head_from_capture(cap, 0, domain="raw", arithmetic="float64")
     >>> K, b, V = head_float_arrays(cap, 0)
@@ -199,7 +199,7 @@ def head_from_capture(cap: Capture, head: int, domain: str = "layernorm",
 def parse_heads(text: str | None, cap: Capture) -> list[int]:
     """Head numbers from ``"3,7"`` (model numbering); all stored heads when ``None``.
 
-    >>> from attnproof.models.capture import random_capture
+    >>> from attnproof.transformer.capture import random_capture
     >>> parse_heads("1, 0", random_capture(2, 3, 2, 1))
     [1, 0]
     >>> parse_heads("0,0", random_capture(2, 3, 2, 1))
@@ -240,7 +240,7 @@ def capture_to_problem(cap: Capture, heads: Optional[Iterable[int]] = None,
 def domain_dim(cap: Capture, domain: str) -> int:
     """Dimension of the problem's query: ``d_model`` (raw) or ``d_model − 1`` (layernorm).
 
-    >>> from attnproof.models.capture import random_capture
+    >>> from attnproof.transformer.capture import random_capture
     >>> c = random_capture(2, 5, 1, 1)
     >>> domain_dim(c, "raw"), domain_dim(c, "layernorm")
     (5, 4)
