@@ -288,3 +288,26 @@ def test_yaml_aliases_are_refused(tmp_path):
     path.write_text(path.read_text().replace("&a", "").replace(
         "*a", "\n      - {key: [1], value: 1}\n      - {key: [0], value: 0}"))
     assert main(["bound", str(path)]) == 0
+
+
+@pytest.mark.parametrize("witnesses", [
+    [{"slope": [[0, 1]]}],
+    [{"limit": [[1, 1]]}, {"limit": [[0, 1]]}],
+    [{"point": [[1, 2]]}, {"point": [[0, 2]]}]], ids=["slope", "limit", "point"])
+def test_non_constant_sums_pay_for_their_gcds(witnesses):
+    """One head of n atoms whose weights have distinct 2000-digit denominators: the sums
+    of Fractions in the slope, limit and point values take a gcd per step on numbers of
+    up to n·2000 digits (n = 200: 96 s for a 410 kB certificate), and were charged per
+    term.  A valid verdict must have paid for them."""
+    n = 40
+    pb = {"format": "attnproof-problem", "version": 1, "dim": 2, "heads": [{"atoms": [
+        {"key": [i, 0], "value": i % 3, "weight": f"1/{10 ** 1999 + 2 * i + 1}"}
+        for i in range(n)]}]}
+    steps = [{"rule": "newton_blocks", "blocks": []},
+             {"rule": "non_constant", "witnesses": witnesses}, {"rule": "product_fusion"}]
+    text = _cert(pb, steps, 2, n)
+    words = n * 2 * 6644 // 64
+    v = check_text(text)
+    assert v.status != "valid" or v.work >= words * words // 256, v
+    big = check_text(text, work=10 ** 12)
+    assert big.status == "valid" and big.work >= words * words // 256, big.message
