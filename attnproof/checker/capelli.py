@@ -31,6 +31,7 @@ False
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import Any
 from math import gcd, isqrt
 
 from . import poly as P
@@ -78,9 +79,10 @@ def is_power(a: Fraction, p: int) -> bool:
     return all(_iroot(x, p) ** p == x for x in (n, d))
 
 
-def _terms(f: dict) -> tuple[Fraction, Fraction, tuple] | None:
+def _terms(f: dict) -> tuple[Any, Any, tuple] | None:
     """``(c_0, c_1, Δ)`` of a binomial: coefficients at the lexicographically smaller and
-    larger exponent and the difference ``Δ`` of the exponents (sparse), or None."""
+    larger exponent (integers in a factor, rationals in a head denominator) and the
+    difference ``Δ`` of the exponents (sparse), or None."""
     if len(f) != 2:
         return None
     m0, m1 = sorted(f, key=P.lex_key)
