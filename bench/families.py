@@ -87,8 +87,8 @@ def _float_heads(dim):
 
 
 def _layer(tokens):
-    from attnproof.models.capture import random_capture
-    from attnproof.models.problem import capture_to_problem
+    from attnproof.transformer.capture import random_capture
+    from attnproof.transformer.problem import capture_to_problem
     return capture_to_problem(random_capture(tokens, 768, 12, 64, seed=0))
 
 
@@ -196,8 +196,9 @@ def main() -> int:
             t0 = time.perf_counter()
             try:
                 dump_problem(make(size), stem + ".json")
-            except Exception as e:          # a family too big to build is reported, not fatal
+            except Exception as e:          # reported, and counted: the grid must build every cell
                 print(f"{name:<14}{label}={size:<8} build failed: {type(e).__name__}: {e}")
+                failures += 1
                 continue
             build = time.perf_counter() - t0
             limit = args.layer_timeout if name == "layer" else args.timeout
