@@ -37,7 +37,7 @@ from typing import Any, Callable, Optional, Sequence
 from .errors import ExecutorError
 from .tasks import TaskFailed
 
-__all__ = ["DaskMap", "map_tasks_dask", "client_for", "is_running", "shutdown", "NO_WORKER_GRACE"]
+__all__ = ["DaskMap", "client_for", "is_running", "shutdown", "NO_WORKER_GRACE"]
 
 NO_WORKER_GRACE = 30.0      # seconds without any worker before pending tasks are failed
 CONNECT_TIMEOUT = 10.0      # seconds to reach an existing scheduler
@@ -202,13 +202,6 @@ class DaskMap:
         if not items:
             return []
         return _Batch(client_for(self.spec), self.spec, fn, items, progress, cost).run()
-
-
-def map_tasks_dask(fn: Callable[..., Any], items: Sequence[tuple], spec,
-                   progress: Optional[Callable[[int, int], None]] = None,
-                   cost: Optional[Sequence[float]] = None) -> list:
-    """``DaskMap(spec)(fn, items, progress=progress, cost=cost)``."""
-    return DaskMap(spec)(fn, items, progress=progress, cost=cost)
 
 
 _PENDING = object()

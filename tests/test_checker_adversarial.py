@@ -157,7 +157,8 @@ def test_generated_geometry_bombs_within_budget(tmp_path, reference):
     gen = _generator()
     cases = [("dense-points-20000", gen.dense_simplex(20000, 100000), 2),
              ("components-5000", gen.constant_components(100000, 5000), 0),
-             ("constant-pairs-200", gen.constant_pairs(200), 1)]
+             ("constant-pairs-200", gen.constant_pairs(200), 1),
+             ("thin-triangle-40000", gen.thin_triangle(40000), 1)]
     items = []
     for name, doc, _ in cases:
         path = tmp_path / f"{name}.json"

@@ -85,7 +85,7 @@ def _layout_problem(seed: int):
 
     heads: list = []
     for _ in range(rng.randint(1, 4)):
-        kind = rng.choice(["generic", "unit", "associate", "constant", "complement"])
+        kind = rng.choice(["generic", "unit", "associate", "constant", "complement", "axes"])
         n = rng.randint(1, 4)
         base = rng.choice(heads) if heads else None
         if kind == "unit":
@@ -100,6 +100,10 @@ def _layout_problem(seed: int):
                     k[j] = k.get(j, 0) + v
                 atoms.append(Atom.sparse(dim, {j: v for j, v in k.items() if v},
                                          (F(rng.randint(-2, 2)),), bias=a.bias, weight=a.weight * s))
+        elif kind == "axes":
+            # keys e_j for distinct j: equal exponents on different variables
+            js = rng.sample(range(dim), min(dim, max(2, n)))
+            atoms = [Atom.sparse(dim, {j: F(1)}, (F(rng.randint(-2, 2)),)) for j in js]
         elif kind == "complement" and base is not None:
             atoms = [Atom.sparse(dim, dict(a.sparse_key), (1 - a.value[0],), bias=a.bias,
                                  weight=a.weight) for a in base.atoms]

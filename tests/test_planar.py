@@ -125,3 +125,23 @@ def test_float_heads_in_the_plane_use_planar_vertices():
     doc["steps"][k] = {"rule": "planar_vertices"}
     v = check_document(doc)
     assert v.code == 1 and "at most 2 x variables" in v.message, v.message
+
+
+def test_the_upper_bound_says_when_the_fusion_was_not_built():
+    cert = build_certificate(_sigmoids(1000))
+    assert cert.lower_bound == 2000 and cert.upper_bound == 2 ** 1000
+    assert "counted without building it" in cert.upper_note
+    assert "--max-atoms" in cert.upper_note
+    small = build_certificate(_sigmoids(3))
+    assert small.upper_note is None and small.lower_bound == 6
+
+
+def test_many_trinomial_heads_are_matched_by_a_side():
+    # a trinomial factor is looked up among the heads by the direction of a side of its
+    # triangle, as a binomial by its own direction: 150 heads stay well inside the budget
+    M = _triangles(150, seed=5)
+    cert = build_certificate(M)
+    v = check_text(cert.text)
+    assert v.code == 0, v.message
+    assert [b["method"] for b in _blocks(cert.doc)][-1] == "planar"
+    assert v.work < 0.2 * (500_000 + 16 * len(cert.text))      # 0.4 when every head was tried

@@ -16,7 +16,7 @@ denominators irreducible) is the special case where every head has one factor.
 >>> from attnproof.families import sigmoid_sum
 >>> fs = surviving_factors(sigmoid_sum(2))
 >>> [(f.poly, f.multiplicity, f.witness, f.residue_component) for f in fs.factors]
-[({((0, 1),): 1, (): 1}, 1, {'kind': 'linear', 'var': 0}, 0), ({((1, 1),): 1, (): 1}, 1, {'kind': 'linear', 'var': 1}, 0)]
+[({((0, 1),): 1, (): 1}, 1, Witness(kind='linear', var=0), 0), ({((1, 1),): 1, (): 1}, 1, Witness(kind='linear', var=1), 0)]
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ from .sparse import (HeadPolys, all_variables, context, from_flint, head_polys, 
                      poly_text, to_flint, x_support)
 from ..tasks import Progress
 
-__all__ = ["Factor", "FactorSet", "irreducibility_witness", "surviving_factors"]
+__all__ = ["Factor", "FactorSet", "Witness", "irreducibility_witness", "surviving_factors"]
 
 
 
@@ -42,7 +42,7 @@ class Factor:
 
     poly: dict
     multiplicity: int = 0
-    witness: dict | None = None
+    witness: Witness | None = None
     residue_component: int | None = None
     heads: dict = field(default_factory=dict)      # head -> v_f(D_h)
 
@@ -80,15 +80,26 @@ def _rank(rows: list) -> int:
     return flint.fmpz_mat(rows).rank()
 
 
-def irreducibility_witness(p: dict) -> dict | None:
+@dataclass(frozen=True)
+class Witness:
+    """Why a factor is irreducible (THEORY §5, C1; docs/certificates.md §6.1): ``kind``
+    ``"linear"`` (degree 1 in the variable ``var``), ``"binomial"`` (two terms, primitive
+    difference), ``"simplex"`` (Newton polytope an integral simplex) or ``"capelli"`` (a
+    binomial in one variable, by Capelli's theorem)."""
+
+    kind: str
+    var: int | None = None
+
+
+def irreducibility_witness(p: dict) -> Witness | None:
     """A C1 witness that the normal-form polynomial ``p`` is irreducible, or None.
 
     >>> irreducibility_witness({((0, 1),): 1, (): 1})
-    {'kind': 'linear', 'var': 0}
+    Witness(kind='linear', var=0)
     >>> irreducibility_witness({((0, 2),): 1, (): -1}) is None      # x^2 - 1
     True
     >>> irreducibility_witness({((0, 3), (1, 7)): 2, ((0, 11),): 3, (): 1})
-    {'kind': 'simplex'}
+    Witness(kind='simplex', var=None)
     """
     n = len(p)
     ones: dict = {}
@@ -105,7 +116,7 @@ def irreducibility_witness(p: dict) -> dict | None:
         b = ones[v]
         a = n - b
         if a >= 1 and (a == 1 or b == 1):
-            return {"kind": "linear", "var": v}
+            return Witness("linear", v)
     if n == 2:
         (m0, _), (m1, _) = p.items()
         d = dict(m0)
@@ -114,7 +125,7 @@ def irreducibility_witness(p: dict) -> dict | None:
         g = 0
         for x in d.values():
             g = gcd(g, x)
-        return {"kind": "binomial"} if g == 1 else None
+        return Witness("binomial") if g == 1 else None
     if n >= 3:
         vs = all_variables(p)
         pts = sorted(tuple(dict(m).get(v, 0) for v in vs) for m in p)
@@ -124,7 +135,7 @@ def irreducibility_witness(p: dict) -> dict | None:
             for x in r:
                 g = gcd(g, x)
         if g == 1 and _rank(diffs) == len(diffs):
-            return {"kind": "simplex"}
+            return Witness("simplex")
     return None
 
 

@@ -16,14 +16,14 @@ exactly these generator directions.
 >>> from attnproof.model import Atom, Head, MultiHead
 >>> def sig(k): return Head((Atom(k, (1,)), Atom((0, 0), (0,))))
 >>> fs, complete = binomial_factors(MultiHead((sig((12345678, 0)), sig((3, 0)), sig((0, 1)))))
->>> [F.witness["kind"] for F in fs], complete
+>>> [F.witness.kind for F in fs], complete
 (['linear', 'capelli', 'linear'], True)
 """
 
 from __future__ import annotations
 
 from ..algebra.binomials import capelli_factor, valuation
-from ..algebra.factors import Factor, irreducibility_witness
+from ..algebra.factors import Factor, Witness, irreducibility_witness
 from ..algebra.sparse import head_polys, variables, x_support
 from ..model import MultiHead
 
@@ -82,7 +82,7 @@ def binomial_factors(M: MultiHead, hp: list | None = None) -> tuple[list, bool]:
                 break
         if comp is None:
             continue
-        w = irreducibility_witness(f) or {"kind": "capelli"}
+        w = irreducibility_witness(f) or Witness("capelli")
         found[key] = Factor(f, 1, w, comp, {top: 1})
     factors = sorted(found.values(), key=Factor.sort_key)
     covered = {_direction(F.poly, dim) for F in factors}

@@ -53,6 +53,9 @@ class Certificate:
     # (doc["problem"] as built, its canonical text): the problem is encoded once, for its
     # hash and for the certificate text, while the document keeps that same problem object
     _problem_text: tuple | None = field(default=None, repr=False, compare=False)
+    # why the upper bound is the counted product fusion, when a smaller fusion may exist
+    # but was not built (too large to build or to embed); None otherwise
+    upper_note: str | None = field(default=None, compare=False)
 
     @property
     def lower_bound(self) -> int:
@@ -241,8 +244,18 @@ def _build(M: MultiHead, explicit: bool, max_atoms: int | None, explicit_fusion_
     # the best verified fusion is embedded when it fits: built only when the estimate of
     # its size is within max_atoms and the lower bound leaves room under the embedding limit
     beaten = lb.path == "geometry" and lb.value == prod    # no fusion can beat the product
-    if not beaten and lb.value <= explicit_fusion_limit and (
-            max_atoms is None or fusion_size_bound(M) <= max_atoms):
+    upper_note = None
+    size = None if beaten or lb.value > explicit_fusion_limit else fusion_size_bound(M)
+    if lb.value < prod and not beaten:
+        if lb.value > explicit_fusion_limit:
+            upper_note = (f"the upper bound is the product fusion, counted without building it: "
+                          f"every fusion has at least {lb.value} atoms, over the "
+                          f"{explicit_fusion_limit} a certificate embeds")
+        elif max_atoms is not None and size is not None and size > max_atoms:
+            upper_note = (f"the upper bound is the product fusion, counted without building it: "
+                          f"the reduced fusion may have up to {size} atoms (estimated from the "
+                          f"head supports), over --max-atoms {max_atoms}; raise it to build it")
+    if size is not None and (max_atoms is None or size <= max_atoms):
         f = fuse(M, max_atoms=max_atoms)
         # an explicit head that is no smaller than the counted product is embedded only
         # while it is cheap to re-check (the checker orders its atoms by dense exponents);
@@ -254,6 +267,9 @@ def _build(M: MultiHead, explicit: bool, max_atoms: int | None, explicit_fusion_
                                 and f.entries * (M.dim + 1) <= EXPLICIT_FUSION_CELLS)):
             f.verify()
             fusion, upper = f, f.atoms
+        elif f.atoms < prod:
+            upper_note = (f"the upper bound is the product fusion: the {f.method} fusion has "
+                          f"{f.atoms} atoms, over the {explicit_fusion_limit} a certificate embeds")
     if fusion is not None:
         head = (problem_to_dict(fusion.to_multihead(name=None)) if isinstance(fusion, ClassProductFusion)
                 else fusion.to_problem_dict(name=None))["heads"][0]
@@ -275,4 +291,4 @@ def _build(M: MultiHead, explicit: bool, max_atoms: int | None, explicit_fusion_
                    "window_refutations": []},
         "steps": steps, "trust": lb.trust,
     }
-    return Certificate(doc, lb, fusion, upper, (pdoc, ptext))
+    return Certificate(doc, lb, fusion, upper, (pdoc, ptext), upper_note)

@@ -140,6 +140,8 @@ def _run(args: argparse.Namespace) -> int:
     print(f"lower bound {show_count(verdict.lower_bound)}, upper bound "
           f"{show_count(verdict.upper_bound)}, minimum "
           f"{show_count(mn) if mn is not None else 'unknown (the bounds differ)'}, trust {s['trust']}")
+    if cert.upper_note and verdict.minimum is None:
+        print(f"  {cert.upper_note}")
     if lines is not None:
         for q in lines.steps:
             print(f"  line query k = {q.target}: {q.result} [{q.seconds:.1f} s]"

@@ -186,8 +186,14 @@ def _run_minimize(args: argparse.Namespace, M, window, opts) -> int:
             extra = f", {res.atoms} atoms" if res.atoms else ""
             why = f" ({res.reason})" if res.result == "unknown" and res.reason else ""
             bar.write(f"k = {res.target}: {res.result}{extra}{why} [{res.seconds:.1f} s]")
+            refuted = [r.target for r in asked if r.result == "unsat"]
+            found = [r.atoms for r in asked if r.result == "sat" and r.atoms]
+            known = "; ".join(([f"no fusion with <= {max(refuted)} atoms in the window"]
+                               if refuted else [])
+                              + ([f"a fusion with {min(found)}"] if found else []))
             bar.describe(f"minimizing: query {len(asked) + 1} after k = {res.target} "
-                         f"{res.result} ({solvers} running, timeout {args.timeout:g} s)")
+                         f"{res.result}{' (' + known + ')' if known else ''}; {solvers} "
+                         f"running, timeout {args.timeout:g} s")
 
         mr = minimize(M, window, args.timeout, opts, progress=bar, max_atoms=args.max_atoms,
                       on_step=step)

@@ -327,8 +327,6 @@ class ProgressBar:
             if not self.enabled:
                 return
             if self.plain:
-                if self.heartbeat:
-                    self._done = self._total = None
                 self._write_line()
             elif self._bar is not None:
                 self._bar.set_description_str(label)

@@ -238,6 +238,24 @@ def dense_simplex(n: int, dim: int) -> dict:
     return _geom_doc(heads, dim, steps, n, n)
 
 
+def thin_triangle(v: int) -> dict:
+    """A head with points ``0, e_{v-2}, e_{v-1}`` and ``e_0 + ... + e_{v-3}`` in ``v`` varying
+    coordinates, and a chain claiming the triangle of the first three: its edge vectors
+    have one 2x2 minor that is not zero, the last one; the fourth point is on no triangle
+    and is no convex combination (invalid).  Testing all minors took ``v²/2`` steps."""
+    far = {str(j): 1 for j in range(v - 2)}
+    keys = [{}, {str(v - 2): 1}, {str(v - 1): 1}, far]
+    heads = [{"atoms": [{"key": k, "value": i} for i, k in enumerate(keys)]}]
+    dense = sorted(tuple(int(k.get(str(j), 0)) for j in range(v)) for k in keys)
+    idx = [dense.index(tuple(int(k.get(str(j), 0)) for j in range(v))) for k in keys[:3]]
+    functional = [-1] * (v - 2) + [0, 0]
+    steps = [{"rule": "indecomposable_chain", "head": 0, "kind": "chain",
+              "triangles": [[sorted(idx), functional]], "non_vertices": []},
+             {"rule": "generic_heads", "classes": [[0]]},
+             {"rule": "newton_blocks", "blocks": []}, {"rule": "product_fusion"}]
+    return _geom_doc(heads, max(v, 17), steps, 1, 4)
+
+
 def constant_pairs(pairs: int) -> dict:
     """``Σ_i x_{2i+1}/(x_{2i}+x_{2i+1}) + x_{2i}²/(x_{2i}²+x_{2i}x_{2i+1})``, a constant, with
     the first head of each pair passed off as a unit: a forged lower bound ``2^pairs``."""
@@ -436,6 +454,9 @@ def entries() -> list[tuple[str, str, object, int, list, list]]:
     add("bomb-geom-components", "one constant head with 1000 value components in dimension "
         "100000 (genuine): the constant test per component is sparse and charged",
         constant_components(100000, 1000), 0)
+    add("bomb-geom-thin-triangle", "a triangle in 5000 varying coordinates whose only non-zero "
+        "2x2 minor is the last: collinearity is tested in linear time (invalid: a vertex on "
+        "no triangle)", thin_triangle(5000), 1)
     add("bomb-geom-dense-points", "a head with keys e_0..e_1499 in dimension 100000: its "
         "points would be 1500 dense vectors of 1500 coordinates; charged before they are "
         "built: inconclusive", dense_simplex(1500, 100000), 2)
@@ -517,6 +538,37 @@ def entries() -> list[tuple[str, str, object, int, list, list]]:
         lambda d: d["steps"].__setitem__(-1, {"rule": "explicit_fusion", "head": {"atoms": [
             {"key": {}, "value": 0}, {"key": {"0": 1}, "value": 1}]}}) or _claims(d, 2 ** 24, 2)
         and None, 2)
+    # a linear factor with 2000-digit coefficients against a head with 2000-digit weights
+    # and exponent 26000: the closed-form binomial valuation computed c^26000 (10^8 bits)
+    c0, c1 = 10 ** 1999 + 7, 10 ** 1999 + 9
+    w = f"{10 ** 1999 + 3}/{10 ** 1999 + 11}"
+    cap = {"format": "attnproof-problem", "version": 1, "dim": 1, "heads": [
+        {"atoms": [{"key": [0], "value": 1, "weight": w},
+                   {"key": [26000], "value": 0, "weight": w}]}]}
+    add("bomb-binomial-power", "a binomial valuation that would build c^26000 with a "
+        "2000-digit c (minutes); the factor divides no head",
+        _claims(_rehash({"format": "attnproof-certificate", "version": 1, "problem": cap,
+                         "problem_sha256": "", "trust": "exact", "steps": [
+            {"rule": "irreducible_factor", "poly": [[c0, []], [c1, [[0, 1]]]],
+             "witness": {"kind": "linear", "var": 0}, "residue_component": 0},
+            {"rule": "newton_blocks", "blocks": [{"factors": [0],
+                                                   "method": "zonotope_independent"}]},
+            {"rule": "product_fusion"}],
+            "claims": {"window_refutations": []}}), 2, 2), 1)
+    # non_constant at the points 3/2 and 5/4 of heads with exponent 2,000,000: Fractions of
+    # millions of bits whose gcds took 85 s; charged quadratically, inconclusive at once
+    e = 2_000_000
+    nc = {"format": "attnproof-problem", "version": 1, "dim": 1, "heads": [
+        {"atoms": [{"key": [0], "value": 0}, {"key": [e], "value": 1}]},
+        {"atoms": [{"key": [0], "value": 1}, {"key": [e], "value": 1}]}]}
+    add("bomb-point-gcd", "a non_constant point witness (3/2)^2000000: quadratic gcds",
+        _claims(_rehash({"format": "attnproof-certificate", "version": 1, "problem": nc,
+                         "problem_sha256": "", "trust": "exact", "steps": [
+            {"rule": "newton_blocks", "blocks": []},
+            {"rule": "non_constant", "witnesses": [{"point": [[0, "3/2"]]},
+                                                   {"point": [[0, "5/4"]]}]},
+            {"rule": "product_fusion"}],
+            "claims": {"window_refutations": []}}), 2, 4), 2)
     mut("bomb-many-steps", "w1", "2000 product_fusion steps",
         lambda d: d["steps"].extend({"rule": "product_fusion"} for _ in range(2000)))
     add("bomb-nesting", "JSON nested 20000 deep", "[" * 20000 + "]" * 20000, 1)

@@ -9,8 +9,9 @@ of the same family:
 * §6.4-6.5 ``product_fusion``, ``explicit_fusion``: :mod:`.fusion` (``checker/rules/fusion``);
 * §6.6 ``window_refutation``: :mod:`.windows` (``checker/rules/windows``);
 * §6.7-6.10 ``indecomposable_chain``, ``generic_heads``, ``minkowski_vertices``,
-  ``direct_sum``: :mod:`.geometry` (``checker/rules/geometry``); §6.14 ``sub_sum`` there too;
-* §6.13 ``non_constant``: :mod:`.floors` (``checker/rules/floors``).
+  ``direct_sum``: :mod:`.geometry` (``checker/rules/geometry``);
+* §6.12 ``planar_vertices``: :mod:`.planar` (``checker/rules/planar``);
+* §6.13-6.14 ``non_constant``, ``sub_sum``: :mod:`.floors` (``checker/rules/floors``).
 
 >>> from attnproof.bounds import lower_bound
 >>> from attnproof.families import sigmoid_sum

@@ -6,7 +6,7 @@ gives the reduced form itself (C3).  Polynomials are written in the
 certificate form ``[[coef, [[var, exp], ...]], ...]``, terms sorted by their pair
 lists.
 
->>> irreducible_factor_step({((0, 1),): 1, (): 1}, {"kind": "linear", "var": 0}, 0)["poly"]
+>>> irreducible_factor_step({((0, 1),): 1, (): 1}, Witness("linear", 0), 0)["poly"]
 [[1, []], [1, [[0, 1]]]]
 """
 
@@ -14,9 +14,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...algebra.factors import Witness
 from ...io import format_number
 
-__all__ = ["to_json_poly", "irreducible_factor_step", "reduced_by_flint_step"]
+__all__ = ["to_json_poly", "witness_doc", "irreducible_factor_step", "reduced_by_flint_step"]
 
 
 def to_json_poly(p: dict) -> list:
@@ -35,9 +36,18 @@ def _rational_poly(p: dict) -> list:
     return [[format_number(c), m] for m, c in terms]
 
 
-def irreducible_factor_step(poly: dict, witness: dict, residue_component: int) -> dict[str, Any]:
+def witness_doc(w: Witness) -> dict[str, Any]:
+    """The ``witness`` object of an ``irreducible_factor`` step.
+
+    >>> witness_doc(Witness("linear", 2)), witness_doc(Witness("simplex"))
+    ({'kind': 'linear', 'var': 2}, {'kind': 'simplex'})
+    """
+    return {"kind": w.kind} if w.var is None else {"kind": w.kind, "var": w.var}
+
+
+def irreducible_factor_step(poly: dict, witness: Witness, residue_component: int) -> dict[str, Any]:
     """The ``irreducible_factor`` step of one certified factor (sparse integer polynomial)."""
-    return {"rule": "irreducible_factor", "poly": to_json_poly(poly), "witness": dict(witness),
+    return {"rule": "irreducible_factor", "poly": to_json_poly(poly), "witness": witness_doc(witness),
             "residue_component": residue_component}
 
 

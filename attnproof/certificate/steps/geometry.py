@@ -19,6 +19,8 @@ from ...geometry.direct_sum import DirectSum
 from ...geometry.minkowski import MinkowskiVertices
 from ...geometry.proof import GeometryProof
 from ...geometry.vertices import HeadVertices
+from .floors import sub_sum_step
+from .planar import planar_vertices_step
 
 __all__ = ["geometry_steps", "chain_step", "generic_heads_step", "minkowski_step",
            "direct_sum_step"]
@@ -88,11 +90,11 @@ def geometry_steps(gp: GeometryProof) -> list[dict]:
     steps = [chain_step(h, ch) for h, ch in gp.chains]
     steps.append(generic_heads_step(gp.classes, gp.non_homothetic))
     if gp.sub_sum is not None:             # docs/certificates.md §6.14
-        steps.append({"rule": "sub_sum", "factors": list(gp.sub_sum)})
+        steps.append(sub_sum_step(gp.sub_sum))
     if gp.direct_sum is not None:
         steps.append(direct_sum_step(gp.direct_sum, gp.factor_vertices))
     elif gp.method == "planar_vertices":
-        steps.append({"rule": "planar_vertices"})      # counted by the checker from the hulls
+        steps.append(planar_vertices_step())
     else:
         assert gp.minkowski is not None
         steps.append(minkowski_step(gp.minkowski, gp.points))
