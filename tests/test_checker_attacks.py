@@ -271,3 +271,20 @@ def test_non_constant_point_pays_for_its_gcds():
     assert v.code == 2 and "evaluating a point" in v.message
     big = check_text(text, work=10 ** 9)
     assert big.status == "valid" and big.work >= words * words // 256, big.message
+
+
+def test_yaml_aliases_are_refused(tmp_path):
+    """YAML aliases repeat a node without its text: a 600 kB file naming one 20,000-atom
+    head 20,000 times is a 4·10^8-atom problem that no size or container limit saw
+    (``attnproof bound`` ran for minutes).  Problem files in YAML may not use them."""
+    pytest.importorskip("yaml")
+    from attnproof.cli import main
+
+    path = tmp_path / "alias.yaml"
+    path.write_text("format: attnproof-problem\nversion: 1\ndim: 1\nheads:\n"
+                    "  - atoms: &a\n      - {key: [1], value: 1}\n      - {key: [0], value: 0}\n"
+                    "  - atoms: *a\n")
+    assert main(["bound", str(path)]) == 3
+    path.write_text(path.read_text().replace("&a", "").replace(
+        "*a", "\n      - {key: [1], value: 1}\n      - {key: [0], value: 0}"))
+    assert main(["bound", str(path)]) == 0
