@@ -158,7 +158,7 @@ def binomial_valuation(f: dict, D: dict) -> int | None:
     # q alone let c^q with a 2000-digit c reach 10^8 bits: minutes for a 13 kB file)
     A, B = d0.numerator * d1.denominator, d1.numerator * d0.denominator
     for c, X in ((c1, B), (c0, A)):
-        if abs(c) >= 2 and (abs(c).bit_length() - 1) * q > abs(X).bit_length():
+        if abs(c) >= 2 and (abs(int(c)).bit_length() - 1) * q > abs(X).bit_length():
             return 0
 
     def power(c, e: int):
