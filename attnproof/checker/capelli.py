@@ -31,6 +31,7 @@ False
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import Any
 from math import gcd, isqrt
 
 from . import poly as P
@@ -78,9 +79,10 @@ def is_power(a: Fraction, p: int) -> bool:
     return all(_iroot(x, p) ** p == x for x in (n, d))
 
 
-def _terms(f: dict) -> tuple[Fraction, Fraction, tuple] | None:
+def _terms(f: dict) -> tuple[Any, Any, tuple] | None:
     """``(c_0, c_1, Δ)`` of a binomial: coefficients at the lexicographically smaller and
-    larger exponent and the difference ``Δ`` of the exponents (sparse), or None."""
+    larger exponent (integers in a factor, rationals in a head denominator) and the
+    difference ``Δ`` of the exponents (sparse), or None."""
     if len(f) != 2:
         return None
     m0, m1 = sorted(f, key=P.lex_key)
@@ -156,7 +158,7 @@ def binomial_valuation(f: dict, D: dict) -> int | None:
     # q alone let c^q with a 2000-digit c reach 10^8 bits: minutes for a 13 kB file)
     A, B = d0.numerator * d1.denominator, d1.numerator * d0.denominator
     for c, X in ((c1, B), (c0, A)):
-        if abs(c) >= 2 and (abs(c).bit_length() - 1) * q > abs(X).bit_length():
+        if abs(c) >= 2 and (abs(int(c)).bit_length() - 1) * q > abs(X).bit_length():
             return 0
 
     def power(c, e: int):
