@@ -61,8 +61,9 @@ def test_label_shows_z3_answer_while_cvc5_runs(tmp_path, monkeypatch, capsys, te
     worker = tmp_path / "stand_in_worker.py"
     worker.write_text(STAND_IN.format(gate=str(gate)))
     monkeypatch.setattr(solvers, "_WORKER", worker)
-    problem = tmp_path / "k3.json"
-    dump_problem(graph_sum(nx.complete_graph(3)), problem)
+    # K4 bisects from 38 atoms down to the Newton bound 24: three queries, all unsat here
+    problem = tmp_path / "k.json"
+    dump_problem(graph_sum(nx.complete_graph(3 if mode[0] == "--atoms" else 4)), problem)
     display = Display(gate, terminal)
     monkeypatch.setattr(sys, "stderr", display)
 
@@ -81,10 +82,13 @@ def test_label_shows_z3_answer_while_cvc5_runs(tmp_path, monkeypatch, capsys, te
         assert lines[0] == f"{head} (z3 and cvc5 running, {timeout})", lines
         waiting = lines.index(f"{head} (z3 unsat, cvc5 running, {timeout})")
         assert lines.index(f"{head} (z3 and cvc5 unsat, {timeout})") > waiting
+        if mode[0] == "--minimize":        # the next query's label names the step before it
+            assert any(line.startswith("minimizing: query 2 after k = 31 unsat; no fusion with "
+                                       "<= 31 atoms in the window (") for line in lines), lines
     if mode[0] == "--atoms":
         assert rc == 1 and out.startswith("unsat:"), (rc, out, err)
     else:
-        assert rc == 0 and "k = 6: unsat" in out, (rc, out, err)
+        assert rc == 0 and "k = 31: unsat" in out and "k = 37: unsat" in out, (rc, out, err)
 
 
 def test_solvers_in_turn_report_each_start(tmp_path, monkeypatch):
