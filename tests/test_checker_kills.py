@@ -414,7 +414,7 @@ WORK = {
     "decimal": (429, 494), "flint": (126, 127), "geom-chain": (383, 398),
     "geom-direct": (248, 280), "geom-indecomposable": (790, 806), "geom-partial": (368, 388),
     "geom-triangles": (532, 552), "k3-explicit": (323, 444), "k3-lines": (255, 376),
-    "k3-window": (234, 355), "k3": (234, 355), "k4": (1532, 3438), "non-constant": (32, 32),
+    "k3-window": (234, 355), "k3": (234, 355), "k4": (1532, 3438), "non-constant": (42, 42),
     "path3": (120, 161), "sub-sum": (217, 238), "w1": (42, 48), "w3-explicit": (298, 412),
     "w3": (193, 307), "w54-structural": (1782, 1782), "zonotope-2d": (459, 750),
 }
