@@ -1,11 +1,13 @@
-"""Generate docs/cli.md from the argument parsers of the ``attnproof`` command.
+"""Generate docs/cli.md and the manual page docs/attnproof.1 from the argument parsers of the
+``attnproof`` command.
 
 Run ``python docs/gen_cli.py`` after changing a command's options; the test suite
-(``tests/test_docs.py``) fails while docs/cli.md is out of date.  Help texts are
+(``tests/test_docs.py``) fails while either file is out of date.  The manual page is
+what ``attnproof help --man`` prints.  Help texts are
 formatted at a fixed width of 80 columns so that the page does not depend on the
 terminal.
 
-``python docs/gen_cli.py --check`` exits 1 when docs/cli.md differs.
+``python docs/gen_cli.py --check`` exits 1 when docs/cli.md or docs/attnproof.1 differs.
 """
 
 from __future__ import annotations
@@ -20,7 +22,9 @@ HEADER = """\
 # Command line reference
 
 This page is generated from the parsers by `python docs/gen_cli.py`; each block is
-exactly what `attnproof COMMAND --help` prints (at 80 columns).
+exactly what `attnproof COMMAND --help` prints (at 80 columns).  The same text is
+the manual page `docs/attnproof.1`, which `attnproof help --man` prints (read it with
+`attnproof help --man | man -l -`).
 
 Exit codes, shared by every command: **0** success (valid, consistent), **1** a
 negative verdict (invalid certificate, refuted claim), **2** inconclusive or
@@ -64,17 +68,27 @@ def render() -> str:
     return "".join(parts).rstrip() + "\n"
 
 
+def render_man() -> str:
+    """The full text of docs/attnproof.1."""
+    from attnproof.cli.manpage import render_man as page
+
+    return page()
+
+
 def main(argv: list[str]) -> int:
-    target = Path(__file__).resolve().parent / "cli.md"
-    text = render()
+    docs = Path(__file__).resolve().parent
+    pages = {docs / "cli.md": render(), docs / "attnproof.1": render_man()}
     if "--check" in argv:
-        current = target.read_text(encoding="utf-8") if target.exists() else ""
-        if current != text:
-            print("docs/cli.md is out of date: run python docs/gen_cli.py", file=sys.stderr)
+        stale = [p.name for p, text in pages.items()
+                 if (p.read_text(encoding="utf-8") if p.exists() else "") != text]
+        if stale:
+            print(f"docs/{' and docs/'.join(stale)} out of date: run python docs/gen_cli.py",
+                  file=sys.stderr)
             return 1
         return 0
-    target.write_text(text, encoding="utf-8")
-    print(f"wrote {target.name} ({len(text.splitlines())} lines)")
+    for target, text in pages.items():
+        target.write_text(text, encoding="utf-8")
+        print(f"wrote {target.name} ({len(text.splitlines())} lines)")
     return 0
 
 

@@ -108,6 +108,45 @@ def test_cli_reference_matches_help_of_every_command():
         assert proc.stdout.rstrip() == blocks[name], f"docs/cli.md differs from 'attnproof {name} --help'"
 
 
+def test_man_page_is_up_to_date_and_is_what_help_man_prints():
+    gen = _gen_cli()
+    current = (DOCS / "attnproof.1").read_text(encoding="utf-8")
+    assert current == gen.render_man(), "docs/attnproof.1 is out of date: run python docs/gen_cli.py"
+    proc = subprocess.run([sys.executable, "-m", "attnproof", "help", "--man"], capture_output=True,
+                          text=True, timeout=60)
+    assert proc.returncode == 0 and proc.stdout == current, proc.stderr
+
+
+def test_man_page_covers_every_command_and_option():
+    from attnproof.cli import build_parser
+
+    page = (DOCS / "attnproof.1").read_text(encoding="utf-8")
+    parser = build_parser()
+    for name, sub in parser._subparsers._group_actions[0].choices.items():
+        section = page.split(f'.SS "attnproof {name}"\n', 1)[1].split("\n.SS ", 1)[0]
+        for action in sub._actions:
+            for option in action.option_strings:
+                roff = option.replace("-", "\\-")
+                assert f"\\fB{roff}\\fR" in section, (name, option)
+
+
+@pytest.mark.skipif(shutil.which("groff") is None, reason="groff is not installed")
+def test_man_page_renders_without_warnings(tmp_path):
+    proc = subprocess.run(["groff", "-man", "-Tutf8", "-ww", "-z", str(DOCS / "attnproof.1")],
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0 and proc.stderr == "", proc.stderr
+    page = tmp_path / "attnproof.1"            # a roff error is caught: an unknown request warns
+    page.write_text((DOCS / "attnproof.1").read_text(encoding="utf-8") + ".XYZZY\n")
+    proc = subprocess.run(["groff", "-man", "-Tutf8", "-ww", "-z", str(page)],
+                          capture_output=True, text=True, timeout=60)
+    assert proc.stderr != ""
+
+
+def test_help_man_takes_no_command(run_cli):
+    rc, out, err = run_cli("help", "search", "--man")
+    assert rc == 3 and out == "" and "takes no COMMAND" in err
+
+
 def _tutorial_commands() -> list[str]:
     text = (DOCS / "tutorial.md").read_text(encoding="utf-8")
     cmds = []
