@@ -236,7 +236,7 @@ def test_bisection_finds_the_smallest_in_few_queries(monkeypatch, smallest, star
     log2(start - bound) queries, and every unsat it reports is below `smallest`."""
     asked = []
 
-    def fake_search(M, k, window, timeout, options, r, cache=None):
+    def fake_search(M, k, window, timeout, options, r, cache=None, on_solvers=None):
         asked.append(k)
         if k >= smallest:
             return _Fake(k, "sat", max(smallest, k - 1))
