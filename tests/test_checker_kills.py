@@ -130,7 +130,20 @@ CASES = {
     "constant-pair": _problem(2, _points((0, 1), (1, 0), values=[1, 0]),
                               _points((0, 1), (1, 0), values=[0, 1])),
 }
+def _weighted(shift, weights, biases):
+    """A triangle head translated by ``shift``, with atom weights and biases."""
+    pts = [(0, 0, 0), (1, 0, 0), (0, 1, 0)]
+    return {"atoms": [dict({"key": [p[j] + shift[j] for j in range(3)], "value": i,
+                            "weight": weights[i]}, **({"bias": biases[i]} if biases[i] else {}))
+                      for i, p in enumerate(pts)]}
+
+
 GEOMETRY = {
+    # two associate heads with weights and biases (one class: D_1 = 2·z·x2·D_0, checked as
+    # products of polynomials in z) beside a triangle
+    "geom-biased-class": _problem(3, _weighted((0, 0, 0), [2, 3, "1/2"], [1, 0, 2]),
+                                  _weighted((0, 0, 1), [4, 6, 1], [2, 1, 3]),
+                                  _points((0, 0, 0), (0, 1, 1), (2, 0, 1))),
     # long keys (THEORY §9): chains, classes, vertex enumeration, direct sums
     "geom-simplices": _problem(3, _points((0, 0, 0), (1, 0, 0), (0, 1, 0)),
                                _points((0, 0, 0), (0, 1, 1), (2, 0, 1))),
@@ -355,7 +368,7 @@ def test_genuine_proofs_of_other_problems_are_rejected():
     what a verified fusion of the changed problem achieves: a false claim."""
     forged = 0
     for name in ALL:
-        if name.startswith(("graph-", "geom-pyramid")):
+        if name.startswith(("graph-", "geom-pyramid", "geom-biased")):
             continue                   # their changed problems are slow to bound
         doc = certificate(name)
         pb = doc["problem"]
