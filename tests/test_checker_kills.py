@@ -309,6 +309,15 @@ def test_refutation_steps_are_read_and_left_to_the_replay(name, reference):
     assert "internal" not in v.message, v.message
 
 
+@pytest.mark.parametrize("name, rule", [("k3-window", "window_refutation"),
+                                        ("k3-lines", "line_refutation")])
+def test_a_refutation_of_zero_atoms_is_rejected(name, rule):
+    doc = _golden(name)
+    _step(doc, rule)["atoms"] = 0
+    v = _check(doc)
+    assert v.status == "invalid" and "atoms" in v.message, v.message
+
+
 def test_a_points_window_is_read_and_left_to_the_replay():
     v = _check(_with_window({"kind": "points", "points": [[0, 0, 0], [1, -1, 0]]}))
     assert v.status == "inconclusive" and v.bounds_verified, v.message
