@@ -139,6 +139,8 @@ def _weighted(shift, weights, biases):
 
 
 GEOMETRY = {
+    # two triangles in the plane: the planar_vertices rule (the checker's own hulls)
+    "geom-planar": _problem(2, _points((0, 0), (2, 1), (1, 3)), _points((0, 0), (3, 1), (1, 2))),
     # two associate heads with weights and biases (one class: D_1 = 2·z·x2·D_0, checked as
     # products of polynomials in z) beside a triangle
     "geom-biased-class": _problem(3, _weighted((0, 0, 0), [2, 3, "1/2"], [1, 0, 2]),
@@ -377,7 +379,7 @@ def test_genuine_proofs_of_other_problems_are_rejected():
     what a verified fusion of the changed problem achieves: a false claim."""
     forged = 0
     for name in ALL:
-        if name.startswith(("graph-", "geom-pyramid", "geom-biased")):
+        if name.startswith(("graph-", "geom-pyramid", "geom-biased", "geom-planar")):
             continue                   # their changed problems are slow to bound
         doc = certificate(name)
         pb = doc["problem"]
@@ -489,6 +491,17 @@ def test_gordan_multipliers_name_a_factor_of_the_prefix():
     for reference in (False, True):
         v = _check(doc, reference)
         assert v.status == "invalid", v.message
+
+
+def test_planar_vertices_counts_the_vertices_of_the_sum():
+    import sys
+    if str(ROOT / "tests") not in sys.path:
+        sys.path.insert(0, str(ROOT / "tests"))
+    from independent_count import brute_force_vertices
+    doc = certificate("geom-planar")
+    assert _step(doc, "planar_vertices")
+    keys = [[tuple(a["key"]) for a in h["atoms"]] for h in doc["problem"]["heads"]]
+    assert _check(doc).lower_bound == brute_force_vertices(keys)
 
 
 @pytest.mark.parametrize("name", sorted(n for n in CASES if n.startswith("graph-")))
