@@ -549,3 +549,12 @@ def test_planar_blocks_count_the_vertices_of_the_sum(name, reference):
     assert v.status == "valid" and v.lower_bound == truth, v.message
     c.update(lower_bound=truth + 1, upper_bound=max(truth + 1, c["upper_bound"]), minimum=None)
     assert _check(doc, reference).status == "invalid"
+
+
+def test_a_planar_block_with_an_unknown_field_is_rejected():
+    doc = certificate("binomial")
+    _step(doc, "newton_blocks")["blocks"] = [{"factors": [0, 1], "method": "planar",
+                                             "vertices": []}]
+    for reference in (False, True):
+        v = _check(doc, reference)
+        assert v.status == "invalid" and "unknown field" in v.message, v.message
