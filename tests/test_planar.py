@@ -134,3 +134,14 @@ def test_the_upper_bound_says_when_the_fusion_was_not_built():
     assert "--max-atoms" in cert.upper_note
     small = build_certificate(_sigmoids(3))
     assert small.upper_note is None and small.lower_bound == 6
+
+
+def test_many_trinomial_heads_are_matched_by_a_side():
+    # a trinomial factor is looked up among the heads by the direction of a side of its
+    # triangle, as a binomial by its own direction: 150 heads stay well inside the budget
+    M = _triangles(150, seed=5)
+    cert = build_certificate(M)
+    v = check_text(cert.text)
+    assert v.code == 0, v.message
+    assert [b["method"] for b in _blocks(cert.doc)][-1] == "planar"
+    assert v.work < 0.2 * (500_000 + 16 * len(cert.text))      # 0.4 when every head was tried

@@ -90,13 +90,19 @@ class State:
         ``Newt(D) = [a, b] + Newt(D/f)``, and for a generic functional orthogonal
         to ``b - a`` the face of ``Newt(D)`` is a segment parallel to ``b - a``
         whose ends are support points of ``D``.  So ``D`` has two support points
-        differing by a multiple of ``b - a``.  Heads with at most ``SMALL_HEAD``
+        differing by a multiple of ``b - a``.  The same holds for any edge of
+        ``Newt(f)``: every side of a triangle (three terms, not collinear) is one,
+        so a trinomial ``f`` is matched by its first side.  Heads with at most ``SMALL_HEAD``
         terms are indexed by the primitive directions of their support
         differences; larger ones are always candidates.  The work per factor is
         the number of candidates, not the number of heads.
         """
         vs = P.variables(f)
-        if len(f) != 2:
+        if len(f) == 3:
+            a, b, c = list(f)
+            if primitive(P.mono_div(b, a)) == primitive(P.mono_div(c, a)):
+                return self.heads_with(vs)        # collinear: [a, b] may be no edge
+        elif len(f) != 2:
             return self.heads_with(vs)
         self._head_index()
         if self._dirs is None:
@@ -114,7 +120,7 @@ class State:
                         hs = self._dirs.setdefault(d, [])
                         if not hs or hs[-1] != h:
                             hs.append(h)
-        a, b = list(f)
+        a, b = list(f)[:2]
         cands = self._dirs.get(primitive(P.mono_div(b, a)), [])
         if None in self._dirs:         # lists of increasing heads, each head once
             cands = sorted(set(cands) | set(self._dirs[None]))
