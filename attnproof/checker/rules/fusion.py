@@ -50,9 +50,10 @@ def check_identity(st: State, Nstar: list, Dstar: dict, where: str) -> None:
                 P.add_into(acc[c], P.mul(Ns[c], G, bud))
             continue
         qs = [P.divexact(n, D, bud) for n in Ns]
-        if all(q is not None for q in qs):
+        exact = [q for q in qs if q is not None]
+        if len(exact) == m:
             for c in range(m):
-                P.add_into(acc[c], P.mul(qs[c], Dstar, bud))
+                P.add_into(acc[c], P.mul(exact[c], Dstar, bud))
             continue
         B.append((D, Ns))
     if not B:
