@@ -22,8 +22,10 @@ Reject(...)``) are not mutated: a message decides no verdict.  mutmut works
 in ``mutants/`` (ignored by git) and keeps results there between runs, so a
 module is re-tested only when asked for.
 
-Each module is one ``mutmut run`` (its own clean test run, then its mutants)
-so that the work comes in chunks; ``--jobs`` forked workers run the mutants.
+A whole module is one ``mutmut run`` (its own clean test run, then its
+mutants), so that the work comes in chunks; a sample (``--sample``, or
+``--retest-survivors``) is one run over all the chosen modules.  ``--jobs``
+forked workers run the mutants.
 Scores: ``(killed + timeout) / tested``, where ``tested`` also counts the
 mutants that no selected test reaches (``no tests``, not detected).  A mutant
 that runs past its time limit counts as detected (``timeout``: the change made
@@ -147,22 +149,24 @@ def main(argv: list[str] | None = None) -> int:
     sampled: dict[str, set[str]] = {}
     if not a.report:
         generate()
+        chunk: list[str] = []
         for m in mods:
             res = results(m)
             if a.retest_survivors:
-                names = sorted(k for k, s in res.items() if s == "survived")
+                names = sorted(k for k, s in res.items() if s in ("survived", "no tests"))
             elif a.sample:
                 names = sorted(res)
                 random.Random(f"{a.seed}:{m}").shuffle(names)
                 names = sorted(names[: a.sample])
-            else:
-                names = [f"{PREFIX}{m}.*"]
-            if not names:
+            else:                      # a whole module: one chunk of its own
+                print(f"== {m}: {len(res)} mutants", flush=True)
+                mutmut("run", "--max-children", str(a.jobs), f"{PREFIX}{m}.*")
                 continue
-            sampled[m] = set(names) if (a.sample or a.retest_survivors) else None
-            print(f"== {m}: {len(names) if a.sample or a.retest_survivors else len(res)} mutants",
-                  flush=True)
-            mutmut("run", "--max-children", str(a.jobs), *names)
+            sampled[m] = set(names)
+            chunk += names
+        if chunk:                      # a sample is small: one run, one clean test run
+            print(f"== {len(chunk)} mutants of {len(sampled)} modules", flush=True)
+            mutmut("run", "--max-children", str(a.jobs), *chunk)
 
     print()
     print(HEADER)

@@ -286,6 +286,16 @@ def _with_window(window) -> dict:
     return doc
 
 
+@MODES
+@pytest.mark.parametrize("name", ["k3-window", "k3-lines"])
+def test_refutation_steps_are_read_and_left_to_the_replay(name, reference):
+    """Genuine window and line refutations: the bounds are verified, the refutations are
+    not re-proven by the checker (inconclusive), and nothing in them breaks the checker."""
+    v = _check(_golden(name), reference)
+    assert v.status == "inconclusive" and v.bounds_verified, v.message
+    assert "internal" not in v.message, v.message
+
+
 def test_a_points_window_is_read_and_left_to_the_replay():
     v = _check(_with_window({"kind": "points", "points": [[0, 0, 0], [1, -1, 0]]}))
     assert v.status == "inconclusive" and v.bounds_verified, v.message
@@ -404,7 +414,7 @@ WORK = {
     "decimal": (429, 520), "flint": (136, 147), "geom-chain": (383, 398),
     "geom-direct": (248, 280), "geom-indecomposable": (790, 806), "geom-partial": (368, 388),
     "geom-triangles": (532, 552), "k3-explicit": (323, 462), "k3-lines": (255, 394),
-    "k3-window": (234, 373), "k3": (234, 373), "k4": (1532, 3474), "non-constant": (16, 16),
+    "k3-window": (234, 373), "k3": (234, 373), "k4": (1532, 3474), "non-constant": (42, 42),
     "path3": (120, 173), "sub-sum": (217, 238), "w1": (42, 53), "w3-explicit": (298, 427),
     "w3": (193, 322), "w54-structural": (1782, 1782), "zonotope-2d": (459, 774),
 }
@@ -465,3 +475,42 @@ def test_graphic_counts_are_the_acyclic_orientations(name):
     edges = [tuple(sorted((a["key"].index(1), a["key"].index(-1))))
              for h in pb["heads"] for a in h["atoms"][:1]]
     assert _check(certificate(name)).lower_bound == _acyclic_orientations(pb["dim"], edges)
+
+
+# -- planar blocks: the checker's own hulls ---------------------------------------------------
+
+PLANAR = {
+    # segments in five directions: a decagon
+    "segments": _problem(2, *(_sig(1, k) for k in range(1, 6))),
+    # a pentagon with an interior key, plus a segment parallel to one of its edges
+    "pentagon": _problem(2, _points((0, 0), (3, 0), (4, 2), (2, 4), (0, 3), (1, 1)), _sig(1, 2)),
+    # collinear keys and a point-like head beside a triangle
+    "collinear": _problem(2, _points((0, 0), (1, 0), (3, 0)), _points((0, 0), (0, 2), (1, 1))),
+}
+
+
+@MODES
+@pytest.mark.parametrize("name", sorted(PLANAR))
+def test_planar_blocks_count_the_vertices_of_the_sum(name, reference):
+    """The same bound factors counted as one ``planar`` block: the checker's hulls must find
+    exactly the vertices of ``Σ_h Newt(D_h)`` (an independent brute-force count; here every
+    head denominator is one bound factor or the reduced denominator is their product)."""
+    from attnproof.certificate import build_certificate
+    from attnproof.io import problem_from_dict
+    import sys
+    if str(ROOT / "tests") not in sys.path:
+        sys.path.insert(0, str(ROOT / "tests"))
+    from independent_count import brute_force_vertices
+    pb = PLANAR[name]
+    doc = json.loads(build_certificate(problem_from_dict(pb)).text)
+    keys = [[tuple(int(x) for x in a["key"]) for a in h["atoms"]] for h in pb["heads"]]
+    truth = brute_force_vertices(keys)
+    step = _step(doc, "newton_blocks")
+    nfac = sum(1 for s in doc["steps"] if s["rule"] in ("irreducible_factor", "reduced_by_flint"))
+    step["blocks"] = [{"factors": list(range(nfac)), "method": "planar"}]
+    c = doc["claims"]
+    c.update(lower_bound=truth, minimum=truth if truth == c["upper_bound"] else None)
+    v = _check(doc, reference)
+    assert v.status == "valid" and v.lower_bound == truth, v.message
+    c.update(lower_bound=truth + 1, upper_bound=max(truth + 1, c["upper_bound"]), minimum=None)
+    assert _check(doc, reference).status == "invalid"
