@@ -223,3 +223,91 @@ def test_planar_count_of_a_head_with_a_constant_variable(lower_step):
         v = check_text(_cert(pb, steps, 4, 4), reference=reference)
         assert v.status == "valid", v.message
         assert check_text(_cert(pb, steps, 5, 4), reference=reference).status == "invalid"
+
+
+def test_binomial_valuation_never_builds_a_power_longer_than_its_cofactor():
+    """f = c_0 + c_1·x with 30-digit coefficients against D = w·(1 + x^26000) with
+    2000-digit weights: the closed-form test computed c_1^26000 (2.6 million bits; with
+    2000-digit c_i, 10^8 bits and minutes for a 13 kB certificate).  Coprime c_0, c_1 make
+    c_1^q divide a cross product of D's coefficients, so a longer power is a "no"."""
+    import tracemalloc
+    from fractions import Fraction
+    from math import gcd
+
+    from attnproof.checker.capelli import binomial_valuation
+
+    c0, c1 = 10 ** 29 + 7, 10 ** 29 + 9
+    assert gcd(c0, c1) == 1
+    w = Fraction(10 ** 1999 + 3, 10 ** 1999 + 11)
+    tracemalloc.start()
+    try:
+        assert binomial_valuation({(): c0, ((0, 1),): c1}, {(): w, ((0, 26000),): w}) == 0
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 200_000
+    # and the closed form still finds the factors it should
+    f = {(): 2, ((0, 1),): 3}
+    assert binomial_valuation(f, {(): 4, ((0, 2),): -9}) == 1     # 4 - 9x^2 = (2 - 3x)(2 + 3x)
+    assert binomial_valuation(f, {(): 4, ((0, 2),): 9}) == 0
+
+
+def test_non_constant_point_pays_for_its_gcds():
+    """A point witness (3/2)^200000 was charged per word of the power (12,500 units), but
+    the Fraction arithmetic on it takes gcds quadratic in its words: e = 2,000,000 made a
+    637-byte certificate run 85 s.  A valid verdict must have paid for them."""
+    e = 200_000
+    pb = {"format": "attnproof-problem", "version": 1, "dim": 1, "heads": [
+        {"atoms": [{"key": [0], "value": 0}, {"key": [e], "value": 1}]},
+        {"atoms": [{"key": [0], "value": 1}, {"key": [e], "value": 1}]}]}
+    steps = [{"rule": "newton_blocks", "blocks": []},
+             {"rule": "non_constant", "witnesses": [{"point": [[0, "3/2"]]},
+                                                    {"point": [[0, "5/4"]]}]},
+             {"rule": "product_fusion"}]
+    text = _cert(pb, steps, 2, 4)
+    words = e * 4 // 64
+    v = check_text(text)
+    assert v.status != "valid" or v.work >= words * words // 256, v
+    assert v.code == 2 and "evaluating a point" in v.message
+    big = check_text(text, work=10 ** 9)
+    assert big.status == "valid" and big.work >= words * words // 256, big.message
+
+
+def test_yaml_aliases_are_refused(tmp_path):
+    """YAML aliases repeat a node without its text: a 600 kB file naming one 20,000-atom
+    head 20,000 times is a 4·10^8-atom problem that no size or container limit saw
+    (``attnproof bound`` ran for minutes).  Problem files in YAML may not use them."""
+    pytest.importorskip("yaml")
+    from attnproof.cli import main
+
+    path = tmp_path / "alias.yaml"
+    path.write_text("format: attnproof-problem\nversion: 1\ndim: 1\nheads:\n"
+                    "  - atoms: &a\n      - {key: [1], value: 1}\n      - {key: [0], value: 0}\n"
+                    "  - atoms: *a\n")
+    assert main(["bound", str(path)]) == 3
+    path.write_text(path.read_text().replace("&a", "").replace(
+        "*a", "\n      - {key: [1], value: 1}\n      - {key: [0], value: 0}"))
+    assert main(["bound", str(path)]) == 0
+
+
+@pytest.mark.parametrize("witnesses", [
+    [{"slope": [[0, 1]]}],
+    [{"limit": [[1, 1]]}, {"limit": [[0, 1]]}],
+    [{"point": [[1, 2]]}, {"point": [[0, 2]]}]], ids=["slope", "limit", "point"])
+def test_non_constant_sums_pay_for_their_gcds(witnesses):
+    """One head of n atoms whose weights have distinct 2000-digit denominators: the sums
+    of Fractions in the slope, limit and point values take a gcd per step on numbers of
+    up to n·2000 digits (n = 200: 96 s for a 410 kB certificate), and were charged per
+    term.  A valid verdict must have paid for them."""
+    n = 40
+    pb = {"format": "attnproof-problem", "version": 1, "dim": 2, "heads": [{"atoms": [
+        {"key": [i, 0], "value": i % 3, "weight": f"1/{10 ** 1999 + 2 * i + 1}"}
+        for i in range(n)]}]}
+    steps = [{"rule": "newton_blocks", "blocks": []},
+             {"rule": "non_constant", "witnesses": witnesses}, {"rule": "product_fusion"}]
+    text = _cert(pb, steps, 2, n)
+    words = n * 2 * 6644 // 64
+    v = check_text(text)
+    assert v.status != "valid" or v.work >= words * words // 256, v
+    big = check_text(text, work=10 ** 12)
+    assert big.status == "valid" and big.work >= words * words // 256, big.message

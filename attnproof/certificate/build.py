@@ -145,8 +145,14 @@ def gap_note(lower: int, upper: int) -> str:
 
     >>> gap_note(128 ** 6, 128 ** 12)
     'gap: the minimum lies between the lower and the upper bound, a factor of 2^42.0 (10^12.6) apart'
+    >>> gap_note(65534, 65535)
+    'gap: the minimum lies between the lower and the upper bound, which differ by 1'
     """
     from math import log2
+
+    if upper < 2 * lower and upper - lower < 10 ** 15:
+        return ("gap: the minimum lies between the lower and the upper bound, which differ by "
+                f"{upper - lower}")
 
     def lg(n: int) -> float:
         b = max(n.bit_length() - 60, 0)

@@ -177,8 +177,12 @@ def _run_minimize(args: argparse.Namespace, M, window, opts) -> int:
 
     t0 = time.perf_counter()
     solvers = "z3" if args.no_cross_check else "z3 and cvc5"
-    with ProgressBar(f"minimizing: query 1 ({solvers} running, timeout {args.timeout:g} s "
-                     f"per query)", heartbeat=True) as bar:
+    stage = {"query": "minimizing: query 1", "solvers": f"{solvers} running"}
+
+    def label() -> str:
+        return f"{stage['query']} ({stage['solvers']}, timeout {args.timeout:g} s per query)"
+
+    with ProgressBar(label(), heartbeat=True) as bar:
         asked = []
 
         def step(res) -> None:
@@ -191,12 +195,15 @@ def _run_minimize(args: argparse.Namespace, M, window, opts) -> int:
             known = "; ".join(([f"no fusion with <= {max(refuted)} atoms in the window"]
                                if refuted else [])
                               + ([f"a fusion with {min(found)}"] if found else []))
-            bar.describe(f"minimizing: query {len(asked) + 1} after k = {res.target} "
-                         f"{res.result}{' (' + known + ')' if known else ''}; {solvers} "
-                         f"running, timeout {args.timeout:g} s")
+            stage["query"] = (f"minimizing: query {len(asked) + 1} after k = {res.target} "
+                              f"{res.result}{'; ' + known if known else ''}")
+
+        def solver_states(text: str) -> None:
+            stage["solvers"] = text
+            bar.describe(label())
 
         mr = minimize(M, window, args.timeout, opts, progress=bar, max_atoms=args.max_atoms,
-                      on_step=step)
+                      on_step=step, on_solvers=solver_states)
     last = mr.steps[-1] if mr.steps else None
     if args.smtlib and last is not None:
         atomic_write_text(args.smtlib, last.encoding.smtlib)
@@ -249,9 +256,12 @@ def _run_query(args: argparse.Namespace, M, window, opts) -> int:
 
     r = reduced_form(M, args.max_atoms)
     solvers = "z3" if args.no_cross_check else "z3 and cvc5"
-    with ProgressBar(f"SMT query: at most {args.atoms} atoms ({solvers} running, timeout "
-                     f"{args.timeout:g} s)", heartbeat=True):
-        res = search_fusion(M, args.atoms, window, args.timeout, opts, r=r)
+    head = f"SMT query: at most {args.atoms} atoms"
+    with ProgressBar(f"{head} ({solvers} running, timeout {args.timeout:g} s)",
+                     heartbeat=True) as bar:
+        res = search_fusion(M, args.atoms, window, args.timeout, opts, r=r,
+                            on_solvers=lambda text: bar.describe(
+                                f"{head} ({text}, timeout {args.timeout:g} s)"))
     if args.smtlib:
         atomic_write_text(args.smtlib, res.encoding.smtlib)
     if res.result == "sat" and args.output:

@@ -321,8 +321,11 @@ class ProgressBar:
             bar.refresh() if self.delay == 0 else bar.update(0)
 
     def describe(self, label: str) -> None:
-        """Change the label: a new stage (a new line when not on a terminal)."""
+        """Change the label: a new stage (a new line when not on a terminal); the same label again
+        changes nothing."""
         with self._lock:
+            if label == self.label:
+                return
             self.label = label
             if not self.enabled:
                 return

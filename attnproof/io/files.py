@@ -100,7 +100,14 @@ def _loads_yaml(text: str) -> Any:
         raise InputError("YAML input needs PyYAML (pip install pyyaml); or use JSON") from None
 
     class _StrictLoader(yaml.SafeLoader):  # type: ignore[misc]
-        pass
+        def compose_node(self, parent: Any, index: Any) -> Any:
+            # an alias repeats a node without its text: 600 kB of YAML naming one
+            # 20,000-atom head 20,000 times is a 4·10^8-atom problem that no size or
+            # container limit saw (JSON has no aliases)
+            if self.check_event(yaml.AliasEvent):
+                raise InputError(f"YAML aliases (*{self.peek_event().anchor}) are not "
+                                 "accepted: write the repeated data out")
+            return super().compose_node(parent, index)
 
     def _map(loader: Any, node: Any) -> dict:
         pairs = loader.construct_pairs(node, deep=True)

@@ -121,13 +121,16 @@ def line_query(M: MultiHead, k: int, timeout: float = 600, options: Sequence[str
 
 
 def completion_window(r, support: Sequence[tuple[int, ...]],
-                      limit: int = MAX_COMPLETION_WINDOW) -> list[tuple[int, ...]] | None:
+                      limit: int = MAX_COMPLETION_WINDOW,
+                      factors: LineFactors | None = None) -> list[tuple[int, ...]] | None:
     """Exponents ``w`` of ``G`` for a fusion whose support is a translate of ``support``.
 
     The support is placed at ``q_0 + S`` (``q_0`` the least exponent of ``Q``); ``G``'s
     exponents then lie in the lattice of the directions (other classes would give
-    terms of ``D`` off the support) and ``w + supp Q`` in the bounding box of
-    ``q_0 + S`` (Ostrowski).  None when more than ``limit`` points qualify.
+    terms of ``D`` off the support) when ``Q`` is exactly the product of the
+    factors (otherwise every point of the box is kept), and ``w + supp Q`` in the
+    bounding box of ``q_0 + S`` (Ostrowski).  None when more than ``limit`` points
+    qualify.
 
     >>> from attnproof.families import sigmoid_sum
     >>> from attnproof.fusion import reduced_form
@@ -135,8 +138,10 @@ def completion_window(r, support: Sequence[tuple[int, ...]],
     [(0, 0)]
     """
     from ..algebra.expfrac import poly_to_dict
-    from .lines import _lattice_basis, line_factors
+    from .lines import _lattice_basis
 
+    if factors is None:
+        factors = line_factors(r)
     q = sorted(poly_to_dict(r.Q))
     q0 = q[0]
     pts = [tuple(a + b for a, b in zip(q0, s)) for s in support]
@@ -150,13 +155,14 @@ def completion_window(r, support: Sequence[tuple[int, ...]],
         size *= b - a + 1
     if size > limit:
         return None
-    basis = _lattice_basis(line_factors(r).directions)
+    basis = _lattice_basis(factors.directions)
     out = []
     for w in product(*(range(a, b + 1) for a, b in zip(lo, hi))):
-        try:
-            _coordinates(basis, w)
-        except ValueError:
-            continue
+        if factors.exact:
+            try:
+                _coordinates(basis, w)
+            except ValueError:
+                continue
         out.append(tuple(w))
     return out
 
@@ -179,7 +185,7 @@ def complete_support(M: MultiHead, r, factors: LineFactors, support: Sequence[tu
     """
     from .query import SearchOptions, search_fusion
 
-    win = completion_window(r, support)
+    win = completion_window(r, support, factors=factors)
     if not win:
         return None
     res = search_fusion(M, len(support), win, timeout,

@@ -23,7 +23,7 @@ from ..fusion import DEFAULT_MAX_ATOMS, Fusion, fuse, reduced_form
 from ..model import MultiHead
 from .encoding import Encoding, encode
 from .lineality import Frame, full_frame, lineality_frame
-from .solvers import SolverRun, run_solvers
+from .solvers import SolverRun, describe_states, run_solvers
 from .symmetry import window_symmetries
 from .verify import fusion_from_g, parse_model_value, verify_fusion
 from .window import Window, box_window, points_window
@@ -263,13 +263,16 @@ def binomial_directions(r) -> tuple[tuple[int, ...], ...]:
 
 def search_fusion(M: MultiHead, k: int, window: int | Sequence | Window, timeout: float = 600,
                   options: SearchOptions = SearchOptions(), r=None,
-                  cache: dict | None = None) -> SearchResult:
+                  cache: dict | None = None,
+                  on_solvers: Optional[Callable[[str], None]] = None) -> SearchResult:
     """One windowed query: ``sat`` (verified witness), ``unsat`` (both solvers) or ``unknown``.
 
     ``timeout`` bounds the whole query: z3 and cvc5 (with the cross-check) run at
     once, each in its own process, until both answer or the time is up; a
     ``sat`` from either stops the other.  With ``options.solvers_at_once``
     False they run one after the other in the same time (a sweep's schedule).
+    ``on_solvers`` is told the solvers' states in words (``"z3 unsat, cvc5
+    running"``) as they start and as each answers: a progress label.
 
     >>> from attnproof.families import graph_sum, named_graph
     >>> res = search_fusion(graph_sum(named_graph("path", 3)), 4, 1, timeout=60)
@@ -283,22 +286,32 @@ def search_fusion(M: MultiHead, k: int, window: int | Sequence | Window, timeout
         r = reduced_form(M)
     if options.relax_first and options.numerators and any(not p.is_zero() for p in r.P):
         res = _query(M, k, window, replace(options, numerators=False), r, cache, timeout, t0,
-                     relaxed=True)
+                     relaxed=True, on_solvers=on_solvers)
         if res is not None:
             return res
-    res = _query(M, k, window, options, r, cache, timeout, t0)
+        if on_solvers is not None:                  # the full query follows the relaxation
+            on_solvers = _prefixed("full query: ", on_solvers)
+    res = _query(M, k, window, options, r, cache, timeout, t0, on_solvers=on_solvers)
     assert res is not None
     return res
 
 
+def _prefixed(prefix: str, tell: Callable[[str], None]) -> Callable[[str], None]:
+    """``tell`` with ``prefix`` before every text it is given."""
+    return lambda text: tell(prefix + text)
+
+
 def _query(M, k, window, options: SearchOptions, r, cache, timeout: float, t0: float,
-           relaxed: bool = False) -> SearchResult | None:
+           relaxed: bool = False,
+           on_solvers: Optional[Callable[[str], None]] = None) -> SearchResult | None:
     """Build and run one encoding; None when a relaxed model is not a fusion."""
     r, frame, enc, group = build_query(M, k, window, options, r, cache)
     res = SearchResult("unknown", k, enc.window, frame, enc, symmetry_group=group)
     names = ("z3", "cvc5") if options.cross_check else ("z3",)
     left = max(timeout - (time.perf_counter() - t0), 0.1)
-    runs = run_solvers(names, enc.smtlib, left, enc.gvars, at_once=options.solvers_at_once)
+    told = on_solvers
+    runs = run_solvers(names, enc.smtlib, left, enc.gvars, at_once=options.solvers_at_once,
+                       on_states=None if told is None else lambda st: told(describe_states(st)))
     res.solvers.update(runs)
     z = res.witness_run()
     if z is not None:
@@ -421,7 +434,8 @@ def next_target(low: int, high: int) -> int:
 def minimize(M: MultiHead, window: int | Sequence | Window, timeout: float = 600,
              options: SearchOptions = SearchOptions(), progress: Progress = None,
              max_atoms: int | None = DEFAULT_MAX_ATOMS,
-             on_step: Optional[Callable[[SearchResult], None]] = None) -> MinimizeResult:
+             on_step: Optional[Callable[[SearchResult], None]] = None,
+             on_solvers: Optional[Callable[[str], None]] = None) -> MinimizeResult:
     """Bisect ``k`` between the Newton bound and the best cheap fusion.
 
     ``low`` starts at the Newton bound (Theorem 3: no fusion has fewer atoms),
@@ -431,7 +445,8 @@ def minimize(M: MultiHead, window: int | Sequence | Window, timeout: float = 600
     is ``"refuted"`` (``low = high``: the witness is the smallest with ``G`` in
     the window), ``"bound"`` (the witness meets the Newton bound: a proven
     minimum), or ``"unknown"`` (a query was inconclusive).  ``on_step`` is
-    called with each query's result as soon as it is known; ``timeout``
+    called with each query's result as soon as it is known, ``on_solvers``
+    with the solvers' states during each (see :func:`search_fusion`); ``timeout``
     applies to each query.
 
     >>> from attnproof.families import graph_sum, named_graph
@@ -455,7 +470,7 @@ def minimize(M: MultiHead, window: int | Sequence | Window, timeout: float = 600
     cache: dict = {}
     while low < high:
         k = next_target(low, high)
-        res = search_fusion(M, k, window, timeout, options, r, cache=cache)
+        res = search_fusion(M, k, window, timeout, options, r, cache=cache, on_solvers=on_solvers)
         steps.append(res)
         if on_step is not None:
             on_step(res)

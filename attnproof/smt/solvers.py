@@ -24,12 +24,12 @@ import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Sequence
+from typing import Callable, Optional, Sequence
 
 from ..errors import SolverError
 
 __all__ = ["SolverRun", "run_solver", "run_solvers", "run_solvers_in_turn", "solver_available", "solver_version", "SOLVER_NAMES",
-           "DEFAULT_MEMORY_MB", "kill_running_solvers", "running_solvers"]
+           "DEFAULT_MEMORY_MB", "kill_running_solvers", "running_solvers", "describe_states", "OnStates"]
 
 SOLVER_NAMES = ("z3", "cvc5")
 DEFAULT_MEMORY_MB = 8192
@@ -67,6 +67,25 @@ class SolverRun:
         if self.reason:
             d["reason"] = self.reason
         return d
+
+
+# told the state of every solver of a query (``{"z3": "unsat", "cvc5": "running"}``) when
+# the solvers start and each time one answers: what a progress display shows
+OnStates = Optional[Callable[[dict[str, str]], None]]
+
+
+def describe_states(states: dict[str, str]) -> str:
+    """The solvers' states in words, as a progress label shows them.
+
+    >>> describe_states({"z3": "running", "cvc5": "running"})
+    'z3 and cvc5 running'
+    >>> describe_states({"z3": "unsat", "cvc5": "running"})
+    'z3 unsat, cvc5 running'
+    """
+    values = set(states.values())
+    if len(states) > 1 and len(values) == 1:
+        return f"{' and '.join(states)} {values.pop()}"
+    return ", ".join(f"{name} {state}" for name, state in states.items())
 
 
 PIP_PACKAGES = {"z3": "z3-solver", "cvc5": "cvc5"}     # the pip package of each solver
@@ -271,7 +290,7 @@ def run_solver(name: str, smtlib: str, timeout: float, model_vars: tuple[str, ..
 def run_solvers(names: Sequence[str], smtlib: str, timeout: float, model_vars: tuple[str, ...] = (),
                 stop: Callable[[SolverRun], bool] = lambda run: run.result == "sat",
                 memory_mb: int = DEFAULT_MEMORY_MB, seed: int = 0,
-                at_once: bool = True) -> dict[str, SolverRun]:
+                at_once: bool = True, on_states: OnStates = None) -> dict[str, SolverRun]:
     """Run several solvers on the same text at once, each in its own killable process.
 
     Every solver gets the same limit ``timeout``.  As soon as the first solver of
@@ -283,12 +302,18 @@ def run_solvers(names: Sequence[str], smtlib: str, timeout: float, model_vars: t
     ``at_once=False`` runs them one after the other instead (:func:`run_solvers_in_turn`):
     one core per query, the same answers when no solver runs out of time.
 
+    ``on_states`` (see :data:`OnStates`) is called in the caller's thread with
+    every solver ``"running"`` once they have started, and again each time one
+    answers (the others still ``"running"``, or ``"stopped"`` once an answer
+    stopped them).
+
     >>> text = "(set-logic QF_LRA)(declare-fun a () Real)(assert (> a 1))(assert (< a 0))(check-sat)"
     >>> {n: r.result for n, r in run_solvers(["z3", "cvc5"], text, 30).items()}
     {'z3': 'unsat', 'cvc5': 'unsat'}
     """
     if not at_once:
-        return run_solvers_in_turn(names, smtlib, timeout, model_vars, stop, memory_mb, seed)
+        return run_solvers_in_turn(names, smtlib, timeout, model_vars, stop, memory_mb, seed,
+                                   on_states)
     timeout = max(float(timeout), 0.1)
     t0 = time.perf_counter()
     started: dict[str, tuple[subprocess.Popen, str]] = {}
@@ -314,7 +339,13 @@ def run_solvers(names: Sequence[str], smtlib: str, timeout: float, model_vars: t
     runs: dict[str, SolverRun] = {}
     stopped_by = None
     error = None
+
+    def report() -> None:
+        if on_states is not None:
+            on_states({n: runs[n].result if n in runs else "stopped" if stopped_by else "running"
+                       for n in started})
     try:
+        report()
         while len(runs) < len(started):
             name, run = answers.get()
             if isinstance(run, BaseException):
@@ -331,6 +362,7 @@ def run_solvers(names: Sequence[str], smtlib: str, timeout: float, model_vars: t
                 for other, (proc, _) in started.items():
                     if other not in runs:
                         _kill(proc)
+            report()
     finally:
         for proc, _ in started.values():
             _kill(proc)
@@ -347,7 +379,8 @@ MIN_TURN_S = 0.5   # a solver's turn is skipped when less time than this is left
 def run_solvers_in_turn(names: Sequence[str], smtlib: str, timeout: float,
                         model_vars: tuple[str, ...] = (),
                         stop: Callable[[SolverRun], bool] = lambda run: run.result == "sat",
-                        memory_mb: int = DEFAULT_MEMORY_MB, seed: int = 0) -> dict[str, SolverRun]:
+                        memory_mb: int = DEFAULT_MEMORY_MB, seed: int = 0,
+                        on_states: OnStates = None) -> dict[str, SolverRun]:
     """Run the solvers of ``names`` one after the other, within ``timeout`` seconds in all.
 
     The schedule of a query that shares the machine with other queries (a
@@ -359,6 +392,8 @@ def run_solvers_in_turn(names: Sequence[str], smtlib: str, timeout: float,
     :func:`run_solvers` whenever no solver runs out of time: in both, a model
     comes from the first solver of ``names`` that finds one, and every solver
     that is asked answers on its own.  Results keep the order of ``names``.
+    ``on_states`` is told the states as each solver starts (the later ones
+    ``"waiting"``) and once the last has answered or been skipped (``"not run"``).
 
     >>> text = "(set-logic QF_LRA)(declare-fun a () Real)(assert (> a 1))(check-sat)"
     >>> runs = run_solvers_in_turn(["z3", "cvc5"], text, 30, ("a",))
@@ -379,10 +414,16 @@ def run_solvers_in_turn(names: Sequence[str], smtlib: str, timeout: float,
             runs[name] = SolverRun(name, "unknown", "", 0.0,
                                    f"not run: the query's {timeout:g} s were used up")
             continue
+        if on_states is not None:
+            on_states({n: runs[n].result if n in runs else "running" if n == name else "waiting"
+                       for n in names})
         t1 = time.perf_counter()
         proc, req = _start(name, smtlib, max(left, 0.1), model_vars, memory_mb, seed)
         run = _wait(name, proc, req, max(left, 0.1), t1)
         runs[name] = run
         if stop(run):
             stopped_by = run
+    if on_states is not None:
+        on_states({n: "not run" if runs[n].reason.startswith("not run") else runs[n].result
+                   for n in names})
     return runs

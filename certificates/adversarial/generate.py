@@ -538,6 +538,37 @@ def entries() -> list[tuple[str, str, object, int, list, list]]:
         lambda d: d["steps"].__setitem__(-1, {"rule": "explicit_fusion", "head": {"atoms": [
             {"key": {}, "value": 0}, {"key": {"0": 1}, "value": 1}]}}) or _claims(d, 2 ** 24, 2)
         and None, 2)
+    # a linear factor with 2000-digit coefficients against a head with 2000-digit weights
+    # and exponent 26000: the closed-form binomial valuation computed c^26000 (10^8 bits)
+    c0, c1 = 10 ** 1999 + 7, 10 ** 1999 + 9
+    w = f"{10 ** 1999 + 3}/{10 ** 1999 + 11}"
+    cap = {"format": "attnproof-problem", "version": 1, "dim": 1, "heads": [
+        {"atoms": [{"key": [0], "value": 1, "weight": w},
+                   {"key": [26000], "value": 0, "weight": w}]}]}
+    add("bomb-binomial-power", "a binomial valuation that would build c^26000 with a "
+        "2000-digit c (minutes); the factor divides no head",
+        _claims(_rehash({"format": "attnproof-certificate", "version": 1, "problem": cap,
+                         "problem_sha256": "", "trust": "exact", "steps": [
+            {"rule": "irreducible_factor", "poly": [[c0, []], [c1, [[0, 1]]]],
+             "witness": {"kind": "linear", "var": 0}, "residue_component": 0},
+            {"rule": "newton_blocks", "blocks": [{"factors": [0],
+                                                   "method": "zonotope_independent"}]},
+            {"rule": "product_fusion"}],
+            "claims": {"window_refutations": []}}), 2, 2), 1)
+    # non_constant at the points 3/2 and 5/4 of heads with exponent 2,000,000: Fractions of
+    # millions of bits whose gcds took 85 s; charged quadratically, inconclusive at once
+    e = 2_000_000
+    nc = {"format": "attnproof-problem", "version": 1, "dim": 1, "heads": [
+        {"atoms": [{"key": [0], "value": 0}, {"key": [e], "value": 1}]},
+        {"atoms": [{"key": [0], "value": 1}, {"key": [e], "value": 1}]}]}
+    add("bomb-point-gcd", "a non_constant point witness (3/2)^2000000: quadratic gcds",
+        _claims(_rehash({"format": "attnproof-certificate", "version": 1, "problem": nc,
+                         "problem_sha256": "", "trust": "exact", "steps": [
+            {"rule": "newton_blocks", "blocks": []},
+            {"rule": "non_constant", "witnesses": [{"point": [[0, "3/2"]]},
+                                                   {"point": [[0, "5/4"]]}]},
+            {"rule": "product_fusion"}],
+            "claims": {"window_refutations": []}}), 2, 4), 2)
     mut("bomb-many-steps", "w1", "2000 product_fusion steps",
         lambda d: d["steps"].extend({"rule": "product_fusion"} for _ in range(2000)))
     add("bomb-nesting", "JSON nested 20000 deep", "[" * 20000 + "]" * 20000, 1)
