@@ -519,6 +519,9 @@ PLANAR = {
     "segments": _problem(2, *(_sig(1, k) for k in range(1, 6))),
     # a pentagon with an interior key, plus a segment parallel to one of its edges
     "pentagon": _problem(2, _points((0, 0), (3, 0), (4, 2), (2, 4), (0, 3), (1, 1)), _sig(1, 2)),
+    # two quadrilaterals with parallel edges at different heights
+    "quadrilaterals": _problem(2, _points((0, 0), (3, 0), (2, 2), (0, 1)),
+                               _points((0, 0), (2, 0), (3, 1), (1, 1))),
     # collinear keys and a point-like head beside a triangle
     "collinear": _problem(2, _points((0, 0), (1, 0), (3, 0)), _points((0, 0), (0, 2), (1, 1))),
 }
