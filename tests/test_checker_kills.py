@@ -561,3 +561,17 @@ def test_a_planar_block_with_an_unknown_field_is_rejected():
     for reference in (False, True):
         v = _check(doc, reference)
         assert v.status == "invalid" and "unknown field" in v.message, v.message
+
+
+@MODES
+def test_a_large_chordal_block_is_counted_by_its_elimination_order(reference):
+    """A fan (a path on 17 nodes and a hub joined to all): chordal, biconnected, neither
+    complete nor a cycle, and past the 16 nodes of the general recurrence.  Its chromatic
+    polynomial is k (k - 1) (k - 2)^16, so it has 2·3^16 acyclic orientations."""
+    from attnproof.certificate import build_certificate
+    from attnproof.io import problem_from_dict
+    edges = [(i, i + 1) for i in range(16)] + [(i, 17) for i in range(17)]
+    cert = build_certificate(problem_from_dict(_graph(18, edges)), explicit_fusion_limit=0,
+                             max_atoms=1)
+    v = check_text(cert.text, reference=reference)
+    assert v.status == "valid" and v.lower_bound == 2 * 3 ** 16, v.message
