@@ -139,6 +139,11 @@ def _weighted(shift, weights, biases):
 
 
 GEOMETRY = {
+    # two translated triangles that are not associates (weights 1, 2, 1/2 and 1, 1/2, 2:
+    # the products D_1(s + t)·D_0(s_0) and D_1(s_0 + t)·D_0(s) differ) beside a triangle
+    "geom-translates": _problem(3, _weighted((0, 0, 0), [1, 2, "1/2"], [0, 0, 0]),
+                                _weighted((0, 0, 1), [1, "1/2", 2], [0, 0, 0]),
+                                _points((0, 0, 0), (0, 1, 1), (2, 0, 1))),
     # two triangles in the plane: the planar_vertices rule (the checker's own hulls)
     "geom-planar": _problem(2, _points((0, 0), (2, 1), (1, 3)), _points((0, 0), (3, 1), (1, 2))),
     # two associate heads with weights and biases (one class: D_1 = 2·z·x2·D_0, checked as
@@ -379,7 +384,8 @@ def test_genuine_proofs_of_other_problems_are_rejected():
     what a verified fusion of the changed problem achieves: a false claim."""
     forged = 0
     for name in ALL:
-        if name.startswith(("graph-", "geom-pyramid", "geom-biased", "geom-planar")):
+        if name.startswith(("graph-", "geom-pyramid", "geom-biased", "geom-planar",
+                                  "geom-translates")):
             continue                   # their changed problems are slow to bound
         doc = certificate(name)
         pb = doc["problem"]
