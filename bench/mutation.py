@@ -134,6 +134,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--survivors", action="store_true", help="print every survivor's diff")
     ap.add_argument("--retest-survivors", action="store_true",
                     help="re-run only the mutants that survived last time")
+    ap.add_argument("--unfinished", action="store_true",
+                    help="with --sample: skip the sampled mutants already killed")
     a = ap.parse_args(argv)
 
     known = all_modules()
@@ -158,11 +160,14 @@ def main(argv: list[str] | None = None) -> int:
                 names = sorted(res)
                 random.Random(f"{a.seed}:{m}").shuffle(names)
                 names = sorted(names[: a.sample])
+                if a.unfinished:
+                    sampled[m] = set(names)
+                    names = [k for k in names if res[k] not in ("killed", "timeout")]
             else:                      # a whole module: one chunk of its own
                 print(f"== {m}: {len(res)} mutants", flush=True)
                 mutmut("run", "--max-children", str(a.jobs), f"{PREFIX}{m}.*")
                 continue
-            sampled[m] = set(names)
+            sampled.setdefault(m, set(names))
             chunk += names
         if chunk:                      # a sample is small: one run, one clean test run
             print(f"== {len(chunk)} mutants of {len(sampled)} modules", flush=True)

@@ -383,3 +383,20 @@ def test_no_forgery_is_accepted_long_run():
         for name in sorted(MUTATIONS):
             for seed in range(4):
                 _forge_and_check(doc, name, seed)
+
+
+def test_a_constant_sum_of_many_associate_pairs_is_proven(tmp_path):
+    """Ten pairs x_b/(x_a+x_b) + x_a/(x_a+x_b) sum to 10: the one-atom fusion is verified by
+    adding the heads of one denominator first (it expanded 2^20 terms and was inconclusive)."""
+    from attnproof.api import prove
+
+    heads = []
+    for i in range(10):
+        a, b = {str(2 * i): 1}, {str(2 * i + 1): 1}
+        heads.append({"atoms": [{"key": b, "value": 1}, {"key": a, "value": 0}]})
+        heads.append({"atoms": [{"key": b, "value": 0}, {"key": a, "value": 1}]})
+    problem = {"format": "attnproof-problem", "version": 1, "dim": 20, "heads": heads}
+    cert = prove(problem)
+    for reference in (False, True):
+        v = check_text(cert.text, reference=reference)
+        assert v.code == 0 and v.minimum == 1, v.message

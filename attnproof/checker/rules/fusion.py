@@ -21,9 +21,11 @@ from .state import State
 def check_identity(st: State, Nstar: list, Dstar: dict, where: str) -> None:
     """Verify ``N*/D* = Σ_h N_h/D_h`` exactly.
 
-    Heads with ``D_h | D*`` contribute ``N_h·(D*/D_h)``; the others (set B) are
-    cleared by ``T_B = Π_{h∈B} D_h``:
-    ``N*·T_B = Σ_{h∉B} N_h·(D*/D_h)·T_B + D*·Σ_{h∈B} N_h·Π_{g∈B, g≠h} D_g``.
+    Heads with equal denominators are added first (``N/D`` with ``N`` the sum of their
+    numerators).  A term with ``D | D*`` contributes ``N·(D*/D)``; one with ``D | N``
+    (every component) is the polynomial ``q = N/D`` and contributes ``q·D*``; the others
+    (set B) are cleared by ``T_B = Π_{B} D``:
+    ``N*·T_B = (Σ_{∉B} N·(D*/D) + Σ q·D*)·T_B + D*·Σ_{B} N·Π_{B, other} D``.
     """
     pb = st.pb
     bud = st.budget
@@ -31,36 +33,50 @@ def check_identity(st: State, Nstar: list, Dstar: dict, where: str) -> None:
     fast = FAST.product_identity
     if fast is not None and fast(st, Nstar, Dstar, where):
         return
+    terms: dict = {}                 # denominator -> (D, summed numerators)
+    for D, Ns in zip(pb.den, pb.num):
+        bud.charge(P.size(D) + sum(P.size(n) for n in Ns), "adding heads with one denominator")
+        key = frozenset(D.items())
+        if key not in terms:
+            terms[key] = (D, [dict() for _ in range(m)])
+        for c in range(m):
+            P.add_into(terms[key][1][c], Ns[c])
     acc: list[dict] = [dict() for _ in range(m)]
     B = []
-    for h, D in enumerate(pb.den):
+    for D, Ns in terms.values():
         G = P.divexact(Dstar, D, bud)
-        if G is None:
-            B.append(h)
+        if G is not None:
+            for c in range(m):
+                P.add_into(acc[c], P.mul(Ns[c], G, bud))
             continue
-        for c in range(m):
-            P.add_into(acc[c], P.mul(pb.num[h][c], G, bud))
+        qs = [P.divexact(n, D, bud) for n in Ns]
+        exact = [q for q in qs if q is not None]
+        if len(exact) == m:
+            for c in range(m):
+                P.add_into(acc[c], P.mul(exact[c], Dstar, bud))
+            continue
+        B.append((D, Ns))
     if not B:
         lhs, rhs = Nstar, acc
     else:
         size = len(Dstar) + max((len(n) for n in Nstar), default=0)
-        for h in B:
-            size *= len(pb.den[h])
+        for D, _ in B:
+            size *= len(D)
             if size > MAX_EXPANSION:
                 raise Unsupported(f"{where}: verifying this fusion would expand a product of "
                                   f"{len(B)} head denominators (more than {MAX_EXPANSION} terms)")
         T = {(): Fraction(1)}
-        for h in B:
-            T = P.mul(T, pb.den[h], bud)
+        for D, _ in B:
+            T = P.mul(T, D, bud)
         lhs = [P.mul(n, T, bud) for n in Nstar]
         rhs = [P.mul(a, T, bud) for a in acc]
-        for h in B:
+        for i, (_, Ns) in enumerate(B):
             rest = {(): Fraction(1)}
-            for g in B:
-                if g != h:
-                    rest = P.mul(rest, pb.den[g], bud)
+            for j, (D, _) in enumerate(B):
+                if j != i:
+                    rest = P.mul(rest, D, bud)
             for c in range(m):
-                P.add_into(rhs[c], P.mul(Dstar, P.mul(pb.num[h][c], rest, bud), bud))
+                P.add_into(rhs[c], P.mul(Dstar, P.mul(Ns[c], rest, bud), bud))
     for c in range(m):
         diff = dict(lhs[c])
         bud.charge(len(rhs[c]), "comparing polynomials")
