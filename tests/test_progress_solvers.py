@@ -52,7 +52,8 @@ class Display(io.StringIO):
 
 
 @pytest.mark.parametrize("terminal", [False, True], ids=["plain", "terminal"])
-@pytest.mark.parametrize("mode", [["--atoms", "6"], ["--minimize"]], ids=["query", "minimize"])
+@pytest.mark.parametrize("mode", [["--atoms", "6"], ["--minimize"], ["--global", "--atoms", "6"]],
+                         ids=["query", "minimize", "line-query"])
 def test_label_shows_z3_answer_while_cvc5_runs(tmp_path, monkeypatch, capsys, terminal, mode):
     from attnproof.cli import main
     from attnproof.smt import solvers
@@ -63,7 +64,7 @@ def test_label_shows_z3_answer_while_cvc5_runs(tmp_path, monkeypatch, capsys, te
     monkeypatch.setattr(solvers, "_WORKER", worker)
     # K4 bisects from 38 atoms down to the Newton bound 24: three queries, all unsat here
     problem = tmp_path / "k.json"
-    dump_problem(graph_sum(nx.complete_graph(3 if mode[0] == "--atoms" else 4)), problem)
+    dump_problem(graph_sum(nx.complete_graph(4 if mode[0] == "--minimize" else 3)), problem)
     display = Display(gate, terminal)
     monkeypatch.setattr(sys, "stderr", display)
 
@@ -71,7 +72,8 @@ def test_label_shows_z3_answer_while_cvc5_runs(tmp_path, monkeypatch, capsys, te
     err = display.getvalue()
     out = capsys.readouterr().out
     assert gate.exists(), err
-    head = ("SMT query: at most 6 atoms" if mode[0] == "--atoms" else "minimizing: query 1")
+    head = {"--atoms": "SMT query: at most 6 atoms", "--minimize": "minimizing: query 1",
+            "--global": "line query: at most 6 points"}[mode[0]]
     timeout = "timeout 30 s" + (" per query" if mode[0] == "--minimize" else "")
     if terminal:
         assert "\r" in err
@@ -87,6 +89,8 @@ def test_label_shows_z3_answer_while_cvc5_runs(tmp_path, monkeypatch, capsys, te
                                        "<= 31 atoms in the window (") for line in lines), lines
     if mode[0] == "--atoms":
         assert rc == 1 and out.startswith("unsat:"), (rc, out, err)
+    elif mode[0] == "--global":
+        assert rc == 1 and "unsat: no set of at most 6 points" in out, (rc, out, err)
     else:
         assert rc == 0 and "k = 31: unsat" in out and "k = 37: unsat" in out, (rc, out, err)
 

@@ -27,7 +27,7 @@ from ..fusion import DEFAULT_MAX_ATOMS, Fusion, fuse, reduced_form
 from ..model import MultiHead
 from .lines import (LINE_OPTIONS, LineEncoding, LineFactors, _coordinates, encode_lines,
                     line_factors, support_from_model)
-from .solvers import SolverRun, run_solvers
+from .solvers import SolverRun, describe_states, run_solvers
 
 __all__ = ["LineResult", "LineMinimizeResult", "line_query", "line_minimize", "complete_support",
            "MAX_COMPLETION_WINDOW"]
@@ -86,10 +86,13 @@ def _factors(M: MultiHead, r=None) -> tuple[Any, LineFactors]:
 
 
 def line_query(M: MultiHead, k: int, timeout: float = 600, options: Sequence[str] = LINE_OPTIONS,
-               r=None, factors: LineFactors | None = None, complete: bool = True) -> LineResult:
+               r=None, factors: LineFactors | None = None, complete: bool = True,
+               on_solvers: Optional[Callable[[str], None]] = None) -> LineResult:
     """Ask "is there a support of at most ``k`` points?" with z3 and cvc5 (both needed for unsat).
 
     ``complete``: on ``sat``, try to complete the support to a verified fusion.
+    ``on_solvers`` is told the solvers' states in words (``"z3 unsat, cvc5
+    running"``) as they start and as each answers: a progress label.
 
     >>> from attnproof.families import sigmoid_sum
     >>> res = line_query(sigmoid_sum(2), 4, timeout=60)
@@ -103,7 +106,9 @@ def line_query(M: MultiHead, k: int, timeout: float = 600, options: Sequence[str
         r = reduced_form(M)
     enc = encode_lines(factors.directions, k, options)
     res = LineResult("unknown", k, factors, enc)
-    runs = run_solvers(("z3", "cvc5"), enc.smtlib, max(timeout, 0.1), enc.model_vars)
+    told = on_solvers
+    runs = run_solvers(("z3", "cvc5"), enc.smtlib, max(timeout, 0.1), enc.model_vars,
+                       on_states=None if told is None else lambda st: told(describe_states(st)))
     res.solvers.update(runs)
     if runs["z3"].result == "sat":
         res.result = "sat"
@@ -234,7 +239,8 @@ class LineMinimizeResult:
 def line_minimize(M: MultiHead, timeout: float = 600, options: Sequence[str] = LINE_OPTIONS,
                   max_atoms: int | None = DEFAULT_MAX_ATOMS, budget: float | None = None,
                   on_step: Optional[Callable[[LineResult], None]] = None,
-                  lower: int | None = None, strategy: str = "bisect") -> LineMinimizeResult:
+                  lower: int | None = None, strategy: str = "bisect",
+                  on_solvers: Optional[Callable[[str], None]] = None) -> LineMinimizeResult:
     """Bisect ``k`` between the Newton bound and the best fusion with line queries.
 
     ``low`` starts at the Newton bound (or ``lower``), ``high`` at the best cheap
@@ -275,7 +281,7 @@ def line_minimize(M: MultiHead, timeout: float = 600, options: Sequence[str] = L
         if strategy not in ("bisect", "ascend"):
             raise InputError(f"unknown strategy {strategy!r}: bisect or ascend")
         k = low if strategy == "ascend" else (low + min(high, cap)) // 2
-        res = line_query(M, k, left, options, r=r, factors=lf)
+        res = line_query(M, k, left, options, r=r, factors=lf, on_solvers=on_solvers)
         steps.append(res)
         if on_step is not None:
             on_step(res)
