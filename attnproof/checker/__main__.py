@@ -22,7 +22,7 @@ import sys
 from fractions import Fraction
 
 from . import check_text
-from .limits import MAX_DIGITS, MAX_DIM, MAX_EXPONENT, MAX_FILE_BYTES, fits_digits
+from .limits import MAX_DIGITS, MAX_DIM, MAX_EXPONENT, MAX_FILE_BYTES, fits_digits, read_at_most
 from .syntax import canonical_text
 
 EXIT_USAGE = 3
@@ -43,7 +43,7 @@ def read_text(path: str, max_bytes: int = MAX_FILE_BYTES) -> str:
     """
     try:
         with open(path, "rb") as f:
-            raw = f.read(max_bytes + 1)
+            raw = read_at_most(f, max_bytes + 1)
     except FileNotFoundError:
         raise UsageError(f"{path}: no such file") from None
     except IsADirectoryError:

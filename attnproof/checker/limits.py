@@ -77,3 +77,26 @@ def work_limit(nbytes: int) -> int:
     True
     """
     return WORK_BASE + WORK_PER_BYTE * nbytes
+
+
+def read_at_most(f, n: int, chunk: int = 1 << 20) -> bytes:
+    """At most ``n`` bytes of the binary file ``f``, read in chunks.
+
+    ``f.read(n)`` reserves ``n`` bytes before it reads anything: with ``n`` the
+    512 MiB file limit, a tiny file would need half a gigabyte of address space.
+
+    >>> import io
+    >>> read_at_most(io.BytesIO(b"abcdef"), 4, chunk=3)
+    b'abcd'
+    >>> read_at_most(io.BytesIO(b"ab"), 10)
+    b'ab'
+    """
+    parts = []
+    left = n
+    while left > 0:
+        block = f.read(min(chunk, left))
+        if not block:
+            break
+        parts.append(block)
+        left -= len(block)
+    return b"".join(parts)

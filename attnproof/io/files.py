@@ -19,7 +19,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, BinaryIO, Callable
 
-from ..checker.limits import MAX_CONTAINERS, MAX_DIGITS, MAX_FILE_BYTES, containers
+from ..checker.limits import MAX_CONTAINERS, MAX_DIGITS, MAX_FILE_BYTES, containers, read_at_most
 from ..errors import InputError, LimitError, NumberError
 
 __all__ = ["loads_json", "read_text_file", "read_json_file", "canonical_json", "atomic_write",
@@ -160,7 +160,7 @@ def read_text_file(path: str | os.PathLike, max_bytes: int = MAX_FILE_BYTES) -> 
     p = Path(path)
     try:
         with open(p, "rb") as f:
-            raw = f.read(max_bytes + 1)
+            raw = read_at_most(f, max_bytes + 1)
     except FileNotFoundError:
         raise InputError(f"{p}: no such file") from None
     except IsADirectoryError:
