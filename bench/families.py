@@ -34,7 +34,6 @@ import argparse
 import json
 import math
 import os
-import random
 import signal
 import subprocess
 import sys

@@ -173,7 +173,7 @@ def main() -> int:
                   f"{len(ts.data)} tasks, workers busy {100 * busy / (n * t):3.0f}%   "
                   f"identical to in process: {same}")
             shutdown_executors()
-        (t1, s1), (t2, s2) = times[1], times[2]
+        (t1, _), (t2, s2) = times[1], times[2]
         print(f"  speed-up of 2 workers over in process: {t_here / t2:.2f}x (target >= 1.6x); "
               f"with start-up {t_here / (t2 + s2):.2f}x; over 1 worker {t1 / t2:.2f}x")
         if job is sweep_job and not args.no_racing:

@@ -65,7 +65,7 @@ def run(args: list[str], timeout: float) -> tuple[float, dict]:
         doc = json.loads(proc.stdout)
     except ValueError:
         raise SystemExit(f"attnproof {' '.join(args)} gave no JSON (exit {proc.returncode}): "
-                         f"{proc.stderr.strip()[-300:]}")
+                         f"{proc.stderr.strip()[-300:]}") from None
     return seconds, doc
 
 

@@ -11,8 +11,6 @@ Run:  python examples/01_sigmoid_separation.py
 from fractions import Fraction
 from itertools import product
 
-import flint
-
 from attnproof import fuse, reduced_form, sigmoid_sum
 from attnproof.algebra import evaluate_poly, poly_context
 from attnproof.bounds import lower_bound

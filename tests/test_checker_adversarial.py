@@ -122,7 +122,7 @@ def test_adversarial_files_within_budget(reference):
     total = sum(s for _, _, s in items)
     res = _run_batch(items, mb, timeout=total + 60, reference=reference)
     bad = []
-    for path, args, _ in items:
+    for path, _args, _ in items:
         code, secs, out = res[path]
         entry = INDEX[Path(path).name]
         if code != expected(entry) or not _agrees(code, out):

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import json
-
 import numpy as np
 import pytest
 
@@ -32,7 +30,9 @@ def _report(tmp_path, tag, spec):
     out = tmp_path / tag
     rep = merge_report(_integer_capture(seed=1, d_model=2), out, spec=spec)
     certs = {p.name: p.read_bytes() for p in sorted((out / "certificates").iterdir())}
-    strip = lambda q: {k: v for k, v in q.items() if k not in ("elapsed_s", "certificate")}
+
+    def strip(q):
+        return {k: v for k, v in q.items() if k not in ("elapsed_s", "certificate")}
     return [strip(q) for q in rep.pairs + [rep.layer]], certs
 
 

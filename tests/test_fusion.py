@@ -9,7 +9,7 @@ import networkx as nx
 import pytest
 
 from attnproof import (Atom, Head, LimitError, MultiHead, fuse, product_fusion, reduced_form)
-from attnproof.algebra import Lattice, evaluate_multihead, random_point
+from attnproof.algebra import evaluate_multihead, random_point
 from attnproof.families import biased_sigmoid_sum, graph_sum, named_graph, random_multihead, sigmoid_sum
 from attnproof.fusion import lcm_fusion
 

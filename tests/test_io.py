@@ -10,7 +10,7 @@ from fractions import Fraction
 import pytest
 
 from attnproof.errors import InputError, NumberError, ValidationError
-from attnproof.io import (atomic_write_text, canonical_json, load_problem, loads_json, loads_problem,
+from attnproof.io import (atomic_write_text, canonical_json, load_problem, loads_problem,
                           parse_number, problem_from_dict, problem_sha256, problem_to_dict)
 from attnproof.families import sigmoid_sum, random_multihead
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import zipfile
 from fractions import Fraction
 
 import numpy as np

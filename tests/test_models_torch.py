@@ -22,7 +22,7 @@ pytest.importorskip("transformers", reason="the models extra (transformers) is n
 
 from attnproof.model import MultiHead  # noqa: E402
 from attnproof.transformer import capture, capture_mha, capture_to_problem  # noqa: E402
-from attnproof.transformer.capture import load_capture, save_capture  # noqa: E402
+from attnproof.transformer.capture import load_capture  # noqa: E402
 from attnproof.transformer.problem import domain_query  # noqa: E402
 from attnproof.transformer.tiny import build_tiny_gpt2, tiny_text  # noqa: E402
 from attnproof.numeric import evaluate_mpmath  # noqa: E402

@@ -15,7 +15,6 @@ from attnproof.model import Atom, Head, MultiHead
 from attnproof.smt import (SearchOptions, box_window, build_query, encode, full_frame,
                               fusion_from_g, lineality_frame, minimize, points_window,
                               run_solver, search_fusion, verify_fusion, window_symmetries)
-from attnproof.smt.lineality import Frame
 
 C4 = graph_sum(named_graph("cycle", 4))
 K3 = graph_sum(named_graph("complete", 3))
