@@ -9,7 +9,6 @@ rejected for the reason under test and not for the shape of the certificate.
 from __future__ import annotations
 
 import hashlib
-import json
 
 import pytest
 
