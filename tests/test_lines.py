@@ -170,3 +170,19 @@ def test_slots_may_repeat_a_point():
     for opts in ((), ("order",), LINE_OPTIONS):
         res = line_query(M, 3, 60, options=opts, complete=False)
         assert res.result == "sat" and len(res.support) == 2
+
+
+def test_plain_prove_names_the_line_query_when_a_gap_remains(tmp_path, capsys):
+    from attnproof.cli import main
+    p = tmp_path / "k3.json"
+    assert main(["family", "graph", "--graph", "complete", "--n", "3", "-o", str(p)]) == 0
+    capsys.readouterr()
+    assert main(["prove", str(p), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert (out["lower_bound"], out["upper_bound"], out["trust"]) == (6, 7, "exact")
+    assert any("prove --lines" in n for n in out["notes"])
+    w = tmp_path / "w2.json"
+    assert main(["family", "sigmoid-sum", "--d", "2", "-o", str(w)]) == 0
+    capsys.readouterr()
+    assert main(["prove", str(w), "--json"]) == 0      # no gap, no hint
+    assert not any("--lines" in n for n in json.loads(capsys.readouterr().out)["notes"])

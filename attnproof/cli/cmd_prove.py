@@ -124,6 +124,11 @@ def _run(args: argparse.Namespace) -> int:
         from ..certificate import gap_note
 
         s["notes"].append(gap_note(verdict.lower_bound, verdict.upper_bound))
+        if not getattr(args, "lines", False) and not verdict.line_steps:
+            s["notes"].append("next: when the reduced denominator is a product of binomials "
+                              "1 + x^g, 'prove --lines' asks the windowless line query "
+                              "(THEORY §12; z3 and cvc5, trust line-refuted), which may close "
+                              "the gap")
     if to_stdout:
         if args.json:
             from ..errors import InputError
