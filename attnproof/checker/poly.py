@@ -383,6 +383,10 @@ def not_divisible(a: Poly, b: Poly, budget: Budget = UNLIMITED) -> bool:
         # t^e mod g, e of any size and sign (t is invertible: g(0) != 0)
         if e in tpow:
             return tpow[e]
+        if d == 1:                            # g = t + g0: t is -g0 in F_p
+            r1 = [pow(-g[0] % _P, e, _P)]
+            tpow[e] = r1
+            return r1
         if e < 0:
             base = [(-g[j + 1]) * pow(g[0], -1, _P) % _P for j in range(d)]   # t^-1
             e2 = -e
