@@ -158,29 +158,16 @@ def replay_step(step: dict, timeout: float = DEFAULT_REPLAY_TIMEOUT,
         return replay_line_step(step, timeout, problem)
     if not isinstance(step, dict) or step.get("rule") != "window_refutation":
         return False, "not a window_refutation step"
-    text, digest = step.get("smtlib"), step.get("smtlib_sha256")
-    if not isinstance(text, str) or not isinstance(digest, str):
-        return False, "the step has no SMT-LIB2 text or hash"
-    if hashlib.sha256(text.encode("utf-8")).hexdigest() != digest:
-        return False, "the SMT-LIB2 text does not match smtlib_sha256"
+    text, why = _hashed_text(step)
+    if text is None:
+        return False, why
     if problem is not None and header_mismatch(step) is not None:
         return False, (f"{header_mismatch(step)}: not an encoding of the certificate's problem "
                        f"with at most {step.get('atoms')} atoms in this window")
     if problem is not None and encoding_options_of(step, problem) is None:
         return False, (f"the SMT-LIB2 text is not an encoding of the certificate's problem with "
                        f"at most {step.get('atoms')} atoms in this window")
-    for name in ("z3", "cvc5"):
-        if not solver_available(name):
-            return False, f"{name} is not available: cannot replay"
-    runs = run_solvers(("z3", "cvc5"), text, timeout)
-    parts = []
-    for name, run in runs.items():
-        if run.result != "unsat":
-            why = f" ({run.reason})" if run.reason else ""
-            return False, f"{name} {run.version} answered {run.result}{why}, not unsat"
-        parts.append(f"{name} {run.version} unsat in {run.seconds:.2f} s")
-    tied = "re-encoded from the problem, " if problem is not None else ""
-    return True, "replayed: " + tied + ", ".join(parts)
+    return _both_unsat(text, timeout, problem is not None)
 
 
 def line_options_of(step: dict, M) -> tuple[str, ...] | None:
@@ -235,14 +222,27 @@ def replay_line_step(step: dict, timeout: float = DEFAULT_REPLAY_TIMEOUT,
     >>> replay_line_step({"rule": "line_refutation", "smtlib": "x", "smtlib_sha256": "0" * 64})
     (False, 'the SMT-LIB2 text does not match smtlib_sha256')
     """
-    text, digest = step.get("smtlib"), step.get("smtlib_sha256")
-    if not isinstance(text, str) or not isinstance(digest, str):
-        return False, "the step has no SMT-LIB2 text or hash"
-    if hashlib.sha256(text.encode("utf-8")).hexdigest() != digest:
-        return False, "the SMT-LIB2 text does not match smtlib_sha256"
+    text, why = _hashed_text(step)
+    if text is None:
+        return False, why
     if problem is not None and line_options_of(step, problem) is None:
         return False, (f"the SMT-LIB2 text is not the line query of the certificate's problem "
                        f"with at most {step.get('atoms')} points")
+    return _both_unsat(text, timeout, problem is not None)
+
+
+def _hashed_text(step: dict) -> tuple[str | None, str]:
+    """``(text, "")`` when the step's SMT-LIB2 text matches its SHA-256, else ``(None, why)``."""
+    text, digest = step.get("smtlib"), step.get("smtlib_sha256")
+    if not isinstance(text, str) or not isinstance(digest, str):
+        return None, "the step has no SMT-LIB2 text or hash"
+    if hashlib.sha256(text.encode("utf-8")).hexdigest() != digest:
+        return None, "the SMT-LIB2 text does not match smtlib_sha256"
+    return text, ""
+
+
+def _both_unsat(text: str, timeout: float, tied: bool) -> tuple[bool, str]:
+    """Run z3 and cvc5 on ``text``; ``(True, summary)`` only when both answer unsat."""
     for name in ("z3", "cvc5"):
         if not solver_available(name):
             return False, f"{name} is not available: cannot replay"
@@ -253,5 +253,4 @@ def replay_line_step(step: dict, timeout: float = DEFAULT_REPLAY_TIMEOUT,
             why = f" ({run.reason})" if run.reason else ""
             return False, f"{name} {run.version} answered {run.result}{why}, not unsat"
         parts.append(f"{name} {run.version} unsat in {run.seconds:.2f} s")
-    tied = "re-encoded from the problem, " if problem is not None else ""
-    return True, "replayed: " + tied + ", ".join(parts)
+    return True, "replayed: " + ("re-encoded from the problem, " if tied else "") + ", ".join(parts)
