@@ -89,8 +89,17 @@ def results(module: str) -> dict[str, str]:
     return {k: STATUS.get(c, "suspicious") for k, c in codes.items()}
 
 
+def limits() -> tuple[float, float]:
+    """``(timeout_multiplier, timeout_constant)`` of ``[tool.mutmut]``."""
+    import tomllib
+    cfg = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["mutmut"]
+    return float(cfg.get("timeout_multiplier", 15.0)), float(cfg.get("timeout_constant", 1.0))
+
+
 def env() -> dict:
     e = dict(os.environ)
+    # one test over k times its clean CPU time plus c seconds: a timeout (tests/conftest.py)
+    e["ATTNPROOF_MUTATION_TEST_LIMIT"] = "%g,%g" % limits()
     # subprocesses of the tests import the mutated copy; hypothesis runs a fixed sequence
     e["PYTHONPATH"] = str(MUTANTS)
     e.setdefault("ATTNPROOF_HYPOTHESIS_PROFILE", "ci")
@@ -136,6 +145,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="re-run only the mutants that survived last time")
     ap.add_argument("--unfinished", action="store_true",
                     help="with --sample: skip the sampled mutants already killed")
+    ap.add_argument("--together", action="store_true",
+                    help="test every chosen module in one mutmut run (one clean test run)")
     a = ap.parse_args(argv)
 
     known = all_modules()
@@ -163,14 +174,18 @@ def main(argv: list[str] | None = None) -> int:
                 if a.unfinished:
                     sampled[m] = set(names)
                     names = [k for k in names if res[k] not in ("killed", "timeout")]
+            elif a.together:
+                print(f"== {m}: {len(res)} mutants", flush=True)
+                chunk.append(f"{PREFIX}{m}.*")
+                continue
             else:                      # a whole module: one chunk of its own
                 print(f"== {m}: {len(res)} mutants", flush=True)
                 mutmut("run", "--max-children", str(a.jobs), f"{PREFIX}{m}.*")
                 continue
             sampled.setdefault(m, set(names))
             chunk += names
-        if chunk:                      # a sample is small: one run, one clean test run
-            print(f"== {len(chunk)} mutants of {len(sampled)} modules", flush=True)
+        if chunk:                      # a sample or --together: one run, one clean test run
+            print(f"== {len(chunk)} names of {len(mods)} modules", flush=True)
             mutmut("run", "--max-children", str(a.jobs), *chunk)
 
     print()
@@ -185,6 +200,11 @@ def main(argv: list[str] | None = None) -> int:
         total.update({k: v for k, v in res.items()})
     if len(mods) > 1:
         print(score_line("all", total))
+    slow = sorted(k for k, v in total.items() if v == "timeout")
+    if slow:
+        print(f"\n{len(slow)} timeouts (detected, not killed):")
+        for k in slow:
+            print(" ", k)
     surv = sorted(k for k, v in total.items() if v in ("survived", "no tests"))
     if surv:
         print(f"\n{len(surv)} survivors:")
