@@ -147,6 +147,10 @@ GEOMETRY = {
                                 _points((0, 0, 0), (0, 1, 1), (2, 0, 1))),
     # two triangles in the plane: the planar_vertices rule (the checker's own hulls)
     "geom-planar": _problem(2, _points((0, 0), (2, 1), (1, 3)), _points((0, 0), (3, 1), (1, 2))),
+    # four segments whose directions differ in the 54th bit: 8 vertices (one exact division
+    # of each edge by the gcd of its entries; in floating point two pairs would merge)
+    "geom-planar-huge": _problem(2, *(_points((0, 0), k) for k in (
+        (2 ** 53 + 1, 1), (2 ** 53, 1), (1, 2 ** 53 + 1), (1, 2 ** 53)))),
     # two associate heads with weights and biases (one class: D_1 = 2·z·x2·D_0, checked as
     # products of polynomials in z) beside a triangle
     "geom-biased-class": _problem(3, _weighted((0, 0, 0), [2, 3, "1/2"], [1, 0, 2]),
@@ -332,6 +336,7 @@ def test_a_points_window_is_read_and_left_to_the_replay():
 
 
 @pytest.mark.parametrize("window", [
+    [], "box", 1, None,
     {"kind": "points", "points": []},
     {"kind": "points", "points": [[0, "1"]]},
     {"kind": "points", "points": [0]},
@@ -500,15 +505,27 @@ def test_gordan_multipliers_name_a_factor_of_the_prefix():
         assert v.status == "invalid", v.message
 
 
-def test_planar_vertices_counts_the_vertices_of_the_sum():
+@pytest.mark.parametrize("name", ["geom-planar", "geom-planar-huge"])
+def test_planar_vertices_counts_the_vertices_of_the_sum(name):
     import sys
     if str(ROOT / "tests") not in sys.path:
         sys.path.insert(0, str(ROOT / "tests"))
     from independent_count import brute_force_vertices
-    doc = certificate("geom-planar")
+    doc = certificate(name)
     assert _step(doc, "planar_vertices")
     keys = [[tuple(a["key"]) for a in h["atoms"]] for h in doc["problem"]["heads"]]
-    assert _check(doc).lower_bound == brute_force_vertices(keys)
+    v = _check(doc)
+    assert v.lower_bound == brute_force_vertices(keys)
+    assert v.complete is True, "a planar vertex count is complete"
+
+
+def test_a_planar_block_has_at_most_two_variables():
+    doc = certificate("general-position")          # factors in three variables
+    nfac = sum(1 for s in doc["steps"] if s["rule"] == "irreducible_factor")
+    _step(doc, "newton_blocks")["blocks"] = [{"factors": list(range(nfac)), "method": "planar"}]
+    for reference in (False, True):
+        v = _check(doc, reference)
+        assert v.status == "invalid" and "at most 2" in v.message, v.message
 
 
 @pytest.mark.parametrize("name", sorted(n for n in CASES if n.startswith("graph-")))
@@ -531,6 +548,11 @@ PLANAR = {
                                _points((0, 0), (2, 0), (3, 1), (1, 1))),
     # collinear keys and a point-like head beside a triangle
     "collinear": _problem(2, _points((0, 0), (1, 0), (3, 0)), _points((0, 0), (0, 2), (1, 1))),
+    # edges whose primitive directions need the gcd of both differences (not of sums)
+    "negative": _problem(2, _points((2, 3), (-3, -2)), _points((-1, 3), (-3, 3)),
+                         _points((0, 1), (2, 0), (2, 3), (0, 0))),
+    "triangles-a": _problem(2, _points((2, 0), (2, 3), (0, 4)), _points((3, 0), (3, 2), (0, 1))),
+    "triangles-b": _problem(2, _points((1, 0), (2, 2), (0, 0)), _points((2, 0), (0, 2), (3, 4))),
 }
 
 
@@ -681,3 +703,51 @@ def test_work_of_general_blocks():
     n, edges, truth = _k2(11)
     got["k2-11"] = check_text(_graph_certificate(n, edges, truth), work=10 ** 7).work
     assert got == GENERAL_WORK, "the work changed; if on purpose, GENERAL_WORK = " + repr(got)
+
+
+# -- every object of a step has a fixed set of fields ------------------------------------------
+
+def _objects(step: dict):
+    """The step and the objects inside it that the checker reads with a fixed field set."""
+    yield step
+    for blk in step.get("blocks", []) if isinstance(step.get("blocks"), list) else []:
+        yield blk
+    for key in ("window", "witness", "head"):
+        if isinstance(step.get(key), dict):
+            yield step[key]
+
+
+@pytest.mark.parametrize("name", ["k3-window", "k3-lines", "sub-sum", "non-constant", "k3",
+                                  "flint", "geom-chain", "geom-direct", "geom-partial",
+                                  "geom-triangles", "geom-indecomposable", "geom-planar",
+                                  "binomial", "trinomial", "simplex-block", "graph-house",
+                                  "w3-explicit", "points-window"])
+def test_an_unknown_field_is_rejected_in_every_step(name):
+    """Each step, block, window, witness and fused head, given one field more, is invalid:
+    a field the checker does not know is never silently ignored."""
+    if name == "points-window":
+        doc = _with_window({"kind": "points", "points": [[0, 0, 0], [1, -1, 0]]})
+    else:
+        doc = _golden(name) if (GOLDEN / f"{name}.json").exists() else certificate(name)
+    seen = 0
+    for i, step in enumerate(doc["steps"]):
+        for j, _ in enumerate(_objects(step)):
+            bad = json.loads(json.dumps(doc))
+            target = list(_objects(bad["steps"][i]))[j]
+            target["zz_unknown"] = 1
+            v = _check(bad)
+            assert v.status == "invalid" and "unknown field" in v.message, (i, j, v.message)
+            seen += 1
+    assert seen >= len(doc["steps"])
+
+
+@MODES
+def test_a_window_refutation_of_one_atom_is_read(reference):
+    """A refutation of one atom is a well-formed step (atoms >= 1): the bounds are verified
+    and the refutation is left to the replay."""
+    doc = _golden("k3-window")
+    _step(doc, "window_refutation")["atoms"] = 1
+    for c in doc["claims"]["window_refutations"]:
+        c["atoms"] = 1
+    v = _check(doc, reference)
+    assert v.status == "inconclusive" and v.bounds_verified, v.message
