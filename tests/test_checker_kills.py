@@ -751,3 +751,28 @@ def test_a_window_refutation_of_one_atom_is_read(reference):
         c["atoms"] = 1
     v = _check(doc, reference)
     assert v.status == "inconclusive" and v.bounds_verified, v.message
+
+
+# The work each kill-test certificate costs, with the fast paths and with the reference path
+# alone: the charges of the rules that no golden certificate reaches (planar blocks and
+# planar_vertices, general and chordal graph blocks, geometry chains and classes).  When the
+# charges change on purpose, the assertion prints the new table.
+KILL_WORK = {
+    "biased": (252, 381), "binomial": (122, 165), "constant-pair": (40, 35),
+    "cycle": (955, 2182), "general-position": (502, 876), "graph-bowtie": (1691, 4478),
+    "graph-diamond": (873, 1849), "graph-house": (2003, 4869), "graph-k23": (2276, 5403),
+    "graph-wheel": (6149, 17525), "graphic-ground": (433, 812), "simplex-block": (110, 135),
+    "sparse-simplex": (99, 117), "trinomial": (151, 177), "two-blocks": (417, 749),
+    "vector": (118, 154), "geom-biased-class": (511, 521), "geom-chain": (734, 738),
+    "geom-direct": (208, 228), "geom-planar": (192, 208), "geom-planar-huge": (232, 244),
+    "geom-pyramid": (400, 410), "geom-pyramid-triangle": (842, 846),
+    "geom-simplices": (415, 425), "geom-translates": (753, 767),
+}
+
+
+def test_work_of_the_kill_certificates():
+    got = {}
+    for name in ALL:
+        doc = certificate(name)
+        got[name] = (_check(doc).work, _check(doc, True).work)
+    assert got == KILL_WORK, "the work changed; if on purpose, KILL_WORK = " + repr(got)
