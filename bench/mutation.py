@@ -204,21 +204,29 @@ def message_only(diff: str, pos: dict[str, int] | None) -> bool:
     import tokenize
     if not pos:
         return False
-    minus = [ln[1:] for ln in diff.splitlines() if ln.startswith("-") and not ln.startswith("---")]
-    plus = [ln[1:] for ln in diff.splitlines() if ln.startswith("+") and not ln.startswith("+++")]
-    if len(minus) != 1 or len(plus) != 1:
+    lines = [ln for ln in diff.splitlines() if not ln.startswith(("---", "+++", "@@"))]
+    minus = [i for i, ln in enumerate(lines) if ln.startswith("-")]
+    plus = [i for i, ln in enumerate(lines) if ln.startswith("+")]
+    if len(minus) != 1 or len(plus) != 1 or plus[0] != minus[0] + 1:
         return False
+    # the changed line with up to four lines of context before it: a call may span lines
+    before = [ln[1:] for ln in lines[max(0, minus[0] - 4):minus[0]] if ln.startswith(" ")]
 
-    def toks(line: str) -> list:
+    def toks(text: str) -> list:
+        out = []
         try:
-            return [(t.type, t.string) for t in tokenize.generate_tokens(
-                io.StringIO(line.strip() + "\n").readline) if t.type not in (
-                tokenize.NEWLINE, tokenize.NL, tokenize.ENDMARKER, tokenize.INDENT,
-                tokenize.DEDENT)]
+            for t in tokenize.generate_tokens(io.StringIO(text).readline):
+                if t.type not in (tokenize.NEWLINE, tokenize.NL, tokenize.ENDMARKER,
+                                  tokenize.INDENT, tokenize.DEDENT, tokenize.COMMENT):
+                    out.append((t.type, t.string))
         except (tokenize.TokenError, SyntaxError, IndentationError):
-            return []
+            pass                       # an unclosed bracket at the end: the tokens so far
+        return out
 
-    a, b = toks(minus[0]), toks(plus[0])
+    import textwrap
+    ctx = "\n".join(before)
+    a = toks(textwrap.dedent(ctx + "\n" + lines[minus[0]][1:]) + "\n")
+    b = toks(textwrap.dedent(ctx + "\n" + lines[plus[0]][1:]) + "\n")
     if not a or len(a) != len(b):
         return False
     diffs = [i for i in range(len(a)) if a[i] != b[i]]
