@@ -224,9 +224,20 @@ def message_only(diff: str, pos: dict[str, int] | None) -> bool:
         return out
 
     import textwrap
-    ctx = "\n".join(before)
-    a = toks(textwrap.dedent(ctx + "\n" + lines[minus[0]][1:]) + "\n")
-    b = toks(textwrap.dedent(ctx + "\n" + lines[plus[0]][1:]) + "\n")
+    for k in range(len(before) + 1):   # the fewest context lines that hold the call's "("
+        ctx = before[len(before) - k:]
+        a = toks(textwrap.dedent("\n".join(ctx + [lines[minus[0]][1:]])) + "\n")
+        b = toks(textwrap.dedent("\n".join(ctx + [lines[plus[0]][1:]])) + "\n")
+        verdict = _message_argument(a, b, pos)
+        if verdict is not None:
+            return verdict
+    return False
+
+
+def _message_argument(a: list, b: list, pos: dict[str, int]) -> bool | None:
+    """Whether the one token in which ``a`` and ``b`` differ is a message argument; None when
+    the call's opening bracket is not among the tokens (more context is needed)."""
+    import tokenize
     if not a or len(a) != len(b):
         return False
     diffs = [i for i in range(len(a)) if a[i] != b[i]]
@@ -253,7 +264,7 @@ def message_only(diff: str, pos: dict[str, int] | None) -> bool:
             depth -= 1
         elif s == "," and depth == 0:
             commas += 1
-    return False
+    return None
 
 
 def classify(names: list[str]) -> dict[str, str]:
