@@ -258,9 +258,10 @@ def divexact(a: Poly, b: Poly, budget: Budget = UNLIMITED) -> Poly | None:
     Charged before it runs: an exact quotient has at least ``|a|/|b|`` terms
     (``|q·b| <= |q|·|b|``), so that many steps are paid first, and each further
     step as it is made (the number of steps can grow with the exponents:
-    ``(1 + x^n) / (1 + x)`` takes ``n`` steps).  When the quotient reaches that
-    minimum, a homomorphic image (:func:`not_divisible`, charged first too) may
-    prove ``b ∤ a`` at a fraction of the cost of the remaining steps.  A quotient
+    ``(1 + x^n) / (1 + x)`` takes ``n`` steps).  A homomorphic image
+    (:func:`not_divisible`, charged first too) may prove ``b ∤ a`` in one pass
+    over ``a``, cheaper than the steps: it is tried before any step when ``a`` is
+    long, and when the quotient reaches its least size otherwise.  A quotient
     or remainder of more than ``MAX_EXPANSION`` terms is refused (*inconclusive*).
 
     >>> sorted(divexact({(): Fraction(1), ((0, 2),): Fraction(-1)},
@@ -287,6 +288,7 @@ def divexact(a: Poly, b: Poly, budget: Budget = UNLIMITED) -> Poly | None:
 
 
 UNDECIDED = object()          # a fast path's "ask the general procedure"
+_IMAGE_FIRST = 256            # a longer dividend is tested by its image before any step
 
 
 def _divexact(a: Poly, b: Poly, budget: Budget) -> Poly | None:
@@ -327,11 +329,13 @@ def _divexact(a: Poly, b: Poly, budget: Budget) -> Poly | None:
     lbd = dict(lb)
     lcode = code(lb)
     rest = [(code(m) - lcode, _num(c)) for m, c in b.items() if m != lb]
+    if len(a) > _IMAGE_FIRST and len(b) > 1 and not_divisible(a, b, budget):
+        return None
     R = {code(m): _num(c) for m, c in a.items()}
     heap = [-k for k in R]
     heapq.heapify(heap)
     Q: Poly = {}
-    probe = least + 16 if len(b) > 1 else -1
+    probe = least + 16 if 1 < len(b) and len(a) <= _IMAGE_FIRST else -1
     while heap:
         k = -heapq.heappop(heap)
         c = R.pop(k, None)

@@ -289,7 +289,7 @@ def _w2_explicit(atoms: list, upper: int, problem: dict | None = None) -> dict:
     from attnproof.io import problem_from_dict
 
     doc = build_certificate(problem_from_dict(problem) if problem else sigmoid_sum(2)).doc
-    atoms = sorted(atoms, key=lambda a: [Fraction(k) for k in a["key"]])
+    atoms = sorted(atoms, key=lambda a: [k if type(k) is int else Fraction(k) for k in a["key"]])
     doc["steps"][-1] = {"rule": "explicit_fusion", "head": {"atoms": atoms}}
     lower = doc["claims"]["lower_bound"]
     return _claims(doc, int(lower), max(upper, int(lower)))
@@ -332,7 +332,7 @@ def forged_head(n: int, seed: int = 0, span: int = 10 ** 6, value_digits: int = 
 def _image_sum(prob: dict) -> int:
     """``Σ_h N_h/D_h`` at the checker's point modulo its prime (one value component)."""
     from attnproof.checker.problem import parse_problem
-    pb = parse_problem(copy.deepcopy(prob))
+    pb = parse_problem(prob)
     vals = P.images([p for D, Ns in zip(pb.den, pb.num) for p in (D, *Ns)])
     return sum(n * pow(d, -1, P._P) for d, n in zip(vals[::2], vals[1::2])) % P._P
 
@@ -343,8 +343,8 @@ def pass_the_point(doc: dict) -> dict:
     from attnproof.checker.problem import head_polys, parse_atoms, parse_problem
     atoms = doc["steps"][-1]["head"]["atoms"]
     atoms[-1]["value"] = 0
-    pb = parse_problem(copy.deepcopy(doc["problem"]))
-    parsed = parse_atoms(copy.deepcopy(atoms), pb.dim, 1, "h")[0]
+    pb = parse_problem(doc["problem"])                  # neither reader changes its input
+    parsed = parse_atoms(atoms, pb.dim, 1, "h")[0]
     D, N = head_polys(pb, parsed, "h")
     key, bias, w, _ = parsed[-1]
     d, nn, mono = P.images([D, N[0], {pb.monomial(key, bias, "h"): w}])

@@ -139,7 +139,8 @@ def rule_explicit_fusion(st: State, step: dict, where: str) -> None:
         raise Reject(f"{where}: a second upper-bound step")
     pb = st.pb
     fields(step["head"], {"atoms"}, set(), f"{where}: head")
-    atoms, m = parse_atoms(step["head"]["atoms"], pb.dim, pb.value_dim, f"{where}: head")
+    atoms, m = parse_atoms(step["head"]["atoms"], pb.dim, pb.value_dim, f"{where}: head",
+                           st.budget)
     prev = None
     for a_i, (key, bias, _, _) in enumerate(atoms):
         k = P.lex_key(pb.monomial(key, bias, f"{where}: head, atom {a_i}"))
