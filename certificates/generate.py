@@ -360,7 +360,8 @@ def invalid(v: dict[str, dict]) -> list[tuple[str, str, object, int, list]]:
     import networkx as nx
 
     grid = nx.convert_node_labels_to_integers(nx.grid_2d_graph(4, 5))
-    with mock.patch("attnproof.bounds.lower.count_acyclic_orientations", lambda n, e: (1, [])):
+    with mock.patch("attnproof.bounds.lower.acyclic_orientations_within",
+                    lambda n, e: (1, [], None, [])):
         big = build_certificate(graph_sum(grid), explicit_fusion_limit=1).doc
     out.append(("graphic-too-large", "a graphic block beyond the checker's counting limit "
                 "(20-node grid; inconclusive)", big, 2, []))
