@@ -246,7 +246,7 @@ def line_obstacle(M, cert, forced: bool) -> str | None:
         return (f"the lower bound {cert.lower.value} exceeds {MAX_AUTO_LINE_POINTS} points "
                 f"('prove --lines' asks it anyway)")
     else:
-        from ..smt.solvers import solver_available
+        from ..smt import solver_available
 
         missing = [n for n in ("z3", "cvc5") if not solver_available(n)]
         why = (f"{' and '.join(missing)} not installed (pip install z3-solver cvc5)"
