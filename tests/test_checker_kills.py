@@ -442,7 +442,7 @@ def test_a_factor_that_cancels_in_the_sum_is_not_a_factor_of_q():
 WORK = {
     "biased": (116, 165), "c4": (467, 911), "cancel": (32, 27), "capelli": (113, 113),
     "decimal": (429, 520), "flint": (136, 147), "geom-chain": (383, 398),
-    "geom-direct": (248, 280), "geom-indecomposable": (790, 806), "geom-partial": (368, 388),
+    "geom-direct": (248, 280), "geom-indecomposable": (730, 746), "geom-partial": (368, 388),
     "geom-triangles": (532, 552), "k3-explicit": (323, 462), "k3-lines": (255, 394),
     "k3-window": (234, 373), "k3": (234, 373), "k4": (1532, 3474), "non-constant": (42, 42),
     "path3": (120, 173), "sub-sum": (217, 238), "w1": (42, 53), "w3-explicit": (298, 427),
