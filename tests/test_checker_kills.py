@@ -444,7 +444,7 @@ def test_a_factor_that_cancels_in_the_sum_is_not_a_factor_of_q():
 WORK = {
     "biased": (213, 250), "c4": (829, 1249), "cancel": (67, 62), "capelli": (149, 149),
     "decimal": (658, 723), "flint": (268, 261), "geom-chain": (425, 440),
-    "geom-direct": (296, 328), "geom-indecomposable": (846, 862), "geom-partial": (410, 430),
+    "geom-direct": (296, 328), "geom-indecomposable": (786, 802), "geom-partial": (410, 430),
     "geom-triangles": (574, 594), "k3-explicit": (503, 624), "k3-lines": (435, 556),
     "k3-window": (414, 535), "k3": (414, 535), "k4": (2348, 4254), "non-constant": (62, 62),
     "path3": (227, 268), "sub-sum": (266, 287), "w1": (79, 85), "w3-explicit": (471, 585),
