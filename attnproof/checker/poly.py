@@ -289,6 +289,7 @@ def divexact(a: Poly, b: Poly, budget: Budget = UNLIMITED) -> Poly | None:
 
 UNDECIDED = object()          # a fast path's "ask the general procedure"
 _IMAGE_FIRST = 256            # a longer dividend is tested by its image before any step
+_MAX_CODE_BITS = 256          # longer codes of the box: monomials ordered by lex_key instead
 
 
 def _divexact(a: Poly, b: Poly, budget: Budget) -> Poly | None:
@@ -306,18 +307,19 @@ def _divexact(a: Poly, b: Poly, budget: Budget) -> Poly | None:
     # and the dense lex order is the order of the codes.  Steps are then integer
     # additions and a heap of integers.
     vs = sorted(set(lo_a) | set(lo_b))
+    span = {v: hi_a.get(v, 0) - lo_a.get(v, 0) + 1 for v in vs}
+    _, sa, s2a = _load(a)
+    _, sb, s2b = _load(b)
+    coef_cost = (sa + s2a) // max(len(a), 1) + sb + s2b      # long coefficients, per step
+    least = -(-len(a) // len(b))          # an exact quotient has at least this many terms
+    if sum(x.bit_length() for x in span.values()) > _MAX_CODE_BITS:
+        return _divexact_sparse(a, b, budget, lo, hi, least, coef_cost)
     strides: dict = {}
-    span: dict = {}
     sz = 1
     for v in reversed(vs):
         strides[v] = sz
-        span[v] = hi_a.get(v, 0) - lo_a.get(v, 0) + 1
         sz *= span[v]
-    step_cost = 2 + size(b) + len(vs) + sz.bit_length() * len(vs) // 64
-    _, sa, s2a = _load(a)
-    _, sb, s2b = _load(b)
-    step_cost += (sa + s2a) // max(len(a), 1) + sb + s2b      # long coefficients, per step
-    least = -(-len(a) // len(b))          # an exact quotient has at least this many terms
+    step_cost = 2 + size(b) + len(vs) + coef_cost
     budget.charge(least * step_cost, "an exact division")
     base = sum(lo_a.get(v, 0) * strides[v] for v in vs)
 
@@ -366,6 +368,58 @@ def _divexact(a: Poly, b: Poly, budget: Budget) -> Poly | None:
             if s:
                 if t not in R:
                     heapq.heappush(heap, -t)
+                R[t] = s
+            else:
+                R.pop(t, None)
+    return Q
+
+
+def _divexact_sparse(a: Poly, b: Poly, budget: Budget, lo: dict, hi: dict, least: int,
+                     coef_cost: int) -> Poly | None:
+    """:func:`_divexact` on monomials ordered by :func:`lex_key`, for boxes whose integer
+    codes would be long (huge exponents, many variables): a step costs the pairs and
+    the exponent words it touches, not divisions of codes of thousands of words."""
+    words = 1 + max((abs(x).bit_length() for m in chain(a, b) for _, x in m), default=0) // 64
+    step_cost = 2 + (size(b) + len(b)) * words + coef_cost
+    budget.charge(least * step_cost, "an exact division")
+    zero_bad = {v for v in lo if not lo[v] <= 0 <= hi[v]}     # must appear in a quotient term
+    lb = max(b, key=lex_key)
+    lcb = _num(b[lb])
+    rest = [(m, _num(c)) for m, c in b.items() if m != lb]
+    R = {m: _num(c) for m, c in a.items()}
+    heap = [(_neg_key(m), m) for m in R]
+    heapq.heapify(heap)
+    Q: Poly = {}
+    probe = least + 16 if 1 < len(b) and len(a) <= _IMAGE_FIRST else -1
+    while heap:
+        m = heapq.heappop(heap)[1]
+        c = R.pop(m, None)
+        if not c:
+            continue
+        if len(Q) >= least:
+            budget.charge(step_cost, "an exact division")
+            if len(Q) == probe and not_divisible(a, b, budget):
+                return None
+            if len(Q) + len(R) > MAX_EXPANSION:
+                raise Unsupported(f"an exact division: the quotient and remainder would hold "
+                                  f"more than {MAX_EXPANSION} terms")
+        qm = mono_div(m, lb)
+        for v, x in qm:
+            if x < lo.get(v, 0) or x > hi.get(v, 0):
+                return None
+        if zero_bad and not zero_bad <= {v for v, _ in qm}:
+            return None
+        if type(c) is int and type(lcb) is int and c % lcb == 0:
+            qc = c // lcb
+        else:
+            qc = Fraction(c) / lcb
+        Q[qm] = qc
+        for mb, cb in rest:
+            t = mono_mul(qm, mb)
+            s = R.get(t, 0) - qc * cb
+            if s:
+                if t not in R:
+                    heapq.heappush(heap, (_neg_key(t), t))
                 R[t] = s
             else:
                 R.pop(t, None)
@@ -459,13 +513,12 @@ def images(polys: list, budget: Budget = UNLIMITED) -> list:
     budget.charge(_walk_cost(exps) + sum(_load(p)[1] for p in polys), "evaluating at a point")
     pw = _walk(exps)
     del exps
-    out = []
+    out: list = []
     for p in polys:
         acc = 0
         for m, c in p.items():
             r = c % _P if type(c) is int else _residue(c)
             if r is None:
-                acc = None
                 break
             if len(m) <= 4:
                 r = r * prod(map(pw.__getitem__, m)) % _P
@@ -473,7 +526,10 @@ def images(polys: list, budget: Budget = UNLIMITED) -> list:
                 for pr in m:
                     r = r * pw[pr] % _P
             acc += r
-        out.append(None if acc is None else acc % _P)
+        else:
+            out.append(acc % _P)
+            continue
+        out.append(None)            # a denominator divisible by P: no image
     return out
 
 

@@ -139,9 +139,9 @@ def atoms_cost(atoms_in: list) -> int:
     n = 0
     for a in atoms_in:
         n += 3
-        if type(a) is dict:
+        if isinstance(a, dict):
             k, v = a.get("key"), a.get("value")
-            n += (len(k) if type(k) in (list, dict) else 1) + (len(v) if type(v) is list else 1)
+            n += (len(k) if isinstance(k, (list, dict)) else 1) + (len(v) if isinstance(v, list) else 1)
     return n
 
 

@@ -401,6 +401,27 @@ def undecided_division(pad: int = 0, n: int = 10 ** 9) -> dict:
     return _claims(_rehash(doc), 2, 3)
 
 
+def huge_exponent_head(nv: int = 100, digits: int = 2000, seed: int = 1) -> dict:
+    """One head ``(1 + x_0)(1 + M)`` with ``M`` a monomial in ``nv`` variables whose
+    exponents have ``digits`` digits, and the factor ``1 + x_0`` claimed: the division
+    of the head by the factor coded its box in integers of ``nv·digits`` digits and
+    divided them at every step (100 variables: 100 s for a 0.8 MB file)."""
+    import random
+    rng = random.Random(seed)
+    M = {str(v): rng.randrange(10 ** (digits - 1), 10 ** digits) for v in range(1, nv + 1)}
+    keys = [{}, {"0": 1}, M, {"0": 1, **M}]
+    prob = {"format": "attnproof-problem", "version": 1, "dim": nv + 1, "heads": [
+        {"atoms": [{"key": k, "value": i % 2} for i, k in enumerate(keys)]}]}
+    doc = {"format": "attnproof-certificate", "version": 1, "problem": prob,
+           "problem_sha256": "", "claims": {"window_refutations": []}, "trust": "exact",
+           "steps": [{"rule": "irreducible_factor", "poly": [[1, []], [1, [[0, 1]]]],
+                      "witness": {"kind": "linear", "var": 0}, "residue_component": 0},
+                     {"rule": "newton_blocks", "blocks": [{"factors": [0],
+                                                           "method": "zonotope_independent"}]},
+                     {"rule": "product_fusion"}]}
+    return _claims(_rehash(doc), 2, 4)
+
+
 def one_denominator_problem(heads: int) -> dict:
     """``heads`` heads ``(v_i x + w_i)/(1 + x)`` in one variable: one denominator."""
     return {"format": "attnproof-problem", "version": 1, "dim": 2, "heads": [
@@ -687,6 +708,10 @@ def entries() -> list[tuple[str, str, object, int, list, list]]:
     add("bomb-division-undecided-image", "a head 1 + x^n + (p+2)·x^(n+1), n = 10^9, against the "
         "factor 1 + x: its image mod p = 2^61 - 1 vanishes at x = -1, so only the division "
         "(10^9 steps) could refute it: the budget stops it", undecided_division(), 2)
+    add("bomb-division-huge-exponents", "(1 + x_0)(1 + M), M of 100 variables with 500-digit "
+        "exponents, with the factor 1 + x_0 (genuine): the division coded the box in integers "
+        "of 50,000 digits and divided them at every step; it now orders monomials instead",
+        huge_exponent_head(100, 500), 0)
     # a linear factor with 2000-digit coefficients against a head with 2000-digit weights
     # and exponent 26000: the closed-form binomial valuation computed c^26000 (10^8 bits)
     c0, c1 = 10 ** 1999 + 7, 10 ** 1999 + 9
