@@ -12,7 +12,7 @@ import pytest
 
 from attnproof import Atom, Head, MultiHead, fuse, graph_sum, sigmoid_sum
 from attnproof.bounds.zonotope import acyclic_orientations_brute, count_acyclic_orientations
-from attnproof.checker.rules.graphs import MAX_GENERAL_NODES, GraphTooLarge, acyclic_orientations
+from attnproof.checker.rules.graphs import MAX_GENERAL_NODES, acyclic_orientations
 from attnproof.io import dump_problem
 
 
@@ -46,7 +46,8 @@ def test_max_atoms_is_the_estimate_of_what_is_built(tmp_path, run_cli):
 @pytest.mark.parametrize("G,upper", [(nx.complete_graph(6), 2932), (nx.cycle_graph(6), 63)])
 def test_prove_upper_bound_is_the_best_verified_fusion(tmp_path, run_cli, G, upper):
     p = _write(tmp_path, "g", graph_sum(G))
-    rc, out, err = run_cli("prove", p, "-o", str(tmp_path / "g.cert"), "--json")
+    # exact steps only: the line query would spend its minute on C_6's gap (62 vs 63)
+    rc, out, err = run_cli("prove", p, "-o", str(tmp_path / "g.cert"), "--json", "--no-lines")
     assert rc == 0, err
     assert json.loads(out)["upper_bound"] == upper == fuse(graph_sum(G)).atoms
 
@@ -137,19 +138,6 @@ def test_large_graph_sums_are_proven_and_checked(tmp_path, run_cli, name, G, cou
     assert int(doc["lower_bound"]) == count
     rc, out, _ = run_cli("check", str(tmp_path / "c.json"), "--json")
     assert rc == 0 and int(json.loads(out)["lower_bound"]) == count
-
-
-def test_a_general_block_beyond_the_limit_is_an_input_error(tmp_path, run_cli):
-    grid = nx.convert_node_labels_to_integers(nx.grid_2d_graph(4, 5))
-    p = _write(tmp_path, "grid", graph_sum(grid))
-    for argv in (["bound", p], ["prove", p, "-o", str(tmp_path / "g.cert")]):
-        rc, _, err = run_cli(*argv)
-        assert rc == 3 and f"up to {MAX_GENERAL_NODES} nodes" in err and "20 nodes" in err
-    with pytest.raises(GraphTooLarge):
-        acyclic_orientations(20, list(grid.edges()))
-    grid = nx.convert_node_labels_to_integers(nx.grid_2d_graph(4, 4))    # 16 nodes, over the budget
-    rc, _, err = run_cli("bound", _write(tmp_path, "g44", graph_sum(grid)))
-    assert rc == 3 and "work budget" in err and "400000 steps" in err
 
 
 def test_unions_multiply():

@@ -172,17 +172,66 @@ def test_slots_may_repeat_a_point():
         assert res.result == "sat" and len(res.support) == 2
 
 
-def test_plain_prove_names_the_line_query_when_a_gap_remains(tmp_path, capsys):
+def test_plain_prove_asks_the_line_query_and_no_lines_turns_it_off(tmp_path, capsys):
+    from attnproof.certificate import build_certificate
     from attnproof.cli import main
     p = tmp_path / "k3.json"
     assert main(["family", "graph", "--graph", "complete", "--n", "3", "-o", str(p)]) == 0
     capsys.readouterr()
-    assert main(["prove", str(p), "--json"]) == 0
+    cert = tmp_path / "k3.cert.json"
+    assert main(["prove", str(p), "-o", str(cert), "--json"]) == 0       # no --lines
+    out = json.loads(capsys.readouterr().out)
+    assert (out["lower_bound"], out["minimum"], out["trust"]) == (7, 7, "line-refuted")
+    assert [q["answer"] for q in out["lines"]["queries"]] == ["unsat"]
+    assert main(["check", str(cert)]) == 2                  # inconclusive until replayed
+    capsys.readouterr()
+    assert main(["prove", str(p), "-o", str(cert), "--json", "--no-lines"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert (out["lower_bound"], out["upper_bound"], out["trust"]) == (6, 7, "exact")
-    assert any("prove --lines" in n for n in out["notes"])
+    assert "lines" not in out
+    M = graph_sum(named_graph("complete", 3))
+    assert cert.read_text() == build_certificate(M).text            # the exact steps, unchanged
+    with pytest.raises(SystemExit) as stop:                         # one or the other
+        main(["prove", str(p), "--lines", "--no-lines"])
+    assert stop.value.code == 3
+    assert main(["prove", str(p), "--lines-timeout", "0"]) == 3
+
+
+def _no_solver(monkeypatch):
+    """Make every solver run an error: the code under test must not start one."""
+    import attnproof.smt.solvers as solvers
+
+    def refuse(*a, **k):
+        raise AssertionError("a solver was started")
+    monkeypatch.setattr(solvers, "run_solvers", refuse)
+    monkeypatch.setattr("attnproof.smt.line_query.run_solvers", refuse)
+
+
+def test_prove_asks_no_solver_when_the_query_does_not_apply(tmp_path, capsys, monkeypatch):
+    from attnproof.cli import main
+    from attnproof.io import dump_problem
+    from attnproof.model import Atom, Head, MultiHead
+    _no_solver(monkeypatch)
     w = tmp_path / "w2.json"
-    assert main(["family", "sigmoid-sum", "--d", "2", "-o", str(w)]) == 0
-    capsys.readouterr()
-    assert main(["prove", str(w), "--json"]) == 0      # no gap, no hint
-    assert not any("--lines" in n for n in json.loads(capsys.readouterr().out)["notes"])
+    dump_problem(sigmoid_sum(2), w)                 # no gap: the exact steps close it
+    assert main(["prove", str(w), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["minimum"] == 4 and "lines" not in out
+    # a gap, and no factor 1 + x^g: two heads with trinomial denominators
+    h1 = Head((Atom((0, 0), (0,)), Atom((1, 0), (1,)), Atom((0, 1), (2,))))
+    h2 = Head((Atom((0, 0), (0,)), Atom((2, 1), (1,)), Atom((1, 2), (3,))))
+    g = tmp_path / "g.json"
+    dump_problem(MultiHead((h1, h2)), g)
+    assert main(["prove", str(g), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["minimum"] is None and out["trust"] == "exact" and "lines" not in out
+    assert any(n.startswith("line query not asked: ") and "1 + x^g" in n for n in out["notes"])
+    assert main(["prove", str(g), "--lines"]) == 3           # asked for, and impossible
+    assert "--lines: " in capsys.readouterr().err
+    # K_5: a gap (120 vs 291), but past the size of the default query
+    k5 = tmp_path / "k5.json"
+    dump_problem(graph_sum(named_graph("complete", 5)), k5)
+    assert main(["prove", str(k5), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["lower_bound"] == 120 and "lines" not in out
+    assert any("exceeds 64 points" in n for n in out["notes"])

@@ -40,7 +40,7 @@ from ..tasks import MapTasks, Progress
 from ..algebra.factors import FactorSet, surviving_factors
 from .newton import independent_zonotope_functionals, minkowski_vertex, newton_vertices
 from ..algebra.sparse import from_flint, head_polys, normal_form, variables, x_support
-from .zonotope import (acyclic_orientations_tutte, classify, count_acyclic_orientations,
+from .zonotope import (acyclic_orientations_tutte, acyclic_orientations_within, classify,
                        generator_classes,
                        graphic_edges, graphic_functionals, regions_general_position)
 
@@ -64,6 +64,8 @@ class Block:
     count: int
     vertices: list | None = None      # [(u, c)] dense over ``variables``
     complete: bool = True             # the count is the block's full vertex count
+    dropped: list = field(default_factory=list)   # factors left out: the count is a sub-sum's
+    notes: list = field(default_factory=list)
 
 
 @dataclass
@@ -80,6 +82,7 @@ class LowerBound:
     notes: list = field(default_factory=list)
     geometry: GeometryProof | None = None     # path "geometry": the GeometryProof
     floor: list | None = None          # witnesses that M is not constant: the bound 1 raised to 2
+    sub_sum: list | None = None        # c1: the factors the blocks count, when some are left out
 
     @property
     def complete(self) -> bool:
@@ -193,19 +196,45 @@ def _sparse_generators(polys: list, fs: list, dim: int, xs: list | None = None) 
     """
     gens = set()
     for j in fs:
-        sup = list(xs[j] if xs is not None else x_support(polys[j], dim))
-        if len(sup) != 2:
+        g = _sparse_generator(xs[j] if xs is not None else x_support(polys[j], dim))
+        if g is None:
             return None
-        d = dict(sup[0])
-        for v, k in sup[1]:
-            d[v] = d.get(v, 0) - k
-        g = tuple(sorted((v, x) for v, x in d.items() if x))
-        k = 0
-        for _, x in g:
-            k = gcd(k, x)
-        s = k if g[0][1] > 0 else -k
-        gens.add(tuple((v, x // s) for v, x in g))
+        gens.add(g)
     return sorted(gens)
+
+
+def _sparse_generator(support) -> tuple | None:
+    """The primitive generator of one x-binomial's support, or None for another size."""
+    sup = list(support)
+    if len(sup) != 2:
+        return None
+    d = dict(sup[0])
+    for v, k in sup[1]:
+        d[v] = d.get(v, 0) - k
+    g = tuple(sorted((v, x) for v, x in d.items() if x))
+    k = 0
+    for _, x in g:
+        k = gcd(k, x)
+    s = k if g[0][1] > 0 else -k
+    return tuple((v, x // s) for v, x in g)
+
+
+def _graphic_block(fs: list, vs: list, edges: list, gen_of: dict, gens: list) -> Block:
+    """A graphic zonotope block: the acyclic orientations of its graph (Lemma 7), or of a
+    chordal spanning subgraph when a block of the graph is beyond the checker's count
+    (then the factors of the other edges are left out: a sub-sum, docs/theory.md F2).
+    ``gen_of``: each factor's generator; ``gens[i]``: the generator of ``edges[i]``."""
+    count, _, kept, notes = acyclic_orientations_within(len(vs) + 1, edges)
+    if kept is None and len(edges) <= 10:
+        # small graphs: cross-checked against networkx's Tutte polynomial T(2, 0)
+        t = acyclic_orientations_tutte(len(vs) + 1, edges)
+        if t != count:
+            raise AlgebraError(f"acyclic orientation counts disagree: Tutte {t}, blocks {count}")
+    if kept is None:
+        return Block(fs, vs, "zonotope_graphic", count)
+    keep = {gens[i] for i in kept}
+    return Block([j for j in fs if gen_of[j] in keep], vs, "zonotope_graphic", count,
+                 complete=False, dropped=[j for j in fs if gen_of[j] not in keep], notes=notes)
 
 
 def _sparse_kind(gens: list) -> str | None:
@@ -296,14 +325,7 @@ def _count_block(polys: list, mults: list, fs: list, dim: int, explicit: bool,
             idx = {v: i for i, v in enumerate(vs)}
             edges = [(idx[g[0][0]], idx[g[1][0]]) if len(g) == 2 else (idx[g[0][0]], len(vs))
                      for g in sgens]
-            count, _ = count_acyclic_orientations(len(vs) + 1, edges)
-            if len(edges) <= 10:
-                # small graphs: cross-checked against networkx's Tutte polynomial T(2, 0)
-                t = acyclic_orientations_tutte(len(vs) + 1, edges)
-                if t != count:
-                    raise AlgebraError(f"acyclic orientation counts disagree: Tutte {t}, "
-                                       f"blocks {count}")
-            return Block(fs, vs, "zonotope_graphic", count)
+            return _graphic_block(fs, vs, edges, {j: _sparse_generator(xs[j]) for j in fs}, sgens)
     if len(vs) * len(fs) > MAX_DENSE_CELLS:
         raise AlgebraError(f"block with {len(fs)} factors in {len(vs)} variables is too large "
                            "for an explicit vertex list")
@@ -323,13 +345,8 @@ def _count_block(polys: list, mults: list, fs: list, dim: int, explicit: bool,
         gens = generator_classes([p for p, _ in pts])
         edges = graphic_edges(gens, len(vs))
         if not explicit:
-            m, _ = count_acyclic_orientations(len(vs) + 1, edges)
-            if len(edges) <= 10:
-                # small graphs: cross-checked against networkx's Tutte polynomial T(2, 0)
-                n = acyclic_orientations_tutte(len(vs) + 1, edges)
-                if n != m:
-                    raise AlgebraError(f"acyclic orientation counts disagree: Tutte {n}, blocks {m}")
-            return Block(fs, vs, "zonotope_graphic", m)
+            return _graphic_block(fs, vs, edges, {j: generator_classes([p])[0]
+                                                  for j, (p, _) in zip(fs, pts)}, gens)
     if not explicit and len(vs) <= 2:
         total = exact_product(len(p) for p, _ in pts)
         if total > PLANAR_LIST_LIMIT:
@@ -416,6 +433,13 @@ def lower_bound(M: MultiHead, explicit: bool = False, max_atoms: int | None = DE
     """
     lat = lattice if lattice is not None else Lattice.of(M)
     lb = _lower_bound(M, explicit, max_atoms, progress, hp, mapper, lat)
+    if lb.path == "c1" and any(b.dropped for b in lb.blocks):
+        # docs/certificates.md §6.14: the blocks count the factors they keep, a sub-sum
+        lb.sub_sum = sorted(j for b in lb.blocks for j in b.factors)
+        lb.tight = False
+        lb.notes.extend(n for b in lb.blocks for n in b.notes)
+        lb.notes.append(f"the lower bound counts a sub-sum ({len(lb.sub_sum)} of "
+                        f"{len(lb.factors)} factors of Q): a lower bound of V(Q), not V(Q) itself")
     if lb.value == 1 and not lb.tight:
         from .floor import non_constant_witnesses
 

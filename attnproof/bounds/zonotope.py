@@ -22,6 +22,7 @@ from typing import Sequence
 import flint
 
 __all__ = ["primitive", "generator_classes", "classify", "graphic_edges", "count_acyclic_orientations",
+           "acyclic_orientations_within", "chordal_spanning_subgraph", "checker_general_steps",
            "acyclic_orientations_tutte", "acyclic_orientations_brute", "graphic_functionals",
            "regions_general_position"]
 
@@ -92,7 +93,7 @@ def acyclic_orientations_tutte(n: int, edges) -> int:
     return int(sympy.sympify(T).subs({sympy.Symbol("x"): 2, sympy.Symbol("y"): 0}))
 
 
-GENERAL_STEPS = 400_000     # operations of the independence-polynomial count (2^m·(m+1)^2)
+GENERAL_STEPS = 400_000     # operations of the checker's count of general blocks, in all
 _PRIMES = (2_147_483_647, 2_147_483_629)     # two primes below 2^31: int64 products, CRT
 
 
@@ -145,44 +146,155 @@ def acyclic_orientations_independence(nodes: list, adj: dict) -> int:
     return r1 + p1 * ((r2 - r1) * pow(p1, -1, p2) % p2)
 
 
-def count_acyclic_orientations(n: int, edges, max_steps: int | None = GENERAL_STEPS
-                               ) -> tuple[int, list[str]]:
-    """Acyclic orientations of a graph on nodes ``0..n-1``, with how each block was counted.
+def checker_general_steps(nodes: list, adj: dict) -> int:
+    """Operations the checker's recurrence on sinks takes on one general block (numpy).
 
-    The producer's own count (the checker re-derives it with its own code,
-    ``attnproof.checker.rules.graphs``): a product over biconnected blocks
-    (networkx) of ``m!`` (complete), ``2^m - 2`` (cycle), ``Π_C |C|! / Π_S |S|!`` over
-    the maximal cliques and the separators of a clique tree (chordal: ``χ(k)`` is the
-    same quotient of falling factorials), else
-    :func:`acyclic_orientations_independence` for blocks of at most
-    ``MAX_GENERAL_NODES`` nodes that it finishes in ``max_steps`` operations (the
-    checker's own recurrence then fits in its smallest work budget).  Other general
-    blocks raise :class:`~attnproof.errors.LimitError` naming the limit.
+    ``attnproof.checker.rules.graphs`` counts a block that is neither complete, a
+    cycle nor chordal by ``a(S) = Σ_{∅≠I⊆S independent} ± a(S∖I)`` over the connected
+    sets ``S`` it reaches, charging one operation per node of its enumeration of the
+    independent subsets of ``S``: ``Σ_{pos=0}^{|S|} i(S_pos)``, with ``S_pos`` the
+    ``pos`` smallest nodes of ``S`` and ``i`` the number of independent subsets
+    (the empty one included).  Removing a non-empty independent set from a connected
+    set and splitting into components reaches every connected subset, so the sum runs
+    over all of them: ``2^m·m`` array operations, whatever the checker's cost.
 
-    >>> count_acyclic_orientations(16, [(i, j) for i in range(16) for j in range(i)])[0]
-    20922789888000
-    >>> count_acyclic_orientations(5, [(0, 1), (1, 2), (2, 3), (3, 0), (3, 4)])
-    (28, ['complete', 'cycle'])
+    >>> checker_general_steps([0, 1, 2, 3], {0: {1, 3}, 1: {0, 2}, 2: {1, 3}, 3: {0, 2}})
+    99
     """
+    import numpy as np
+
+    n = len(nodes)
+    pos = {v: i for i, v in enumerate(nodes)}
+    nbr = [0] * n
+    for v in nodes:
+        for w in adj[v]:
+            nbr[pos[v]] |= 1 << pos[w]
+    size = 1 << n
+    S = np.arange(size, dtype=np.int64)
+    ind = np.zeros(size, dtype=np.int64)         # independent subsets of X, X by bitmask
+    ind[0] = 1
+    reach_of = np.zeros(size, dtype=np.int64)    # the neighbours of X
+    for v in range(n):
+        low = np.arange(1 << v, dtype=np.int64)
+        ind[(1 << v) + low] = ind[low] + ind[low & ~nbr[v]]
+        reach_of[(1 << v) + low] = reach_of[low] | nbr[v]
+    comp = S & -S                                # grows to the component of the lowest node
+    for _ in range(n):
+        comp = (reach_of[comp] | comp) & S
+    connected = (comp == S) & (S != 0)
+    cost = np.ones(size, dtype=np.int64)         # the root of the enumeration
+    for v in range(n):
+        has = (S >> v) & 1 == 1
+        cost[has] += ind[S[has] & ((2 << v) - 1)]
+    return int(cost[connected].sum())
+
+
+def chordal_spanning_subgraph(nodes: list, adj: dict, core: list | None = None
+                              ) -> tuple[list, int]:
+    """A spanning subgraph of a connected graph, chordal outside ``core``, and the factor
+    its chordal part multiplies the acyclic orientations by.
+
+    Built by adding one vertex at a time adjacent to a clique of what is built (a
+    simplicial vertex, so the reverse order is a perfect elimination ordering): each
+    step adds the vertex with the largest such clique among its neighbours.  A
+    vertex added next to a clique ``K`` multiplies ``χ`` by ``k − |K|``, so the factor
+    is ``Π (1 + |K_v|)``.  With a ``core``, its vertices come first, each a clique of
+    its own (its edges are not returned): every other vertex then hangs in a tree
+    of cliques from one core vertex, so ``core`` stays a block of its own and the
+    count is ``a(core) · Π (1 + |K_v|)``.  Deleting an edge never adds acyclic
+    orientations (``a(G) = a(G − e) + a(G / e)``), and the subgraph's factors are a
+    sub-sum (docs/theory.md Lemma F2): its count bounds the whole graph's from below.
+
+    >>> E, a = chordal_spanning_subgraph([0, 1, 2, 3], {0: {1, 3}, 1: {0, 2}, 2: {1, 3}, 3: {0, 2}})
+    >>> sorted(E), a                       # a path of the 4-cycle: 2^3 (the cycle has 14)
+    ([(0, 1), (1, 2), (2, 3)], 8)
+    >>> chordal_spanning_subgraph([0, 1, 2], {0: {1, 2}, 1: {0, 2}, 2: {0, 1}})[1]
+    6
+    """
+    if core:
+        added = set(core)
+        cliques = [frozenset([v]) for v in sorted(core)]
+    else:
+        start = min(nodes, key=lambda v: (-len(adj[v]), v))
+        added = {start}
+        cliques = [frozenset([start])]
+    kept: list = []
+    count = 1
+    todo = set(nodes) - added
+    while todo:
+        best = None
+        for v in sorted(todo):
+            X = adj[v] & added
+            if not X:
+                continue
+            K = max((c & X for c in cliques), key=lambda k: (len(k), sorted(k)))
+            if best is None or len(K) > len(best[1]):
+                best = (v, K)
+        if best is None:
+            raise ValueError("the graph is not connected")
+        v, K = best
+        added.add(v)
+        todo.discard(v)
+        cliques.append(K | {v})
+        kept.extend((min(u, v), max(u, v)) for u in sorted(K))
+        count *= 1 + len(K)
+    return kept, count
+
+
+def countable_core(nodes: list, adj: dict, max_steps: int | None) -> list:
+    """Nodes of a dense part of a graph whose general count the checker can take: drop a
+    node of least degree until at most ``MAX_GENERAL_NODES`` remain, connected, and
+    :func:`checker_general_steps` is within ``max_steps``.
+
+    >>> countable_core(list(range(5)), {0: {1, 2, 3}, 1: {0, 2, 3}, 2: {0, 1, 3, 4}, 3: {0, 1, 2}, 4: {2}}, 200)
+    [0, 1, 2, 3]
+    """
+    from ..checker.limits import MAX_GRAPH_NODES
+
+    W = set(nodes)
+    while W:
+        sub = {v: adj[v] & W for v in W}
+        order = sorted(W)
+        if len(W) <= MAX_GRAPH_NODES and _connected(order, sub) and (
+                max_steps is None or checker_general_steps(order, sub) <= max_steps):
+            return order
+        W.discard(min(W, key=lambda v: (len(sub[v]), -v)))
+    return []
+
+
+def _connected(nodes: list, adj: dict) -> bool:
+    seen = {nodes[0]}
+    stack = [nodes[0]]
+    while stack:
+        for w in adj[stack.pop()]:
+            if w not in seen:
+                seen.add(w)
+                stack.append(w)
+    return len(seen) == len(nodes)
+
+
+def _blocks_of(n: int, edges) -> list:
+    """``(edge indices, nodes, kind, count)`` per biconnected block; ``kind`` is
+    ``complete``, ``cycle``, ``chordal`` (each counted) or ``general`` (count None)."""
     import networkx as nx
     from math import factorial
 
-    from ..checker.limits import MAX_GRAPH_NODES as MAX_GENERAL_NODES
-    from ..errors import LimitError
-
     G = nx.Graph()
     G.add_nodes_from(range(n))
-    G.add_edges_from(edges)
-    total, how = 1, []
+    index = {}
+    for i, (a, b) in enumerate(edges):
+        G.add_edge(a, b)
+        index.setdefault((min(a, b), max(a, b)), []).append(i)
+    out = []
     for block in nx.biconnected_component_edges(G):
         B = nx.Graph(block)
+        ids = sorted(i for a, b in B.edges() for i in index[(min(a, b), max(a, b))])
+        nodes = sorted(B.nodes())
         m, e = B.number_of_nodes(), B.number_of_edges()
         if e == m * (m - 1) // 2:
-            total *= factorial(m)
-            how.append("complete")
+            out.append((ids, nodes, "complete", factorial(m), B))
         elif e == m and all(d == 2 for _, d in B.degree()):
-            total *= 2 ** m - 2
-            how.append("cycle")
+            out.append((ids, nodes, "cycle", 2 ** m - 2, B))
         elif nx.is_chordal(B):
             cliques = [frozenset(c) for c in nx.chordal_graph_cliques(B)]
             CT = nx.Graph()
@@ -197,23 +309,122 @@ def count_acyclic_orientations(n: int, edges, max_steps: int | None = GENERAL_ST
                 num *= factorial(len(c))
             for _, _, k in nx.maximum_spanning_tree(CT).edges(data="weight"):
                 num //= factorial(k)
-            total *= num
-            how.append("chordal")
-        elif m <= MAX_GENERAL_NODES:
-            nodes = sorted(B.nodes())
-            if max_steps is not None and (1 << m) * (m + 1) ** 2 > max_steps:
-                raise LimitError(f"the graph of a graphic zonotope has a biconnected block with {m} "
-                                 f"nodes that is neither chordal nor a cycle, and counting its "
-                                 f"acyclic orientations exactly takes more than {max_steps} steps "
-                                 f"(so that the checker's count fits in its smallest work budget; "
-                                 f"such blocks are counted up to {MAX_GENERAL_NODES} nodes)")
-            total *= acyclic_orientations_independence(nodes, {v: set(B[v]) for v in nodes})
-            how.append("general")
+            out.append((ids, nodes, "chordal", num, B))
         else:
-            raise LimitError(f"the graph of a graphic zonotope has a biconnected block with {m} "
-                             f"nodes that is neither chordal nor a cycle; such blocks are counted "
-                             f"exactly up to {MAX_GENERAL_NODES} nodes")
-    return total, sorted(how)
+            out.append((ids, nodes, "general", None, B))
+    return out
+
+
+def acyclic_orientations_within(n: int, edges, max_steps: int | None = GENERAL_STEPS
+                                ) -> tuple[int, list[str], list | None, list[str]]:
+    """Acyclic orientations of a graph on nodes ``0..n-1``, or of a spanning subgraph
+    when a block is beyond the checker's count: ``(count, how, kept, notes)``.
+
+    ``kept`` is None when the count is the graph's own; else the indices of the
+    edges of the subgraph counted (every block that is complete, a cycle or chordal,
+    and the general blocks whose count fits, kept whole; each other general block
+    replaced by :func:`chordal_spanning_subgraph`), a lower bound by monotonicity
+    in sub-sums (docs/theory.md Lemma F2), with one note per replaced block naming
+    it and what its exact count would need.  General blocks are counted exactly
+    while they have at most ``MAX_GENERAL_NODES`` nodes and the checker's
+    operations on all of them (:func:`checker_general_steps`) stay within
+    ``max_steps`` (None: no limit on the operations).
+
+    >>> C = [(0, 1), (1, 2), (2, 3), (3, 0), (0, 2), (1, 3)]          # K4 by its edges
+    >>> acyclic_orientations_within(4, C)[:3]
+    (24, ['complete'], None)
+    >>> grid = [(i, i + 1) for i in range(3)] + [(i + 4, i + 5) for i in range(3)] + [(i, i + 4) for i in range(4)]
+    >>> acyclic_orientations_within(8, grid, max_steps=10)[:3]         # the 2 x 4 grid: 726 exact
+    (128, ['chordal'], [0, 1, 2, 3, 4, 5, 6])
+    """
+    from ..checker.limits import MAX_GRAPH_NODES as MAX_GENERAL_NODES
+
+    total, how, notes = 1, [], []
+    kept: list = []
+    whole = True
+    used = 0
+    blocks = _blocks_of(n, edges)
+    general = []
+    for ids, nodes, kind, count, B in blocks:
+        if count is not None:
+            total *= count
+            how.append(kind)
+            kept.extend(ids)
+        else:
+            adj = {v: set(B[v]) for v in nodes}
+            steps = checker_general_steps(nodes, adj) if len(nodes) <= MAX_GENERAL_NODES else None
+            general.append((steps if steps is not None else float("inf"), ids, nodes, adj))
+    for steps, ids, nodes, adj in sorted(general, key=lambda g: g[0]):
+        m = len(nodes)
+        if m <= MAX_GENERAL_NODES and (max_steps is None or used + steps <= max_steps):
+            used += steps
+            total *= acyclic_orientations_independence(nodes, adj)
+            how.append("general")
+            kept.extend(ids)
+            continue
+        whole = False
+        before = used
+        # the better of a chordal spanning subgraph and a countable dense core with
+        # chordal trees hung from it
+        left = None if max_steps is None else max_steps - used
+        choices = [(chordal_spanning_subgraph(nodes, adj), 1, [])]
+        core = countable_core(nodes, adj, left) if left is None or left > 0 else []
+        if len(core) > 3:
+            cadj = {v: adj[v] & set(core) for v in core}
+            cedges = [(v, w) for v in core for w in cadj[v] if v < w]
+            choices.append((chordal_spanning_subgraph(nodes, adj, core),
+                            acyclic_orientations_independence(core, cadj), cedges))
+        (sub, factor), inner, cedges = max(choices, key=lambda c: c[0][1] * c[1])
+        if cedges:
+            used += checker_general_steps(core, cadj)
+        count = factor * inner
+        keep = set(sub) | set(cedges)
+        sub = sorted(keep)
+        kept.extend(i for i in ids if (min(edges[i]), max(edges[i])) in keep)
+        total *= count
+        how.append("chordal" if not cedges else "general+chordal")
+        need = ("more nodes than the checker counts in a general block (up to "
+                f"{MAX_GENERAL_NODES})" if m > MAX_GENERAL_NODES else
+                f"{steps} operations of the checker's count, over the {max_steps} a certificate "
+                "can take within the checker's smallest work budget"
+                + (f" ({before} already taken by other blocks)" if before else ""))
+        notes.append(f"a biconnected block of the graph with {m} nodes ({nodes[0]}..{nodes[-1]}) and "
+                     f"{len(ids)} edges is neither complete, a cycle nor chordal, and its exact "
+                     f"count needs {need}: the bound counts a spanning subgraph of it, "
+                     + (f"the block on {len(core)} of its nodes with chordal trees hung from it"
+                        if cedges else "chordal") +
+                     f" ({len(sub)} of its {len(ids)} edges, {count} acyclic orientations; a "
+                     "sub-sum, docs/theory.md Lemma F2)")
+    return total, sorted(how), (None if whole else sorted(kept)), notes
+
+
+def count_acyclic_orientations(n: int, edges, max_steps: int | None = GENERAL_STEPS
+                               ) -> tuple[int, list[str]]:
+    """Acyclic orientations of a graph on nodes ``0..n-1``, with how each block was counted.
+
+    The producer's own count (the checker re-derives it with its own code,
+    ``attnproof.checker.rules.graphs``): a product over biconnected blocks
+    (networkx) of ``m!`` (complete), ``2^m - 2`` (cycle), ``Π_C |C|! / Π_S |S|!`` over
+    the maximal cliques and the separators of a clique tree (chordal: ``χ(k)`` is the
+    same quotient of falling factorials), else
+    :func:`acyclic_orientations_independence` for blocks of at most
+    ``MAX_GENERAL_NODES`` nodes whose count by the checker's recurrence takes at most
+    ``max_steps`` operations in all (:func:`checker_general_steps`: it then fits in
+    the checker's smallest work budget).  Other general blocks raise
+    :class:`~attnproof.errors.LimitError` naming the block and the limit;
+    :func:`acyclic_orientations_within` counts a spanning subgraph instead.
+
+    >>> count_acyclic_orientations(16, [(i, j) for i in range(16) for j in range(i)])[0]
+    20922789888000
+    >>> count_acyclic_orientations(5, [(0, 1), (1, 2), (2, 3), (3, 0), (3, 4)])
+    (28, ['complete', 'cycle'])
+    """
+    from ..errors import LimitError
+
+    total, how, kept, notes = acyclic_orientations_within(n, edges, max_steps)
+    if kept is not None:
+        raise LimitError(notes[0].split(": the bound counts")[0])
+    return total, how
 
 
 def acyclic_orientations_brute(n: int, edges) -> int:

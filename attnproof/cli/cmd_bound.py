@@ -28,9 +28,12 @@ or whether it is only a verified part of it.
 Graphic blocks (graph sums) are counted as acyclic orientations: a product over
 biconnected blocks of n! (complete), 2^n - 2 (cycle), prod (1 + d_i) over a
 perfect elimination ordering (chordal), or an exact subset recurrence for
-other blocks of at most 16 nodes whose count fits the checker's work budget
-(400000 steps: about 12 to 15 nodes, fewer for sparse graphs); any other
-block is an input error (exit 3) that names the limit.  --max-atoms limits the reduced form that the
+other blocks of at most 16 nodes whose count by the checker takes at most
+400000 operations in all (a random graph of 12 nodes takes about 200000, one of
+14 about 1.3 million).  Past that, the bound counts a spanning subgraph (a
+countable part of the block with chordal trees hung from it): a sub-sum, so a
+lower bound of V(Q), marked not complete, and the note names the block and
+what its exact count would need.  --max-atoms limits the reduced form that the
 FLINT path (c3) builds, estimated before it is built.  To get a certificate that a
 small independent checker verifies, use 'attnproof prove'.
 

@@ -21,9 +21,9 @@ of the same family:
 
 from __future__ import annotations
 
-from ...bounds.lower import LowerBound
+from ...bounds.lower import Block, LowerBound
 from .factors import irreducible_factor_step, reduced_by_flint_step
-from .floors import non_constant_step
+from .floors import non_constant_step, sub_sum_step
 from .geometry import geometry_steps
 from .newton import newton_blocks_step
 
@@ -42,7 +42,14 @@ def lower_bound_steps(lb: LowerBound) -> list[dict]:
         steps = [reduced_by_flint_step(P, Q), newton_blocks_step(lb.blocks)]
     else:
         steps = [irreducible_factor_step(poly, wit, comp) for poly, _mult, wit, comp in lb.factors]
-        steps.append(newton_blocks_step(lb.blocks))
+        blocks = lb.blocks
+        if lb.sub_sum is not None:       # §6.14: the blocks count the kept factors, renumbered
+            steps.append(sub_sum_step(lb.sub_sum))
+            new = {j: i for i, j in enumerate(lb.sub_sum)}
+            blocks = sorted((Block([new[j] for j in b.factors], b.variables, b.method, b.count,
+                                   b.vertices, b.complete) for b in blocks),
+                            key=lambda b: b.factors[0])
+        steps.append(newton_blocks_step(blocks))
     if lb.floor is not None:       # §6.13 non_constant: the floor 2 follows the count
         steps.append(non_constant_step(lb.floor))
     return steps
