@@ -175,10 +175,10 @@ WORK_WITNESSES = dict(WITNESSES, **{
 # (problem, witnesses) -> (work with the fast paths, with the reference path): one unit per
 # term and per word of the sums of fractions (docs/certificates.md §8)
 FLOOR_WORK = {
-    "moving big-point": (165, 165), "moving big-points": (180, 180), "moving limits": (36, 36),
-    "moving points": (56, 56), "moving slope": (22, 22), "moving two-points": (60, 60),
-    "heavy big-point": (351, 351), "heavy big-points": (400, 400), "heavy limits": (82, 82),
-    "heavy points": (126, 126), "heavy slope": (47, 47), "heavy two-points": (132, 132),
+    "moving big-point": (189, 189), "moving big-points": (204, 204), "moving limits": (60, 60),
+    "moving points": (80, 80), "moving slope": (46, 46), "moving two-points": (84, 84),
+    "heavy big-point": (387, 387), "heavy big-points": (436, 436), "heavy limits": (118, 118),
+    "heavy points": (162, 162), "heavy slope": (83, 83), "heavy two-points": (168, 168),
 }
 
 
