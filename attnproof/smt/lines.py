@@ -537,9 +537,9 @@ def encode_lines(directions, k: int, options: Sequence[str] = LINE_OPTIONS,
     lexicographic order, which puts slot 0 at the least point (any support can be
     listed in order, and translated so that its least point is the origin);
     ``parity`` — every point sees a point of the other parity on each of its lines
-    (Lemma 11.1; implied by the equations and ``d > 0``), and with ``order`` a
-    factor of multiplicity ``m`` sees at least ``m + 1`` points on each line
-    (Descartes' rule of signs); ``faces`` and ``symmetry``: see
+    (Lemma 11.1; implied by the equations and ``d > 0``), and with ``order`` the
+    factors of one ``γ``, of multiplicities ``m_f``, see at least ``1 + Σ m_f``
+    points on each of their lines (Descartes' rule of signs); ``faces`` and ``symmetry``: see
     :func:`_face_constraints`.
 
     >>> enc = encode_lines([(1, 0), (0, 1)], 3)
@@ -622,8 +622,7 @@ def encode_lines(directions, k: int, options: Sequence[str] = LINE_OPTIONS,
                 body = eqs[0] if len(eqs) == 1 else "(and " + " ".join(eqs) + ")"
                 out.append(f"(assert (= {v} {body}))")
                 on[i, j] = v
-        if facs[m].multiplicity > 1:
-            lines_of[m] = on
+        lines_of[m] = on
         weights = dvars
         if not facs[m].shared:               # weights of its own: d_j·c^(−t_j), relaxed
             weights = tuple(f"e_{m}_{j}" for j in range(k))
@@ -660,16 +659,24 @@ def encode_lines(directions, k: int, options: Sequence[str] = LINE_OPTIONS,
     if "faces" in opts and "order" in opts and r >= 2:
         nfaces, sym = _face_constraints(out, frame, cvars, k, facs, "symmetry" in opts, others,
                                         new)
-    if "parity" in opts and "order" in opts and lines_of:
+    # Descartes' rule of signs: a positive p with roots −1/c_f (multiplicities m_f) on a line
+    # has at least 1 + Σ m_f terms there; factors with one γ share their lines
+    roots: dict = {}
+    for m, gm in enumerate(frame.gammas):
+        roots.setdefault(gm, []).append(m)
+    need = {ms[0]: 1 + sum(facs[m].multiplicity for m in ms) for ms in roots.values()}
+    need = {m: x for m, x in need.items() if x > 2}
+    if "parity" in opts and "order" in opts and need:
         if not new:
             new.extend(_new_point_flags(out, cvars, k))
-        for m, on in lines_of.items():       # Descartes: (1 + c·y)^m | p, p > 0 ⇒ ≥ m + 1 terms
+        for m, least in sorted(need.items()):
+            on = lines_of[m]
             for i in range(k):
                 terms = []
                 for j in range(k):
                     lij = "true" if i == j else on[min(i, j), max(i, j)]
                     terms.append(f"(ite (and {lij} {new[j]}) 1 0)")
-                out.append(f"(assert (>= (+ {' '.join(terms)} 0) {facs[m].multiplicity + 1}))")
+                out.append(f"(assert (>= (+ {' '.join(terms)} 0) {least}))")
     out.append("(check-sat)")
     text = "\n".join(out) + "\n"
     return LineEncoding(k, dirs, frame, tuple(cvars), dvars, text,

@@ -8,10 +8,10 @@ and ``attnproof check --replay`` re-encodes and re-solves.
 from __future__ import annotations
 
 import hashlib
-from math import gcd
+from fractions import Fraction
 
 from .. import poly as P
-from ..syntax import Reject, fields, hexdigest, integer
+from ..syntax import Reject, fields, hexdigest, integer, rational
 from .state import State
 
 MAX_LINE_DIRECTIONS = 64
@@ -74,23 +74,22 @@ def _smt_text(step: dict, where: str) -> None:
 
 
 def _direction(g, dim: int, where: str) -> tuple:
-    """A primitive integer vector of length ``dim`` whose first non-zero entry is positive.
+    """A non-zero integer vector of length ``dim`` whose first non-zero entry is positive
+    (not necessarily primitive: ``1 + x^{2h}`` is irreducible; the bound factor it must
+    match carries the irreducibility witness).
 
-    >>> _direction([0, 1, -1], 3, "d")
-    (0, 1, -1)
+    >>> _direction([0, 1, -1], 3, "d"), _direction([0, 2, 2], 3, "d")
+    ((0, 1, -1), (0, 2, 2))
     >>> _direction([0, -2, 2], 3, "d")
     Traceback (most recent call last):
     ...
-    attnproof.checker.syntax.Reject: d: a direction must be a primitive integer vector
+    attnproof.checker.syntax.Reject: d: a direction's first non-zero entry must be positive
     """
     if not isinstance(g, list) or len(g) != dim:
         raise Reject(f"{where}: a direction is a list of {dim} integers")
     v = tuple(integer(x, where) for x in g)
-    c = 0
-    for x in v:
-        c = gcd(c, x)
-    if c != 1:
-        raise Reject(f"{where}: a direction must be a primitive integer vector")
+    if not any(v):
+        raise Reject(f"{where}: a direction must be a non-zero integer vector")
     if next(x for x in v if x) < 0:
         raise Reject(f"{where}: a direction's first non-zero entry must be positive")
     return v
@@ -106,15 +105,28 @@ def binomial_direction(f: dict, dim: int) -> tuple | None:
     >>> binomial_direction({((0, 1),): 1, ((1, 1),): 1}, 2), binomial_direction({(): 1, ((0, 1),): 2}, 2)
     (((0, 1), (1, -1)), None)
     """
-    if len(f) != 2 or any(c != 1 for c in f.values()):
+    got = binomial_factor(f, dim)
+    return got[0] if got is not None and got[1] == 1 else None
+
+
+def binomial_factor(f: dict, dim: int) -> tuple | None:
+    """``(g, c)`` when ``f = α·x^a·(1 + c·x^g)`` with ``c > 0`` and x variables only; else None.
+
+    ``g`` sparse with its first entry positive (as :func:`binomial_direction`); turning
+    ``g`` around turns ``c`` into ``1/c``.
+
+    >>> binomial_factor({(): 2, ((0, 1),): 3}, 1), binomial_factor({(): 1, ((0, 1),): -1}, 1)
+    ((((0, 1),), Fraction(3, 2)), None)
+    """
+    if len(f) != 2:
         return None
     a, b = f
-    if any(v >= dim for m in (a, b) for v, _ in m):
+    if any(v >= dim for m in (a, b) for v, _ in m) or (f[a] > 0) != (f[b] > 0):
         return None
     g = P.mono_div(b, a)
     if g and g[0][1] < 0:
-        g = P.mono_inv(g)
-    return g
+        return P.mono_inv(g), Fraction(f[a], f[b])
+    return g, Fraction(f[b], f[a])
 
 
 def _sparse(g: tuple) -> tuple:
@@ -129,15 +141,19 @@ def _sparse(g: tuple) -> tuple:
 def rule_line_refutation(st: State, step: dict, where: str) -> None:
     """Every fusion has more than ``atoms`` atoms (SMT; trust line-refuted until replayed).
 
-    Verified here: no biases; ``problem_sha256`` is the certificate's; the
-    directions are primitive and strictly increasing (so pairwise non-parallel),
-    each that of a bound factor ``x^a·(1 + x^g)``.  Non-associate irreducible
-    factors of ``Q`` make ``R = Π (1 + x^{g_i})`` divide ``Q``, hence every fusion's
-    denominator (Theorem 2), whose support is then a set the query is about
-    (Lemma 12.1).  The ``unsat`` itself waits for ``check --replay``.
+    Verified here: no biases; ``problem_sha256`` is the certificate's; each listed
+    ``(g, c, m)`` (``coefficients`` and ``multiplicities`` default to 1) is a bound
+    factor ``x^a·α·(1 + c·x^g)`` of multiplicity at least ``m``, the pairs ``(g, c)``
+    strictly increasing (so no factor twice); each ``newton_factors`` entry
+    ``[i, m]`` names the ``i``-th bound factor, no binomial listed above, with
+    ``m`` at most its multiplicity, indices strictly increasing.  Non-associate
+    irreducible factors make ``Π (1 + c·x^g)^m · Π f_i^{m_i}`` divide ``Q``, hence
+    every fusion's denominator (Theorem 2), whose support is then a set the query
+    is about (Lemma 12.1, docs/lines.md §7).  The ``unsat`` itself waits for
+    ``check --replay``.
     """
     fields(step, {"rule", "atoms", "directions", "problem_sha256", "solvers", "smtlib_sha256",
-                  "smtlib"}, set(), where)
+                  "smtlib"}, {"coefficients", "multiplicities", "newton_factors"}, where)
     if st.upper is None:
         raise Reject(f"{where}: line refutations come after the bounds")
     if st.pb.has_z:
@@ -149,16 +165,51 @@ def rule_line_refutation(st: State, step: dict, where: str) -> None:
     if not isinstance(dirs, list) or not 0 < len(dirs) <= MAX_LINE_DIRECTIONS:
         raise Reject(f"{where}: directions must be a non-empty list of at most "
                      f"{MAX_LINE_DIRECTIONS} vectors")
+    n = len(dirs)
+    coefs, mults = step.get("coefficients", [1] * n), step.get("multiplicities", [1] * n)
+    for name, xs in (("coefficients", coefs), ("multiplicities", mults)):
+        if not isinstance(xs, list) or len(xs) != n:
+            raise Reject(f"{where}: {name} must list one entry per direction")
     gs = [_direction(g, st.pb.dim, f"{where}: directions") for g in dirs]
-    if any(not a < b for a, b in zip(gs, gs[1:])):
-        raise Reject(f"{where}: directions must be strictly increasing")
+    cs = [rational(c, f"{where}: coefficients") for c in coefs]
+    ms = [integer(m, f"{where}: multiplicities", 1) for m in mults]
+    if any(c <= 0 for c in cs):
+        raise Reject(f"{where}: coefficients must be positive")
+    if any(not (a, Fraction(x)) < (b, Fraction(y)) for a, x, b, y in zip(gs, cs, gs[1:], cs[1:])):
+        raise Reject(f"{where}: directions must be strictly increasing (with their coefficients)")
     st.budget.charge(sum(P.size(f) for f, _ in st.factors) + len(gs) * st.pb.dim,
                      "line refutation factors")
-    bound = {binomial_direction(f, st.pb.dim) for f, _ in st.factors}
-    for g in gs:
-        if _sparse(g) not in bound:
-            raise Reject(f"{where}: direction {list(g)} is not that of a bound factor "
-                         f"x^a(1 + x^g) of the reduced denominator")
+    bound = {}
+    for i, (f, e) in enumerate(st.factors):
+        got = binomial_factor(f, st.pb.dim)
+        if got is not None:
+            bound[got] = (i, e)
+    listed = set()
+    for g, c, m in zip(gs, cs, ms):
+        hit = bound.get((_sparse(g), Fraction(c)))
+        if hit is None:
+            raise Reject(f"{where}: direction {list(g)} with coefficient {c} is not that of a "
+                         f"bound factor x^a(1 + c·x^g) of the reduced denominator")
+        if m > hit[1]:
+            raise Reject(f"{where}: the factor of direction {list(g)} divides the reduced "
+                         f"denominator {hit[1]} times, not {m}")
+        listed.add(hit[0])
+    others = step.get("newton_factors", [])
+    if not isinstance(others, list) or len(others) > len(st.factors):
+        raise Reject(f"{where}: newton_factors must be a list of [bound factor, multiplicity]")
+    prev = -1
+    for entry in others:
+        if not isinstance(entry, list) or len(entry) != 2:
+            raise Reject(f"{where}: a Newton factor is [bound factor index, multiplicity]")
+        i = integer(entry[0], f"{where}: newton_factors", 0)
+        m = integer(entry[1], f"{where}: newton_factors", 1)
+        if i <= prev or i >= len(st.factors) or i in listed:
+            raise Reject(f"{where}: newton_factors must name distinct bound factors, in "
+                         f"increasing order, none of them a binomial listed above")
+        if m > st.factors[i][1]:
+            raise Reject(f"{where}: Newton factor {i} divides the reduced denominator "
+                         f"{st.factors[i][1]} times, not {m}")
+        prev = i
     _smt_text(step, where)
     st.line_lower = max(st.line_lower, k + 1)
     st.line_steps.append(st.step_index)
