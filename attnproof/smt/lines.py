@@ -197,8 +197,6 @@ def line_factors(r) -> LineFactors:
         if lf.multiplicity > 1:
             dropped.append(f"{f} to the power {lf.multiplicity} (one line condition and at least "
                            f"{lf.multiplicity + 1} points on each line)")
-        if primitive_direction(lf.direction) is None:
-            dropped.append(f"{f} (direction not primitive: lines s + Z·g)")
         facs.append(lf)
     facs.sort(key=lambda x: (x.direction, x.coefficient))
     others: list[OtherFactor] = []
