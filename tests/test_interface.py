@@ -12,7 +12,7 @@ import pytest
 
 from attnproof import Atom, Head, MultiHead, fuse, graph_sum, sigmoid_sum
 from attnproof.bounds.zonotope import acyclic_orientations_brute, count_acyclic_orientations
-from attnproof.checker.rules.graphs import MAX_GENERAL_NODES, GraphTooLarge, acyclic_orientations
+from attnproof.checker.rules.graphs import MAX_GENERAL_NODES, acyclic_orientations
 from attnproof.io import dump_problem
 
 
