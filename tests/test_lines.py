@@ -344,7 +344,7 @@ def test_checker_verifies_coefficients_and_multiplicities_and_refuses_forgeries(
     v = forged(lambda s: s.update(directions=[[0, 1], [1, 0], [1, 2]]))   # a non-factor
     assert v.code == 1 and "not that of a bound factor" in v.message
     v = forged(lambda s: s.update(multiplicities=[1, 2, 1]))        # a wrong multiplicity
-    assert v.code == 1 and "divides the reduced denominator 1 times, not 2" in v.message
+    assert v.code == 1 and "1 times, not 2" in v.message
     v = forged(lambda s: s.update(coefficients=[1, 3, 0]))
     assert v.code == 1 and "positive" in v.message
     v = forged(lambda s: s.update(newton_factors=[[0, 1]]))         # a binomial as Newton factor
