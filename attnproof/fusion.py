@@ -27,6 +27,7 @@ import flint
 
 from .algebra.budget import flint_obstacle, require_flint
 from .algebra.expfrac import ExpFraction, head_fraction, poly_context
+from .algebra.identity import checked_gcd
 from .algebra.lattice import Lattice
 from .errors import AlgebraError, LimitError
 from .io import as_problem
@@ -84,22 +85,6 @@ def check_size(M: MultiHead, max_atoms: int | None) -> None:
             f"{bound} atoms (estimated from the "
             f"head supports before building it), over --max-atoms {max_atoms}; raise --max-atoms, "
             f"or use 'attnproof prove', whose structural certificates need no fusion")
-
-
-def checked_gcd(a, b):
-    """``gcd(a, b)`` from FLINT, verified: python-flint silently answers 0 when exponents
-    overflow a machine word, so a zero gcd of non-zero inputs, or one that does not
-    divide both, is an :class:`~attnproof.errors.AlgebraError` rather than a wrong answer.
-    """
-    g = a.gcd(b)
-    if g.is_zero():
-        if a.is_zero() and b.is_zero():
-            return g
-        raise AlgebraError("FLINT returned gcd 0 of non-zero polynomials (exponents too large)")
-    for p in (a, b):
-        if not p.is_zero() and not divmod(p, g)[1].is_zero():
-            raise AlgebraError("FLINT returned a gcd that does not divide its arguments")
-    return g
 
 
 def _gcd_all(polys) -> "flint.fmpz_mpoly":
@@ -351,39 +336,22 @@ class ExplicitFusion:
         return [e for *_, e in self._atom_rows()]
 
     def verify(self, points: int = 2, seed: int = 0) -> None:
-        """Compare ``N/D`` with the multi-head at random points of ``F_p^*``, ``p = 2^61 - 1``.
-
-        The producer's guard against a wrong polynomial computation (the checker
-        re-verifies every certificate exactly): both sides reduced mod ``p`` and
-        evaluated in words, ``N`` and ``D`` by FLINT's ``nmod_mpoly``, each head atom
-        by atom.  Two rational functions that differ agree at a random point with
-        probability at most ``deg/p`` (Schwartz-Zippel), so each point is a
-        near-certain test whatever the size of the fusion; :func:`verify_head`
-        checks a :class:`Head` exactly at rational points.
+        """Check the exact polynomial identity ``N/D = Σ_h N_h/D_h`` in FLINT integer
+        polynomials (:func:`attnproof.algebra.identity.fusion_identity`: ``N = Σ_h (D/D_h)·N_h``
+        when every ``D_h`` divides ``D``, else cross-multiplied over the lcm); raise
+        :class:`AlgebraError` when it fails.  The producer's guard against a wrong
+        polynomial computation (the checker re-verifies every certificate exactly).
+        ``points = 0`` skips it; otherwise ``points`` and ``seed`` play no part (no
+        sample points), they are kept for the modular check of :class:`ClassProductFusion`.
 
         >>> from attnproof.families import sigmoid_sum
         >>> fuse(sigmoid_sum(3)).verify(points=3)
         """
-        rng = random.Random(seed)
-        M = self.inner if self.inner is not None else self.multihead
-        lat = self.lattice
-        heads = [[(lat.exponent(a), a.weight, a.value) for a in h.atoms] for h in M.heads]
-        p = _MOD_P
-        done = tries = 0
-        while done < points:
-            tries += 1
-            if tries > 20 * points:
-                raise AlgebraError("no evaluation point avoids the poles (internal error)")
-            pt = [rng.randrange(2, p - 1) for _ in range(lat.nvars)]
-            mine = self.frac.evaluate_mod(pt, p)
-            parts = [_mod_head(h, pt, p) for h in heads]
-            if mine is None or any(q is None for q in parts):
-                continue                    # a pole mod p: another point
-            theirs = tuple(sum(q[c] for q in parts) % p for c in range(M.value_dim))
-            if mine != theirs:
-                raise AlgebraError("fusion differs from the multi-head modulo 2^61 - 1 "
-                                   "(internal error)")
-            done += 1
+        if points <= 0:
+            return
+        from .algebra.identity import fusion_identity
+
+        fusion_identity(self.frac, self.inner if self.inner is not None else self.multihead)
 
     def to_head(self, name: str | None = "fused") -> Head:
         """The fused head as an exact :class:`Head`."""
@@ -961,31 +929,26 @@ class SparseFusion:
     atom_docs = ExplicitFusion.atom_docs
 
     def verify(self, points: int = 2, seed: int = 0) -> None:
-        """Compare the fused head with the problem exactly at random positive integer
-        points (``z`` a formal variable); sparse evaluation, linear in the non-zeros."""
+        """The exact identity ``N·D_h = N_h·D`` on the sparse head polynomials, in integers:
+        ``(N_h, D_h) = g·(N, D)`` for one rational ``g`` on the same support (the fused
+        head is the head with equal keys merged and the content divided out).  Linear in
+        the non-zeros; ``points = 0`` skips it, ``seed`` plays no part."""
+        if points <= 0:
+            return
         from .algebra.sparse import head_polys
 
-        rng = random.Random(seed)
         H = head_polys(self.multihead, self.lattice)[0]
-        for _ in range(points):
-            pt: dict = {}
-
-            def mono_value(m) -> int:
-                t = 1
-                for v, k in m:
-                    x = pt.get(v)
-                    if x is None:
-                        x = pt[v] = rng.randint(1, 1 << 20)
-                    t *= x ** k
-                return t
-
-            den = sum(c * mono_value(m) for m, c in H.den.items())
-            ref = tuple(Fraction(sum(c * mono_value(m) for m, c in n.items()), den) for n in H.num)
-            fden = sum(c * mono_value(m) for m, _, c, _ in self._rows)
-            got = tuple(Fraction(sum(ns[i] * mono_value(m) for m, _, _, ns in self._rows), fden)
-                        for i in range(len(ref)))
-            if got != ref:
-                raise AlgebraError("sparse fusion differs from the multi-head (internal error)")
+        rows = {m: (c, ns) for m, _, c, ns in self._rows}
+        m0 = next(iter(rows))
+        g = Fraction(H.den.get(m0, 0), rows[m0][0])
+        ok = (len(rows) == len(H.den) and g > 0
+              and all(len(n) == sum(1 for m in n if m in rows) for n in H.num))
+        for m, (c, ns) in rows.items():
+            if not ok:
+                break
+            ok = H.den.get(m) == g * c and all(n.get(m, 0) == g * x for n, x in zip(H.num, ns))
+        if not ok:
+            raise AlgebraError("sparse fusion differs from the multi-head (internal error)")
 
 
 def _nonneg_lex_key(mono: tuple) -> tuple:

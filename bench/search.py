@@ -23,8 +23,8 @@ figures from run to run: compare the two columns of one run, not runs.
 
 ``--lines`` times the line refutations of THEORY §12 instead (no window):
 
-* ``attnproof prove --lines`` on K_3 and C_4 (whole processes: minimum 7 and 15
-  with both solvers) and ``check --replay`` of each certificate;
+* ``attnproof prove`` on K_3 and C_4 (whole processes, the line query asked by
+  default: minimum 7 and 15 with both solvers) and ``check --replay`` of each certificate;
 * the sound reductions of docs/lines.md one by one, on the deciding queries
   (K_3 k = 6, C_4 k = 14), z3 and cvc5 at once, each against the baseline
   ``order`` (sorted points, the least at the origin: the encoding THEORY §12
@@ -150,11 +150,11 @@ def lines_bench(args) -> None:
         path = os.path.join(tmp, f"{graph}{n}.json")
         dump_problem(graph_sum(named_graph(graph, n)), path)
         cert = os.path.join(tmp, f"{graph}{n}.cert.json")
-        t, doc = run(["prove", path, "-o", cert, "--lines", "--lines-timeout", str(args.timeout)],
+        t, doc = run(["prove", path, "-o", cert, "--lines-timeout", str(args.timeout)],
                      args.timeout)
         t2, chk = run(["check", cert, "--replay", "--replay-timeout", str(args.timeout)],
                       args.timeout)
-        print(f"  prove --lines {name}: lower {doc.get('lower_bound')}, upper "
+        print(f"  prove {name}: lower {doc.get('lower_bound')}, upper "
               f"{doc.get('upper_bound')}, minimum {doc.get('minimum')}, trust {doc.get('trust')} "
               f"in {t:.1f} s; check --replay: {chk.get('verdict')} in {t2:.1f} s", flush=True)
     print("reductions on the deciding query (z3 and cvc5 at once; ratio = baseline / this):")

@@ -107,7 +107,7 @@ def _geom_chain() -> MultiHead:
 
 def _geom_indecomposable() -> MultiHead:
     # a unit simplex and twice another simplex: the second head's edge content is 2 (only
-    # indecomposable), the two are not homothetic (widths along e_0 and e_0 + e_1)
+    # indecomposable), the two are not homothetic (widths along e_0, e_1 and e_0 + e_1)
     return _points_problem([(0, 0, 0), (1, 0, 0), (0, 1, 0), (0, 0, 1)],
                            [(0, 0, 0), (2, 0, 0), (0, 2, 0), (2, 2, 2)])
 
@@ -309,12 +309,12 @@ def invalid(v: dict[str, dict]) -> list[tuple[str, str, object, int, list]]:
     mut("geom-direct-basis", "geom-direct", "direct_sum: a basis point dropped without a relation",
         lambda d: _step(d, "direct_sum")["factors"][0]["basis"].pop() and None)
     mut("geom-nonhomothetic-missing", "geom-indecomposable", "generic_heads: a head only "
-        "indecomposable (content 2) without non-homothety certificates",
-        lambda d: _step(d, "generic_heads").pop("non_homothetic") and None)
-    mut("geom-nonhomothetic-equal", "geom-indecomposable", "generic_heads: the functionals "
-        "of a non-homothety pair give equal width ratios (both axes scale by 2)",
-        lambda d: _step(d, "generic_heads")["non_homothetic"][0].__setitem__(
-            slice(2, 4), [[1, 0, 0], [0, 1, 0]]))
+        "indecomposable (content 2) without width functionals (non-homothety)",
+        lambda d: _step(d, "generic_heads").pop("width_functionals") and None)
+    mut("geom-nonhomothetic-equal", "geom-indecomposable", "generic_heads: the width "
+        "functionals give proportional widths on both heads (both axes scale by 2)",
+        lambda d: _step(d, "generic_heads").__setitem__(
+            "width_functionals", [[1, 0, 0], [0, 1, 0]]))
     out.append(("geom-constant-head", "generic_heads: x1/(x0+x1) + x0^2/(x0^2+x0x1) = 1, but "
                 "head 0 (keys e_1, e_0) is passed off as a unit and its associate counted as "
                 "a factor (minimum 2 claimed)", _constant_head_forgery(), 1, []))

@@ -67,9 +67,9 @@ def dense_meter(monkeypatch):
     monkeypatch.setattr(geometry, "_zpolys",
                         counted(geometry._zpolys,
                                 lambda a, out: sum(len(m) + len(z) for m, z in out.items())))
-    monkeypatch.setattr(windows, "binomial_direction",
-                        counted(windows.binomial_direction,
-                                lambda a, out: len(out) if out is not None else 0))
+    monkeypatch.setattr(windows, "binomial_factor",
+                        counted(windows.binomial_factor,
+                                lambda a, out: len(out[0]) if out is not None else 0))
     return built
 
 
@@ -311,3 +311,294 @@ def test_non_constant_sums_pay_for_their_gcds(witnesses):
     assert v.status != "valid" or v.work >= words * words // 256, v
     big = check_text(text, work=10 ** 12)
     assert big.status == "valid" and big.work >= words * words // 256, big.message
+
+
+# -- explicit fusions and the polynomial core: charged before anything is built -----------
+#
+# Hostile explicit heads on genuine certificates (certificates/adversarial/generate.py
+# builds them; the corpus keeps small ones).  A forged head must never be valid; a true
+# one (a wasteful multiple of the reduced fraction) must never be invalid.  Large versions
+# run under `slow`, in a child process limited to 1 GB of address space.
+
+def _gen():
+    import importlib.util
+    from pathlib import Path
+    path = Path(__file__).resolve().parent.parent / "certificates" / "adversarial" / "generate.py"
+    spec = importlib.util.spec_from_file_location("adversarial_generate", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+FORGED_HEADS = {
+    "random-head": lambda g, n: g.forged_head(n),
+    "point-passing": lambda g, n: g.point_passing_head(n),
+    "huge-numerator": lambda g, n: g.forged_head(max(4, n // 100), value_digits=2000),
+    "huge-denominator": lambda g, n: g.forged_head(max(4, n // 100), weight_digits=2000,
+                                                   key_digits=600),
+    "one-denominator": lambda g, n: g.forged_head(n, problem=g.one_denominator_problem(
+        min(max(2, n // 2), 3000))),
+}
+
+
+def _text(doc) -> str:
+    from attnproof.io import canonical_json
+    return canonical_json(doc)
+
+
+@pytest.mark.parametrize("reference", [False, True], ids=["fast", "reference"])
+@pytest.mark.parametrize("kind", sorted(FORGED_HEADS))
+def test_forged_explicit_heads_are_never_accepted(kind, reference):
+    """W_2 (or many heads over one denominator) with an explicit head of random atoms:
+    the 12 MB version spent 7 s in exact divisions of D* before it was refused."""
+    text = _text(FORGED_HEADS[kind](_gen(), 300))
+    v = check_text(text, reference=reference)
+    assert v.code == 1 and "internal" not in v.message, v.message
+    # refuted in one pass at a point, except the head built to agree there
+    assert ("modulo 2^61 - 1" in v.message) == (kind != "point-passing"), v.message
+
+
+@pytest.mark.parametrize("reference", [False, True], ids=["fast", "reference"])
+def test_a_true_wasteful_head_is_never_rejected(reference):
+    """D* = D·U, N* = N·U for a random positive U: a true fusion with |supp D*| atoms."""
+    doc = _gen().wasteful_head(60)
+    v = check_text(_text(doc), reference=reference)
+    assert v.code == 0, v.message
+    assert v.upper_bound == len(doc["steps"][-1]["head"]["atoms"])
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_the_point_test_only_shortcuts_the_exact_check(seed, monkeypatch):
+    """A mismatch modulo p is a proof (reduction and evaluation are ring homomorphisms):
+    with and without the test, genuine explicit heads and their perturbations get the
+    same verdict."""
+    import random
+
+    from attnproof.certificate import build_certificate
+    from attnproof.checker.rules import fusion
+    from attnproof.io import problem_from_dict
+
+    rng = random.Random(seed)
+    heads = [{"atoms": [{"key": [rng.randint(-2, 2), rng.randint(-2, 2)], "value": v}
+                        for v in range(rng.randint(2, 3))]} for _ in range(rng.randint(1, 3))]
+    for h in heads:             # distinct keys within a head
+        h["atoms"] = list({tuple(a["key"]): a for a in h["atoms"]}.values())
+        if len(h["atoms"]) < 2:
+            h["atoms"].append({"key": [3, 3], "value": 7})
+    prob = {"format": "attnproof-problem", "version": 1, "dim": 2, "heads": heads}
+    try:
+        doc = build_certificate(problem_from_dict(prob), explicit_fusion_limit=10 ** 6).doc
+    except Exception as e:          # the producer declines (a limit): nothing to compare
+        pytest.skip(f"no certificate: {type(e).__name__}")
+    step = doc["steps"][-1]
+    if step["rule"] != "explicit_fusion":
+        pytest.skip("the producer wrote no explicit head")
+    variants = [doc]
+    for _ in range(3):
+        d = json.loads(json.dumps(doc))
+        atoms = d["steps"][-1]["head"]["atoms"]
+        a = rng.choice(atoms)
+        change = rng.choice(["value", "weight", "drop"])
+        if change == "value":
+            a["value"] = 5 if a["value"] != 5 else 4
+        elif change == "weight":
+            a["weight"] = 3 if a.get("weight") != 3 else 2
+        elif len(atoms) > 1:
+            atoms.remove(a)
+        variants.append(d)
+    for d in variants:
+        text = _text(d)
+        with_test = check_text(text).code
+        with monkeypatch.context() as m:
+            m.setattr(fusion, "refute_at_a_point", lambda *a, **k: None)
+            without = check_text(text).code
+        assert with_test == without
+
+
+def test_a_long_division_is_paid_before_its_first_step(monkeypatch):
+    """An exact quotient has at least |a|/|b| terms: that many steps are charged before
+    the first one, so a budget below them stops the division before it starts."""
+    import heapq
+
+    from attnproof.checker import poly as P
+    from attnproof.checker.syntax import Budget, Unsupported
+
+    steps = {"n": 0}
+    pop = heapq.heappop
+
+    def counted(h):
+        steps["n"] += 1
+        return pop(h)
+
+    monkeypatch.setattr(heapq, "heappop", counted)
+    b = {(): 1, ((0, 1),): 1}
+    a = P.mul(b, {((0, 3 * k), (1, k % 7)): 1 for k in range(200)})     # 400 terms, b | a
+    budget = Budget(3 * P.size(a))
+    with pytest.raises(Unsupported):
+        P.divexact(a, b, budget)
+    assert steps["n"] == 0
+    assert P.divexact(a, b, Budget(None)) is not None and steps["n"] > 0
+
+
+def test_an_undecided_image_stops_at_the_expansion_limit(monkeypatch):
+    """1 + x^n + (p + 2)·x^(n+1) against 1 + x: the image mod p vanishes at x = -1, so only
+    the n-step division can refute it; its quotient and remainder are bounded in terms,
+    whatever the budget (10^9 steps would hold gigabytes)."""
+    from attnproof.checker import poly as P
+    from attnproof.checker.syntax import Budget, Unsupported
+
+    n = 10 ** 9
+    a = {(): 1, ((0, n),): 1, ((0, n + 1),): P._P + 2}
+    b = {(): 1, ((0, 1),): 1}
+    assert not P.not_divisible(a, b)                   # undecided by the image
+    monkeypatch.setattr(P, "MAX_EXPANSION", 5000)
+    with pytest.raises(Unsupported, match="quotient and remainder"):
+        P.divexact(a, b, Budget(None))
+
+
+def test_a_product_past_the_expansion_limit_is_refused_before_it_is_built():
+    from attnproof.checker import poly as P
+    from attnproof.checker.limits import MAX_EXPANSION
+    from attnproof.checker.syntax import Budget, Unsupported
+
+    n = int(MAX_EXPANSION ** 0.5) + 1
+    p = {((0, k),): 1 for k in range(n)}
+    q = {((1, k),): 1 for k in range(n)}
+    budget = Budget(None)
+    with pytest.raises(Unsupported, match="term products"):
+        P.mul(p, q, budget)
+    assert budget.used == 0
+
+
+def test_products_pay_for_their_coefficients():
+    """A Fraction product takes gcds, a long coefficient a product of its words: the
+    estimate grows with both, before the product is built."""
+    from fractions import Fraction
+
+    from attnproof.checker import poly as P
+
+    def poly(c):
+        return {((0, k),): c for k in range(50)}
+
+    plain = P.product_cost(poly(3), poly(5))
+    frac = P.product_cost(poly(Fraction(1, 3)), poly(5))
+    long = P.product_cost(poly(Fraction(10 ** 2000 + 1, 7)), poly(Fraction(3, 10 ** 2000 + 3)))
+    assert plain < frac < long
+    words = 2 * 6644 // 64
+    assert long >= 50 * 50 * words * words // 64
+
+
+@pytest.mark.parametrize("bits", [64, 6000])
+def test_images_pay_for_the_bits_of_every_exponent(bits):
+    """x_1^e for e of 6000 bits costs thousands of modular products: not_divisible (whose
+    image variable is x_0) and the point test charge every variable's exponent bits (of
+    the gaps between sorted exponents: close exponents are cheap, random ones are not)."""
+    import random
+
+    from attnproof.checker import poly as P
+    from attnproof.checker.syntax import Budget
+
+    n = 40
+    rng = random.Random(bits)
+    a = {((0, k), (1, rng.getrandbits(bits) | 1)): 1 for k in range(n)}
+    b = {(): 1, ((0, 1),): 1}
+    for run in (lambda bud: P.not_divisible(a, b, bud), lambda bud: P.images([a], bud)):
+        bud = Budget(None)
+        run(bud)
+        assert bud.used >= n * bits // 8
+
+
+def test_reading_atoms_is_charged_before_they_are_read():
+    """A problem of many atoms with a small work budget: inconclusive before reading."""
+    from attnproof.checker.problem import atoms_cost
+
+    doc = _gen().forged_head(2000)
+    text = _text(doc)
+    cost = atoms_cost(doc["problem"]["heads"][0]["atoms"]) + atoms_cost(
+        doc["steps"][-1]["head"]["atoms"])
+    v = check_text(text, work=cost // 2)
+    assert v.code == 2 and "reading atoms" in v.message, v.message
+
+
+@pytest.mark.parametrize("reference", [False, True], ids=["fast", "reference"])
+def test_many_heads_over_one_denominator_have_a_small_residue(reference):
+    """300 heads (v_i x + w_i)/(1 + x): the residue at 1 + x was bounded by Π_h |N_h|
+    (2^300 terms, inconclusive at once); built from prefix and suffix products it has
+    at most max|N|·Π|C_h| = 2 terms, and the producer's certificate is valid."""
+    from attnproof.certificate import build_certificate
+    from attnproof.io import problem_from_dict
+
+    doc = build_certificate(problem_from_dict(_gen().one_denominator_problem(300))).doc
+    v = check_text(_text(doc), reference=reference)
+    assert v.code == 0, v.message
+
+
+def _run_limited(path, reference: bool = False) -> tuple[int, str]:
+    """The standalone checker on ``path`` in a child process with 1 GB of address space."""
+    import os
+    import resource
+    import subprocess
+    import sys
+
+    def limit():
+        resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))
+
+    env = dict(os.environ)
+    env.pop("ATTNPROOF_CHECKER_REFERENCE", None)
+    if reference:
+        env["ATTNPROOF_CHECKER_REFERENCE"] = "1"
+    p = subprocess.run([sys.executable, "-m", "attnproof.checker", str(path)], env=env,
+                       capture_output=True, text=True, preexec_fn=limit, timeout=900)
+    return p.returncode, p.stdout + p.stderr
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("kind", sorted(FORGED_HEADS))
+def test_large_forged_explicit_heads_within_a_gigabyte(tmp_path, kind):
+    """The same attacks at 300,000 atoms (10-15 MB): an answer, never valid."""
+    path = tmp_path / f"{kind}.json"
+    path.write_text(_text(FORGED_HEADS[kind](_gen(), 300_000)))
+    for reference in (False, True):
+        code, out = _run_limited(path, reference)
+        assert code in (1, 2) and "internal" not in out, out[-2000:]
+
+
+@pytest.mark.slow
+def test_large_true_heads_and_padding_within_a_gigabyte(tmp_path):
+    """A true wasteful head of 200,000 atoms is valid or inconclusive, never invalid; a
+    20 MB name buys no more than the capped budget for a division no image decides."""
+    from attnproof.checker.limits import WORK_MAX
+
+    g = _gen()
+    path = tmp_path / "wasteful.json"
+    path.write_text(_text(g.wasteful_head(50_000, span=10 ** 6)))
+    code, out = _run_limited(path)
+    assert code in (0, 2) and "internal" not in out, out[-2000:]
+    text = _text(g.undecided_division(pad=20_000_000))
+    assert work_limit(len(text)) == WORK_MAX
+    path = tmp_path / "padded.json"
+    path.write_text(text)
+    code, out = _run_limited(path)
+    assert code == 2 and "work budget" in out, out[-2000:]
+
+
+@pytest.mark.parametrize("reference", [False, True], ids=["fast", "reference"])
+def test_a_division_with_huge_exponents_in_many_variables(reference):
+    """(1 + x_0)(1 + M), M of 100 variables with 2000-digit exponents: the division coded
+    its box in integers of 200,000 digits and divided them at every step (89 s for this
+    0.4 MB genuine certificate); monomials ordered by lex_key take linear steps."""
+    from attnproof.checker import poly as P
+    from attnproof.checker.syntax import Budget
+
+    doc = _gen().huge_exponent_head(100, 2000)
+    v = check_text(_text(doc), reference=reference)
+    assert v.code == 0, v.message
+    # the division itself: a few steps, charged by the words of the exponents they touch
+    f = {(): 1, ((0, 1),): 1}
+    used = []
+    for digits in (20, 2000):
+        M = tuple((j, 10 ** digits + 7 * j) for j in range(1, 101))
+        bud = Budget(None)
+        assert P.divexact(P.mul(f, {(): 1, M: 1}), f, bud) == {(): 1, M: 1}
+        used.append(bud.used)
+    assert used[1] >= 4 * used[0]

@@ -438,15 +438,17 @@ def test_a_factor_that_cancels_in_the_sum_is_not_a_factor_of_q():
 # operation that stops being charged lowers these numbers, so a change here must be deliberate.
 # When the charges change on purpose, the assertion prints the new table.  (A binomial factor
 # of a binomial head is charged its valuation in closed form, the sizes of both, instead of
-# the steps of an exact division.)
+# the steps of an exact division.  An exact division pays its least number of steps first,
+# an explicit head its test at a point modulo p, a residue its prefix and suffix products,
+# reading the atoms of the problem three units per atom plus its coordinates and values.)
 WORK = {
-    "biased": (116, 165), "c4": (467, 911), "cancel": (32, 27), "capelli": (113, 113),
-    "decimal": (429, 520), "flint": (136, 147), "geom-chain": (383, 398),
-    "geom-direct": (248, 280), "geom-indecomposable": (790, 806), "geom-partial": (368, 388),
-    "geom-triangles": (532, 552), "k3-explicit": (323, 462), "k3-lines": (255, 394),
-    "k3-window": (234, 373), "k3": (234, 373), "k4": (1532, 3474), "non-constant": (42, 42),
-    "path3": (120, 173), "sub-sum": (217, 238), "w1": (42, 53), "w3-explicit": (298, 427),
-    "w3": (193, 322), "w54-structural": (1782, 1782), "zonotope-2d": (459, 774),
+    "biased": (213, 250), "c4": (829, 1249), "cancel": (67, 62), "capelli": (149, 149),
+    "decimal": (658, 723), "flint": (268, 261), "geom-chain": (425, 440),
+    "geom-direct": (296, 328), "geom-indecomposable": (786, 802), "geom-partial": (410, 430),
+    "geom-triangles": (574, 594), "k3-explicit": (503, 624), "k3-lines": (435, 556),
+    "k3-window": (414, 535), "k3": (414, 535), "k4": (2348, 4254), "non-constant": (62, 62),
+    "path3": (227, 268), "sub-sum": (266, 287), "w1": (79, 85), "w3-explicit": (471, 585),
+    "w3": (366, 480), "w54-structural": (2268, 2268), "zonotope-2d": (750, 1041),
 }
 
 
@@ -461,15 +463,22 @@ def test_work_of_the_golden_certificates():
 def test_the_expansion_limit_holds_whatever_the_work_budget():
     """A one-atom "fusion" of three 130-atom heads: verifying it would expand a product
     of 2·130³ > MAX_EXPANSION terms; the checker declines before expanding, even when
-    given a work budget large enough for the expansion."""
+    given a work budget large enough for the expansion.  Its value is the heads' sum
+    at the checker's point modulo p, so the point test cannot refute it first."""
+    from attnproof.checker import poly as P
+    from attnproof.checker.problem import parse_problem
+
     heads = [_points(*[[k if j == i else 0 for j in range(3)] for k in range(130)])
              for i in range(3)]
+    pb = parse_problem(_problem(3, *heads))
+    vals = P.images([p for D, Ns in zip(pb.den, pb.num) for p in (D, *Ns)])
+    value = sum(n * pow(d, -1, P._P) for d, n in zip(vals[::2], vals[1::2])) % P._P
     doc = {"format": "attnproof-certificate", "version": 1, "problem": _problem(3, *heads),
            "trust": "exact", "claims": {"lower_bound": 1, "upper_bound": 1, "minimum": 1,
                                         "window_refutations": []},
            "steps": [{"rule": "newton_blocks", "blocks": []},
                      {"rule": "explicit_fusion",
-                      "head": {"atoms": [{"key": [0, 0, 0], "value": 1}]}}]}
+                      "head": {"atoms": [{"key": [0, 0, 0], "value": value}]}}]}
     for reference in (False, True):
         v = check_text(canonical_json(_rehash(doc)), work=10 ** 12, reference=reference)
         assert v.status == "inconclusive" and "expand" in v.message, v.message

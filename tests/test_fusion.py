@@ -189,3 +189,73 @@ def test_checked_gcd_refuses_flints_silent_zero():
     assert checked_gcd((1 + x) * (2 + x), 1 + x) == 1 + x
     with pytest.raises(AlgebraError, match="gcd 0"):
         checked_gcd(1 + x, 1 + x ** (10 ** 19))
+
+
+def _with_fusion(M, frac, f):
+    """A certificate of ``M`` whose upper bound is the explicit head ``frac`` (on ``f``'s
+    coordinates), claims adjusted: what the checker is asked about a fusion."""
+    import copy
+
+    from attnproof.certificate import build_certificate
+    from attnproof.certificate.steps.fusion import explicit_fusion_step
+    from attnproof.fusion import ExplicitFusion
+
+    g = ExplicitFusion(M, frac, f.method, f.coords, f.inner)
+    doc = copy.deepcopy(build_certificate(M).doc)
+    doc["steps"][-1] = explicit_fusion_step(g.to_problem_dict(None)["heads"][0], g.order_keys())
+    lower = doc["claims"]["lower_bound"]
+    doc["claims"]["upper_bound"] = g.atoms
+    doc["claims"]["minimum"] = g.atoms if g.atoms == lower else None
+    return doc
+
+
+def _differential_cases():
+    yield "sigmoid", sigmoid_sum(3)
+    yield "k3", graph_sum(named_graph("complete", 3))
+    yield "cancel", MultiHead((Head((Atom((1, 0), (1,)), Atom((0, 0), (0,)))),
+                               Head((Atom((1, 0), (0,)), Atom((0, 0), (1,)))),
+                               Head((Atom((0, 1), (2,)), Atom((0, 0), (0,))))))
+    yield "biased", biased_sigmoid_sum([1, Fraction(1, 2)])
+    for seed in range(4):
+        yield f"random {seed}", random_multihead(2, 3, 2, seed=seed, value_dim=1 + seed % 2)
+
+
+@pytest.mark.parametrize("name,M", list(_differential_cases()), ids=lambda x: x if isinstance(x, str) else "")
+def test_fusion_identity_agrees_with_the_checker(name, M):
+    """The producer's exact identity (N/D = Σ N_h/D_h in FLINT polynomials) and the checker
+    give the same verdict on the genuine fusion, on wrong ones (a numerator or a denominator
+    coefficient changed, a numerator term added) and on a valid larger one (N·G / D·G)."""
+    from attnproof.algebra.expfrac import ExpFraction
+    from attnproof.algebra.identity import fusion_identity
+    from attnproof.checker import check_document
+    from attnproof.errors import AlgebraError
+
+    f = fuse(M)
+    fr = f.frac
+    inner = f.inner if f.inner is not None else f.multihead
+    ctx = fr.den.context()
+    e0 = fr.den.monoms()[-1]
+    bump = ctx.from_dict({e0: 1})
+    G = ctx.from_dict({tuple(int(i == 0) for i in range(ctx.nvars())): 2, (0,) * ctx.nvars(): 1})
+    cases = {
+        "genuine": (fr, True),
+        "numerator": (ExpFraction(fr.lattice, (fr.num[0] + bump,) + fr.num[1:], fr.den, fr.shift), False),
+        "denominator": (ExpFraction(fr.lattice, fr.num, fr.den + bump, fr.shift), False),
+        "times G": (ExpFraction(fr.lattice, tuple(n * G for n in fr.num), fr.den * G, fr.shift), True),
+    }
+    if len(fr.den) > 1:
+        # a numerator term moved to another atom of the fusion
+        e1 = fr.den.monoms()[0]
+        move = ctx.from_dict({e1: 1}) - bump
+        cases["moved"] = (ExpFraction(fr.lattice, (fr.num[0] + move,) + fr.num[1:], fr.den,
+                                      fr.shift), False)
+    for what, (frac, genuine) in cases.items():
+        try:
+            fusion_identity(frac, inner)
+            producer = True
+        except AlgebraError:
+            producer = False
+        v = check_document(_with_fusion(M, frac, f))
+        assert producer == genuine == (v.code == 0), (name, what, v.message)
+        if not genuine:
+            assert "not equal to the sum of the heads" in v.message, v.message

@@ -209,7 +209,7 @@ def test_indecomposable_heads_give_the_independent_count(shape):
     M = _float32_heads(*shape)
     gp = geometry_proof(M)
     assert gp is not None and gp.indecomposable and gp.complete
-    assert gp.non_homothetic
+    assert gp.width_functionals
     lb = lower_bound(M)
     assert lb.path == "geometry" and lb.complete
     assert lb.value == gp.lower == _independent_count()(_lattice_points(M))
@@ -228,39 +228,91 @@ def test_missing_or_needless_non_homothety_is_rejected():
     doc = geometry_certificate(_float32_heads(2, 4, 3, 0)).doc
     assert check_document(doc).code == 0
     bad = json.loads(json.dumps(doc))
-    del _generic_heads(bad)["non_homothetic"]
+    del _generic_heads(bad)["width_functionals"]
     v = check_document(bad)
-    assert v.code == 1 and "non_homothetic" in v.message, v.message
-    bad = json.loads(json.dumps(doc))
-    _generic_heads(bad)["non_homothetic"][0][1] = 0          # the pair [0, 0]
-    assert check_document(bad).code == 1
-    # all heads absolutely irreducible: a non_homothetic field is refused
+    assert v.code == 1 and "width_functionals" in v.message, v.message
+    for forged in ([], [[1, 0, 0]], [[0, 0, 0], [0, 0, 0]], [[1, 0]], [[1, 0, 0, 0]],
+                   [[1, "x", 0]], [[1, 0, 0], [1, 0, 0], [2, 0, 0]]):
+        # empty, one functional (every width vector is (1)), zero functionals, wrong
+        # lengths, a non-integer, three parallel functionals: no separation
+        bad = json.loads(json.dumps(doc))
+        _generic_heads(bad)["width_functionals"] = forged
+        assert check_document(bad).code == 1, forged
+    # all heads absolutely irreducible: a width_functionals field is refused
     doc2 = geometry_certificate(_float32_heads(2, 5, 3, 1)).doc
-    assert "non_homothetic" not in _generic_heads(doc2)
-    _generic_heads(doc2)["non_homothetic"] = [[0, 1, [1, 0, 0], [0, 1, 0]]]
+    assert "width_functionals" not in _generic_heads(doc2)
+    _generic_heads(doc2)["width_functionals"] = [[1, 0, 0], [0, 1, 0]]
     assert check_document(doc2).code == 1
 
 
-def test_forged_non_homothety_of_homothetic_heads_is_rejected(monkeypatch):
-    # head 1 = 2·(keys of head 0) + t with other values: homothetic polytopes, content 2;
-    # no pair of functionals separates their width ratios, so a forged one must fail
-    import attnproof.certificate.geometry_steps as gs
-    import attnproof.geometry.proof as gproof
-    from attnproof.checker import check_document
-
+def _homothetic_pair():
+    # head 1 = 2·(keys of head 0) + t with other values: homothetic polytopes, content 2
     K = [(F(0), F(0), F(0)), (F(3, 8), F(1, 4), F(-1, 2)), (F(-5, 8), F(7, 8), F(1, 4)),
          (F(1, 2), F(-3, 4), F(5, 8))]
     t = (F(1, 8), F(-3, 8), F(1, 2))
     A = Head(tuple(Atom(k, (F(i),)) for i, k in enumerate(K)))
     B = Head(tuple(Atom(tuple(2 * x + y for x, y in zip(k, t)), (F(3 - i, 2),), F(i, 3) + 1)
                    for i, k in enumerate(K)))
-    M = MultiHead((A, B))
+    return A, B
+
+
+def test_forged_non_homothety_of_homothetic_heads_is_rejected(monkeypatch):
+    # no list of functionals separates the widths of homothetic heads, so a forged one fails
+    import attnproof.certificate.geometry_steps as gs
+    import attnproof.geometry.proof as gproof
+    from attnproof.checker import check_document
+
+    M = MultiHead(_homothetic_pair())
     assert gs.geometry_proof(M) is None                      # the producer claims nothing
-    monkeypatch.setattr(gproof, "non_homothety", lambda P, Q: ((1, 0, 0), (0, 1, 0)))
+    cs = [(1, 0, 0), (0, 1, 0), (1, 1, 0), (3, -2, 7)]
+    monkeypatch.setattr(gproof, "width_functionals", lambda P, needs: (cs, None))
     cert = gs.geometry_certificate(M)
-    assert cert is not None and _generic_heads(cert.doc)["non_homothetic"]
+    assert cert is not None and _generic_heads(cert.doc)["width_functionals"]
     v = check_document(cert.doc)
     assert v.code == 1 and "homothetic" in v.message, v.message
+
+
+def test_one_homothetic_pair_among_many_heads_is_found(monkeypatch):
+    # segments of slopes 0..39 and contents 1..3, then head 40: head 7 scaled by 2 and
+    # translated (homothetic to it).  The producer names that pair; a certificate forged
+    # with functionals that separate all the others is rejected.
+    import attnproof.certificate.geometry_steps as gs
+    import attnproof.geometry.proof as gproof
+    from attnproof.checker import check_document
+    from attnproof.geometry.chain import width_functionals
+
+    def seg(a, b, t=0):
+        return Head((Atom((F(t), F(t)), (F(1),)), Atom((F(t + a), F(t + b)), (F(0),))))
+
+    pts = [[(0, 0), (1 + k % 3, (1 + k % 3) * k)] for k in range(40)]
+    segs = [seg(*p[1]) for p in pts]
+    cert = gs.geometry_certificate(MultiHead(tuple(segs)))
+    assert cert is not None and check_document(cert.doc).code == 0
+    cs, clash = width_functionals(pts, {k for k in range(40) if k % 3})
+    assert clash is None and [list(c) for c in cs] == _generic_heads(cert.doc)["width_functionals"]
+    a, b = pts[7][1]
+    M = MultiHead(tuple(segs) + (seg(2 * a, 2 * b, 1),))
+    assert gs.geometry_proof(M) is None
+    assert width_functionals(pts + [[(1, 1), (1 + 2 * a, 1 + 2 * b)]], {40})[1] == (7, 40)
+    monkeypatch.setattr(gproof, "width_functionals", lambda P, needs: (cs, None))
+    forged = gs.geometry_certificate(M)
+    assert forged is not None
+    v = check_document(forged.doc)
+    assert v.code == 1 and "7 and 40" in v.message, v.message
+
+
+def test_permuted_points_keep_the_width_classes():
+    # widths do not depend on the order or translation of the points: the checker's class
+    # of a head is the producer's, and a permuted problem proves the same bound
+    from attnproof.certificate.geometry_steps import geometry_certificate
+    from attnproof.checker import check_document
+
+    M = float_multihead(6, 3, 2, seed=5)
+    P = MultiHead(tuple(Head(tuple(reversed(h.atoms))) for h in reversed(M.heads)))
+    a, b = geometry_certificate(M), geometry_certificate(P)
+    assert a is not None and b is not None and "width_functionals" in _generic_heads(a.doc)
+    va, vb = check_document(a.doc), check_document(b.doc)
+    assert va.code == vb.code == 0 and va.lower_bound == vb.lower_bound
 
 
 def test_associate_heads_are_one_factor():

@@ -148,6 +148,7 @@ def c4(tmp_path):
 
 COMMANDS = {
     "search": lambda c4: ["search", str(c4), "--atoms", "14", "--window", "1", "--timeout", "300"],
+    "prove": lambda c4: ["prove", str(c4), "--lines-timeout", "300"],   # the line query, by default
     "check --replay": lambda c4: ["check", str(GOLDEN / "k3-window.json"), "--replay",
                                   "--replay-timeout", "300"],
 }
@@ -157,7 +158,7 @@ SIGNALS = {"SIGTERM": (signal.SIGTERM, 143, "attnproof: terminated by SIGTERM"),
 
 
 @pytest.mark.parametrize("command, signame", [
-    ("search", "SIGTERM"), ("check --replay", "SIGTERM"),
+    ("search", "SIGTERM"), ("check --replay", "SIGTERM"), ("prove", "SIGTERM"),
     pytest.param("search", "SIGINT", marks=pytest.mark.slow),
     pytest.param("search", "SIGHUP", marks=pytest.mark.slow)])
 def test_signal_kills_every_solver_process(launcher, c4, command, signame):

@@ -145,6 +145,21 @@ def test_one_hot_head_is_a_checked_simplex_with_a_sparse_fusion():
     cert = build_certificate(M)
     v = check_text(cert.text)
     assert v.code == 0 and v.lower_bound == v.upper_bound == 60
+    # the exact identity (N_h, D_h) = g·(N, D) catches a wrong weight, value or lost atom
+    from attnproof.errors import AlgebraError
+    from attnproof.fusion import sparse_fusion
+
+    f = sparse_fusion(M, cells=0)
+    rows = f._rows
+    for bad in ([(m, e, c + 1, ns) if i == 3 else (m, e, c, ns) for i, (m, e, c, ns) in enumerate(rows)],
+                [(m, e, c, tuple(n + 1 for n in ns)) if i == 7 else (m, e, c, ns)
+                 for i, (m, e, c, ns) in enumerate(rows)],
+                rows[1:]):
+        f._rows = bad
+        with pytest.raises(AlgebraError):
+            f.verify(2)
+    f._rows = rows
+    f.verify(1)
 
 
 def test_sparse_fusion_equals_the_dense_route():

@@ -168,29 +168,6 @@ class ExpFraction:
             raise AlgebraError("denominator vanishes at the evaluation point")
         return tuple(evaluate_poly(p, point) / den for p in self.num)
 
-    def evaluate_mod(self, point: Sequence[int], p: int) -> tuple[int, ...] | None:
-        """``N/D`` at a point of ``F_p^*`` (one residue per variable), or None when ``D``
-        vanishes there.  FLINT's ``nmod_mpoly``: words, whatever the coefficients.
-
-        >>> from attnproof.model import Atom, Head, MultiHead
-        >>> h = Head((Atom((1,), (1,)), Atom((0,), (0,))))
-        >>> head_fraction(h, Lattice.of(MultiHead((h,)))).evaluate_mod((3,), 7)   # 3/4 = 6 mod 7
-        (6,)
-        """
-        ctx = self.den.context()
-        mctx = flint.nmod_mpoly_ctx.get(ctx.names(), ordering="degrevlex", modulus=p)
-        pt = [int(v) % p for v in point]
-
-        def ev(q) -> int:
-            r = mctx.from_dict(q.to_dict())
-            return int(r(*pt)) if ctx.nvars() else int(r())
-
-        den = ev(self.den)
-        if den == 0:
-            return None
-        inv = pow(den, -1, p)
-        return tuple(ev(q) * inv % p for q in self.num)
-
     def terms(self) -> Iterator[tuple[Exponent, int, tuple[int, ...]]]:
         """``(true exponent, D coefficient, N coefficients)`` for each monomial of ``D``."""
         dm = self.den.monoms()

@@ -232,7 +232,7 @@ def _check_document(doc, expected_sha256: str | None, strict: bool, work: int | 
         claims = _claims(doc)
         if doc["trust"] not in TRUST_ORDER:
             raise Reject(f"certificate: unknown trust level {doc['trust']!r}")
-        pb = parse_problem(doc["problem"], consume)
+        pb = parse_problem(doc["problem"], consume, budget)
         st = State(pb, budget)
         st.problem_sha256 = sha
         steps = doc["steps"]

@@ -67,7 +67,8 @@ def read_poly(x, nvars: int):
 
 
 def atom(a, dim: int, value_dim):
-    """The common atom ``{"key": {sparse}, "value": integer}`` with integer key coordinates,
+    """The common atom ``{"key": KEY, "value": integer}`` with integer key coordinates
+    (a dense list up to ``SPARSE_KEY_DIM`` coordinates, a sparse object above),
     parsed in one pass; None for anything else (then :func:`_slow_atom` decides, with
     the same result: ``tests/test_checker_fast_paths.py`` compares them)."""
     if type(a) is not dict or len(a) != 2 or value_dim not in (None, 1):
@@ -76,8 +77,15 @@ def atom(a, dim: int, value_dim):
     v = a.get("value")
     if type(v) is not int or not -_TEN < v < _TEN:
         return None
-    if dim <= SPARSE_KEY_DIM or type(k) is not dict:
-        return None                    # dense keys (small problems): the general path
+    if dim <= SPARSE_KEY_DIM:
+        if type(k) is not list or len(k) != dim:
+            return None
+        for c in k:
+            if type(c) is not int or not -_TEN < c < _TEN:
+                return None
+        return (tuple([(j, c) for j, c in enumerate(k) if c]), 0, 1, (v,))
+    if type(k) is not dict:
+        return None
     out = []
     for j_s, c in k.items():
         if (type(c) is not int or not c or not -_TEN < c < _TEN or type(j_s) is not str
@@ -189,7 +197,7 @@ def product_identity(st, Nstar: list, Dstar: dict, where: str) -> bool:
     a wrong numerator is rejected.
     """
     pb, bud = st.pb, st.budget
-    D: dict = {(): Fraction(1)}
+    D: dict = {(): 1}
     N: list[dict] = [dict() for _ in range(pb.value_dim)]
     for h, Dh in enumerate(pb.den):
         N = [_sum(P.mul(n, Dh, bud), P.mul(nh, D, bud)) for n, nh in zip(N, pb.num[h])]
@@ -199,7 +207,7 @@ def product_identity(st, Nstar: list, Dstar: dict, where: str) -> bool:
     if len(D) != len(Dstar) or D.keys() != Dstar.keys():
         return False
     mono = next(iter(D))
-    c = Dstar[mono] / D[mono]
+    c = Fraction(Dstar[mono]) / D[mono]
     bud.charge(len(D), "comparing polynomials")
     if any(Dstar[k] != c * v for k, v in D.items()):
         return False

@@ -16,10 +16,13 @@ the rest of attnproof, so the dependency goes this way).  docs/certificates.md
   before parsing, ~60 bytes each once parsed); beyond it a certificate is inconclusive.
 * ``MAX_LATTICE_BITS``: bits of a lattice scale ``s_j`` or ``L`` (THEORY §2);
   a problem beyond it is inconclusive for the checker.
-* ``WORK_BASE + WORK_PER_BYTE * len(text)``: the checker's work budget, in
-  elementary operations (one term of a polynomial product, one division step,
-  one entry of an elimination...); past it the verdict is *inconclusive*.
-  The checker is therefore linear in the certificate size, with this constant.
+* ``min(WORK_BASE + WORK_PER_BYTE * len(text), WORK_MAX)``: the checker's work
+  budget, in elementary operations (one term of a polynomial product, one
+  division step, one entry of an elimination...); past it the verdict is
+  *inconclusive*.  The per-byte part lets a small certificate do work in
+  proportion to its size; the cap bounds every check, whatever the size: bytes
+  cost nothing to add (a long ``name`` string), so without it a padded file
+  would buy minutes of work.  ``--max-work`` sets another budget explicitly.
 * ``MAX_FLINT_DENSE``: ``reduced_by_flint`` recomputes ``gcd(P, Q)`` with FLINT
   only when ``Π_v (deg_v + 1)`` of every polynomial is at most this and every
   exponent span is below ``2^MAX_FLINT_EXPONENT_BITS`` and every coefficient
@@ -43,6 +46,7 @@ MAX_CONTAINERS = 8_000_000
 MAX_FILE_BYTES = 512 * 1024 * 1024
 WORK_BASE = 500_000
 WORK_PER_BYTE = 16
+WORK_MAX = 6_000_000
 MAX_FLINT_DENSE = 100_000
 MAX_FLINT_EXPONENT_BITS = 17
 MAX_FLINT_COEFFICIENT_BITS = 8192
@@ -55,7 +59,7 @@ _TEN_DIGITS = 10 ** MAX_DIGITS
 
 __all__ = ["MAX_DIGITS", "MAX_EXPONENT", "MAX_DIM", "MAX_COUNT_DIGITS", "MAX_LATTICE_BITS",
            "MAX_CONTAINERS", "containers",
-           "MAX_FILE_BYTES", "WORK_BASE", "WORK_PER_BYTE", "MAX_FLINT_DENSE",
+           "MAX_FILE_BYTES", "WORK_BASE", "WORK_PER_BYTE", "WORK_MAX", "MAX_FLINT_DENSE",
            "MAX_FLINT_EXPONENT_BITS", "MAX_FLINT_COEFFICIENT_BITS", "MAX_GRAPH_NODES", "MAX_SUBSETS", "MAX_EXPANSION",
            "REPLAY_SECONDS", "fits_digits", "work_limit"]
 
@@ -73,10 +77,10 @@ def containers(text: str) -> int:
 def work_limit(nbytes: int) -> int:
     """The checker's work budget for a certificate of ``nbytes`` bytes.
 
-    >>> work_limit(0) == WORK_BASE
-    True
+    >>> work_limit(0) == WORK_BASE, work_limit(MAX_FILE_BYTES) == WORK_MAX
+    (True, True)
     """
-    return WORK_BASE + WORK_PER_BYTE * nbytes
+    return min(WORK_BASE + WORK_PER_BYTE * nbytes, WORK_MAX)
 
 
 def read_at_most(f, n: int, chunk: int = 1 << 20) -> bytes:

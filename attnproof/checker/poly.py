@@ -20,10 +20,12 @@ from __future__ import annotations
 
 import heapq
 from fractions import Fraction
-from math import gcd
+from itertools import chain
+from math import gcd, prod
 
+from .limits import MAX_EXPANSION
 from .switch import FAST
-from .syntax import UNLIMITED, Budget
+from .syntax import UNLIMITED, Budget, Unsupported
 
 Mono = tuple
 Poly = dict
@@ -121,14 +123,65 @@ def add_into(acc: Poly, p: Poly, scale=1) -> None:
             acc.pop(m, None)
 
 
+_FRACTION_COST = 4            # a Fraction product and sum (gcds) against an int's, in units
+
+
+def _load(p: Poly) -> tuple[int, int, int]:
+    """``(F, S, S2)``: the Fraction coefficients of ``p``, and the sums of ``w`` and ``w²``
+    over its coefficients, ``w`` their 64-bit words beyond the first (numerator plus
+    denominator).  Linear in ``|p|``; a C-speed pass when every coefficient is a word.
+
+    >>> _load({(): 3, ((0, 1),): Fraction(1, 2)}), _load({(): 1 << 200})
+    ((1, 0, 0), (0, 3, 9))
+    """
+    vals = p.values()
+    if set(map(type, vals)) <= {int} and max(map(int.bit_length, vals), default=0) < 64:
+        return 0, 0, 0
+    f = s = s2 = 0
+    for c in vals:
+        if type(c) is int:
+            w = c.bit_length() >> 6
+        else:
+            f += 1
+            w = (c.numerator.bit_length() + c.denominator.bit_length()) >> 6
+        s += w
+        s2 += w * w
+    return f, s, s2
+
+
+def product_cost(p: Poly, q: Poly) -> int:
+    """The work of ``mul(p, q)``, estimated from sizes alone before anything is built:
+    one unit per term product, plus the variable pairs merged, plus the coefficient
+    arithmetic (a Fraction's gcds cost more than an int product; long coefficients
+    cost the product of their lengths in words, quadratically in a Fraction's sum).
+
+    >>> product_cost({(): 1, ((0, 1),): 1}, {(): 1, ((1, 1),): 1})     # 4 products, 4 pairs
+    8
+    """
+    np_, nq = len(p), len(q)
+    work = np_ * nq + np_ * (size(q) - nq) + nq * (size(p) - np_)
+    fp, sp, s2p = _load(p)
+    fq, sq, s2q = _load(q)
+    if fp or fq:
+        work += _FRACTION_COST * (fp * nq + fq * np_) + (nq * s2p + 2 * sp * sq + np_ * s2q) // 64
+    else:
+        work += sp * sq // 128
+    return work
+
+
 def mul(p: Poly, q: Poly, budget: Budget = UNLIMITED) -> Poly:
-    """Product of two polynomials (charged ``|p|·|q|`` plus the pairs merged).
+    """Product of two polynomials, charged :func:`product_cost` before it is built.
+
+    More than ``MAX_EXPANSION`` term products (docs/certificates.md §8) are refused
+    (*inconclusive*) whatever the budget: the product could hold that many terms.
 
     >>> mul({(): Fraction(2)}, {((1, 1),): Fraction(1, 2)})
     {((1, 1),): Fraction(1, 1)}
     """
-    budget.charge(len(p) * len(q) + len(p) * (size(q) - len(q)) + len(q) * (size(p) - len(p)),
-                  "a polynomial product")
+    if len(p) * len(q) > MAX_EXPANSION:
+        raise Unsupported(f"a polynomial product of {len(p)} by {len(q)} terms (more than "
+                          f"{MAX_EXPANSION} term products)")
+    budget.charge(product_cost(p, q), "a polynomial product")
     out: Poly = {}
     for m1, c1 in p.items():
         for m2, c2 in q.items():
@@ -201,8 +254,15 @@ def divexact(a: Poly, b: Poly, budget: Budget = UNLIMITED) -> Poly | None:
     algorithm finds the quotient; it stops with None as soon as a quotient
     term would leave the box ``[min_v(a) - min_v(b), max_v(a) - max_v(b)]``
     that the degrees of an exact quotient must respect in each variable.
-    Each step charges ``budget`` (the number of steps can grow with the
-    exponents: ``(1 + x^n) / (1 + x)`` takes ``n`` steps).
+
+    Charged before it runs: an exact quotient has at least ``|a|/|b|`` terms
+    (``|q·b| <= |q|·|b|``), so that many steps are paid first, and each further
+    step as it is made (the number of steps can grow with the exponents:
+    ``(1 + x^n) / (1 + x)`` takes ``n`` steps).  A homomorphic image
+    (:func:`not_divisible`, charged first too) may prove ``b ∤ a`` in one pass
+    over ``a``, cheaper than the steps: it is tried before any step when ``a`` is
+    long, and when the quotient reaches its least size otherwise.  A quotient
+    or remainder of more than ``MAX_EXPANSION`` terms is refused (*inconclusive*).
 
     >>> sorted(divexact({(): Fraction(1), ((0, 2),): Fraction(-1)},
     ...                 {(): Fraction(1), ((0, 1),): Fraction(1)}).items())
@@ -228,6 +288,8 @@ def divexact(a: Poly, b: Poly, budget: Budget = UNLIMITED) -> Poly | None:
 
 
 UNDECIDED = object()          # a fast path's "ask the general procedure"
+_IMAGE_FIRST = 256            # a longer dividend is tested by its image before any step
+_MAX_CODE_BITS = 256          # longer codes of the box: monomials ordered by lex_key instead
 
 
 def _divexact(a: Poly, b: Poly, budget: Budget) -> Poly | None:
@@ -245,13 +307,20 @@ def _divexact(a: Poly, b: Poly, budget: Budget) -> Poly | None:
     # and the dense lex order is the order of the codes.  Steps are then integer
     # additions and a heap of integers.
     vs = sorted(set(lo_a) | set(lo_b))
+    span = {v: hi_a.get(v, 0) - lo_a.get(v, 0) + 1 for v in vs}
+    _, sa, s2a = _load(a)
+    _, sb, s2b = _load(b)
+    coef_cost = (sa + s2a) // max(len(a), 1) + sb + s2b      # long coefficients, per step
+    least = -(-len(a) // len(b))          # an exact quotient has at least this many terms
+    if sum(x.bit_length() for x in span.values()) > _MAX_CODE_BITS:
+        return _divexact_sparse(a, b, budget, lo, hi, least, coef_cost)
     strides: dict = {}
-    span: dict = {}
     sz = 1
     for v in reversed(vs):
         strides[v] = sz
-        span[v] = hi_a.get(v, 0) - lo_a.get(v, 0) + 1
         sz *= span[v]
+    step_cost = 2 + size(b) + len(vs) + coef_cost
+    budget.charge(least * step_cost, "an exact division")
     base = sum(lo_a.get(v, 0) * strides[v] for v in vs)
 
     def code(m):
@@ -262,22 +331,25 @@ def _divexact(a: Poly, b: Poly, budget: Budget) -> Poly | None:
     lbd = dict(lb)
     lcode = code(lb)
     rest = [(code(m) - lcode, _num(c)) for m, c in b.items() if m != lb]
-    step_cost = 2 + size(b) + len(vs) + sum(x.bit_length() for x in strides.values()) // 64
+    if len(a) > _IMAGE_FIRST and len(b) > 1 and not_divisible(a, b, budget):
+        return None
     R = {code(m): _num(c) for m, c in a.items()}
     heap = [-k for k in R]
     heapq.heapify(heap)
     Q: Poly = {}
-    # a quotient longer than a is rare (1 + x^n over 1 + x): past that many steps
-    # a homomorphic image decides non-divisibility before the division goes on
-    probe = 2 * len(a) + 16 if len(b) > 1 else -1
+    probe = least + 16 if 1 < len(b) and len(a) <= _IMAGE_FIRST else -1
     while heap:
         k = -heapq.heappop(heap)
         c = R.pop(k, None)
         if not c:
             continue
-        budget.charge(step_cost, "an exact division")
-        if len(Q) == probe and not_divisible(a, b, budget):
-            return None
+        if len(Q) >= least:
+            budget.charge(step_cost, "an exact division")
+            if len(Q) == probe and not_divisible(a, b, budget):
+                return None
+            if len(Q) + len(R) > MAX_EXPANSION:
+                raise Unsupported(f"an exact division: the quotient and remainder would hold "
+                                  f"more than {MAX_EXPANSION} terms")
         qe = []
         for v in vs:
             x = lo_a.get(v, 0) + (k // strides[v]) % span[v] - lbd.get(v, 0)
@@ -302,6 +374,58 @@ def _divexact(a: Poly, b: Poly, budget: Budget) -> Poly | None:
     return Q
 
 
+def _divexact_sparse(a: Poly, b: Poly, budget: Budget, lo: dict, hi: dict, least: int,
+                     coef_cost: int) -> Poly | None:
+    """:func:`_divexact` on monomials ordered by :func:`lex_key`, for boxes whose integer
+    codes would be long (huge exponents, many variables): a step costs the pairs and
+    the exponent words it touches, not divisions of codes of thousands of words."""
+    words = 1 + max((abs(x).bit_length() for m in chain(a, b) for _, x in m), default=0) // 64
+    step_cost = 2 + (size(b) + len(b)) * words + coef_cost
+    budget.charge(least * step_cost, "an exact division")
+    zero_bad = {v for v in lo if not lo[v] <= 0 <= hi[v]}     # must appear in a quotient term
+    lb = max(b, key=lex_key)
+    lcb = _num(b[lb])
+    rest = [(m, _num(c)) for m, c in b.items() if m != lb]
+    R = {m: _num(c) for m, c in a.items()}
+    heap = [(_neg_key(m), m) for m in R]
+    heapq.heapify(heap)
+    Q: Poly = {}
+    probe = least + 16 if 1 < len(b) and len(a) <= _IMAGE_FIRST else -1
+    while heap:
+        m = heapq.heappop(heap)[1]
+        c = R.pop(m, None)
+        if not c:
+            continue
+        if len(Q) >= least:
+            budget.charge(step_cost, "an exact division")
+            if len(Q) == probe and not_divisible(a, b, budget):
+                return None
+            if len(Q) + len(R) > MAX_EXPANSION:
+                raise Unsupported(f"an exact division: the quotient and remainder would hold "
+                                  f"more than {MAX_EXPANSION} terms")
+        qm = mono_div(m, lb)
+        for v, x in qm:
+            if x < lo.get(v, 0) or x > hi.get(v, 0):
+                return None
+        if zero_bad and not zero_bad <= {v for v, _ in qm}:
+            return None
+        if type(c) is int and type(lcb) is int and c % lcb == 0:
+            qc = c // lcb
+        else:
+            qc = Fraction(c) / lcb
+        Q[qm] = qc
+        for mb, cb in rest:
+            t = mono_mul(qm, mb)
+            s = R.get(t, 0) - qc * cb
+            if s:
+                if t not in R:
+                    heapq.heappush(heap, (_neg_key(t), t))
+                R[t] = s
+            else:
+                R.pop(t, None)
+    return Q
+
+
 def _num(c):
     """An integral Fraction as an int (much faster arithmetic), anything else unchanged."""
     return c.numerator if type(c) is Fraction and c.denominator == 1 else c
@@ -314,6 +438,99 @@ _MAX_IMAGE_DEGREE = 64
 def _value(v: int) -> int:
     """A fixed non-zero residue for variable ``v`` (deterministic verdicts)."""
     return (v * 0x9E3779B97F4A7C15 + 0x632BE59BD9B4E019) % (_P - 1) + 1
+
+
+def _exponents(polys, skip=None) -> dict:
+    """``{variable: sorted distinct exponents}`` over the monomials of ``polys``
+    (variable ``skip`` left out)."""
+    by: dict = {}
+    for v, x in set(chain.from_iterable(chain.from_iterable(polys))):
+        if v != skip:
+            xs = by.get(v)
+            if xs is None:
+                by[v] = [x]
+            else:
+                xs.append(x)
+    for xs in by.values():
+        xs.sort()
+    return by
+
+
+def _walk_cost(exps: dict) -> int:
+    """The work of :func:`_walk`, before it is done: a power of ``e`` costs about
+    ``bits(e)`` modular products of 61-bit numbers, a unit per 4 of them."""
+    cost = 0
+    for xs in exps.values():
+        prev = 0
+        for x in xs:
+            cost += 2 + (x - prev).bit_length() // 4
+            prev = x
+    return cost
+
+
+def _walk(exps: dict, base=None) -> dict:
+    """``{(v, e): b_v^e mod P}`` for the sorted exponents ``e`` of each variable ``v``,
+    ``b_v = value(v)`` (or ``base``): one modular power per gap between consecutive
+    exponents (a negative exponent through the inverse)."""
+    out = {}
+    for v, xs in exps.items():
+        b = _value(v) if base is None else base
+        val, prev = 1, 0
+        for x in xs:
+            val = val * pow(b, x - prev, _P) % _P
+            out[(v, x)] = val
+            prev = x
+    return out
+
+
+def _residue(c) -> int | None:
+    """``c`` in F_P (None when P divides its denominator)."""
+    if type(c) is int:
+        return c % _P
+    if c.denominator % _P == 0:
+        return None
+    return c.numerator * pow(c.denominator, -1, _P) % _P
+
+
+def images(polys: list, budget: Budget = UNLIMITED) -> list:
+    """The values of ``polys`` in ``F_P`` at the point ``x_v = value(v)`` (fixed non-zero
+    residues), None for a polynomial with a coefficient whose denominator ``P``
+    divides.  Reduction modulo ``P`` and evaluation at a point with invertible
+    coordinates are ring homomorphisms of the Laurent ring (docs/certificates.md §6.5):
+    an identity between polynomials holds between their images.
+
+    Every power is charged before it is computed: per variable, the sorted exponents
+    are walked with one modular power per gap, so the work grows with the number of
+    terms and the bits of the gaps, never with the size of an exponent.
+
+    >>> x = ((0, 1),)
+    >>> a, b = images([{(): 1, x: 1}, {(): 2, x: 2}])
+    >>> b == 2 * a % _P, images([{(): Fraction(1, _P)}])
+    (True, [None])
+    """
+    budget.charge(sum(size(p) for p in polys), "evaluating at a point")
+    exps = _exponents(polys)
+    budget.charge(_walk_cost(exps) + sum(_load(p)[1] for p in polys), "evaluating at a point")
+    pw = _walk(exps)
+    del exps
+    out: list = []
+    for p in polys:
+        acc = 0
+        for m, c in p.items():
+            r = c % _P if type(c) is int else _residue(c)
+            if r is None:
+                break
+            if len(m) <= 4:
+                r = r * prod(map(pw.__getitem__, m)) % _P
+            else:
+                for pr in m:
+                    r = r * pw[pr] % _P
+            acc += r
+        else:
+            out.append(acc % _P)
+            continue
+        out.append(None)            # a denominator divisible by P: no image
+    return out
 
 
 def _polymulmod(x: list, y: list, g: list) -> list:
@@ -332,15 +549,28 @@ def _polymulmod(x: list, y: list, g: list) -> list:
     return out[:d]
 
 
+def _polypowmod(base: list, e: int, g: list) -> list:
+    # base^e modulo the monic g, e >= 0, by repeated squaring
+    r = [1] + [0] * (len(g) - 2)
+    while e:
+        if e & 1:
+            r = _polymulmod(r, base, g)
+        base = _polymulmod(base, base, g)
+        e >>= 1
+    return r
+
+
 def not_divisible(a: Poly, b: Poly, budget: Budget = UNLIMITED) -> bool:
     """True only when ``b ∤ a`` is proven by a homomorphic image (False: undecided).
 
     Clear denominators (``a`` by any integer, ``b`` to its primitive part: by
     Gauss's lemma ``b | a`` then holds in ``Z[x^±]``), substitute fixed non-zero
     residues mod a prime ``p`` for every variable but one, ``t``, in which ``b``
-    has degree ``1..64``, and reduce ``a`` modulo the image of ``b`` in
-    ``F_p[t^±]``: each term costs ``O(deg² · log e)``, whatever the exponent
-    ``e``.  A non-zero remainder proves ``b ∤ a``.
+    has degree ``1..64``, and reduce ``a`` modulo the image ``g`` of ``b`` in
+    ``F_p[t^±]``.  A non-zero remainder proves ``b ∤ a``.  The work is charged
+    before it is done: per variable, the sorted exponents of ``a`` are walked with
+    one power per gap (``O(log gap)`` products, of residues of degree ``< deg g``
+    for ``t``: ``O(deg²)`` each), whatever the size of the exponents.
 
     >>> one, x = (), ((0, 1),)
     >>> not_divisible({one: 1, ((0, 10 ** 100),): 1}, {one: 1, x: 1})    # 1 + x^even
@@ -353,7 +583,13 @@ def not_divisible(a: Poly, b: Poly, budget: Budget = UNLIMITED) -> bool:
     if not cand:
         return False
     d, t = min(cand)
-    budget.charge(4 * (len(a) + len(b)) * (1 + d * d), "an exact division")
+    exps = _exponents((a, b))
+    texps = sorted(set(exps.pop(t, ())) | {0})
+    cost = size(a) + size(b) + _walk_cost(exps)
+    cost += _walk_cost({t: texps}) * (1 if d == 1 else 2 * d * d)
+    budget.charge(cost + _load(a)[1] + _load(b)[1], "an exact division")
+    pw = _walk(exps)
+    del exps
     den = 1
     for c in b.values():
         q = 1 if type(c) is int else c.denominator
@@ -371,61 +607,35 @@ def not_divisible(a: Poly, b: Poly, budget: Budget = UNLIMITED) -> bool:
             if v == t:
                 e = x
             else:
-                val = val * pow(_value(v), x, _P) % _P
+                val = val * pw[(v, x)] % _P
         g[e - lo[t]] = (g[e - lo[t]] + val) % _P
     if g[0] == 0 or g[d] == 0:
         return False                          # degenerate image: undecided
     inv = pow(g[d], -1, _P)
     g = [c * inv % _P for c in g]             # monic
-    tpow: dict = {}
-
-    def t_to(e: int) -> list:
-        # t^e mod g, e of any size and sign (t is invertible: g(0) != 0)
-        if e in tpow:
-            return tpow[e]
-        if d == 1:                            # g = t + g0: t is -g0 in F_p
-            r1 = [pow(-g[0] % _P, e, _P)]
-            tpow[e] = r1
-            return r1
-        if e < 0:
-            base = [(-g[j + 1]) * pow(g[0], -1, _P) % _P for j in range(d)]   # t^-1
-            e2 = -e
-        else:
-            base = [0] * d
-            if d == 1:
-                base[0] = -g[0] % _P
-            else:
-                base[1] = 1
-            e2 = e
-        r = [1] + [0] * (d - 1)
-        while e2:
-            if e2 & 1:
-                r = _polymulmod(r, base, g)
-            base = _polymulmod(base, base, g)
-            e2 >>= 1
-        tpow[e] = r
-        return r
-
+    if d == 1:                                # g = t + g0: t is -g0 in F_p
+        tp = {e: [r] for (_, e), r in _walk({t: texps}, -g[0] % _P).items()}
+    else:
+        # residues of t^e, e in texps: t^e0 (t^-1 for a negative e0), then one power per gap
+        tinv = [(-g[j + 1]) * pow(g[0], -1, _P) % _P for j in range(d)]
+        tbase = [0, 1] + [0] * (d - 2)
+        r = _polypowmod(tinv if texps[0] < 0 else tbase, abs(texps[0]), g)
+        tp = {texps[0]: r}
+        for prev, x in zip(texps, texps[1:]):
+            r = _polymulmod(r, _polypowmod(tbase, x - prev, g), g)
+            tp[x] = r
     acc = [0] * d
-    powc: dict = {}
     for m, c in a.items():
-        if type(c) is int:
-            val = c % _P
-        else:
-            if c.denominator % _P == 0:
-                return False
-            val = c.numerator * pow(c.denominator, -1, _P) % _P
+        val = _residue(c)
+        if val is None:
+            return False
         e = 0
-        for v, x in m:
-            if v == t:
-                e = x
+        for pr in m:
+            if pr[0] == t:
+                e = pr[1]
             else:
-                pv = powc.get((v, x))
-                if pv is None:
-                    pv = powc[(v, x)] = pow(_value(v), x, _P)
-                val = val * pv % _P
-        budget.charge(1 + e.bit_length() * d * d // 8, "an exact division")
-        for j, r in enumerate(t_to(e)):
+                val = val * pw[pr] % _P
+        for j, r in enumerate(tp[e]):
             acc[j] = (acc[j] + val * r) % _P
     return any(acc)
 

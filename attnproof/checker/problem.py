@@ -23,7 +23,7 @@ from typing import cast
 
 from .limits import MAX_DIM, MAX_LATTICE_BITS
 from .switch import FAST
-from .syntax import Reject, Unsupported, fields, integer, rational
+from .syntax import UNLIMITED, Budget, Reject, Unsupported, fields, integer, rational
 
 
 class Monomial(tuple):
@@ -128,10 +128,29 @@ def _slow_atom(a, dim: int, value_dim, w: str) -> tuple:
     return (key, bias, weight, vals)
 
 
-def parse_atoms(atoms_in, dim: int, value_dim, where: str) -> tuple[list, int]:
+def atoms_cost(atoms_in: list) -> int:
+    """The work of reading an atom list and building its polynomials, charged before
+    either is done (docs/certificates.md §8): three units per atom plus its key
+    coordinates and value components.
+
+    >>> atoms_cost([{"key": [1, 0], "value": 1}, {"key": {}, "value": [0, 1]}])
+    11
+    """
+    n = 0
+    for a in atoms_in:
+        n += 3
+        if isinstance(a, dict):
+            k, v = a.get("key"), a.get("value")
+            n += (len(k) if isinstance(k, (list, dict)) else 1) + (len(v) if isinstance(v, list) else 1)
+    return n
+
+
+def parse_atoms(atoms_in, dim: int, value_dim, where: str,
+                budget: Budget = UNLIMITED) -> tuple[list, int]:
     """Parse a canonical atom list: ``[(key, bias, weight, values)]`` and the value dimension.
 
     Bias 0 and weight 1 (omitted in the document) are the integers 0 and 1.
+    :func:`atoms_cost` is charged to ``budget`` first.
 
     >>> parse_atoms([{"key": {"3": 2}, "value": 1}, {"key": {}, "value": 0, "weight": "1/2"}],
     ...             20, None, "h")
@@ -139,6 +158,7 @@ def parse_atoms(atoms_in, dim: int, value_dim, where: str) -> tuple[list, int]:
     """
     if not isinstance(atoms_in, list) or not atoms_in:
         raise Reject(f"{where}: 'atoms' must be a non-empty list")
+    budget.charge(atoms_cost(atoms_in), "reading atoms")
     out = []
     for a_i, a in enumerate(atoms_in):
         fast = FAST.atom
@@ -179,12 +199,13 @@ def _num(c):
     return c.numerator if type(c) is Fraction and c.denominator == 1 else c
 
 
-def parse_problem(doc, consume: bool = False) -> Problem:
+def parse_problem(doc, consume: bool = False, budget: Budget = UNLIMITED) -> Problem:
     """Parse the embedded canonical problem and build every head's ``N_h/D_h``.
 
     ``consume``: the document is the caller's to discard; each head's JSON is
     dropped once read (``heads[h] = None``), so that the document and the
-    polynomials are never both held whole.
+    polynomials are never both held whole.  Each head's reading is charged to
+    ``budget`` before it is done (:func:`atoms_cost`).
     """
     fields(doc, {"format", "version", "dim", "heads"}, set(), "problem")
     if doc["format"] != "attnproof-problem":
@@ -204,7 +225,7 @@ def parse_problem(doc, consume: bool = False) -> Problem:
         fields(h, {"atoms"}, {"name"}, w)
         if "name" in h and not isinstance(h["name"], str):
             raise Reject(f"{w}: name must be a string")
-        atoms, m = parse_atoms(h["atoms"], dim, m, w)
+        atoms, m = parse_atoms(h["atoms"], dim, m, w, budget)
         parsed.append(atoms)
         if consume:
             heads[h_i] = None

@@ -10,6 +10,8 @@ from .common import (EXIT_OK, EXPLICIT_FUSION_LIMIT, ProgressBar, add_common, ad
                      positive_int, print_json)
 
 NAME = "prove"
+DEFAULT_LINES_TIMEOUT = 60.0     # seconds for the line queries of one prove, in all
+MAX_AUTO_LINE_POINTS = 64        # above: a line query only with --lines (k^2 terms per direction)
 HELP = "prove lower and upper atom bounds and write a certificate"
 DESCRIPTION = """\
 Prove the lower bound (as 'attnproof bound') and an upper bound (the best
@@ -21,6 +23,16 @@ give byte-identical certificates.  Format: docs/certificates.md.
 
 minimum is the proven minimum atom count when the bounds meet, else null.
 
+line refutations (THEORY §12): when a gap remains and the reduced denominator
+has binomial factors 1 + c·x^g, prove asks the windowless line query with z3 and
+cvc5 (every 'unsat' is a lower bound for every fusion), within --lines-timeout
+seconds in all (default %(default_lines)s).  A lower bound raised this way has trust
+line-refuted: 'attnproof check CERT --replay' re-solves it, and only then is the
+certificate valid.  It is not asked when the exact steps close the gap, for
+problems with biases, when the lower bound exceeds %(auto)s points (then
+'--lines' asks it anyway) or when z3 or cvc5 is not installed; '--no-lines'
+turns it off.
+
 limits: the fusion is built only when its size, estimated before allocation,
 is within --max-atoms, and embedded when it has at most
 --explicit-fusion-limit atoms (a large embedded fusion makes a large
@@ -31,7 +43,12 @@ examples:
   attnproof prove w10.json -o w10.cert.json
   attnproof prove w10.json -o - | attnproof check /dev/stdin
   attnproof prove w1000.json -o w1000.cert.json --json
-"""
+  attnproof prove k3.json -o k3.cert.json      # minimum 7 by a line refutation
+  attnproof check k3.cert.json --replay        # re-solves it: valid
+  attnproof prove c5.json --lines-timeout 600  # more time for the line queries
+  attnproof prove c4.json --no-lines           # exact steps only (lower bound 14)
+""".replace("%(default_lines)s", f"{DEFAULT_LINES_TIMEOUT:g}").replace("%(auto)s",
+                                                                        str(MAX_AUTO_LINE_POINTS))
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -47,12 +64,15 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help=f"embed the best verified fusion when it has at most N atoms (default "
                         f"{EXPLICIT_FUSION_LIMIT}); above, the upper bound is the product fusion, "
                         f"which the checker counts without building it")
-    p.add_argument("--lines", action="store_true",
-                   help="raise the lower bound by line refutations (THEORY §12: z3 and cvc5 on "
-                        "the factors 1 + x^g of Q, no window); the certificate then has trust "
-                        "line-refuted and 'check --replay' re-proves it")
-    p.add_argument("--lines-timeout", type=float, default=300.0, metavar="S",
-                   help="seconds for each line query (default 300)")
+    lines = p.add_mutually_exclusive_group()
+    lines.add_argument("--lines", action="store_true",
+                       help="ask the line query (THEORY §12) even above "
+                            f"{MAX_AUTO_LINE_POINTS} points, and fail (exit 3) when it does not "
+                            "apply; by default it is asked when a gap remains and it applies")
+    lines.add_argument("--no-lines", action="store_true",
+                       help="do not ask the line query: exact steps only")
+    p.add_argument("--lines-timeout", type=float, default=DEFAULT_LINES_TIMEOUT, metavar="S",
+                   help=f"seconds for the line queries in all (default {DEFAULT_LINES_TIMEOUT:g})")
     add_max_atoms(p)
     add_common(p)
     add_executor_options(p)
@@ -88,6 +108,11 @@ def _run(args: argparse.Namespace) -> int:
     from ..errors import CertificateError, LimitError
     from ..io import atomic_write_text, load_problem
 
+    t = args.lines_timeout
+    if not (t > 0) or t > 86400:
+        from ..errors import InputError
+
+        raise InputError(f"--lines-timeout {t:g}: give seconds between 0 and 86400")
     M = load_problem(args.problem)
     with ProgressBar("proving: factors and bounds", heartbeat=True) as bar:
         cert = build_certificate(M, explicit=args.explicit, max_atoms=args.max_atoms,
@@ -98,8 +123,11 @@ def _run(args: argparse.Namespace) -> int:
             ball_check(M, cert.fusion.to_head())
     text = cert.text
     lines = None
-    if getattr(args, "lines", False) and cert.lower.value != cert.upper:
-        text, lines = _with_lines(M, cert, args)
+    skipped = None            # why the line query was not asked (a note), when it was not
+    if cert.lower.value != cert.upper and not args.no_lines:
+        skipped = line_obstacle(M, cert, forced=args.lines)
+        if skipped is None:
+            text, lines = _with_lines(M, cert, args)
     with ProgressBar("checking the certificate", heartbeat=True):
         verdict = check_text(text)
     waits = (verdict.code == 2 and bool(verdict.line_steps) and verdict.bounds_verified
@@ -124,11 +152,15 @@ def _run(args: argparse.Namespace) -> int:
         from ..certificate import gap_note
 
         s["notes"].append(gap_note(verdict.lower_bound, verdict.upper_bound))
-        if not getattr(args, "lines", False) and not verdict.line_steps:
-            s["notes"].append("next: when the reduced denominator is a product of binomials "
-                              "1 + x^g, 'prove --lines' asks the windowless line query "
-                              "(THEORY §12; z3 and cvc5, trust line-refuted), which may close "
-                              "the gap")
+        if skipped:
+            s["notes"].append(f"line query not asked: {skipped}")
+        elif lines is not None and lines.stopped == "gap":
+            s["notes"].append(f"line queries stopped: a support of {lines.lower_bound} points "
+                              f"passes every line condition but was not completed to a fusion, "
+                              f"so no line query can raise the lower bound further")
+        elif lines is not None:
+            s["notes"].append(f"line queries stopped after {lines.seconds:.1f} s without an "
+                              f"answer: a larger --lines-timeout may raise the lower bound")
     if to_stdout:
         if args.json:
             from ..errors import InputError
@@ -166,23 +198,99 @@ def _run(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _with_lines(M, cert, args):
-    """The certificate text with the line refutations of THEORY §12 added (and the result)."""
+def line_binomials(doc: dict) -> list[tuple[int, ...]]:
+    """The directions ``g`` of the factors ``x^a·(1 + c·x^g)`` (``c > 0``) a certificate binds
+    (``irreducible_factor`` steps; the certificate's sparse polynomial form), read
+    from the document alone: no factorization, no solver.
 
+    >>> line_binomials({"problem": {"dim": 2}, "steps": [
+    ...     {"rule": "irreducible_factor", "poly": [[1, [[0, 1]]], [1, [[1, 1]]]]},
+    ...     {"rule": "irreducible_factor", "poly": [[1, []], [2, [[0, 1]]]]},
+    ...     {"rule": "irreducible_factor", "poly": [[-1, []], [1, [[1, 1]]]]}]})
+    [(1, -1), (1, 0)]
+    """
+    dim = doc["problem"]["dim"]
+    out = []
+    for step in doc["steps"]:
+        if step.get("rule") != "irreducible_factor":
+            continue
+        terms = step["poly"]
+        if len(terms) != 2 or (terms[0][0] > 0) != (terms[1][0] > 0):
+            continue
+        (a, b) = ([0] * dim, [0] * dim)
+        try:
+            for vec, (_, mono) in zip((a, b), terms):
+                for v, e in mono:
+                    vec[v] = e
+        except IndexError:                         # the bias variable: not a line factor
+            continue
+        g = [y - x for x, y in zip(a, b)]
+        if any(g):
+            out.append(tuple(-x for x in g) if next(x for x in g if x) < 0 else tuple(g))
+    return out
+
+
+def line_obstacle(M, cert, forced: bool) -> str | None:
+    """Why the line query is not asked for this certificate's gap, or None when it is.
+
+    Cheap: read from the certificate, no factorization and no solver imported.
+    ``forced`` (``--lines``): an obstacle that the user cannot have meant is an
+    :class:`~attnproof.errors.InputError`; the size limit does not apply.
+    """
     from ..errors import InputError
+
+    if M.has_bias:
+        why = "problems with biases have exp-rational coefficients, outside the SMT search"
+    elif not line_binomials(cert.doc):
+        why = "the reduced denominator has no factor 1 + c·x^g the certificate binds"
+    elif not forced and cert.lower.value > MAX_AUTO_LINE_POINTS:
+        return (f"the lower bound {cert.lower.value} exceeds {MAX_AUTO_LINE_POINTS} points "
+                f"('prove --lines' asks it anyway)")
+    else:
+        from ..smt import solver_available
+
+        missing = [n for n in ("z3", "cvc5") if not solver_available(n)]
+        why = (f"{' and '.join(missing)} not installed (pip install z3-solver cvc5)"
+               if missing else None)
+    if why is not None and forced:
+        raise InputError(f"--lines: {why}")
+    return why
+
+
+def _with_lines(M, cert, args):
+    """The certificate text with the line refutations of THEORY §12 added (and the result).
+
+    Ascends ``k`` from the certificate's lower bound within ``--lines-timeout``
+    seconds in all: every ``unsat`` raises the bound by one, so the time limit
+    always ends with the best bound reached.  When no query refutes anything and
+    no smaller fusion is found, the certificate text is kept byte for byte.
+    """
     from ..io import canonical_json
     from ..smt import line_certificate, line_minimize
 
     t = args.lines_timeout
-    if not (t > 0) or t > 86400:
-        raise InputError(f"--lines-timeout {t}: give seconds between 0 and 86400")
+    stage = {"k": cert.lower.value, "solvers": "z3 and cvc5 running"}
 
-    def step(res) -> None:
-        note(f"line query k = {res.target}: {res.result} [{res.seconds:.1f} s]")
+    def label() -> str:
+        return (f"proving: line query k = {stage['k']} ({stage['solvers']}; "
+                f"{t:g} s for the line queries)")
 
-    with ProgressBar("proving: line refutations (z3 and cvc5)", heartbeat=True):
-        mr = line_minimize(M, timeout=t, max_atoms=args.max_atoms, on_step=step,
-                           lower=cert.lower.value)
+    with ProgressBar(label(), heartbeat=True) as bar:
+        def step(res) -> None:
+            note(f"line query k = {res.target}: {res.result} [{res.seconds:.1f} s]"
+                 + (f" ({res.reason})" if res.reason else ""))
+            if res.result == "unsat":                 # ascending: the next query asks k + 1
+                stage["k"], stage["solvers"] = res.target + 1, "z3 and cvc5 running"
+                bar.describe(label())
+
+        def solvers(text: str) -> None:
+            stage["solvers"] = text
+            bar.describe(label())
+
+        mr = line_minimize(M, timeout=t, budget=t, max_atoms=args.max_atoms, on_step=step,
+                           lower=cert.lower.value, strategy="ascend", on_solvers=solvers)
     fusion = mr.best if mr.best.atoms < cert.upper else None
+    if fusion is None and mr.refutation is None:
+        return cert.text, mr
     doc = line_certificate(M, fusion, mr.refutation, cert=cert)
     return canonical_json(doc), mr

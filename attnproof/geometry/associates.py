@@ -124,8 +124,13 @@ def associate_classes(M: MultiHead, lattice: Lattice | None = None):
     nonunit = [h for h, (D, _) in enumerate(Z) if len(D) > 1]
     classes: list[list[int]] = []
     units: dict = {}
+    by_shape: dict = {}         # support translated to its smallest point -> classes
     for h in nonunit:
-        for cl in classes:
+        # only supports that are translates can be associates: one hashed bucket each
+        D = Z[h][0]
+        s0 = min(D)
+        bucket = by_shape.setdefault(frozenset(_shift(s, s0, -1) for s in D), [])
+        for cl in bucket:
             rep = cl[0]
             t = _translation(Z[h][0], Z[rep][0])
             if t is None:
@@ -139,6 +144,7 @@ def associate_classes(M: MultiHead, lattice: Lattice | None = None):
                 raise ValueError(f"heads {rep} and {h} are associates through a non-monomial unit")
         else:
             classes.append([h])
+            bucket.append(classes[-1])
     constant = []
     for cl in classes:
         rep = cl[0]

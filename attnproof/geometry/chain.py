@@ -32,7 +32,7 @@ from .separation import Functional, dot, separate
 from .vertices import check_distinct, classify_points
 
 __all__ = ["Chain", "indecomposable_chain", "triangle_face", "content", "difference_box",
-           "width", "non_homothety"]
+           "width", "width_functionals"]
 
 
 @dataclass
@@ -344,41 +344,85 @@ def width(c: Sequence[int], points) -> int:
     return max(vals) - min(vals)
 
 
-def non_homothety(A: Sequence[tuple], B: Sequence[tuple], *, tries: int = 64,
-                  seed: int = 0) -> tuple[tuple, tuple] | None:
-    """Integer functionals ``(c1, c2)`` with ``w_c1(A)·w_c2(B) != w_c2(A)·w_c1(B)``
-    (``w`` = :func:`width`), proving ``conv A`` is no ``λ·conv B + t`` with ``λ > 0``;
-    or None when none is found (coordinate axes, ``e_i ± e_j``, then ``tries``
-    small random functionals).  ``A``, ``B``: points in the same coordinates.
+def _primitive(ws) -> tuple:
+    """``ws`` divided by the gcd of its entries (all zero stays all zero).
 
-    >>> non_homothety([(0, 0), (1, 0), (0, 1)], [(0, 0), (2, 0), (0, 1)])
-    ((1, 0), (0, 1))
-    >>> non_homothety([(0, 0), (1, 0), (0, 1)], [(5, 5), (7, 5), (5, 7)]) is None
-    True
+    >>> _primitive([4, 6, 0]), _primitive([0, 0])
+    ((2, 3, 0), (0, 0))
     """
+    g = 0
+    for w in ws:
+        g = gcd(g, w)
+    return tuple(w // g for w in ws) if g else tuple(ws)
+
+
+def _candidates(d: int, tries: int, seed: int):
+    """Functionals to try: the first axes, ``e_i ± e_j`` among the first coordinates,
+    then ``tries`` small random ones (a bounded number whatever ``d``)."""
     import random
 
-    d = len(A[0])
-    seen: list = []
+    for i in range(min(d, 8)):
+        yield tuple(int(k == i) for k in range(d))
+    for i in range(min(d, 4)):
+        for j in range(i + 1, min(d, 4)):
+            for s in (1, -1):
+                yield tuple(1 if k == i else s if k == j else 0 for k in range(d))
+    rng = random.Random(seed)
+    for _ in range(tries):
+        yield tuple(rng.randint(-3, 3) for _ in range(d))
 
-    def cands():
-        for i in range(d):
-            yield tuple(int(k == i) for k in range(d))
-        for i in range(d):
-            for j in range(i + 1, d):
-                for s in (1, -1):
-                    yield tuple(1 if k == i else s if k == j else 0 for k in range(d))
-        rng = random.Random(seed)
-        for _ in range(tries):
-            yield tuple(rng.randint(-3, 3) for _ in range(d))
 
-    for c in cands():
-        wa, wb = width(c, A), width(c, B)
-        for c0, wa0, wb0 in seen:
-            if wa0 * wb != wa * wb0:
-                return c0, c
-        if wa or wb:
-            seen.append((c, wa, wb))
-            # one reference functional with positive widths suffices (a ratio to compare)
-            seen = seen[:1] if seen[0][1] and seen[0][2] else seen
-    return None
+def width_functionals(point_sets: Sequence[Sequence[tuple]], needs, *, tries: int = 64,
+                      seed: int = 0) -> tuple[list, tuple | None]:
+    """Integer functionals ``C_1..C_m`` such that every set whose index is in ``needs``
+    has a width vector ``(w_C1, ..., w_Cm)`` (:func:`width`) proportional to no other
+    set's: then no two such polytopes are ``λ·P + t`` of each other (``λ > 0``), and the
+    checker compares the primitive vectors in one hashed pass (docs/theory.md 9.3').
+
+    Returns ``(functionals, None)``, or ``(functionals so far, (i, j))`` with two sets
+    that no functional tried separates (homothetic, or too alike for the tries).
+    Partition refinement: a functional is kept when it splits a group of sets with
+    equal classes that still holds an index of ``needs``; only those groups are
+    measured again, so the work is ``O(Σ n_i·d)`` per kept functional plus the
+    groups that remain.
+
+    >>> width_functionals([[(0, 0), (1, 0), (0, 1)], [(0, 0), (2, 0), (0, 1)]], {0})
+    ([(1, 0), (0, 1)], None)
+    >>> width_functionals([[(0, 0), (1, 0), (0, 1)], [(5, 5), (7, 5), (5, 7)]], {1})[1]
+    (0, 1)
+    >>> width_functionals([[(0, 0), (1, 1)], [(0, 0), (1, -1)], [(0, 0), (3, 0)]], {0, 1})
+    ([(1, 0), (0, 1), (1, 1)], None)
+    """
+    needs = set(needs)
+    n = len(point_sets)
+    if n < 2 or not needs:
+        return [], None
+    d = len(point_sets[0][0])
+    raw: list = [[] for _ in range(n)]
+    groups = [list(range(n))]
+    chosen: list = []
+    for c in _candidates(d, tries, seed):
+        groups = [g for g in groups if len(g) > 1 and any(i in needs for i in g)]
+        if not groups:
+            break
+        trial = {i: width(c, point_sets[i]) for g in groups for i in g}
+        if not any(trial.values()):
+            continue
+        split: list = []
+        for g in groups:
+            buckets: dict = {}
+            for i in g:
+                buckets.setdefault(_primitive(raw[i] + [trial[i]]), []).append(i)
+            split.extend(buckets.values())
+        if chosen and len(split) == len(groups):
+            continue                    # c separates nothing that is still together
+        chosen.append(c)
+        for i, w in trial.items():
+            raw[i].append(w)
+        groups = split
+    for g in groups:
+        if len(g) > 1 and any(i in needs for i in g):
+            i = next(i for i in g if i in needs)
+            j = next(j for j in g if j != i)
+            return chosen, (min(i, j), max(i, j))
+    return chosen, None

@@ -25,7 +25,7 @@ from ..algebra.lattice import Lattice
 from ..model import MultiHead
 from ..tasks import MapTasks, Progress
 from .associates import associate_classes
-from .chain import Chain, difference_box, indecomposable_chain, non_homothety
+from .chain import Chain, difference_box, indecomposable_chain, width_functionals
 from .direct_sum import DirectSum, direct_sub_sum, direct_sum_certificate
 from .minkowski import MinkowskiVertices, minkowski_vertices
 from .points import head_points, project, varying_coordinates
@@ -44,7 +44,7 @@ class GeometryProof:
     """A proof of ``lower`` (exact when ``complete``) without factorization.
 
     ``chains``: ``(head, Chain)`` per class representative, by head;
-    ``non_homothetic``: ``(h, g, c1, c2)`` per pair that needs a certificate;
+    ``width_functionals``: the functionals that certify non-homothety (empty: none needed);
     ``points``: the factors' points, projected on their varying coordinates;
     then either ``direct_sum`` (with ``factor_vertices``: the decided points of
     each factor that is no simplex, else None) or ``minkowski``.  ``method`` is
@@ -59,7 +59,7 @@ class GeometryProof:
     all_vertices: bool = False       # every key of every factor head is a vertex of its head
     indecomposable: list = field(default_factory=list)   # representatives with content > 1
     chains: list[tuple[int, Chain]] = field(default_factory=list)
-    non_homothetic: list = field(default_factory=list)
+    width_functionals: list = field(default_factory=list)
     points: list = field(default_factory=list)
     direct_sum: DirectSum | None = None
     factor_vertices: list[HeadVertices | None] = field(default_factory=list)
@@ -75,7 +75,7 @@ class FactorClasses:
     ``constant``: per class, whether its denominator is constant (no factor of ``Q``);
     ``chains``: ``(head, Chain)`` per representative, by head; ``indecomposable``: the
     representatives whose chain has content above 1, each certified non-homothetic to
-    the other non-constant classes by ``non_homothetic`` ``(h, g, c1, c2)``.  When
+    the other non-constant classes by its widths along ``width_functionals``.  When
     ``obstacle`` is set (a sentence), no such product is certified and the rest is
     what was found before it.
     """
@@ -84,7 +84,7 @@ class FactorClasses:
     constant: list = field(default_factory=list)
     chains: list[tuple[int, Chain]] = field(default_factory=list)
     indecomposable: set = field(default_factory=set)
-    non_homothetic: list = field(default_factory=list)
+    width_functionals: list = field(default_factory=list)
     obstacle: str | None = None
 
     @property
@@ -127,19 +127,17 @@ def factor_classes(M: MultiHead, lattice: Lattice | None = None,
         fc.chains.append((h, ch))
     fc.chains.sort(key=lambda t: t[0])
     reps = fc.factors
-    if fc.indecomposable:
-        # docs/theory.md 9.3': pairwise non-homothetic non-constant classes
-        for i, h in enumerate(reps):
-            for g in reps[i + 1:]:
-                if h not in fc.indecomposable and g not in fc.indecomposable:
-                    continue
-                vc = varying_coordinates(pts_all[h], pts_all[g])
-                nh = non_homothety(project(pts_all[h], vc), project(pts_all[g], vc))
-                if nh is None:
-                    fc.obstacle = (f"the denominators of heads {h} and {g} are not certified "
-                                   f"non-homothetic (docs/theory.md 9.3')")
-                    return fc
-                fc.non_homothetic.append((h, g, nh[0], nh[1]))
+    if fc.indecomposable and len(reps) > 1:
+        # docs/theory.md 9.3': width functionals that separate every only-indecomposable
+        # representative from the other non-constant classes, found in one refinement
+        needs = {i for i, h in enumerate(reps) if h in fc.indecomposable}
+        cs, clash = width_functionals([pts_all[h] for h in reps], needs)
+        if clash is not None:
+            h, g = reps[clash[0]], reps[clash[1]]
+            fc.obstacle = (f"the denominators of heads {h} and {g} are not certified "
+                           f"non-homothetic (docs/theory.md 9.3')")
+            return fc
+        fc.width_functionals = cs
     return fc
 
 
@@ -156,15 +154,15 @@ def geometry_proof(M: MultiHead, *, complete: bool = True, progress: Progress = 
     fc = factor_classes(M, lat, pts_all)
     if fc.obstacle is not None:
         return None
-    classes, chains, pairs, indec = fc.classes, fc.chains, fc.non_homothetic, fc.indecomposable
+    classes, chains, widths, indec = fc.classes, fc.chains, fc.width_functionals, fc.indecomposable
     reps = fc.factors
     if not reps:
         # Q = 1: the trivial bound needs no factor at all
         return GeometryProof(1, True, "newton_blocks", classes, reps, chains=chains,
-                             non_homothetic=pairs)
+                             width_functionals=widths)
     coords = varying_coordinates(*[pts_all[h] for h in reps])
     fpts = [project(pts_all[h], coords) for h in reps]
-    parts = dict(chains=chains, non_homothetic=pairs, points=fpts)
+    parts = dict(chains=chains, width_functionals=widths, points=fpts)
     ds = direct_sum_certificate(fpts)
     if ds is not None:
         fv, total = _factor_vertices(ds, fpts)
@@ -187,7 +185,7 @@ def geometry_proof(M: MultiHead, *, complete: bool = True, progress: Progress = 
         # (docs/certificates.md §6.14) may prove more than a partial enumeration
         sub = _sub_sum(fpts, pts_all, reps)
         if sub is not None and sub[3] >= max_candidates:
-            return _sub_sum_proof(sub, classes, reps, indec, chains, pairs)
+            return _sub_sum_proof(sub, classes, reps, indec, chains, widths)
         if len(fpts) >= MINKOWSKI_SUB_SUM_HEADS:
             # many heads: a random sample of full tuples finds almost no vertex; the
             # exact count of a sub-sum whose tuples fit the budget is a better floor
@@ -195,11 +193,11 @@ def geometry_proof(M: MultiHead, *, complete: bool = True, progress: Progress = 
             best = max((x for x in (msub, sub) if x is not None), key=lambda x: x[3],
                        default=None)
             if best is not None:
-                return _sub_sum_proof(best, classes, reps, indec, chains, pairs)
+                return _sub_sum_proof(best, classes, reps, indec, chains, widths)
     mv = minkowski_vertices(fpts, complete=complete, progress=progress, mapper=mapper,
                             max_candidates=max_candidates)
     if sub is not None and sub[3] > mv.count:
-        return _sub_sum_proof(sub, classes, reps, indec, chains, pairs)
+        return _sub_sum_proof(sub, classes, reps, indec, chains, widths)
     exact = mv.complete and mv.certified
     allv = exact and not any(mv.head_non_vertices)
     return GeometryProof(mv.count, exact, "minkowski_vertices", classes, reps, allv,
@@ -263,14 +261,14 @@ def _minkowski_sub_sum(fpts: list, pts_all: list, reps: list, max_candidates: in
     return S, mv, pts, mv.count, None
 
 
-def _sub_sum_proof(sub, classes, reps, indec, chains, pairs) -> GeometryProof:
+def _sub_sum_proof(sub, classes, reps, indec, chains, widths) -> GeometryProof:
     S, ds, pts, total, fv = sub
     if isinstance(ds, MinkowskiVertices):
         return GeometryProof(total, False, "sub_sum", classes, reps, False, sorted(indec),
-                             chains=chains, non_homothetic=pairs, points=pts, minkowski=ds,
+                             chains=chains, width_functionals=widths, points=pts, minkowski=ds,
                              sub_sum=list(S))
     return GeometryProof(total, False, "sub_sum", classes, reps, False, sorted(indec),
-                         chains=chains, non_homothetic=pairs, points=pts, direct_sum=ds,
+                         chains=chains, width_functionals=widths, points=pts, direct_sum=ds,
                          factor_vertices=fv, sub_sum=list(S))
 
 

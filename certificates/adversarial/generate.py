@@ -281,6 +281,155 @@ def constant_pairs(pairs: int) -> dict:
     return _geom_doc(heads, dim, steps, 2 ** pairs, 4 ** pairs)
 
 
+# -- explicit fusions of W_2 with forged or wasteful heads (THEORY §3, docs §6.5) ------
+
+def _w2_explicit(atoms: list, upper: int, problem: dict | None = None) -> dict:
+    """The genuine certificate of ``problem`` (W_2 by default) with its upper-bound step
+    replaced by an explicit head of ``atoms`` (sorted here by their dense exponent)."""
+    from attnproof.io import problem_from_dict
+
+    doc = build_certificate(problem_from_dict(problem) if problem else sigmoid_sum(2)).doc
+    atoms = sorted(atoms, key=lambda a: [k if type(k) is int else Fraction(k) for k in a["key"]])
+    doc["steps"][-1] = {"rule": "explicit_fusion", "head": {"atoms": atoms}}
+    lower = doc["claims"]["lower_bound"]
+    return _claims(doc, int(lower), max(upper, int(lower)))
+
+
+def _random_keys(rng, n: int, span: int, digits: int = 0) -> list:
+    keys: set = set()
+    big = 10 ** digits if digits else 0
+    while len(keys) < n:
+        keys.add((big + rng.randint(-span, span), big + rng.randint(-span, span)))
+    return [list(k) for k in keys]
+
+
+def _rational(rng, digits: int) -> int | str:
+    if digits <= 0:
+        return rng.randint(-9, 9)
+    while True:
+        p, q = rng.randrange(10 ** (digits - 1), 10 ** digits), rng.randrange(10 ** (digits - 1), 10 ** digits)
+        if gcd(p, q) == 1:
+            return f"{p}/{q}"
+
+
+def forged_head(n: int, seed: int = 0, span: int = 10 ** 6, value_digits: int = 0,
+                weight_digits: int = 0, key_digits: int = 0, problem: dict | None = None) -> dict:
+    """A genuine certificate with an explicit head of ``n`` random atoms (false: not the
+    problem's function).  ``value_digits``: long rational values (a huge numerator);
+    ``weight_digits``, ``key_digits``: long weights and coordinates (a huge denominator
+    with huge exponents); ``problem``: another problem (many heads, one denominator)."""
+    import random
+    rng = random.Random(seed)
+    atoms = []
+    for k in _random_keys(rng, n, span, key_digits):
+        a = {"key": k, "value": _rational(rng, value_digits)}
+        if weight_digits:
+            a["weight"] = _rational(rng, weight_digits).lstrip("-")
+        atoms.append(a)
+    return _w2_explicit(atoms, n, problem)
+
+
+def _image_sum(prob: dict) -> int:
+    """``Σ_h N_h/D_h`` at the checker's point modulo its prime (one value component)."""
+    from attnproof.checker.problem import parse_problem
+    pb = parse_problem(prob)
+    vals = P.images([p for D, Ns in zip(pb.den, pb.num) for p in (D, *Ns)])
+    return sum(n * pow(d, -1, P._P) for d, n in zip(vals[::2], vals[1::2])) % P._P
+
+
+def pass_the_point(doc: dict) -> dict:
+    """Set the value of the last atom of the explicit head (step -1) so that the identity
+    holds at the checker's point modulo p: only the exact check can then refute it."""
+    from attnproof.checker.problem import head_polys, parse_atoms, parse_problem
+    atoms = doc["steps"][-1]["head"]["atoms"]
+    atoms[-1]["value"] = 0
+    pb = parse_problem(doc["problem"])                  # neither reader changes its input
+    parsed = parse_atoms(atoms, pb.dim, 1, "h")[0]
+    D, N = head_polys(pb, parsed, "h")
+    key, bias, w, _ = parsed[-1]
+    d, nn, mono = P.images([D, N[0], {pb.monomial(key, bias, "h"): w}])
+    want = _image_sum(doc["problem"]) * d % P._P
+    atoms[-1]["value"] = (want - nn) * pow(mono, -1, P._P) % P._P
+    return doc
+
+
+def point_passing_head(n: int, seed: int = 0, span: int = 10 ** 6) -> dict:
+    """:func:`forged_head` whose last value is chosen so that the identity holds at the
+    checker's point modulo p: still false, but only the exact check can say so."""
+    return pass_the_point(forged_head(n, seed, span))
+
+
+def wasteful_head(k: int, seed: int = 0, span: int = 1000) -> dict:
+    """A genuine explicit fusion of W_2 with ``D* = D·U``, ``N* = N·U`` for a random positive
+    ``U`` of ``k`` terms: true (``|supp D*|`` atoms), and long to verify exactly."""
+    import random
+    rng = random.Random(seed)
+    x, y, xy = ((0, 1),), ((1, 1),), ((0, 1), (1, 1))
+    D = {(): 1, x: 1, y: 1, xy: 1}                       # (1 + x)(1 + y)
+    N = {x: 1, y: 1, xy: 2}                              # x(1 + y) + y(1 + x)
+    U = {}
+    for a, b in _random_keys(rng, k, span):
+        U[tuple(pr for pr in ((0, a), (1, b)) if pr[1])] = rng.randint(1, 5)
+    Ds, Ns = P.mul(D, U), P.mul(N, U)
+    atoms = []
+    for m, w in Ds.items():
+        e = dict(m)
+        a = {"key": [e.get(0, 0), e.get(1, 0)], "value": _fmt(Fraction(Ns.get(m, 0)) / w)}
+        if w != 1:
+            a["weight"] = int(w)
+        atoms.append(a)
+    return _w2_explicit(atoms, len(atoms))
+
+
+def undecided_division(pad: int = 0, n: int = 10 ** 9) -> dict:
+    """σ-like head ``1 + x^n + (p+2)·x^(n+1)`` (``p = 2^61 - 1``, n even) with the factor
+    ``1 + x`` claimed: the value at ``x = -1`` is ``-p``, so ``1 + x`` does not divide it,
+    but its image modulo ``p`` vanishes there and only the ``n``-step division could say
+    so.  ``pad``: a head ``name`` of that many bytes, which used to buy budget."""
+    prob = {"format": "attnproof-problem", "version": 1, "dim": 1, "heads": [
+        {"atoms": [{"key": [0], "value": 1}, {"key": [n], "value": 0},
+                   {"key": [n + 1], "value": 0, "weight": P._P + 2}]}]}
+    if pad:
+        prob["heads"][0]["name"] = "x" * pad
+    doc = {"format": "attnproof-certificate", "version": 1, "problem": prob,
+           "problem_sha256": "", "claims": {"window_refutations": []}, "trust": "exact",
+           "steps": [{"rule": "irreducible_factor", "poly": [[1, []], [1, [[0, 1]]]],
+                      "witness": {"kind": "linear", "var": 0}, "residue_component": 0},
+                     {"rule": "newton_blocks", "blocks": [{"factors": [0],
+                                                           "method": "zonotope_independent"}]},
+                     {"rule": "product_fusion"}]}
+    return _claims(_rehash(doc), 2, 3)
+
+
+def huge_exponent_head(nv: int = 100, digits: int = 2000, seed: int = 1) -> dict:
+    """One head ``(1 + x_0)(1 + M)`` with ``M`` a monomial in ``nv`` variables whose
+    exponents have ``digits`` digits, and the factor ``1 + x_0`` claimed: the division
+    of the head by the factor coded its box in integers of ``nv·digits`` digits and
+    divided them at every step (100 variables: 100 s for a 0.8 MB file)."""
+    import random
+    rng = random.Random(seed)
+    M = {str(v): rng.randrange(10 ** (digits - 1), 10 ** digits) for v in range(1, nv + 1)}
+    keys = [{}, {"0": 1}, M, {"0": 1, **M}]
+    prob = {"format": "attnproof-problem", "version": 1, "dim": nv + 1, "heads": [
+        {"atoms": [{"key": k, "value": i % 2} for i, k in enumerate(keys)]}]}
+    doc = {"format": "attnproof-certificate", "version": 1, "problem": prob,
+           "problem_sha256": "", "claims": {"window_refutations": []}, "trust": "exact",
+           "steps": [{"rule": "irreducible_factor", "poly": [[1, []], [1, [[0, 1]]]],
+                      "witness": {"kind": "linear", "var": 0}, "residue_component": 0},
+                     {"rule": "newton_blocks", "blocks": [{"factors": [0],
+                                                           "method": "zonotope_independent"}]},
+                     {"rule": "product_fusion"}]}
+    return _claims(_rehash(doc), 2, 4)
+
+
+def one_denominator_problem(heads: int) -> dict:
+    """``heads`` heads ``(v_i x + w_i)/(1 + x)`` in one variable: one denominator."""
+    return {"format": "attnproof-problem", "version": 1, "dim": 2, "heads": [
+        {"atoms": [{"key": [1, 0], "value": i % 7 - 3}, {"key": [0, 0], "value": i % 5}]}
+        for i in range(heads)] + [
+        {"atoms": [{"key": [0, 1], "value": 1}, {"key": [0, 0], "value": 0}]}]}
+
+
 def general_position_gens(n: int, r: int, seed: int = 5) -> list:
     import random
     rng = random.Random(seed)
@@ -533,11 +682,36 @@ def entries() -> list[tuple[str, str, object, int, list, list]]:
             [[1, [[j, -1]]] for j in range(3000)], key=lambda t: t[1]),
             "witness": {"kind": "linear", "var": 0}, "residue_component": 0})) and None)
     w24 = build_certificate(sigmoid_sum(24), explicit_fusion_limit=1).doc
-    mut("bomb-fusion-expansion", w24, "W_24 with a 2-atom explicit head: the identity check "
-        "would expand 23 denominators (2^23 terms): inconclusive",
+    mut("bomb-fusion-expansion", w24, "W_24 with a 2-atom explicit head whose value agrees "
+        "with the heads at the checker's point mod p: the identity check would expand 23 "
+        "denominators (2^23 terms): inconclusive",
         lambda d: d["steps"].__setitem__(-1, {"rule": "explicit_fusion", "head": {"atoms": [
             {"key": {}, "value": 0}, {"key": {"0": 1}, "value": 1}]}}) or _claims(d, 2 ** 24, 2)
-        and None, 2)
+        and pass_the_point(d) and None, 2)
+    # explicit heads of random atoms on a genuine W_2 certificate (large versions are built
+    # by tests/test_checker_attacks.py): refuted at a point mod p, or by the exact check
+    add("forged-fusion-random-head", "W_2 with an explicit head of 400 random atoms: refuted "
+        "at a point mod p in one pass", forged_head(400), 1)
+    add("forged-fusion-point-passing", "W_2 with 400 random atoms whose last value makes the "
+        "identity hold at the checker's point mod p: refuted by the exact check",
+        point_passing_head(400), 1)
+    add("forged-fusion-huge-numerator", "W_2 with 12 random atoms of 2000-digit rational values",
+        forged_head(12, value_digits=2000), 1)
+    add("forged-fusion-huge-denominator", "W_2 with 12 random atoms of 2000-digit weights and "
+        "600-digit key coordinates (huge exponents)",
+        forged_head(12, weight_digits=2000, key_digits=600), 1)
+    add("forged-fusion-one-denominator", "200 heads over one denominator 1 + x, plus σ(q_2), "
+        "with an explicit head of 200 random atoms", forged_head(
+            200, problem=one_denominator_problem(200)), 1)
+    add("bomb-fusion-wasteful-head", "a genuine explicit fusion of W_2 times a random positive "
+        "polynomial of 150 terms (true, 600 atoms): verified by exact divisions", wasteful_head(150), 0)
+    add("bomb-division-undecided-image", "a head 1 + x^n + (p+2)·x^(n+1), n = 10^9, against the "
+        "factor 1 + x: its image mod p = 2^61 - 1 vanishes at x = -1, so only the division "
+        "(10^9 steps) could refute it: the budget stops it", undecided_division(), 2)
+    add("bomb-division-huge-exponents", "(1 + x_0)(1 + M), M of 100 variables with 500-digit "
+        "exponents, with the factor 1 + x_0 (genuine): the division coded the box in integers "
+        "of 50,000 digits and divided them at every step; it now orders monomials instead",
+        huge_exponent_head(100, 500), 0)
     # a linear factor with 2000-digit coefficients against a head with 2000-digit weights
     # and exponent 26000: the closed-form binomial valuation computed c^26000 (10^8 bits)
     c0, c1 = 10 ** 1999 + 7, 10 ** 1999 + 9

@@ -39,12 +39,12 @@ def chain_step(head: int, ch: Chain) -> dict:
             "non_vertices": [[i, _mu(m)] for i, m in ch.non_vertices]}
 
 
-def generic_heads_step(classes: list, non_homothetic: list | None = None) -> dict:
-    """The ``generic_heads`` step (classes of associate heads, sorted); ``non_homothetic``:
-    ``[[h, g, c1, c2], ...]`` when some representative is only indecomposable."""
+def generic_heads_step(classes: list, width_functionals: list | None = None) -> dict:
+    """The ``generic_heads`` step (classes of associate heads, sorted);
+    ``width_functionals``: ``[C_1, ...]`` when some representative is only indecomposable."""
     step: dict[str, Any] = {"rule": "generic_heads", "classes": [list(c) for c in sorted(classes)]}
-    if non_homothetic:
-        step["non_homothetic"] = [[h, g, list(c1), list(c2)] for h, g, c1, c2 in non_homothetic]
+    if width_functionals:
+        step["width_functionals"] = [list(c) for c in width_functionals]
     return step
 
 
@@ -88,7 +88,7 @@ def geometry_steps(gp: GeometryProof) -> list[dict]:
     if gp.method == "newton_blocks":
         return [{"rule": "newton_blocks", "blocks": []}]
     steps = [chain_step(h, ch) for h, ch in gp.chains]
-    steps.append(generic_heads_step(gp.classes, gp.non_homothetic))
+    steps.append(generic_heads_step(gp.classes, gp.width_functionals))
     if gp.sub_sum is not None:             # docs/certificates.md §6.14
         steps.append(sub_sum_step(gp.sub_sum))
     if gp.direct_sum is not None:

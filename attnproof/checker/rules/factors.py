@@ -230,25 +230,30 @@ def rule_irreducible_factor(st: State, step: dict, where: str) -> None:
     comp = integer(step["residue_component"], f"{where}: residue_component", 0)
     if comp >= pb.value_dim:
         raise Reject(f"{where}: residue_component {comp} out of range")
-    size = 1
-    for h in top:
-        size *= max(len(vals[h][1] or ()), max((len(n) for n in pb.num[h]), default=1))
+    # X_c = Σ_h N_{h,c}·Π_{g≠h} C_g, each product from a prefix and a suffix product of the
+    # C_g: every polynomial built has at most max_h |N_h|·Π_g |C_g| terms, bounded first
+    Cs = [vals[h][1] or {(): 1} for h in top]
+    size = max((len(n) for h in top for n in pb.num[h]), default=1)
+    for C in Cs:
+        size *= len(C)
         if size > MAX_EXPANSION:
             raise Unsupported(f"{where}: the residue of {len(top)} heads would expand to more "
                               f"than {MAX_EXPANSION} terms")
+    pre: list = [{(): 1}]
+    suf: list = [{(): 1}]
+    if len(top) > 1:
+        for C in Cs[:-1]:
+            pre.append(P.mul(pre[-1], C, bud))
+        for C in reversed(Cs[1:]):
+            suf.append(P.mul(suf[-1], C, bud))
+        suf.reverse()
     for c in range(comp + 1):
         X: dict = {}
         if len(top) == 1:
             X = pb.num[top[0]][c]          # read only below
         else:
-            for h in top:
-                t = pb.num[h][c]
-                for g in top:
-                    if g != h:
-                        C = vals[g][1]
-                        assert C is not None           # built above for every top head
-                        t = P.mul(t, C, bud)
-                P.add_into(X, t)
+            for i, h in enumerate(top):
+                P.add_into(X, P.mul(P.mul(pb.num[h][c], pre[i], bud), suf[i], bud))
         bv = binomial_valuation(f, X) if X and len(f) == 2 == len(X) else None
         divides = (not X) or (bool(bv) if bv is not None else P.divexact(X, f, bud) is not None)
         if c < comp and not divides:

@@ -13,8 +13,9 @@ restricted to the x-variables that vary (docs/certificates.md §6.7-6.10).
 * ``generic_heads`` (phase 0.5): classes of associate heads, each class's
   representative proven indecomposable above; non-constant classes are the
   factors of ``Q`` (Cor 9.3), each with multiplicity 1; with heads only
-  indecomposable, pairwise non-homothety certificates make them stand for
-  ``Q`` in every vertex count (docs/theory.md, Lemma 9.3').
+  indecomposable, width functionals that separate them from every other class
+  (non-homothety, docs/theory.md, Lemma 9.3') make them stand for ``Q`` in every
+  vertex count.
 * ``minkowski_vertices`` (phase 1): vertices of ``Σ Newt_x(f_i)`` as index
   tuples with functionals; with ``complete``, every other candidate is refuted
   by a Gordan certificate (Lemma 9.4).
@@ -366,7 +367,7 @@ def _zwork(p: dict) -> int:
 def rule_generic_heads(st: State, step: dict, where: str) -> None:
     """``Q = Π`` over the non-constant classes of associate irreducible heads (Cor 9.3);
     with heads only indecomposable, ``Newt(Q) = Σ λ_h Newt(D_h)``, ``λ_h > 0`` (9.3')."""
-    fields(step, {"rule", "classes"}, {"non_homothetic"}, where)
+    fields(step, {"rule", "classes"}, {"width_functionals"}, where)
     if st.generic:
         raise Reject(f"{where}: a second generic_heads step")
     if st.factors or st.flint_used:
@@ -459,56 +460,49 @@ def rule_generic_heads(st: State, step: dict, where: str) -> None:
     st.generic = True
 
 
+def _width_class(f: dict, cs: list, dim: int) -> tuple:
+    """The widths ``w_c(supp_x f) = max <c, s> - min <c, s>`` for ``c`` in ``cs``, divided by
+    their gcd (all zero stays all zero): equal for ``f`` and any ``λ·f + t`` (``λ > 0``).
+
+    >>> f = {((0, 1),): 1, ((1, 2), (2, 5)): 1}                # points (1, 0) and (0, 2); z dropped
+    >>> _width_class(f, [[1, 0], [0, 1], [1, 1]], 2)
+    (1, 2, 1)
+    >>> _width_class({((0, 3),): 1, ((1, 6),): 1}, [[1, 0], [0, 1], [1, 1]], 2)
+    (1, 2, 1)
+    """
+    vals = [[sum(c[v] * e for v, e in m if v < dim) for c in cs] for m in f]
+    w = [max(col) - min(col) for col in zip(*vals)]
+    g = gcd(*w)
+    return tuple(x // g for x in w) if g else tuple(w)
+
+
 def _non_homothetic(st: State, step: dict, reps: list, indec: set, where: str) -> None:
-    """Every pair of non-constant classes with a representative only indecomposable
-    carries ``[h, g, c1, c2]``: ``w_c1(K_h)·w_c2(K_g) != w_c2(K_h)·w_c1(K_g)`` (``w_c``:
-    width of the x-points along ``c``, dense over the pair's x variables), so
-    ``conv K_h`` is no ``λ·conv K_g + t``: no common factor (docs/theory.md 9.3')."""
-    r, m = len(reps), sum(1 for h in reps if h in indec)
-    count = r * (r - 1) // 2 - (r - m) * (r - m - 1) // 2     # pairs with an indecomposable head
-    later_indec = [h for h in reps if h in indec]
-
-    def pairs():
-        # the wanted pairs in order, generated (never all r² pairs of classes)
-        for i, h in enumerate(reps):
-            later = reps[i + 1:] if h in indec else [k for k in later_indec if k > h]
-            for k in later:
-                yield h, k
-
-    want = pairs()
-    if "non_homothetic" not in step:
-        if count:
-            raise Reject(f"{where}: heads {sorted(indec & set(reps))} are only indecomposable "
-                         "(edge content above 1): non_homothetic must list every pair of "
-                         "non-constant classes with such a representative")
+    """``width_functionals`` ``[C_1, ..., C_m]`` (integer vectors over the x variables):
+    each representative only indecomposable has a width vector ``(w_C1, ..., w_Cm)`` not
+    proportional to that of any other non-constant class (compared as primitive vectors,
+    hashed: one pass), so ``conv K_h`` is no ``λ·conv K_g + t`` (docs/theory.md 9.3')."""
+    needed = any(h in indec for h in reps) and len(reps) > 1
+    if needed != ("width_functionals" in step):
+        raise Reject(f"{where}: width_functionals are needed exactly when a head only "
+                     "indecomposable (edge content above 1) is one of two or more "
+                     f"non-constant classes (heads {sorted(indec & set(reps))})")
+    if not needed:
         return
-    nh = step["non_homothetic"]
-    if not count:
-        raise Reject(f"{where}: non_homothetic is only for heads whose content is above 1")
-    if not isinstance(nh, list) or len(nh) != count:
-        first = [list(p) for _, p in zip(range(4), pairs())]
-        raise Reject(f"{where}: non_homothetic must list the {count} pairs {first}... in order")
+    cs = step["width_functionals"]
     dim = st.pb.dim
-    for k, (e, (h, o)) in enumerate(zip(nh, want)):
-        w = f"{where}, non_homothetic {k}"
-        if not isinstance(e, list) or len(e) != 4:
-            raise Reject(f"{w}: expected [h, g, c1, c2]")
-        if [integer(e[0], f"{w}: h", 0), integer(e[1], f"{w}: g", 0)] != [h, o]:
-            raise Reject(f"{w}: expected the pair [{h}, {o}]")
-        Dh, Do = st.pb.den[h], st.pb.den[o]
-        st.budget.charge(P.size(Dh) + P.size(Do), w)
-        vs = sorted(x_vars(Dh, dim) | x_vars(Do, dim))
-        c1, c2 = _ints(e[2], len(vs), f"{w}: c1"), _ints(e[3], len(vs), f"{w}: c2")
-        A, B = dense_points(Dh, dim, vs, st, w), dense_points(Do, dim, vs, st, w)
-        _budget(2 * (len(A) + len(B)) * max(len(vs), 1), w, st)
-
-        def width(c, pts):
-            vals = [_dot(c, p) for p in pts]
-            return max(vals) - min(vals)
-
-        if width(c1, A) * width(c2, B) == width(c2, A) * width(c1, B):
-            raise Reject(f"{w}: the widths along c1, c2 have equal ratios on both heads: "
-                         "no certificate that they are not homothetic")
+    if not isinstance(cs, list) or not cs:
+        raise Reject(f"{where}: width_functionals must be a non-empty list of functionals")
+    _budget(len(cs) * (dim + 1), where, st)
+    cs = [_ints(c, dim, f"{where}, width functional {i}") for i, c in enumerate(cs)]
+    # the widths of every representative, charged before any is computed
+    _budget(len(cs) * sum(P.size(st.pb.den[h]) + 1 for h in reps), where, st)
+    seen: dict = {}
+    for h in reps:
+        seen.setdefault(_width_class(st.pb.den[h], cs, dim), []).append(h)
+    for hs in seen.values():
+        if len(hs) > 1 and any(h in indec for h in hs):
+            raise Reject(f"{where}: heads {hs[0]} and {hs[1]} have proportional widths along "
+                         "every width functional: no certificate that they are not homothetic")
 
 
 # -- minkowski_vertices / direct_sum ------------------------------------------
