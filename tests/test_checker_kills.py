@@ -775,7 +775,7 @@ KILL_WORK = {
     "vector": (227, 250), "geom-biased-class": (574, 584), "geom-chain": (790, 794),
     "geom-direct": (256, 276), "geom-planar": (228, 244), "geom-planar-huge": (280, 292),
     "geom-pyramid": (442, 452), "geom-pyramid-triangle": (905, 909),
-    "geom-simplices": (457, 467), "geom-translates": (816, 830),
+    "geom-simplices": (457, 467), "geom-translates": (804, 818),
 }
 
 
