@@ -10,7 +10,7 @@ from .common import (EXIT_OK, EXPLICIT_FUSION_LIMIT, ProgressBar, add_common, ad
                      positive_int, print_json)
 
 NAME = "prove"
-DEFAULT_LINES_TIMEOUT = 60.0     # seconds for the line queries of one prove, in all
+DEFAULT_LINES_TIMEOUT = 120.0    # seconds for the line queries of one prove, in all (C_4: 15-90 s)
 MAX_AUTO_LINE_POINTS = 64        # above: a line query only with --lines (k^2 terms per direction)
 HELP = "prove lower and upper atom bounds and write a certificate"
 DESCRIPTION = """\
