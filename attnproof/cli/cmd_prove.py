@@ -127,7 +127,14 @@ def _run(args: argparse.Namespace) -> int:
     if cert.lower.value != cert.upper and not args.no_lines:
         skipped = line_obstacle(M, cert, forced=args.lines)
         if skipped is None:
-            text, lines = _with_lines(M, cert, args)
+            from ..errors import InputError, SolverError
+
+            try:
+                text, lines = _with_lines(M, cert, args)
+            except (InputError, SolverError) as e:    # e.g. Q too large to factor
+                if args.lines:
+                    raise
+                skipped = str(e)
     with ProgressBar("checking the certificate", heartbeat=True):
         verdict = check_text(text)
     waits = (verdict.code == 2 and bool(verdict.line_steps) and verdict.bounds_verified
