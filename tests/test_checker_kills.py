@@ -442,13 +442,13 @@ def test_a_factor_that_cancels_in_the_sum_is_not_a_factor_of_q():
 # an explicit head its test at a point modulo p, a residue its prefix and suffix products,
 # reading the atoms of the problem three units per atom plus its coordinates and values.)
 WORK = {
-    "biased": (213, 250), "c4": (829, 1249), "cancel": (67, 62), "capelli": (149, 149),
-    "decimal": (658, 723), "flint": (268, 261), "geom-chain": (425, 440),
+    "biased": (223, 260), "c4": (847, 1267), "cancel": (75, 70), "capelli": (149, 149),
+    "decimal": (668, 733), "flint": (288, 281), "geom-chain": (425, 440),
     "geom-direct": (296, 328), "geom-indecomposable": (786, 802), "geom-partial": (410, 430),
-    "geom-triangles": (574, 594), "k3-explicit": (503, 624), "k3-lines": (435, 556),
-    "k3-window": (414, 535), "k3": (414, 535), "k4": (2348, 4254), "non-constant": (62, 62),
-    "path3": (227, 268), "sub-sum": (266, 287), "w1": (79, 85), "w3-explicit": (471, 585),
-    "w3": (366, 480), "w54-structural": (2268, 2268), "zonotope-2d": (750, 1041),
+    "geom-triangles": (574, 594), "k3-explicit": (517, 638), "k3-lines": (449, 570),
+    "k3-window": (428, 549), "k3": (428, 549), "k4": (2374, 4280), "non-constant": (62, 62),
+    "path3": (237, 278), "sub-sum": (266, 287), "w1": (85, 91), "w3-explicit": (485, 599),
+    "w3": (380, 494), "w54-structural": (2268, 2268), "zonotope-2d": (768, 1059),
 }
 
 
