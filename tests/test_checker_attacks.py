@@ -67,9 +67,9 @@ def dense_meter(monkeypatch):
     monkeypatch.setattr(geometry, "_zpolys",
                         counted(geometry._zpolys,
                                 lambda a, out: sum(len(m) + len(z) for m, z in out.items())))
-    monkeypatch.setattr(windows, "binomial_direction",
-                        counted(windows.binomial_direction,
-                                lambda a, out: len(out) if out is not None else 0))
+    monkeypatch.setattr(windows, "binomial_factor",
+                        counted(windows.binomial_factor,
+                                lambda a, out: len(out[0]) if out is not None else 0))
     return built
 
 

@@ -12,8 +12,8 @@ import pytest
 from attnproof.families import graph_sum, named_graph, sigmoid_sum
 from attnproof.fusion import fuse, reduced_form
 from attnproof.smt.line_query import complete_support, line_query
-from attnproof.smt.lines import (LINE_OPTIONS, facet_functionals, line_factors, line_frame,
-                                 zonotope_vertices)
+from attnproof.smt.lines import (LINE_OPTIONS, encode_lines, facet_functionals, line_factors,
+                                 line_frame, zonotope_vertices)
 
 
 def _graph(edges) -> object:
@@ -104,13 +104,18 @@ def test_zonotope_counts_match_the_graph_counts():
     assert len(facet_functionals(f.gammas)) == 7        # 2^4 - 2 cuts, up to sign
 
 
-def test_factors_with_other_coefficients_are_left_out():
+def test_factors_with_other_coefficients_get_weights_of_their_own():
     from attnproof.model import Atom, Head, MultiHead
-    # sigma(q) + sigma(q + log 2)-like heads by weight: 1 + 2x is not 1 + x^g
+    # sigma(q) + sigma(q + log 2) by weight: Q = (1 + x)(1 + 2x), one direction twice
     h1 = Head((Atom((1,), (1,)), Atom((0,), (0,))))
     h2 = Head((Atom((1,), (1,), weight=Fraction(2)), Atom((0,), (0,))))
     lf = line_factors(reduced_form(MultiHead((h1, h2))))
-    assert lf.directions == ((1,),) and not lf.exact and len(lf.dropped) == 1
+    assert lf.directions == ((1,), (1,)) and not lf.exact
+    assert [f.coefficient for f in lf.factors] == [1, 2]
+    enc = encode_lines(lf.factors, 2)
+    assert "(declare-fun e_1_0 () Real)" in enc.smtlib and "e_0_0" not in enc.smtlib
+    # two roots on every line (Descartes): at least 3 points, so k = 2 is refuted
+    assert line_query(MultiHead((h1, h2)), 2, 60).result == "unsat"
 
 
 def test_a_sat_support_is_completed_and_verified():
@@ -225,7 +230,7 @@ def test_prove_asks_no_solver_when_the_query_does_not_apply(tmp_path, capsys, mo
     assert main(["prove", str(g), "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["minimum"] is None and out["trust"] == "exact" and "lines" not in out
-    assert any(n.startswith("line query not asked: ") and "1 + x^g" in n for n in out["notes"])
+    assert any(n.startswith("line query not asked: ") and "1 + c·x^g" in n for n in out["notes"])
     assert main(["prove", str(g), "--lines"]) == 3           # asked for, and impossible
     assert "--lines: " in capsys.readouterr().err
     # K_5: a gap (120 vs 291), but past the size of the default query
@@ -235,3 +240,154 @@ def test_prove_asks_no_solver_when_the_query_does_not_apply(tmp_path, capsys, mo
     out = json.loads(capsys.readouterr().out)
     assert out["lower_bound"] == 120 and "lines" not in out
     assert any("exceeds 64 points" in n for n in out["notes"])
+
+
+# ---- extensions: coefficients c != 1, multiplicities, non-primitive directions, Newton factors
+
+def _sig(key, w=1):
+    from attnproof.model import Atom, Head
+    return Head((Atom(key, (1,), weight=Fraction(w)), Atom(tuple(0 for _ in key), (0,))))
+
+
+def _square():
+    """x^2 / (1 + x)^2 as one head (keys 0, 1, 2 with weights 1, 2, 1): Q = (1 + x)^2."""
+    from attnproof.model import Atom, Head
+    return Head((Atom((0, 0), (0,)), Atom((1, 0), (0,), weight=Fraction(2)), Atom((2, 0), (1,))))
+
+
+def _triangle():
+    from attnproof.model import Atom, Head
+    return Head((Atom((0, 0), (0,)), Atom((1, 0), (1,)), Atom((0, 1), (2,))))
+
+
+def _extended():
+    from attnproof.model import MultiHead
+    return {
+        "sigma(q) + sigma(2q)": (MultiHead((_sig((1,)), _sig((2,)))), True),
+        "sigma(q) + 2-weighted sigma(q)": (MultiHead((_sig((1,)), _sig((1,), 2))), True),
+        "3-weighted sigma(x) + sigma(y) + sigma(x+y)": (
+            MultiHead((_sig((1, 0), 3), _sig((0, 1)), _sig((1, 1)))), True),
+        "(1 + x)^2 + sigma(y)": (MultiHead((_square(), _sig((0, 1)))), True),
+        "trinomial + sigma(x) + sigma(y)": (MultiHead((_triangle(), _sig((1, 0)), _sig((0, 1)))), False),
+    }
+
+
+@pytest.mark.parametrize("name", sorted(_extended()))
+def test_extended_factors_never_refute_a_fusion(name):
+    M, multiple = _extended()[name]
+    lf = line_factors(reduced_form(M))
+    from attnproof.smt.lines import primitive_direction
+    # every one of them uses an extension: c != 1, m > 1, a Newton factor or a non-primitive g
+    assert not lf.exact or any(primitive_direction(g) is None for g in lf.directions)
+    _never_refutes_a_fusion(M, multiple)
+
+
+def test_extended_factor_kinds_are_read_off_q():
+    from attnproof.model import MultiHead
+    lf = line_factors(reduced_form(MultiHead((_sig((1,)), _sig((2,))))))
+    assert lf.directions == ((1,), (2,))                  # 1 + x^2: lines s + 2Z
+    assert line_frame(lf.directions).contents == (1, 2)
+    lf = line_factors(reduced_form(MultiHead((_square(), _sig((0, 1))))))
+    assert {f.direction: f.multiplicity for f in lf.factors} == {(0, 1): 1, (1, 0): 2}
+    lf = line_factors(reduced_form(MultiHead((_triangle(), _sig((1, 0)), _sig((0, 1))))))
+    assert len(lf.others) == 1 and lf.others[0].support == ((0, 0), (0, 1), (1, 0))
+
+
+def test_multiplicity_and_newton_factors_strengthen_the_query():
+    from attnproof.model import MultiHead
+    # (1 + x)^2: every line needs three points, so two points are refuted (the Newton
+    # bound is 2) and the head itself, three atoms, is the minimum
+    M = MultiHead((_square(),))
+    assert line_query(M, 2, 60).result == "unsat"
+    assert line_query(M, 3, 60).result == "sat"
+    # the trinomial's width along (1, -1) joins that of the binomials
+    lf = line_factors(reduced_form(MultiHead((_triangle(), _sig((1, 0)), _sig((0, 1))))))
+    with_newton = encode_lines(lf.factors, 5, LINE_OPTIONS, lf.others).smtlib
+    without = encode_lines(lf.factors, 5, LINE_OPTIONS).smtlib
+    assert "(assert (>= (- hi_0 lo_0) 2))" in with_newton and "(>= (- hi_0 lo_0) 1)" in without
+
+
+def _extended_certificate(M):
+    from attnproof.smt import line_certificate
+    from attnproof.smt.line_query import line_minimize
+    mr = line_minimize(M, timeout=60)
+    assert mr.refutation is not None
+    return line_certificate(M, mr.best, mr.refutation)
+
+
+def _rechecked(doc):
+    import hashlib
+    from attnproof.checker import check_document
+    step = [s for s in doc["steps"] if s["rule"] == "line_refutation"][0]
+    step["smtlib_sha256"] = hashlib.sha256(step["smtlib"].encode()).hexdigest()
+    return check_document(doc)
+
+
+def test_checker_verifies_coefficients_and_multiplicities_and_refuses_forgeries():
+    from attnproof.model import MultiHead
+    doc = _extended_certificate(MultiHead((_sig((1, 0), 3), _sig((0, 1)), _sig((1, 1)))))
+    step = [s for s in doc["steps"] if s["rule"] == "line_refutation"][0]
+    assert step["coefficients"] == [1, 3, 1] and "multiplicities" not in step
+    assert _rechecked(json.loads(json.dumps(doc))).code == 2       # fine, waits for --replay
+
+    def forged(edit):
+        d = json.loads(json.dumps(doc))
+        edit([s for s in d["steps"] if s["rule"] == "line_refutation"][0])
+        return _rechecked(d)
+
+    v = forged(lambda s: s.update(coefficients=[1, 2, 1]))          # a wrong c
+    assert v.code == 1 and "coefficient 2 is not that of a bound factor" in v.message
+    v = forged(lambda s: s.update(coefficients=[1, "1/3", 1]))      # c turned around
+    assert v.code == 1
+    v = forged(lambda s: s.update(coefficients=[1, 3]))
+    assert v.code == 1 and "one entry per direction" in v.message
+    v = forged(lambda s: s.update(directions=[[0, 1], [1, 0], [1, 2]]))   # a non-factor
+    assert v.code == 1 and "not that of a bound factor" in v.message
+    v = forged(lambda s: s.update(multiplicities=[1, 2, 1]))        # a wrong multiplicity
+    assert v.code == 1 and "1 times, not 2" in v.message
+    v = forged(lambda s: s.update(coefficients=[1, 3, 0]))
+    assert v.code == 1 and "positive" in v.message
+    v = forged(lambda s: s.update(newton_factors=[[0, 1]]))         # a binomial as Newton factor
+    assert v.code == 1 and "newton_factors" in v.message
+
+    sq = _extended_certificate(MultiHead((_square(), _sig((0, 1)))))
+    step = [s for s in sq["steps"] if s["rule"] == "line_refutation"][0]
+    assert step["multiplicities"] == [1, 2]
+    assert _rechecked(json.loads(json.dumps(sq))).code == 2
+    step["multiplicities"] = [1, 3]
+    v = _rechecked(sq)
+    assert v.code == 1 and "2 times, not 3" in v.message
+
+
+def test_newton_factors_are_bound_and_replayed():
+    from attnproof.model import MultiHead
+    from attnproof.smt.certify import line_refutation_step
+    from attnproof.smt.replay import replay_step
+    M = MultiHead((_triangle(), _sig((1, 0)), _sig((0, 1))))
+    res = line_query(M, 3, 60)
+    assert res.result == "unsat"
+    from attnproof.smt import line_certificate
+    doc = line_certificate(M, None, res)
+    step = [s for s in doc["steps"] if s["rule"] == "line_refutation"][0]
+    assert len(step["newton_factors"]) == 1
+    assert _rechecked(json.loads(json.dumps(doc))).code == 2
+    ok, why = replay_step(step, 60, problem=M)
+    assert ok, why
+    d = json.loads(json.dumps(doc))
+    [s for s in d["steps"] if s["rule"] == "line_refutation"][0]["newton_factors"] = [[0, 2]]
+    assert _rechecked(d).code == 1                                  # more than it divides Q
+    assert not replay_step(dict(step, newton_factors=[]), 60, problem=M)[0]
+    from attnproof.errors import CertificateError
+    with pytest.raises(CertificateError, match="bound factors"):
+        line_refutation_step(res, "0" * 64)                         # the index needs the factors
+
+
+def test_replay_refuses_a_stated_c_or_m_the_problem_does_not_have():
+    from attnproof.model import MultiHead
+    from attnproof.smt.certify import line_refutation_step
+    from attnproof.smt.replay import line_options_of
+    M = MultiHead((_square(), _sig((0, 1))))
+    step = line_refutation_step(line_query(M, 5, 60), "0" * 64)
+    assert line_options_of(step, M) == LINE_OPTIONS
+    assert line_options_of(dict(step, multiplicities=[1, 3]), M) is None
+    assert line_options_of(dict(step, coefficients=[1, 2]), M) is None

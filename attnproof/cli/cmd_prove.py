@@ -24,7 +24,7 @@ give byte-identical certificates.  Format: docs/certificates.md.
 minimum is the proven minimum atom count when the bounds meet, else null.
 
 line refutations (THEORY §12): when a gap remains and the reduced denominator
-has binomial factors 1 + x^g, prove asks the windowless line query with z3 and
+has binomial factors 1 + c·x^g, prove asks the windowless line query with z3 and
 cvc5 (every 'unsat' is a lower bound for every fusion), within --lines-timeout
 seconds in all (default %(default_lines)s).  A lower bound raised this way has trust
 line-refuted: 'attnproof check CERT --replay' re-solves it, and only then is the
@@ -199,14 +199,15 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def line_binomials(doc: dict) -> list[tuple[int, ...]]:
-    """The directions ``g`` of the factors ``x^a·(1 + x^g)`` a certificate binds
+    """The directions ``g`` of the factors ``x^a·(1 + c·x^g)`` (``c > 0``) a certificate binds
     (``irreducible_factor`` steps; the certificate's sparse polynomial form), read
     from the document alone: no factorization, no solver.
 
     >>> line_binomials({"problem": {"dim": 2}, "steps": [
     ...     {"rule": "irreducible_factor", "poly": [[1, [[0, 1]]], [1, [[1, 1]]]]},
-    ...     {"rule": "irreducible_factor", "poly": [[1, []], [2, [[0, 1]]]]}]})
-    [(1, -1)]
+    ...     {"rule": "irreducible_factor", "poly": [[1, []], [2, [[0, 1]]]]},
+    ...     {"rule": "irreducible_factor", "poly": [[-1, []], [1, [[1, 1]]]]}]})
+    [(1, -1), (1, 0)]
     """
     dim = doc["problem"]["dim"]
     out = []
@@ -214,7 +215,7 @@ def line_binomials(doc: dict) -> list[tuple[int, ...]]:
         if step.get("rule") != "irreducible_factor":
             continue
         terms = step["poly"]
-        if len(terms) != 2 or terms[0][0] != terms[1][0]:
+        if len(terms) != 2 or (terms[0][0] > 0) != (terms[1][0] > 0):
             continue
         (a, b) = ([0] * dim, [0] * dim)
         try:
@@ -241,7 +242,7 @@ def line_obstacle(M, cert, forced: bool) -> str | None:
     if M.has_bias:
         why = "problems with biases have exp-rational coefficients, outside the SMT search"
     elif not line_binomials(cert.doc):
-        why = "the reduced denominator has no factor 1 + x^g the certificate binds"
+        why = "the reduced denominator has no factor 1 + c·x^g the certificate binds"
     elif not forced and cert.lower.value > MAX_AUTO_LINE_POINTS:
         return (f"the lower bound {cert.lower.value} exceeds {MAX_AUTO_LINE_POINTS} points "
                 f"('prove --lines' asks it anyway)")

@@ -114,6 +114,8 @@ def _query_line(res) -> str:
 
 
 def _factors_line(lf) -> None:
-    print(f"  factors 1 + x^g used: {len(lf.directions)} directions "
-          f"{[list(g) for g in lf.directions]}"
+    shown = [list(f.direction) if f.shared and f.multiplicity == 1 else
+             f"(1 + {f.coefficient}·x^{list(f.direction)})^{f.multiplicity}" for f in lf.factors]
+    print(f"  factors 1 + c·x^g used: {len(lf.directions)} directions "
+          f"{shown}"
           + ("" if lf.exact else f"; left out (the query is a relaxation): {'; '.join(lf.dropped)}"))

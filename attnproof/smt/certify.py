@@ -122,7 +122,8 @@ def search_certificate(M: MultiHead, fusion: Fusion | None = None,
     return doc
 
 
-def line_refutation_step(res, problem_sha256: str) -> dict[str, Any]:
+def line_refutation_step(res, problem_sha256: str,
+                         factor_polys: Sequence[dict] | None = None) -> dict[str, Any]:
     """The ``line_refutation`` step of an ``unsat`` line query (both solvers agreed).
 
     >>> from attnproof.families import graph_sum, named_graph
@@ -136,9 +137,73 @@ def line_refutation_step(res, problem_sha256: str) -> dict[str, Any]:
     runs = res.solvers
     if set(runs) != {"z3", "cvc5"} or any(runs[s].result != "unsat" for s in ("z3", "cvc5")):
         raise CertificateError("a line refutation needs unsat from both z3 and cvc5")
-    return _line_step(res.target, res.encoding.directions, problem_sha256,
+    enc = res.encoding
+    facs = enc.factors
+    newton = None
+    if enc.others:
+        if factor_polys is None:
+            raise CertificateError("a line refutation with Newton factors needs the certificate's "
+                                   "bound factors")
+        newton = [[_bound_index(o, factor_polys), o.multiplicity] for o in enc.others]
+        newton.sort()
+    return _line_step(res.target, enc.directions, problem_sha256,
                       {"z3": runs["z3"].version, "cvc5": runs["cvc5"].version},
-                      res.encoding.smtlib, res.encoding.sha256)
+                      enc.smtlib, enc.sha256,
+                      coefficients=[_rational_json(f.coefficient) for f in facs] if facs else None,
+                      multiplicities=[f.multiplicity for f in facs] if facs else None,
+                      newton_factors=newton)
+
+
+def _rational_json(c) -> int | str:
+    """A canonical rational: an integer, or ``"p/q"``.
+
+    >>> from fractions import Fraction
+    >>> _rational_json(Fraction(3)), _rational_json(Fraction(1, 2))
+    (3, '1/2')
+    """
+    return int(c) if c.denominator == 1 else f"{c.numerator}/{c.denominator}"
+
+
+def _normal_terms(terms: dict) -> dict:
+    """Exponents shifted to non-negative minima, coefficients divided by their gcd, the
+    coefficient of the largest exponent positive: one representative of ``f``'s associates."""
+    from math import gcd
+
+    n = len(next(iter(terms)))
+    low = [min(e[j] for e in terms) for j in range(n)]
+    g = 0
+    for c in terms.values():
+        g = gcd(g, c)
+    sign = 1 if terms[max(terms)] > 0 else -1
+    return {tuple(a - b for a, b in zip(e, low)): sign * c // g for e, c in terms.items()}
+
+
+def _bound_index(other, factor_polys: Sequence[dict]) -> int:
+    """The position of a Newton factor among the certificate's bound factors."""
+    want = _normal_terms(dict(zip(other.support, other.coefficients)))
+    for i, f in enumerate(factor_polys):
+        if _normal_terms(f) == want:
+            return i
+    raise CertificateError("a Newton factor of the line refutation is not a factor the "
+                           "certificate binds")
+
+
+def bound_factor_terms(doc: dict) -> list[dict]:
+    """The bound factors of a certificate (``irreducible_factor`` steps, in order), as
+    exponent tuple -> coefficient (x variables only)."""
+    dim = doc["problem"]["dim"]
+    out = []
+    for step in doc["steps"]:
+        if step.get("rule") != "irreducible_factor":
+            continue
+        terms = {}
+        for coef, mono in step["poly"]:
+            e = [0] * (dim + 1)
+            for v, x in mono:
+                e[v] = x
+            terms[tuple(e[:dim]) if e[dim] == 0 else tuple(e)] = coef
+        out.append(terms)
+    return out
 
 
 def line_certificate(M: MultiHead, fusion: Fusion | None = None, refutation=None, cert=None,
@@ -177,7 +242,8 @@ def line_certificate(M: MultiHead, fusion: Fusion | None = None, refutation=None
     lower = cert.lower.value
     trust = doc["trust"]
     if refutation is not None:
-        steps.append(line_refutation_step(refutation, doc["problem_sha256"]))
+        steps.append(line_refutation_step(refutation, doc["problem_sha256"],
+                                          bound_factor_terms(doc)))
         lower = max(lower, refutation.target + 1)
         trust = _weakest(trust, "line-refuted")
     claims["lower_bound"] = encode_count(lower)

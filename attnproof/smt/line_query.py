@@ -104,7 +104,7 @@ def line_query(M: MultiHead, k: int, timeout: float = 600, options: Sequence[str
         r, factors = _factors(M, r)
     elif r is None:
         r = reduced_form(M)
-    enc = encode_lines(factors.directions, k, options)
+    enc = encode_lines(factors.factors, k, options, factors.others)
     res = LineResult("unknown", k, factors, enc)
     told = on_solvers
     runs = run_solvers(("z3", "cvc5"), enc.smtlib, max(timeout, 0.1), enc.model_vars,

@@ -40,7 +40,7 @@ from typing import Sequence
 
 from ..errors import InputError
 
-__all__ = ["LineFactors", "LineFrame", "LineEncoding", "line_factors", "line_frame",
+__all__ = ["LineFactor", "OtherFactor", "LineFactors", "LineFrame", "LineEncoding", "line_factors", "line_frame",
            "encode_lines", "support_from_model", "LINE_OPTIONS"]
 
 Vector = tuple[int, ...]
@@ -50,19 +50,66 @@ LINE_OPTIONS = ("parity", "order", "faces", "symmetry")
 
 
 @dataclass(frozen=True)
-class LineFactors:
-    """The binomial factors ``1 + x^g`` of ``Q`` a line query uses.
+class LineFactor:
+    """A binomial factor ``(1 + c·x^g)^m`` of ``Q`` (``c > 0``; ``g`` with its first non-zero
+    coordinate positive, not necessarily primitive: ``1 + x^{2h}`` is irreducible).
 
-    ``directions``: primitive, first non-zero coordinate positive, sorted;
-    ``exact``: ``Q`` is a monomial times the product of exactly these factors,
-    each once (then the query loses nothing but the numerator condition);
-    ``dropped``: the factors of ``Q`` left out, in words (the query is then a
-    relaxation: still sound, possibly weaker).
+    ``shared``: ``c = 1``, so the line condition uses the support's own weights
+    (Lemma 12.1); otherwise the query gives this factor weights of its own (the
+    sound relaxation of docs/lines.md §7).
+
+    >>> LineFactor((1, -1)).shared, LineFactor((2,), Fraction(3), 2).to_dict()
+    (True, {'direction': [2], 'coefficient': '3', 'multiplicity': 2})
+    """
+
+    direction: Vector
+    coefficient: Fraction = Fraction(1)
+    multiplicity: int = 1
+
+    @property
+    def shared(self) -> bool:
+        return self.coefficient == 1
+
+    def to_dict(self) -> dict:
+        return {"direction": list(self.direction), "coefficient": str(self.coefficient),
+                "multiplicity": self.multiplicity}
+
+
+@dataclass(frozen=True)
+class OtherFactor:
+    """An irreducible factor of ``Q`` that is no binomial, kept as a Newton constraint:
+    its support (exponents, lowest term first) and multiplicity."""
+
+    support: tuple[Vector, ...]
+    multiplicity: int = 1
+    coefficients: tuple[int, ...] = ()      # in the order of ``support`` (for certificates)
+
+    def relative(self) -> list[Vector]:
+        """The support minus its first point (in the lattice of the lines, by :func:`line_factors`)."""
+        return [tuple(a - b for a, b in zip(p, self.support[0])) for p in self.support]
+
+
+@dataclass(frozen=True)
+class LineFactors:
+    """The factors of ``Q`` a line query uses.
+
+    ``factors``: the binomials ``(1 + c·x^g)^m``, sorted by ``(g, c)``;
+    ``directions``: their ``g``; ``others``: the remaining irreducible factors,
+    used as Newton constraints (:class:`OtherFactor`); ``exact``: ``Q`` is a
+    monomial times distinct factors ``1 + x^g`` (``g`` primitive, each once) and
+    nothing else (then the query loses nothing but the numerator condition);
+    ``dropped``: what the query leaves out or relaxes, in words.
     """
 
     directions: tuple[Vector, ...]
     exact: bool
     dropped: tuple[str, ...] = ()
+    factors: tuple[LineFactor, ...] = ()
+    others: tuple[OtherFactor, ...] = ()
+
+    def __post_init__(self) -> None:
+        if not self.factors:
+            object.__setattr__(self, "factors", tuple(LineFactor(g) for g in self.directions))
 
     def to_dict(self) -> dict:
         """JSON summary.
@@ -70,8 +117,13 @@ class LineFactors:
         >>> LineFactors(((1, -1),), True).to_dict()
         {'directions': [[1, -1]], 'exact': True, 'dropped': []}
         """
-        return {"directions": [list(g) for g in self.directions], "exact": self.exact,
-                "dropped": list(self.dropped)}
+        d = {"directions": [list(g) for g in self.directions], "exact": self.exact,
+             "dropped": list(self.dropped)}
+        if any(not f.shared or f.multiplicity > 1 for f in self.factors):
+            d["factors"] = [f.to_dict() for f in self.factors]
+        if self.others:
+            d["newton_factors"] = len(self.others)
+        return d
 
 
 def primitive_direction(g: Sequence[int]) -> Vector | None:
@@ -90,18 +142,36 @@ def primitive_direction(g: Sequence[int]) -> Vector | None:
     return tuple(g)
 
 
-def line_factors(r) -> LineFactors:
-    """The factors ``1 + x^g`` (coefficient 1, ``g`` primitive) of the reduced denominator.
+def binomial_factor(terms: dict, mult: int = 1) -> LineFactor | None:
+    """``f = a·x^u + b·x^v`` (``u < v``) as ``a·x^u·(1 + (b/a)·x^{v − u})^m``; None when ``f``
+    is not a binomial or ``b/a ≤ 0`` (no positive polynomial has such a factor).
 
-    Factors by FLINT.  A binomial with another coefficient ratio, a
-    non-primitive direction or a factor with three or more terms is left out
-    (named in ``dropped``); a repeated factor is used once.  Problems with
-    biases are refused (their coefficients are exp-rational).
+    >>> binomial_factor({(0, 1): 1, (1, 0): 1}), binomial_factor({(0,): 2, (2,): 6}, 2)
+    (LineFactor(direction=(1, -1), coefficient=Fraction(1, 1), multiplicity=1), LineFactor(direction=(2,), coefficient=Fraction(3, 1), multiplicity=2))
+    """
+    if len(terms) != 2:
+        return None
+    (u, a), (v, b) = sorted(terms.items())
+    c = Fraction(b, a)
+    if c <= 0:
+        return None
+    return LineFactor(tuple(y - x for x, y in zip(u, v)), c, mult)
+
+
+def line_factors(r) -> LineFactors:
+    """The binomial factors ``(1 + c·x^g)^m`` of the reduced denominator, and the others.
+
+    Factors by FLINT.  Every binomial factor is used (``c ≠ 1``: weights of its
+    own; ``m > 1``: the Descartes count; ``g`` not primitive: lines ``s + Z·g``);
+    every other irreducible factor is kept as a Newton constraint when its
+    exponents lie in one class of the lattice of the binomials' directions
+    (otherwise it is left out, named in ``dropped``).  Problems with biases are
+    refused (their coefficients are exp-rational).
 
     >>> from attnproof.families import sigmoid_sum
     >>> from attnproof.fusion import reduced_form
-    >>> line_factors(reduced_form(sigmoid_sum(2)))
-    LineFactors(directions=((0, 1), (1, 0)), exact=True, dropped=())
+    >>> line_factors(reduced_form(sigmoid_sum(2))).directions
+    ((0, 1), (1, 0))
     """
     from ..algebra.budget import factor_obstacle
     from ..algebra.expfrac import poly_to_dict
@@ -112,26 +182,42 @@ def line_factors(r) -> LineFactors:
     why = factor_obstacle(r.Q)
     if why is not None:
         raise InputError(f"line refutations: the reduced denominator cannot be factored ({why})")
-    dirs: list[Vector] = []
+    facs: list[LineFactor] = []
+    rest: list[tuple[dict, int, str]] = []
     dropped: list[str] = []
     _, factors = r.Q.factor()
     for f, mult in factors:
         terms = poly_to_dict(f)
-        g = None
-        if len(terms) == 2:
-            (u, a), (v, b) = sorted(terms.items())
-            if a == b:
-                g = primitive_direction(tuple(y - x for x, y in zip(u, v)))
-        if g is None:
-            dropped.append(f"{f} (not 1 + x^g with g primitive)")
+        lf = binomial_factor(terms, int(mult))
+        if lf is None:
+            rest.append((terms, int(mult), str(f)))
             continue
-        if mult > 1:
-            dropped.append(f"{f} to the power {mult} (used once)")
-        if g not in dirs:
-            dirs.append(g)
-        else:                                   # associates cannot both be factors
-            dropped.append(f"{f} (parallel to another factor)")
-    return LineFactors(tuple(sorted(dirs)), not dropped and bool(dirs), tuple(dropped))
+        if not lf.shared:
+            dropped.append(f"{f} (coefficient {lf.coefficient}: weights of its own on its lines)")
+        if lf.multiplicity > 1:
+            dropped.append(f"{f} to the power {lf.multiplicity} (one line condition and at least "
+                           f"{lf.multiplicity + 1} points on each line)")
+        facs.append(lf)
+    facs.sort(key=lambda x: (x.direction, x.coefficient))
+    others: list[OtherFactor] = []
+    if facs:
+        basis = _lattice_basis([x.direction for x in facs])
+        for terms, mult, name in rest:
+            pts = sorted(terms)
+            try:
+                for p in pts[1:]:
+                    _coordinates(basis, tuple(a - b for a, b in zip(p, pts[0])))
+            except ValueError:
+                dropped.append(f"{name} (left out: its exponents leave the lattice of the lines)")
+                continue
+            others.append(OtherFactor(tuple(pts), mult, tuple(terms[p] for p in pts)))
+            dropped.append(f"{name}" + (f" to the power {mult}" if mult > 1 else "")
+                           + " (kept as a Newton constraint only)")
+    else:
+        dropped.extend(f"{name} (not a binomial)" for _, _, name in rest)
+    dirs = tuple(x.direction for x in facs)
+    return LineFactors(dirs, not dropped and bool(dirs), tuple(dropped), tuple(facs),
+                       tuple(others))
 
 
 # ---- the lattice of the directions ------------------------------------------------
@@ -229,10 +315,24 @@ class LineFrame:
     basis: tuple[Vector, ...]
     gammas: tuple[Vector, ...]
     unimodular: tuple[tuple[Vector, ...], ...]
+    contents: tuple[int, ...] = ()      # γ = content · (a primitive vector); () when all are 1
 
     @property
     def rank(self) -> int:
         return len(self.basis)
+
+    def content(self, m: int) -> int:
+        """The content of direction ``m`` (its lines are ``s + Z·γ``, steps of that many
+        primitive steps: ``U·γ = content·e_1``)."""
+        return self.contents[m] if self.contents else 1
+
+    def coordinates(self, v: Sequence[int]) -> Vector:
+        """The basis coordinates of a lattice vector ``v`` (ValueError when it is not in the lattice).
+
+        >>> line_frame([(1, -1, 0), (0, 1, -1)]).coordinates((2, -1, -1))
+        (2, 1)
+        """
+        return _coordinates([list(b) for b in self.basis], v)
 
     def point(self, c: Sequence[int]) -> Vector:
         """The lattice exponent ``Σ c_a·b_a`` of basis coordinates ``c``.
@@ -254,8 +354,16 @@ def line_frame(directions: Sequence[Vector]) -> LineFrame:
         raise InputError("line refutations need at least one factor 1 + x^g")
     basis = _lattice_basis(directions)
     gammas = tuple(_coordinates(basis, g) for g in directions)
-    uni = tuple(tuple(tuple(row) for row in _unimodular_to_e1(gm)) for gm in gammas)
-    return LineFrame(len(directions[0]), tuple(tuple(b) for b in basis), gammas, uni)
+    contents = []
+    for gm in gammas:
+        c = 0
+        for x in gm:
+            c = gcd(c, x)
+        contents.append(c)
+    uni = tuple(tuple(tuple(row) for row in _unimodular_to_e1(tuple(x // c for x in gm)))
+                for gm, c in zip(gammas, contents))
+    return LineFrame(len(directions[0]), tuple(tuple(b) for b in basis), gammas, uni,
+                     () if all(c == 1 for c in contents) else tuple(contents))
 
 
 def _rank(vectors: Sequence[Sequence[int]]) -> int:
@@ -368,6 +476,8 @@ class LineEncoding:
     sha256: str
     options: tuple[str, ...]
     stats: dict = field(default_factory=dict)
+    factors: tuple[LineFactor, ...] = ()
+    others: tuple[OtherFactor, ...] = ()
 
     @property
     def rank(self) -> int:
@@ -397,13 +507,27 @@ def _lex_le(a: Sequence[str], b: Sequence[str]) -> str:
     return out
 
 
-def encode_lines(directions: Sequence[Vector], k: int,
-                 options: Sequence[str] = LINE_OPTIONS) -> LineEncoding:
+def _as_factors(directions) -> tuple[LineFactor, ...]:
+    """Directions (``c = 1``, ``m = 1``) or :class:`LineFactor` objects, as factors."""
+    return tuple(g if isinstance(g, LineFactor) else LineFactor(tuple(int(x) for x in g))
+                 for g in directions)
+
+
+def encode_lines(directions, k: int, options: Sequence[str] = LINE_OPTIONS,
+                 others: Sequence[OtherFactor] = ()) -> LineEncoding:
     """The SMT-LIB2 text (logic ``QF_LIRA``) of "``L(R) ≤ k``?" (THEORY Cor 12.2).
+
+    ``directions``: vectors ``g`` (factors ``1 + x^g``) or :class:`LineFactor`
+    objects ``(1 + c·x^g)^m``; ``others``: factors kept as Newton constraints.
 
     Unknowns: ``k`` point slots ``c_i ∈ Z^r`` (coordinates in the lattice of the
     directions, slot 0 fixed at the origin) and weights ``d_i ≥ 1`` (real).  For
-    every direction ``m`` and slot ``i``: ``Σ_j [c_j on the m-line of c_i]·(−1)^{t_j−t_i}·d_j = 0``.
+    every factor ``m`` and slot ``i``: ``Σ_j [c_j on the m-line of c_i]·(−1)^{t_j−t_i}·w_j = 0``
+    with ``w = d`` when ``c = 1`` and weights ``e_{m,j} ≥ 1`` of the factor's own
+    otherwise (docs/lines.md §7: the relaxation of ``d_j·c^{−t_j}``).  Lines of a
+    direction ``g = κ·η`` (``η`` primitive in the lattice) are ``s + Z·g``: the
+    offset ``t`` along ``η`` is ``κ·u + ρ`` (``0 ≤ ρ < κ``, part of the line's
+    name) and the sign is the parity of ``u``.
     Slots may repeat a point (the weights then add), so a model is a support of
     *at most* ``k`` points and every support of at most ``k`` points gives one.
 
@@ -411,7 +535,10 @@ def encode_lines(directions: Sequence[Vector], k: int,
     lexicographic order, which puts slot 0 at the least point (any support can be
     listed in order, and translated so that its least point is the origin);
     ``parity`` — every point sees a point of the other parity on each of its lines
-    (Lemma 11.1; implied by the equations and ``d > 0``).
+    (Lemma 11.1; implied by the equations and ``d > 0``), and with ``order`` the
+    factors of one ``γ``, of multiplicities ``m_f``, see at least ``1 + Σ m_f``
+    points on each of their lines (Descartes' rule of signs); ``faces`` and ``symmetry``: see
+    :func:`_face_constraints`.
 
     >>> enc = encode_lines([(1, 0), (0, 1)], 3)
     >>> enc.smtlib.splitlines()[0], enc.stats["points"]
@@ -426,7 +553,9 @@ def encode_lines(directions: Sequence[Vector], k: int,
     unknown = set(options) - set(LINE_OPTIONS)
     if unknown:
         raise InputError(f"line refutations: unknown options {sorted(unknown)}")
-    dirs = tuple(tuple(int(x) for x in g) for g in directions)
+    facs = _as_factors(directions)
+    dirs = tuple(f.direction for f in facs)
+    others = tuple(others)
     frame = line_frame(dirs)
     r = frame.rank
     opts = tuple(o for o in LINE_OPTIONS if o in options)
@@ -434,6 +563,12 @@ def encode_lines(directions: Sequence[Vector], k: int,
            f"; line refutation (THEORY Cor 12.2): at most {k} points, directions "
            + " ".join("[" + ",".join(map(str, g)) + "]" for g in dirs)
            + f"; options {','.join(opts) or 'none'}"]
+    if any(not f.shared or f.multiplicity > 1 for f in facs) or others:
+        out.append("; factors (1 + c x^g)^m: "
+                   + " ".join(f"c={f.coefficient},m={f.multiplicity}" for f in facs)
+                   + f"; Newton factors {len(others)}: "
+                   + " ".join("[" + ";".join(",".join(map(str, p)) for p in o.support)
+                              + f"]^{o.multiplicity}" for o in others))
     cvars: list[tuple[str, ...]] = [tuple("0" for _ in range(r))]
     for i in range(1, k):
         row = tuple(f"c_{i}_{a}" for a in range(r))
@@ -448,18 +583,29 @@ def encode_lines(directions: Sequence[Vector], k: int,
         for i in range(k - 1):
             out.append(f"(assert {_lex_le(cvars[i], cvars[i + 1])})")
     nbool = 0
+    lines_of: dict[int, dict] = {}          # factor -> its same-line terms (multiplicity > 1)
     for m, U in enumerate(frame.unimodular):
+        kappa = frame.content(m)
         t = [_lin(U[0], cvars[i]) for i in range(k)]
         ids = [[_lin(U[a], cvars[i]) for a in range(1, r)] for i in range(k)]
         par = []
         for i in range(k):
             if t[i] == "0":
                 par.append("false")
+                if kappa > 1:
+                    ids[i].append("0")
                 continue
             h, o = f"h_{m}_{i}", f"o_{m}_{i}"
             out.append(f"(declare-fun {h} () Int)")
             out.append(f"(declare-fun {o} () Bool)")
-            out.append(f"(assert (= {t[i]} (+ (* 2 {h}) (ite {o} 1 0))))")
+            if kappa == 1:
+                out.append(f"(assert (= {t[i]} (+ (* 2 {h}) (ite {o} 1 0))))")
+            else:                            # t = κ·(2h + o) + ρ, 0 ≤ ρ < κ; ρ names the line
+                rho = f"rho_{m}_{i}"
+                out.append(f"(declare-fun {rho} () Int)")
+                out.append(f"(assert (and (<= 0 {rho}) (< {rho} {kappa})))")
+                out.append(f"(assert (= {t[i]} (+ (* {2 * kappa} {h}) (ite {o} {kappa} 0) {rho})))")
+                ids[i].append(rho)
             par.append(o)
         on = {}
         for i in range(k):
@@ -474,40 +620,67 @@ def encode_lines(directions: Sequence[Vector], k: int,
                 body = eqs[0] if len(eqs) == 1 else "(and " + " ".join(eqs) + ")"
                 out.append(f"(assert (= {v} {body}))")
                 on[i, j] = v
+        lines_of[m] = on
+        weights = dvars
+        if not facs[m].shared:               # weights of its own: d_j·c^(−t_j), relaxed
+            weights = tuple(f"e_{m}_{j}" for j in range(k))
+            for v in weights:
+                out.append(f"(declare-fun {v} () Real)")
+                out.append(f"(assert (>= {v} 1))")
         # w_j = (-1)^{t_j} d_j: the line sum through c_i times (-1)^{t_i}
         w = []
         for j in range(k):
             if par[j] == "false":
-                w.append(dvars[j])
+                w.append(weights[j])
                 continue
             v = f"w_{m}_{j}"
             out.append(f"(declare-fun {v} () Real)")
-            out.append(f"(assert (= {v} (ite {par[j]} (- {dvars[j]}) {dvars[j]})))")
+            out.append(f"(assert (= {v} (ite {par[j]} (- {weights[j]}) {weights[j]})))")
             w.append(v)
         for i in range(k):
             terms = [w[i]]
-            others = []
+            others_par = []
             for j in range(k):
                 if j == i:
                     continue
                 lij = on[min(i, j), max(i, j)]
                 terms.append(w[j] if lij == "true" else f"(ite {lij} {w[j]} 0.0)")
                 differ = f"(not (= {par[i]} {par[j]}))"
-                others.append(differ if lij == "true" else f"(and {lij} {differ})")
+                others_par.append(differ if lij == "true" else f"(and {lij} {differ})")
             out.append(f"(assert (= (+ {' '.join(terms)}) 0))" if len(terms) > 1
                        else f"(assert (= {terms[0]} 0))")
             if "parity" in opts:
-                out.append(f"(assert (or {' '.join(others)}))" if len(others) > 1 else
-                           (f"(assert {others[0]})" if others else "(assert false)"))
+                out.append(f"(assert (or {' '.join(others_par)}))" if len(others_par) > 1 else
+                           (f"(assert {others_par[0]})" if others_par else "(assert false)"))
     nfaces, sym = 0, 1
+    new: list[str] = []
     if "faces" in opts and "order" in opts and r >= 2:
-        nfaces, sym = _face_constraints(out, frame, cvars, k, dirs, "symmetry" in opts)
+        nfaces, sym = _face_constraints(out, frame, cvars, k, facs, "symmetry" in opts, others,
+                                        new)
+    # Descartes' rule of signs: a positive p with roots −1/c_f (multiplicities m_f) on a line
+    # has at least 1 + Σ m_f terms there; factors with one γ share their lines
+    roots: dict = {}
+    for m, gm in enumerate(frame.gammas):
+        roots.setdefault(gm, []).append(m)
+    need = {ms[0]: 1 + sum(facs[m].multiplicity for m in ms) for ms in roots.values()}
+    need = {m: x for m, x in need.items() if x > 2}
+    if "parity" in opts and "order" in opts and need:
+        if not new:
+            new.extend(_new_point_flags(out, cvars, k))
+        for m, least in sorted(need.items()):
+            on = lines_of[m]
+            for i in range(k):
+                terms = []
+                for j in range(k):
+                    lij = "true" if i == j else on[min(i, j), max(i, j)]
+                    terms.append(f"(ite (and {lij} {new[j]}) 1 0)")
+                out.append(f"(assert (>= (+ {' '.join(terms)} 0) {least}))")
     out.append("(check-sat)")
     text = "\n".join(out) + "\n"
     return LineEncoding(k, dirs, frame, tuple(cvars), dvars, text,
                         hashlib.sha256(text.encode("utf-8")).hexdigest(), opts,
                         {"points": k, "rank": r, "directions": len(dirs), "line_booleans": nbool, "faces": nfaces, "symmetry_group": sym,
-                         "bytes": len(text)})
+                         "bytes": len(text)}, facs, others)
 
 
 def support_from_model(enc: LineEncoding, model: dict) -> list[Vector]:
@@ -524,11 +697,9 @@ def support_from_model(enc: LineEncoding, model: dict) -> list[Vector]:
     return sorted(pts)
 
 
-def _face_constraints(out: list[str], frame: LineFrame, cvars, k: int, dirs, symmetry: bool):
-    """Newton-summand constraints and width symmetry breaking (see :func:`encode_lines`).
-
-    Returns the number of facet functionals and the order of the symmetry group used.
-    """
+def _new_point_flags(out: list[str], cvars, k: int) -> list[str]:
+    """``n_i``: slot ``i`` differs from slot ``i − 1`` (with ``order``, equal slots are
+    adjacent, so the slots with ``n_i`` list each point once); ``n_0`` is true."""
     new = ["true"]
     for i in range(1, k):
         v = f"n_{i}"
@@ -536,15 +707,52 @@ def _face_constraints(out: list[str], frame: LineFrame, cvars, k: int, dirs, sym
         same = " ".join(f"(= {a} {b})" for a, b in zip(cvars[i - 1], cvars[i]) if a != b)
         out.append(f"(assert (= {v} (not (and {same} true))))")
         new.append(v)
-    phis = facet_functionals(frame.gammas)
+    return new
+
+
+def _primitive_part(v: Sequence[int]) -> Vector:
+    c = 0
+    for x in v:
+        c = gcd(c, x)
+    w = tuple(x // c for x in v)
+    return w if next(x for x in w if x) > 0 else tuple(-x for x in w)
+
+
+def _face_constraints(out: list[str], frame: LineFrame, cvars, k: int, facs, symmetry: bool,
+                      others: Sequence[OtherFactor] = (), new: list[str] | None = None):
+    """Newton-summand constraints and width symmetry breaking (see :func:`encode_lines`).
+
+    For each facet normal ``φ`` of the zonotope ``Newt(R) = Σ m_i [0, γ_i]``: the
+    width of the points along ``φ`` is at least ``Σ m_i |φ(γ_i)|`` plus the widths of
+    the Newton factors (``Newt(Q)`` is a Minkowski summand of ``conv(S)``), and each of
+    the two extreme faces holds at least as many points as the vertices of the
+    zonotope of the directions in ``φ^⊥`` (Theorem 3 on the initial form; at least 2
+    when a Newton factor's face there is not a point).  Returns the number of facet
+    functionals and the order of the symmetry group used.
+    """
+    new_flags = _new_point_flags(out, cvars, k)
+    if new is not None:
+        new[:] = new_flags
+    new = new_flags
+    prims = sorted({_primitive_part(gm) for gm in frame.gammas})
+    phis = facet_functionals(prims)
+    ocoords = [[frame.coordinates(p) for p in o.relative()] for o in others]
     faces = []
     counts = []
     for f, phi in enumerate(phis):
         vals = [_lin(phi, cvars[i]) for i in range(k)]
-        width = sum(abs(sum(a * b for a, b in zip(phi, gm))) for gm in frame.gammas)
+        width = sum(fac.multiplicity * abs(sum(a * b for a, b in zip(phi, gm)))
+                    for fac, gm in zip(facs, frame.gammas))
+        ovals = [[sum(a * b for a, b in zip(phi, c)) for c in pts] for pts in ocoords]
+        width += sum(o.multiplicity * (max(v) - min(v)) for o, v in zip(others, ovals))
         face = [m for m, gm in enumerate(frame.gammas) if sum(a * b for a, b in zip(phi, gm)) == 0]
         faces.append(frozenset(face))
-        bound = zonotope_vertices([frame.gammas[m] for m in face])
+        bound = zonotope_vertices(sorted({_primitive_part(frame.gammas[m]) for m in face}))
+        sides = [bound, bound]
+        for vals_o in ovals:                 # V(A + B) ≥ V(B): a face of B that is a segment or more
+            for side, best in ((0, max(vals_o)), (1, min(vals_o))):
+                if sum(1 for v in vals_o if v == best) >= 2:
+                    sides[side] = max(sides[side], 2)
         hi, lo = f"hi_{f}", f"lo_{f}"
         out.append(f"(declare-fun {hi} () Int)")
         out.append(f"(declare-fun {lo} () Int)")
@@ -554,15 +762,17 @@ def _face_constraints(out: list[str], frame: LineFrame, cvars, k: int, dirs, sym
         out.append(f"(assert (or {' '.join(f'(= {lo} {v})' for v in vals)} false))")
         out.append(f"(assert (>= (- {hi} {lo}) {width}))")
         cnt = []
-        for side in (hi, lo):
+        for side, need in zip((hi, lo), sides):
             c = "(+ " + " ".join(f"(ite (and {n} (= {v} {side})) 1 0)" for n, v in zip(new, vals)) + " 0)"
             cnt.append(c)
-            if bound > 1:
-                out.append(f"(assert (>= {c} {bound}))")
+            if need > 1:
+                out.append(f"(assert (>= {c} {need}))")
         counts.append(cnt)
     group = 1
     if symmetry and phis:
-        perms = facet_permutations(dirs, faces)
+        perms = [] if others else facet_permutations(
+            [fac.direction for fac in facs], faces,
+            [(fac.shared, fac.multiplicity) for fac in facs])
         group = len(perms) + 1
         widths = [f"(- hi_{f} lo_{f})" for f in range(len(phis))]
         for sigma in perms:
@@ -576,9 +786,13 @@ MAX_SYMMETRY_COORDINATES = 8
 MAX_SYMMETRIES = 64
 
 
-def facet_permutations(dirs: Sequence[Vector], faces: Sequence[frozenset]) -> list[tuple[int, ...]]:
+def facet_permutations(dirs: Sequence[Vector], faces: Sequence[frozenset],
+                       types: Sequence | None = None) -> list[tuple[int, ...]]:
     """The permutations of the facets induced by the coordinate permutations that map the
     set of lines ``{±g}`` onto itself (identity left out, at most :data:`MAX_SYMMETRIES`).
+
+    ``types`` (one per direction, e.g. ``(c = 1, m)``): a permutation must map each
+    direction to one of the same type; with two factors in one direction none is used.
 
     >>> dirs = [(0, 1, -1), (1, -1, 0), (1, 0, -1)]
     >>> f = line_frame(dirs)
@@ -590,7 +804,7 @@ def facet_permutations(dirs: Sequence[Vector], faces: Sequence[frozenset]) -> li
     from itertools import permutations
 
     n = len(dirs[0])
-    if n > MAX_SYMMETRY_COORDINATES:
+    if n > MAX_SYMMETRY_COORDINATES or len(set(map(tuple, dirs))) < len(dirs):
         return []
     index = {}
     for m, g in enumerate(dirs):
@@ -606,7 +820,7 @@ def facet_permutations(dirs: Sequence[Vector], faces: Sequence[frozenset]) -> li
             for a in range(n):
                 img[pi[a]] = g[a]
             m = index.get(tuple(img))
-            if m is None:
+            if m is None or (types is not None and types[m] != types[len(dmap)]):
                 break
             dmap.append(m)
         else:

@@ -173,9 +173,11 @@ def replay_step(step: dict, timeout: float = DEFAULT_REPLAY_TIMEOUT,
 def line_options_of(step: dict, M) -> tuple[str, ...] | None:
     """The encoding options whose line query for ``M`` has the step's hash, or None.
 
-    The directions are derived again from the problem's reduced denominator
-    (:func:`attnproof.smt.lines.line_factors`); the step's must be among them.
-    Every subset of the sound extras is tried, all of them first.
+    The factors are derived again from the problem's reduced denominator
+    (:func:`attnproof.smt.lines.line_factors`): each of the step's ``(g, c, m)``
+    must be a binomial factor ``(1 + c·x^g)^{m'}`` of ``Q`` with ``m ≤ m'``, and its
+    Newton factors are those of the problem (or none).  Every subset of the sound
+    extras is tried, all of them first.
 
     >>> from attnproof.families import graph_sum, named_graph
     >>> from attnproof.smt.line_query import line_query
@@ -187,24 +189,35 @@ def line_options_of(step: dict, M) -> tuple[str, ...] | None:
     >>> line_options_of(dict(step, atoms=5), M) is None
     True
     """
+    from fractions import Fraction
+
     from ..errors import AttnproofError
     from ..fusion import reduced_form
-    from .lines import LINE_OPTIONS, encode_lines, line_factors
+    from .lines import LINE_OPTIONS, LineFactor, encode_lines, line_factors
 
     k, digest, dirs = step.get("atoms"), step.get("smtlib_sha256"), step.get("directions")
     if not isinstance(k, int) or isinstance(k, bool) or not isinstance(dirs, list):
         return None
+    coefs = step.get("coefficients", [1] * len(dirs))
+    mults = step.get("multiplicities", [1] * len(dirs))
     try:
-        derived = set(line_factors(reduced_form(M)).directions)
-        gs = [tuple(g) for g in dirs]
-    except (AttnproofError, TypeError):
+        lf = line_factors(reduced_form(M))
+        derived = {(f.direction, f.coefficient): f.multiplicity for f in lf.factors}
+        facs = [LineFactor(tuple(g), Fraction(c), m) for g, c, m in zip(dirs, coefs, mults)]
+    except (AttnproofError, TypeError, ValueError, ZeroDivisionError):
         return None
-    if not gs or not set(gs) <= derived:
+    if (not facs or len(coefs) != len(dirs) or len(mults) != len(dirs)
+            or any(not isinstance(m, int) or not 1 <= m <= derived.get((f.direction, f.coefficient), 0)
+                   for f, m in zip(facs, mults))):
         return None
+    nothers = len(step.get("newton_factors", []))
+    if nothers not in (0, len(lf.others)):
+        return None
+    others = lf.others if nothers else ()
     for size in range(len(LINE_OPTIONS), -1, -1):
         for opts in itertools.combinations(LINE_OPTIONS, size):
             try:
-                enc = encode_lines(gs, k, opts)
+                enc = encode_lines(facs, k, opts, others)
             except (AttnproofError, ValueError):
                 continue
             if enc.sha256 == digest:

@@ -8,10 +8,10 @@ and ``attnproof check --replay`` re-encodes and re-solves.
 from __future__ import annotations
 
 import hashlib
-from math import gcd
+from fractions import Fraction
 
 from .. import poly as P
-from ..syntax import Reject, fields, hexdigest, integer
+from ..syntax import Reject, fields, hexdigest, integer, rational
 from .state import State
 
 MAX_LINE_DIRECTIONS = 64
@@ -74,47 +74,35 @@ def _smt_text(step: dict, where: str) -> None:
 
 
 def _direction(g, dim: int, where: str) -> tuple:
-    """A primitive integer vector of length ``dim`` whose first non-zero entry is positive.
-
-    >>> _direction([0, 1, -1], 3, "d")
-    (0, 1, -1)
-    >>> _direction([0, -2, 2], 3, "d")
-    Traceback (most recent call last):
-    ...
-    attnproof.checker.syntax.Reject: d: a direction must be a primitive integer vector
-    """
+    """A non-zero integer vector of length ``dim``, first non-zero entry positive (not
+    necessarily primitive: ``1 + x^{2h}`` is irreducible, as its bound factor shows)."""
     if not isinstance(g, list) or len(g) != dim:
         raise Reject(f"{where}: a direction is a list of {dim} integers")
     v = tuple(integer(x, where) for x in g)
-    c = 0
-    for x in v:
-        c = gcd(c, x)
-    if c != 1:
-        raise Reject(f"{where}: a direction must be a primitive integer vector")
+    if not any(v):
+        raise Reject(f"{where}: a direction must be a non-zero integer vector")
     if next(x for x in v if x) < 0:
         raise Reject(f"{where}: a direction's first non-zero entry must be positive")
     return v
 
 
-def binomial_direction(f: dict, dim: int) -> tuple | None:
-    """``g`` when ``f = x^a·(1 + x^g)``, both coefficients 1, x variables only; else None.
+def binomial_factor(f: dict, dim: int) -> tuple | None:
+    """``(g, c)`` when ``f = α·x^a·(1 + c·x^g)``, ``c > 0``, x variables only (``g`` sparse,
+    ``((variable, entry), ...)``, first entry positive: a factor costs its size, never the
+    dimension; turning ``g`` around turns ``c`` into ``1/c``); else None.
 
-    ``g`` is sparse, ``((variable, entry), ...)`` with non-zero entries and the first one
-    positive: a factor costs its size, never the dimension (a dense ``g`` per factor
-    made 5,000 factors in dimension 100,000 take 4 GB).
-
-    >>> binomial_direction({((0, 1),): 1, ((1, 1),): 1}, 2), binomial_direction({(): 1, ((0, 1),): 2}, 2)
-    (((0, 1), (1, -1)), None)
+    >>> binomial_factor({(): 2, ((0, 1),): 3}, 1), binomial_factor({(): 1, ((0, 1),): -1}, 1)
+    ((((0, 1),), Fraction(3, 2)), None)
     """
-    if len(f) != 2 or any(c != 1 for c in f.values()):
+    if len(f) != 2:
         return None
     a, b = f
-    if any(v >= dim for m in (a, b) for v, _ in m):
+    if any(v >= dim for m in (a, b) for v, _ in m) or (f[a] > 0) != (f[b] > 0):
         return None
     g = P.mono_div(b, a)
     if g and g[0][1] < 0:
-        g = P.mono_inv(g)
-    return g
+        return P.mono_inv(g), Fraction(f[a], f[b])
+    return g, Fraction(f[b], f[a])
 
 
 def _sparse(g: tuple) -> tuple:
@@ -129,15 +117,14 @@ def _sparse(g: tuple) -> tuple:
 def rule_line_refutation(st: State, step: dict, where: str) -> None:
     """Every fusion has more than ``atoms`` atoms (SMT; trust line-refuted until replayed).
 
-    Verified here: no biases; ``problem_sha256`` is the certificate's; the
-    directions are primitive and strictly increasing (so pairwise non-parallel),
-    each that of a bound factor ``x^a·(1 + x^g)``.  Non-associate irreducible
-    factors of ``Q`` make ``R = Π (1 + x^{g_i})`` divide ``Q``, hence every fusion's
-    denominator (Theorem 2), whose support is then a set the query is about
-    (Lemma 12.1).  The ``unsat`` itself waits for ``check --replay``.
+    Verified here (docs/certificates.md §6.11): no biases; the certificate's problem; each
+    ``(g, c, m)`` a bound factor ``α·x^a·(1 + c·x^g)`` of multiplicity at least ``m``, the
+    pairs ``(g, c)`` strictly increasing; each Newton factor ``[i, m]`` another bound
+    factor, ``m`` at most its multiplicity.  Then ``Π (1 + c·x^g)^m · Π f_i^{m_i}``
+    divides ``Q``, hence every fusion's denominator (Theorem 2; docs/lines.md §7).
     """
     fields(step, {"rule", "atoms", "directions", "problem_sha256", "solvers", "smtlib_sha256",
-                  "smtlib"}, set(), where)
+                  "smtlib"}, {"coefficients", "multiplicities", "newton_factors"}, where)
     if st.upper is None:
         raise Reject(f"{where}: line refutations come after the bounds")
     if st.pb.has_z:
@@ -149,16 +136,39 @@ def rule_line_refutation(st: State, step: dict, where: str) -> None:
     if not isinstance(dirs, list) or not 0 < len(dirs) <= MAX_LINE_DIRECTIONS:
         raise Reject(f"{where}: directions must be a non-empty list of at most "
                      f"{MAX_LINE_DIRECTIONS} vectors")
+    coefs, mults = (step.get(x, [1] * len(dirs)) for x in ("coefficients", "multiplicities"))
+    if any(not isinstance(xs, list) or len(xs) != len(dirs) for xs in (coefs, mults)):
+        raise Reject(f"{where}: coefficients and multiplicities list one entry per direction")
     gs = [_direction(g, st.pb.dim, f"{where}: directions") for g in dirs]
-    if any(not a < b for a, b in zip(gs, gs[1:])):
-        raise Reject(f"{where}: directions must be strictly increasing")
+    cs = [rational(c, f"{where}: coefficients") for c in coefs]
+    ms = [integer(m, f"{where}: multiplicities", 1) for m in mults]
+    if min(cs) <= 0 or any(not p < q for p, q in zip(zip(gs, cs), zip(gs[1:], cs[1:]))):
+        raise Reject(f"{where}: coefficients must be positive and the directions strictly "
+                     f"increasing (with their coefficients)")
     st.budget.charge(sum(P.size(f) for f, _ in st.factors) + len(gs) * st.pb.dim,
                      "line refutation factors")
-    bound = {binomial_direction(f, st.pb.dim) for f, _ in st.factors}
-    for g in gs:
-        if _sparse(g) not in bound:
-            raise Reject(f"{where}: direction {list(g)} is not that of a bound factor "
-                         f"x^a(1 + x^g) of the reduced denominator")
+    bound = {binomial_factor(f, st.pb.dim): i for i, (f, _) in enumerate(st.factors)}
+    uses = []                                 # (bound factor, multiplicity claimed)
+    for g, c, m in zip(gs, cs, ms):
+        if (_sparse(g), Fraction(c)) not in bound:
+            raise Reject(f"{where}: direction {list(g)} with coefficient {c} is not that of a "
+                         f"bound factor x^a(1 + c·x^g) of the reduced denominator")
+        uses.append((bound[_sparse(g), Fraction(c)], m))
+    others = step.get("newton_factors", [])
+    if not isinstance(others, list) or len(others) > len(st.factors) or any(
+            not isinstance(x, list) or len(x) != 2 for x in others):
+        raise Reject(f"{where}: newton_factors must be a list of [bound factor, multiplicity]")
+    idx = [integer(x[0], f"{where}: newton_factors", 0) for x in others]
+    listed = {i for i, _ in uses}
+    if any(not a < b for a, b in zip(idx, idx[1:])) or any(
+            i >= len(st.factors) or i in listed for i in idx):
+        raise Reject(f"{where}: newton_factors must name distinct bound factors, in "
+                     f"increasing order, none of them a binomial listed above")
+    uses += [(i, integer(x[1], f"{where}: newton_factors", 1)) for i, x in zip(idx, others)]
+    for i, m in uses:
+        if m > st.factors[i][1]:
+            raise Reject(f"{where}: bound factor {i} divides the reduced denominator "
+                         f"{st.factors[i][1]} times, not {m}")
     _smt_text(step, where)
     st.line_lower = max(st.line_lower, k + 1)
     st.line_steps.append(st.step_index)
