@@ -36,7 +36,8 @@ def check_identity(st: State, Nstar: list, Dstar: dict, where: str) -> None:
     m = pb.value_dim
     terms: dict = {}                 # denominator -> (D, summed numerators)
     for D, Ns in zip(pb.den, pb.num):
-        bud.charge(P.size(D) + sum(P.size(n) for n in Ns), "adding heads with one denominator")
+        bud.charge(1 + m + P.size(D) + sum(P.size(n) for n in Ns),
+                   "adding heads with one denominator")
         key = frozenset(D.items())
         if key not in terms:
             terms[key] = (D, [dict() for _ in range(m)])
