@@ -121,17 +121,31 @@ def _run(args: argparse.Namespace) -> int:
     if cert.fusion is not None:
         with ProgressBar("ball check of the fusion", heartbeat=True):
             ball_check(M, cert.fusion.to_head())
-    text = cert.text
-    lines = None
-    skipped = None            # why the line query was not asked (a note), when it was not
-    if cert.lower.value != cert.upper and not args.no_lines:
-        skipped = line_obstacle(M, cert, forced=args.lines)
-        if skipped is None:
-            text, lines = _with_lines(M, cert, args)
-    with ProgressBar("checking the certificate", heartbeat=True):
-        verdict = check_text(text)
-    waits = (verdict.code == 2 and bool(verdict.line_steps) and verdict.bounds_verified
-             and not verdict.window_steps)   # only the line refutations wait for --replay
+    for attempt in range(2):
+        text = cert.text
+        lines = None
+        skipped = None            # why the line query was not asked (a note), when it was not
+        if cert.lower.value != cert.upper and not args.no_lines:
+            skipped = line_obstacle(M, cert, forced=args.lines)
+            if skipped is None:
+                text, lines = _with_lines(M, cert, args)
+        with ProgressBar("checking the certificate", heartbeat=True):
+            verdict = check_text(text)
+        waits = (verdict.code == 2 and bool(verdict.line_steps) and verdict.bounds_verified
+                 and not verdict.window_steps)   # only the line refutations wait for --replay
+        if attempt or verdict.code != 2 or waits or cert.fusion is None:
+            break
+        # the embedded fusion is more than the checker's work budget for this certificate
+        # takes: the upper bound becomes the counted product fusion, and the answer says so
+        atoms = cert.fusion.atoms
+        with ProgressBar("proving: factors and bounds", heartbeat=True) as bar:
+            cert = build_certificate(M, explicit=args.explicit, max_atoms=args.max_atoms,
+                                     explicit_fusion_limit=0, progress=bar,
+                                     mapper=mapper(executor_spec(args)))
+        cert.upper_note = (f"the upper bound is the product fusion, counted without building "
+                           f"it: the best fusion found has {atoms} atoms, but the checker "
+                           f"cannot verify it embedded within its work budget "
+                           f"({verdict.message.removeprefix('inconclusive: ')})")
     if verdict.code == 2 and not waits:  # a limit of the checker (work budget, sizes): not a bug
         raise LimitError(f"the checker cannot decide this certificate within its limits "
                          f"({verdict.message}); nothing was written")
