@@ -148,7 +148,7 @@ def rule_explicit_fusion(st: State, step: dict, where: str) -> None:
         if prev is not None and not k > prev:
             raise Reject(f"{where}: head atoms must be strictly increasing by lattice exponent")
         prev = k
-    Dstar, Nstar = head_polys(pb, atoms, f"{where}: head")
+    Dstar, Nstar = head_polys(pb, atoms, f"{where}: head", st.budget)
     check_identity(st, Nstar, Dstar, where)
     st.upper = len({tuple((v, e) for v, e in mono if v < pb.dim) for mono in Dstar})
 
