@@ -379,7 +379,8 @@ def _divexact_sparse(a: Poly, b: Poly, budget: Budget, lo: dict, hi: dict, least
     codes would be long (huge exponents, many variables): a step costs the pairs and
     the exponent words it touches, not divisions of codes of thousands of words."""
     words = 1 + max((abs(x).bit_length() for m in chain(a, b) for _, x in m), default=0) // 64
-    step_cost = 2 + (size(b) + len(b)) * words + coef_cost
+    pairs = max(map(len, chain(a, b)))    # a remainder term has at most a's + b's pairs
+    step_cost = 2 + (size(b) + len(b) * (1 + 2 * pairs)) * words + coef_cost
     budget.charge(least * step_cost, "an exact division")
     zero_bad = {v for v in lo if not lo[v] <= 0 <= hi[v]}     # must appear in a quotient term
     lb = max(b, key=lex_key)
@@ -584,10 +585,10 @@ def not_divisible(a: Poly, b: Poly, budget: Budget = UNLIMITED) -> bool:
     if not cand:
         return False
     d, t = min(cand)
+    budget.charge(size(a) + size(b), "an exact division")
     exps = _exponents((a, b))
     texps = sorted(set(exps.pop(t, ())) | {0})
-    cost = size(a) + size(b) + _walk_cost(exps)
-    cost += _walk_cost({t: texps}) * (1 if d == 1 else 2 * d * d)
+    cost = _walk_cost(exps) + _walk_cost({t: texps}) * (1 if d == 1 else 2 * d * d)
     budget.charge(cost + _load(a)[1] + _load(b)[1], "an exact division")
     pw = _walk(exps)
     del exps
