@@ -546,7 +546,8 @@ def _geometric(M: MultiHead, progress: Progress = None,
              + f"; counted by {gp.method.replace('_', ' ')}"]
     if gp.sub_sum is not None and gp.direct_sum is None:
         notes.append(f"the Minkowski sum of the {len(gp.factors)} head classes has more "
-                     f"candidate vertex tuples than the {cap} decided (--max-atoms caps it): "
+                     f"candidate vertex tuples than the {cap} an enumeration decides (a fixed "
+                     f"budget, lowered by --max-atoms): "
                      f"the bound counts "
                      + ("exactly the vertices" if gp.minkowski.complete else
                         "the vertices that the checker's work budget lets a certificate list")

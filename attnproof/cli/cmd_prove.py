@@ -105,7 +105,7 @@ def _run(args: argparse.Namespace) -> int:
     from ..certificate import build_certificate
     from ..executor import mapper
     from ..checker import check_text
-    from ..errors import CertificateError, LimitError
+    from ..errors import CertificateError, InputError, LimitError
     from ..io import atomic_write_text, load_problem
 
     t = args.lines_timeout
@@ -128,7 +128,12 @@ def _run(args: argparse.Namespace) -> int:
         if cert.lower.value != cert.upper and not args.no_lines:
             skipped = line_obstacle(M, cert, forced=args.lines)
             if skipped is None:
-                text, lines = _with_lines(M, cert, args)
+                try:
+                    text, lines = _with_lines(M, cert, args)
+                except (LimitError, InputError) as e:
+                    if args.lines:          # asked for: its limit is the answer
+                        raise
+                    skipped = f"{e} (a limit of the line query; the bounds stand without it)"
         with ProgressBar("checking the certificate", heartbeat=True):
             verdict = check_text(text)
         waits = (verdict.code == 2 and bool(verdict.line_steps) and verdict.bounds_verified
