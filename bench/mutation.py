@@ -26,8 +26,12 @@ A whole module is one ``mutmut run`` (its own clean test run, then its
 mutants), so that the work comes in chunks; a sample (``--sample``, or
 ``--retest-survivors``) is one run over all the chosen modules.  ``--jobs``
 forked workers run the mutants.
-Scores: ``(killed + timeout) / tested``, where ``tested`` also counts the
-mutants that no selected test reaches (``no tests``, not detected).  A mutant
+Scores: ``(killed + timeout) / (tested - equivalent)``, where ``tested`` also
+counts the mutants that no selected test reaches (``no tests``, not detected)
+and ``equivalent`` counts the survivors that change no verdict: those whose
+only change is the text of a message (found by :func:`message_only`, from a
+check of the checker's source by :func:`message_params`) and those listed,
+each with its reason, in ``bench/mutation-equivalent.txt``.  A mutant
 that runs past its time limit counts as detected (``timeout``: the change made
 the checker hang, which a user sees), and is listed separately.
 """
@@ -89,8 +93,16 @@ def results(module: str) -> dict[str, str]:
     return {k: STATUS.get(c, "suspicious") for k, c in codes.items()}
 
 
+# A test of a mutant that uses more than TEST_LIMIT[0] times the CPU time of its clean run
+# plus TEST_LIMIT[1] seconds ends the mutant's run as a timeout (tests/conftest.py).  CPU time,
+# not the wall clock: on a shared machine a slow survivor is not a hang.
+TEST_LIMIT = (5.0, 2.0)
+
+
 def env() -> dict:
     e = dict(os.environ)
+    # one test over k times its clean CPU time plus c seconds: a timeout (tests/conftest.py)
+    e["ATTNPROOF_MUTATION_TEST_LIMIT"] = "%g,%g" % TEST_LIMIT
     # subprocesses of the tests import the mutated copy; hypothesis runs a fixed sequence
     e["PYTHONPATH"] = str(MUTANTS)
     e.setdefault("ATTNPROOF_HYPOTHESIS_PROFILE", "ci")
@@ -109,16 +121,199 @@ def generate() -> None:
         mutmut("run", "--max-children", "1", "attnproof.checker.__no_such_mutant__")
 
 
-def score_line(module: str, res: dict[str, str], tested: set[str] | None = None) -> str:
-    c = Counter(res.values() if tested is None else (res[k] for k in tested))
-    checked = c["killed"] + c["survived"] + c["timeout"] + c["no tests"]
-    score = 100.0 * (c["killed"] + c["timeout"]) / checked if checked else float("nan")
-    return (f"{module:24s} {len(res):7d} {checked:7d} {c['killed']:7d} {c['survived']:8d} "
-            f"{c['timeout']:7d} {c['no tests']:8d} {score:7.1f}%")
+# -- message-only mutants ---------------------------------------------------------------------
+#
+# A checker function's parameter named ``where`` or ``what`` names the place or the work in an
+# error message.  If every use of such a parameter is inside an f-string or is passed on to
+# another such parameter, then a mutant that only replaces the string given to it (another
+# string, or None, which an f-string formats as well) changes no verdict: only a message.
+# :func:`message_params` proves that property of the checker's source before it is relied on.
+
+MESSAGE_NAMES = ("where", "what")
 
 
-HEADER = (f"{'module':24s} {'mutants':>7s} {'tested':>7s} {'killed':>7s} {'survived':>8s} "
-          f"{'timeout':>7s} {'no tests':>8s} {'score':>8s}")
+def _functions() -> dict:
+    import ast
+    out: dict = {}
+    for p in CHECKER.rglob("*.py"):
+        for node in ast.walk(ast.parse(p.read_text())):
+            if isinstance(node, ast.FunctionDef):
+                out.setdefault(node.name, []).append(node)
+    return out
+
+
+def _params(fn) -> list[str]:
+    """Positional parameters as a call passes them (a method's ``self`` left out)."""
+    ps = [a.arg for a in fn.args.posonlyargs + fn.args.args]
+    return ps[1:] if ps[:1] == ["self"] else ps
+
+
+def message_params() -> dict[str, int] | None:
+    """``{function name: position of its message parameter}`` over the checker, or None when
+    some use of a message parameter could decide something (then nothing is classified)."""
+    import ast
+    funcs = _functions()
+    pos: dict[str, int] = {}
+    for name, defs in funcs.items():
+        idx = {i for fn in defs for i, a in enumerate(_params(fn)) if a in MESSAGE_NAMES}
+        if len(idx) == 1:            # one place; a namesake without it must not reach that place
+            i = idx.pop()
+            if all(i < len(_params(fn)) and _params(fn)[i] in MESSAGE_NAMES
+                   or len(_params(fn)) <= i and fn.args.vararg is None for fn in defs):
+                pos[name] = i
+
+    def callee_takes_message(call, arg, fn) -> bool:
+        f = call.func
+        name = f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else None
+        for node in ast.walk(fn):      # a local alias of a switch entry: fast = FAST.name
+            if isinstance(node, ast.Assign) and isinstance(node.value, ast.Attribute) and \
+                    any(isinstance(t, ast.Name) and t.id == name for t in node.targets):
+                name = node.value.attr
+        if name not in pos:
+            return False
+        if arg in call.args:
+            return call.args.index(arg) == pos[name]
+        return any(k.value is arg and k.arg in MESSAGE_NAMES for k in call.keywords)
+
+    for defs in funcs.values():
+        for fn in defs:
+            names = set(_params(fn)) & set(MESSAGE_NAMES)
+            if not names:
+                continue
+            parent = {c: n for n in ast.walk(fn) for c in ast.iter_child_nodes(n)}
+            for node in ast.walk(fn):
+                if isinstance(node, ast.Name) and node.id in names:
+                    if isinstance(node.ctx, ast.Store):
+                        return None
+                    up = parent.get(node)
+                    if isinstance(up, ast.FormattedValue):
+                        continue
+                    if isinstance(up, ast.keyword):
+                        up, node = parent.get(up), node
+                    if isinstance(up, ast.Call) and callee_takes_message(up, node, fn):
+                        continue
+                    return None
+    return pos
+
+
+def message_only(diff: str, pos: dict[str, int] | None) -> bool:
+    """True when the mutant's diff replaces, on one line, only the string passed as a message
+    parameter (see :func:`message_params`) by another string or None."""
+    import io
+    import tokenize
+    if not pos:
+        return False
+    lines = [ln for ln in diff.splitlines() if not ln.startswith(("---", "+++", "@@"))]
+    minus = [i for i, ln in enumerate(lines) if ln.startswith("-")]
+    plus = [i for i, ln in enumerate(lines) if ln.startswith("+")]
+    if len(minus) != 1 or len(plus) != 1 or plus[0] != minus[0] + 1:
+        return False
+    # the changed line with up to four lines of context before it: a call may span lines
+    before = [ln[1:] for ln in lines[max(0, minus[0] - 4):minus[0]] if ln.startswith(" ")]
+
+    def toks(text: str) -> list:
+        out = []
+        try:
+            for t in tokenize.generate_tokens(io.StringIO(text).readline):
+                if t.type not in (tokenize.NEWLINE, tokenize.NL, tokenize.ENDMARKER,
+                                  tokenize.INDENT, tokenize.DEDENT, tokenize.COMMENT):
+                    out.append((t.type, t.string))
+        except (tokenize.TokenError, SyntaxError, IndentationError):
+            pass                       # an unclosed bracket at the end: the tokens so far
+        return out
+
+    import textwrap
+    for k in range(len(before) + 1):   # the fewest context lines that hold the call's "("
+        ctx = before[len(before) - k:]
+        a = toks(textwrap.dedent("\n".join(ctx + [lines[minus[0]][1:]])) + "\n")
+        b = toks(textwrap.dedent("\n".join(ctx + [lines[plus[0]][1:]])) + "\n")
+        verdict = _message_argument(a, b, pos)
+        if verdict is not None:
+            return verdict
+    return False
+
+
+def _message_argument(a: list, b: list, pos: dict[str, int]) -> bool | None:
+    """Whether the one token in which ``a`` and ``b`` differ is a message argument; None when
+    the call's opening bracket is not among the tokens (more context is needed)."""
+    import tokenize
+    if not a or len(a) != len(b):
+        return False
+    diffs = [i for i in range(len(a)) if a[i] != b[i]]
+    if len(diffs) != 1:
+        return False
+    i = diffs[0]
+    old_ok = a[i][0] == tokenize.STRING or a[i] == (tokenize.NAME, "where") \
+        or a[i] == (tokenize.NAME, "what")
+    new_ok = b[i][0] == tokenize.STRING or b[i] == (tokenize.NAME, "None")
+    if not (old_ok and new_ok) or i + 1 >= len(a) or a[i + 1][1] not in (",", ")"):
+        return False
+    depth, commas = 0, 0               # walk back to the call's "(": the argument position
+    for j in range(i - 1, -1, -1):
+        s = a[j][1]
+        if s in (")", "]", "}"):
+            depth += 1
+        elif s in ("(", "[", "{"):
+            if depth == 0:
+                if s != "(" or j == 0 or a[j - 1][0] != tokenize.NAME:
+                    return False
+                if a[j - 1][1] not in pos or pos[a[j - 1][1]] != commas:
+                    return False
+                return not any(t[1] == "=" for t in a[j:i])   # positional arguments only
+            depth -= 1
+        elif s == "," and depth == 0:
+            commas += 1
+    return None
+
+
+def classify(names: list[str]) -> dict[str, str]:
+    """``{survivor: "message only"}`` for the survivors whose change is a message only."""
+    pos = message_params()
+    if not pos or not names:
+        return {}
+    old = os.environ.get("PYTHONPATH")
+    sys.path.insert(0, str(MUTANTS))
+    cwd = os.getcwd()
+    os.chdir(ROOT)
+    try:
+        from mutmut.__main__ import find_mutant, get_diff_for_mutant
+        out = {}
+        for k in names:
+            if message_only(get_diff_for_mutant(k, path=find_mutant(k).path), pos):
+                out[k] = "message only"
+        return out
+    finally:
+        os.chdir(cwd)
+        sys.path.remove(str(MUTANTS))
+        if old is not None:
+            os.environ["PYTHONPATH"] = old
+
+
+EQUIVALENT = ROOT / "bench" / "mutation-equivalent.txt"
+
+
+def equivalents() -> dict[str, str]:
+    """``{mutant: reason}`` of the survivors shown equivalent by hand (docs/checker-audit.md)."""
+    out = {}
+    if EQUIVALENT.exists():
+        for line in EQUIVALENT.read_text().splitlines():
+            if line.strip() and not line.startswith("#"):
+                name, _, why = line.partition(" ")
+                out[name] = why.strip()
+    return out
+
+
+def score_line(module: str, res: dict[str, str]) -> str:
+    c = Counter(res.values())
+    checked = c["killed"] + c["survived"] + c["timeout"] + c["no tests"] + c["equivalent"]
+    live = checked - c["equivalent"]
+    score = 100.0 * (c["killed"] + c["timeout"]) / live if live else float("nan")
+    return (f"{module:24s} {len(res):7d} {checked:7d} {c['killed']:7d} {c['timeout']:7d} "
+            f"{c['survived']:8d} {c['no tests']:8d} {c['equivalent']:10d} {score:7.1f}%")
+
+
+HEADER = (f"{'module':24s} {'mutants':>7s} {'tested':>7s} {'killed':>7s} {'timeout':>7s} "
+          f"{'survived':>8s} {'no tests':>8s} {'equivalent':>10s} {'score':>8s}")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -136,6 +331,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="re-run only the mutants that survived last time")
     ap.add_argument("--unfinished", action="store_true",
                     help="with --sample: skip the sampled mutants already killed")
+    ap.add_argument("--together", action="store_true",
+                    help="test every chosen module in one mutmut run (one clean test run)")
     a = ap.parse_args(argv)
 
     known = all_modules()
@@ -163,28 +360,49 @@ def main(argv: list[str] | None = None) -> int:
                 if a.unfinished:
                     sampled[m] = set(names)
                     names = [k for k in names if res[k] not in ("killed", "timeout")]
+            elif a.together:
+                print(f"== {m}: {len(res)} mutants", flush=True)
+                chunk.append(f"{PREFIX}{m}.*")
+                continue
             else:                      # a whole module: one chunk of its own
                 print(f"== {m}: {len(res)} mutants", flush=True)
                 mutmut("run", "--max-children", str(a.jobs), f"{PREFIX}{m}.*")
                 continue
             sampled.setdefault(m, set(names))
             chunk += names
-        if chunk:                      # a sample is small: one run, one clean test run
-            print(f"== {len(chunk)} mutants of {len(sampled)} modules", flush=True)
+        if chunk:                      # a sample or --together: one run, one clean test run
+            print(f"== {len(chunk)} names of {len(mods)} modules", flush=True)
             mutmut("run", "--max-children", str(a.jobs), *chunk)
 
-    print()
-    print(HEADER)
-    total: dict[str, str] = {}
+    per: dict[str, dict[str, str]] = {}
     for m in mods:
         res = results(m)
         tested = sampled.get(m)
         if tested is not None:
             res = {k: v for k, v in res.items() if k in tested}
+        per[m] = res
+    live = [k for res in per.values() for k, v in res.items() if v in ("survived", "no tests")]
+    why = {**classify(live), **equivalents()}
+    print()
+    print(HEADER)
+    total: dict[str, str] = {}
+    for m in mods:
+        res = {k: "equivalent" if v == "survived" and k in why else v
+               for k, v in per[m].items()}
         print(score_line(m, res))
-        total.update({k: v for k, v in res.items()})
+        total.update(res)
     if len(mods) > 1:
         print(score_line("all", total))
+    slow = sorted(k for k, v in total.items() if v == "timeout")
+    if slow:
+        print(f"\n{len(slow)} timeouts (detected, not killed):")
+        for k in slow:
+            print(" ", k)
+    eq = sorted(k for k, v in total.items() if v == "equivalent")
+    if eq:
+        print(f"\n{len(eq)} equivalent survivors:")
+        for k in eq:
+            print(" ", k, "--", why[k])
     surv = sorted(k for k, v in total.items() if v in ("survived", "no tests"))
     if surv:
         print(f"\n{len(surv)} survivors:")

@@ -400,3 +400,27 @@ def test_a_constant_sum_of_many_associate_pairs_is_proven(tmp_path):
     for reference in (False, True):
         v = check_text(cert.text, reference=reference)
         assert v.code == 0 and v.minimum == 1, v.message
+
+
+@pytest.mark.parametrize("scale,shift", [(3, [1, -2, 5]), (1, [4, 0, 0]), (2, [0, 0, 0])])
+def test_a_homothetic_copy_cannot_pass_for_another_class(scale, shift):
+    """geom-indecomposable plus a third head whose keys are ``scale·K_1 + shift`` (other
+    weights and values, so no associate of head 1): the two polytopes are homothetic, so whatever
+    width functionals the certificate lists, the widths are proportional and the claim
+    that the copy is a separate factor (a larger count) must be rejected."""
+    doc = json.loads((GOLDEN / "geom-indecomposable.json").read_text())
+    heads = doc["problem"]["heads"]
+    # weights 2, 3, 4, 5: not a monomial multiple of head 1's denominator (no associate)
+    copy_ = {"atoms": [{"key": [scale * x + t for x, t in zip(a["key"], shift)], "value": 7 - i,
+                        "weight": 2 + i} for i, a in enumerate(heads[1]["atoms"])], "name": "copy"}
+    heads.append(copy_)
+    gh = _steps(doc, "generic_heads")[0]
+    gh["classes"].append([2])
+    doc["steps"].insert(2, {"rule": "indecomposable_chain", "head": 2, "kind": "simplex",
+                            "prime": 2 ** 61 - 1})
+    for functionals in (gh["width_functionals"], [[1, 0, 0], [0, 1, 0], [0, 0, 1], [1, 1, 0],
+                                                   [1, 0, 1], [3, -2, 7]]):
+        gh["width_functionals"] = functionals
+        _rehash(doc)
+        v = _settle_claims(copy.deepcopy(doc))
+        assert v.code == 1 and "homothetic" in v.message, v.message

@@ -43,7 +43,8 @@ def _certificate(problem: dict, witnesses: list, upper: int) -> str:
     doc = {"format": "attnproof-certificate", "version": 1, "trust": "exact",
            "problem": problem,
            "problem_sha256": hashlib.sha256(canonical_json(problem).encode()).hexdigest(),
-           "claims": {"lower_bound": 2, "upper_bound": upper, "minimum": None,
+           "claims": {"lower_bound": 2, "upper_bound": upper,
+                      "minimum": 2 if upper == 2 else None,
                       "window_refutations": []},
            "steps": [{"rule": "newton_blocks", "blocks": []},
                      {"rule": "non_constant", "witnesses": witnesses},
@@ -102,3 +103,118 @@ def test_the_constant_sum_is_constant():
     pts = [(F(1), F(1)), (F(3), F(1)), (F(1, 2), F(5)), (F(7), F(2, 3))]
     assert {value(CONSTANT, *p) for p in pts} == {1}
     assert len({value(MOVING, *p) for p in pts}) > 1
+
+
+# -- values the checker must compute exactly ---------------------------------------------------
+
+def _value(problem, x0, x1):
+    """``M(x)`` at a point of the positive orthant, by exact rational arithmetic."""
+    from fractions import Fraction as F
+    total = F(0)
+    for h in problem["heads"]:
+        num = den = F(0)
+        for a in h["atoms"]:
+            t = F(a.get("weight", 1)) * F(x0) ** a["key"][0] * F(x1) ** a["key"][1]
+            num += t * a["value"]
+            den += t
+        total += num / den
+    return total
+
+
+# 2x0/(1 + 2x0)·3 + 2·x1/(1 + x1): not constant, and not symmetric under x -> 1/x
+SKEW = _problem([_atom((1, 0), 3, 2), _atom((0, 0), 0)], [_atom((0, 1), 2), _atom((0, 0), 0)])
+# one head with a two-variable key: x0 x1 (value 0) against x0^2 (value 1)
+CROSS = _problem([_atom((1, 1), 0), _atom((2, 0), 1)])
+
+
+@MODES
+@pytest.mark.parametrize("problem, witnesses, moves", [
+    # equal values at (1/2, 3) and (1, 1) (both 3), not at the inverse points (29/10 and 3):
+    # the checker must evaluate x, not 1/x
+    (SKEW, [{"point": [[0, "1/2"], [1, 3]]}, {"point": []}], None),
+    # equal limits along x0 and x1 (both 4), but not along -x0 and -x1 (1 and 2): a limit
+    # takes the atoms that maximize <c, e>, not those that minimize it
+    (SKEW, [{"limit": [[0, 1]]}, {"limit": [[1, 1]]}], None),
+    # along (1, 1) the two atoms tie (<c, e> = 2 for both: the mean 1/2); along x0 alone x0^2
+    # wins (1): every variable of a key counts in <c, e>
+    (CROSS, [{"limit": [[0, 1], [1, 1]]}, {"limit": [[0, 1]]}], True),
+])
+def test_witness_values_are_the_true_values(problem, witnesses, moves, reference):
+    """A witness pair proves the floor exactly when the multi-head's values there differ."""
+    if moves is None:        # the values, computed here: points, or limits as large powers
+        def at(w):
+            if "point" in w:
+                x = {v: c for v, c in w["point"]}
+                return _value(problem, *(__import__("fractions").Fraction(x.get(i, 1))
+                                         for i in range(2)))
+            c = dict(w["limit"])
+            return _value(problem, *(10 ** (40 * c.get(i, 0)) for i in range(2)))
+        a, b = at(witnesses[0]), at(witnesses[1])
+        moves = abs(a - b) > __import__("fractions").Fraction(1, 10 ** 6)
+    v = check_text(_certificate(problem, witnesses, _product_count(problem)), reference=reference)
+    assert v.status == ("valid" if moves else "invalid"), v.message
+
+
+def test_the_skewed_witnesses_are_as_described():
+    from fractions import Fraction as F
+    assert _value(SKEW, F(1, 2), 3) == _value(SKEW, 1, 1) == 3
+    assert _value(SKEW, 2, F(1, 3)) == F(29, 10)
+
+
+# -- the work of the floor witnesses ------------------------------------------------------------
+
+BIG = 2 ** 1100 + 1
+# MOVING with a weight of 1500 bits: the running size of the sums grows past 16 words
+HEAVY = _problem([_atom((1, 0), 0, 2 ** 1500 + 1), _atom((0, 1), 1)],
+                 [_atom((2, 0), 0, 2), _atom((1, 1), 1)],
+                 [_atom((2, 0), 1, 3), _atom((0, 2), 0)])
+WORK_WITNESSES = dict(WITNESSES, **{
+    "big-point": [{"point": [[0, f"{BIG}/3"], [1, 5]]}, {"point": [[0, 3]]}],
+    "big-points": [{"point": [[0, f"3/{BIG}"], [1, f"{BIG}/7"]]}, {"point": []}],
+})
+# (problem, witnesses) -> (work with the fast paths, with the reference path): one unit per
+# term and per word of the sums of fractions (docs/certificates.md §8)
+FLOOR_WORK = {
+    "moving big-point": (189, 189), "moving big-points": (204, 204), "moving limits": (60, 60),
+    "moving points": (80, 80), "moving slope": (46, 46), "moving two-points": (84, 84),
+    "heavy big-point": (387, 387), "heavy big-points": (436, 436), "heavy limits": (118, 118),
+    "heavy points": (162, 162), "heavy slope": (83, 83), "heavy two-points": (168, 168),
+}
+
+
+def test_work_of_the_floor_witnesses():
+    got = {}
+    for pname, pb in (("moving", MOVING), ("heavy", HEAVY)):
+        for kind, ws in sorted(WORK_WITNESSES.items()):
+            text = _certificate(pb, ws, _product_count(pb))
+            v, r = check_text(text), check_text(text, reference=True)
+            assert v.status == r.status == "valid", (pname, kind, v.message)
+            got[f"{pname} {kind}"] = (v.work, r.work)
+    assert got == FLOOR_WORK, "the work changed; if on purpose, FLOOR_WORK = " + repr(got)
+
+
+# -- sub_sum: which factors are kept -----------------------------------------------------------
+
+def _sub_sum(factors) -> str:
+    import json
+    from pathlib import Path
+    doc = json.loads((Path(__file__).resolve().parent.parent / "certificates" / "valid"
+                      / "sub-sum.json").read_text())
+    next(s for s in doc["steps"] if s["rule"] == "sub_sum")["factors"] = factors
+    return canonical_json(doc)
+
+
+def test_the_sub_sum_is_reported_as_partial():
+    v = check_text(_sub_sum([0, 1]))
+    assert v.status == "valid" and v.complete is False and "sub-sum" in v.message, v.message
+
+
+@pytest.mark.parametrize("factors", [1, "01", [], [-1], [1, 0], [0, 0], [0, 3], [0, 1, 3],
+                                     [0, 1, 2]])
+def test_sub_sum_factors_are_increasing_indices_of_a_proper_subset(factors):
+    v = check_text(_sub_sum(factors))
+    assert v.status == "invalid" and "sub_sum" in v.message, v.message
+    reason = ("drops at least one" if factors == [0, 1, 2] else
+              "non-empty list" if not isinstance(factors, list) or not factors else
+              "factors" if factors == [-1] else "strictly increasing and below")
+    assert reason in v.message, v.message
