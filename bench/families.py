@@ -20,7 +20,8 @@ directly):
   domain) at 64 and 128 tokens (``--layers``: each is a 60-120 MB problem; at 128
   tokens the heads are past the direct-sum limit and the bound is a direct sub-sum).
 
-Each cell runs ``attnproof prove --json`` and ``attnproof check --json`` as fresh
+Each cell runs ``attnproof prove --json`` and ``attnproof check --json`` (with
+``--replay`` when the certificate holds line refutations) as fresh
 processes (imports included) in their own session, killed at ``--timeout``
 seconds (``--layer-timeout`` for the layers, ``--generic-timeout`` for ``generic``): a cell always ends, as an answer, an exit code with its message, or
 ``timeout``.  Printed per cell: prove and check wall seconds, the peak memory of
@@ -218,7 +219,9 @@ def main() -> int:
             if pr["code"] == 0:
                 d = pr["doc"] or {}
                 lower, upper = d.get("lower_bound"), d.get("upper_bound")
-                ck = run_cell(exe + ["check", stem + ".cert", "--json"], limit)
+                # line refutations (THEORY §12) are re-proven by the two solvers: --replay
+                replay = ["--replay"] if d.get("trust") in ("line-refuted", "window-refuted") else []
+                ck = run_cell(exe + ["check", stem + ".cert", "--json"] + replay, limit)
                 answer = "valid" if ck["code"] == 0 else f"check: {ck['code']}"
                 if ck["code"] not in (0, "timeout"):
                     failures += 1

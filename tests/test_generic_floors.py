@@ -72,3 +72,19 @@ def test_few_heads_keep_the_sampled_partial_count(heads):
     lb = lower_bound(float_multihead(heads, 9, 4, seed=1), max_atoms=20)
     gp = lb.geometry
     assert lb.complete is False and (gp.sub_sum is None or gp.minkowski is None)
+
+
+def test_a_line_query_that_cannot_run_leaves_the_bounds(tmp_path, run_cli):
+    # Σ_{k=1..25} σ(q1 + k·q2): the reduced denominator has degree 325 in one variable, over
+    # what the line query factors; asked by default, its limit is a note, not the answer
+    from attnproof.model import Atom, Head, MultiHead
+
+    M = MultiHead(tuple(Head((Atom((1, k), (1,)), Atom((0, 0), (0,)))) for k in range(1, 26)))
+    p = str(tmp_path / "z.json")
+    dump_problem(M, p)
+    rc, out, err = run_cli("prove", p, "-o", str(tmp_path / "z.cert"), "--json")
+    assert rc == 0, err
+    doc = json.loads(out)
+    assert int(doc["lower_bound"]) == 50 and any("line query not asked" in n for n in doc["notes"])
+    rc, _, err = run_cli("prove", p, "--lines")
+    assert rc == 3 and "cannot be factored" in err

@@ -22,6 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..algebra.lattice import Lattice
+from ..checker.limits import WORK_MAX
 from ..model import MultiHead
 from ..tasks import MapTasks, Progress
 from .associates import associate_classes
@@ -37,6 +38,8 @@ __all__ = ["FactorClasses", "factor_classes", "GeometryProof", "geometry_proof",
 MAX_CANDIDATES = 100_000
 # from this many factor heads on, a count past the budget is the exact count of a sub-sum
 MINKOWSKI_SUB_SUM_HEADS = 4
+# the share of the checker's largest work budget that such a sub-sum's vertex list may take
+MINKOWSKI_SUB_SUM_WORK = WORK_MAX // 4
 
 
 @dataclass
@@ -242,7 +245,9 @@ def _minkowski_sub_sum(fpts: list, pts_all: list, reps: list, max_candidates: in
     """``(kept factor indices, MinkowskiVertices, points, count, None)``: the exact vertex
     count (Lemma 9.4, with Gordan certificates) of the sum of the factors with the most
     points, as many as keep the product of their point counts within ``max_candidates``
-    (at least two), or None.  A sub-sum's count bounds every fusion (§6.14)."""
+    (at least two), or None.  A sub-sum's count bounds every fusion (§6.14).  When the
+    checker's work on its vertex list would pass :data:`MINKOWSKI_SUB_SUM_WORK`, the list
+    is cut there (a partial count: verified vertices of the sub-sum, still a bound)."""
     order = sorted(range(len(fpts)), key=lambda i: (-len(fpts[i]), i))
     S, prod = [], 1
     for i in order:
@@ -258,6 +263,17 @@ def _minkowski_sub_sum(fpts: list, pts_all: list, reps: list, max_candidates: in
     mv = minkowski_vertices(pts, complete=True, progress=progress, mapper=mapper)
     if not (mv.complete and mv.certified):
         return None
+    # the checker pays every listed vertex against every point of the kept heads: past
+    # its share of the work budget the list is cut, a verified part of the sub-sum's count
+    per = sum(len(p) for p in pts) * max(len(pts[0][0]), 1)
+    keep = MINKOWSKI_SUB_SUM_WORK // per
+    if keep < 1:
+        return None
+    if mv.count > keep:
+        mv.vertices = mv.vertices[:keep]
+        mv.complete = mv.certified = False
+        mv.non_vertices = []
+        mv.head_non_vertices = [[] for _ in pts]
     return S, mv, pts, mv.count, None
 
 
