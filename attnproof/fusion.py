@@ -26,7 +26,7 @@ from typing import Any, Iterator, Protocol, runtime_checkable
 import flint
 
 from .algebra.budget import flint_obstacle, require_flint
-from .algebra.expfrac import ExpFraction, head_fraction, poly_context
+from .algebra.expfrac import ExpFraction, head_fraction, poly_context, poly_from_dict
 from .algebra.identity import checked_gcd
 from .algebra.lattice import Lattice
 from .errors import AlgebraError, LimitError
@@ -522,9 +522,6 @@ def verify_head(M: MultiHead, head: Head, points: int = 3, seed: int = 0, max_nu
 
 # -- the class product fusion: counted and written without polynomial algebra ------------
 
-_MOD_P = (1 << 61) - 1          # a prime: the modular identity check of ClassProductFusion.verify
-
-
 @dataclass(frozen=True)
 class _Factor:
     """One factor ``D_c`` of a class product: a class of associate heads merged into one.
@@ -772,62 +769,41 @@ class ClassProductFusion:
         return decimal_atom_docs(self.to_head(), self.multihead.dim, self.multihead.value_dim)
 
     def verify(self, points: int = 2, seed: int = 0) -> None:
-        """Compare the fused head with the multi-head modulo the prime ``2^61 - 1``.
+        """The exact polynomial identity ``N/D = Σ_h N_h/D_h`` of the written head, in FLINT
+        integer polynomials (:func:`attnproof.algebra.identity.fusion_identity`): the
+        entries become ``D`` and ``N`` (coefficients cleared of denominators, exponents
+        shifted to be non-negative; FLINT keeps exponents of any length, and the
+        identity of a class product needs only products and exact divisions: its
+        heads divide ``D``, are constant, or are associates of a folded class).
+        ``points = 0`` skips it; otherwise ``points`` and ``seed`` play no part.
 
-        At random points of the torus over ``GF(p)`` (exponents reduce modulo
-        ``p - 1``, so no exponent is ever expanded): evidence that the written
-        head is right, not a proof; the fusion is exact by construction.
+        >>> from attnproof.families import float_multihead
+        >>> class_product_fusion(float_multihead(2, 3, 2, seed=1)).verify()
         """
         if points <= 0:
             return
-        rows = [(x + ((z,) if self.lattice.has_z else ()), W, vals) for x, z, W, vals in self._rows()]
-        heads = []
-        for h in self.multihead.heads:
-            heads.append([(self.lattice.exponent(a), a.weight, a.value) for a in h.atoms])
-        rng = random.Random(seed)
-        p = _MOD_P
-        done = tries = 0
-        while done < points:
-            tries += 1
-            if tries > 20 * points:
-                raise AlgebraError("no evaluation point found for the modular check (internal error)")
-            pt = [rng.randrange(2, p - 1) for _ in range(self.lattice.nvars)]
-            fused = _mod_head(rows, pt, p)
-            parts = [_mod_head(h, pt, p) for h in heads]
-            if fused is None or any(q is None for q in parts):
-                continue
-            total = [sum(q[c] for q in parts) % p for c in range(self.multihead.value_dim)]
-            if total != fused:
-                raise AlgebraError("the fused head differs from the multi-head modulo 2^61 - 1 "
-                                   "(internal error)")
-            done += 1
+        from math import lcm
 
+        from .algebra.identity import fusion_identity
 
-def _mod(x: Fraction, p: int) -> int:
-    return x.numerator % p * pow(x.denominator % p, -1, p) % p
-
-
-def _mod_head(rows, pt, p):
-    """``N/D`` of a head modulo ``p`` at the point ``pt``; None when ``D ≡ 0`` or a denominator is."""
-    try:
-        den = 0
-        num = None
-        for e, w, vals in rows:
-            t = _mod(Fraction(w), p)
-            for ej, xj in zip(e, pt):
-                if ej:
-                    t = t * pow(xj, ej % (p - 1), p) % p
-            den = (den + t) % p
-            if num is None:
-                num = [0] * len(vals)
-            for c, v in enumerate(vals):
-                num[c] = (num[c] + t * _mod(Fraction(v), p)) % p
-        if den == 0:
-            return None
-        inv = pow(den, -1, p)
-        return [n * inv % p for n in num]
-    except ValueError:                     # a denominator divisible by p
-        return None
+        lat = self.lattice
+        rows = [(x + ((z,) if lat.has_z else ()), W, vals) for x, z, W, vals in self._rows()]
+        low = [min(col) for col in zip(*(e for e, _, _ in rows))]
+        scale = 1
+        for _, W, vals in rows:
+            scale = lcm(scale, W.denominator, *((W * v).denominator for v in vals))
+        ctx = poly_context(lat)
+        den: dict = {}
+        nums: list = [dict() for _ in range(self.multihead.value_dim)]
+        for e, W, vals in rows:
+            k = tuple(a - b for a, b in zip(e, low))
+            den[k] = int(W * scale)
+            for n, v in zip(nums, vals):
+                if v:
+                    n[k] = int(W * v * scale)
+        frac = ExpFraction(lat, tuple(poly_from_dict(ctx, n) for n in nums),
+                           poly_from_dict(ctx, den), tuple(low))
+        fusion_identity(frac, self.multihead, gcd=False)
 
 
 def class_product_fusion(M: MultiHead, max_atoms: int | None = DEFAULT_MAX_ATOMS,

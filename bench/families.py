@@ -14,13 +14,16 @@ directly):
   floor: ``V(Q) = 2``, no factorization);
 * ``float-RD``: 3 heads × 8 random float32 keys in ``R^D`` (``D`` = 2, 4, 8, 16;
   the geometric path, THEORY §9);
+* ``generic``: ``H`` heads × 20 random float32 keys in ``R^16`` (``H`` = 150, 300):
+  past the candidate budget, the exact count of a sub-sum (``--generic-timeout``);
 * ``layer``: a random GPT-2-shaped layer (12 heads, ``d_model`` 768, LayerNorm
   domain) at 64 and 128 tokens (``--layers``: each is a 60-120 MB problem; at 128
   tokens the heads are past the direct-sum limit and the bound is a direct sub-sum).
 
-Each cell runs ``attnproof prove --json`` and ``attnproof check --json`` as fresh
+Each cell runs ``attnproof prove --json`` and ``attnproof check --json`` (with
+``--replay`` when the certificate holds line refutations) as fresh
 processes (imports included) in their own session, killed at ``--timeout``
-seconds (``--layer-timeout`` for the layers): a cell always ends, as an answer, an exit code with its message, or
+seconds (``--layer-timeout`` for the layers, ``--generic-timeout`` for ``generic``): a cell always ends, as an answer, an exit code with its message, or
 ``timeout``.  Printed per cell: prove and check wall seconds, the peak memory of
 the prove process (``ru_maxrss`` of that child alone, through ``wait4``), the lower
 and upper bounds, and the growth of the prove time per doubling of the size
@@ -85,6 +88,11 @@ def _float_heads(dim):
     return MultiHead.from_arrays(keys, values)
 
 
+def _generic(heads):
+    from attnproof.families import float_multihead
+    return float_multihead(heads, 20, 16, seed=0)
+
+
 def _layer(tokens):
     from attnproof.transformer.capture import random_capture
     from attnproof.transformer.problem import capture_to_problem
@@ -96,14 +104,15 @@ FAMILIES = {
     "path": (_graph("path"), [8, 16, 32, 64], "n"),
     "cycle": (_graph("cycle"), [8, 16, 32, 64], "n"),
     "complete": (_graph("complete"), [3, 4, 5, 6, 7], "n"),
-    "random-graph": (_random_graph, [6, 8, 10, 12], "n"),
+    "random-graph": (_random_graph, [6, 8, 10, 12, 16, 20], "n"),
     "plane": (_plane, [25, 50, 100, 200, 400, 800], "H"),
     "binomial": (_binomial, [8, 16, 32, 64, 128], "bits"),
     "float": (_float_heads, [2, 4, 8, 16], "D"),
+    "generic": (_generic, [150, 300], "H"),
     "layer": (_layer, [64, 128], "tokens"),
 }
 QUICK = {"sigmoid": [128, 256], "path": [8, 16], "cycle": [8, 16], "complete": [3, 4],
-         "random-graph": [6, 8], "plane": [25, 50], "binomial": [8, 16], "float": [2, 4],
+         "random-graph": [6, 8], "plane": [25, 50], "binomial": [8, 16], "float": [2, 4], "generic": [8, 16],
          "layer": [16, 32]}
 
 
@@ -164,6 +173,8 @@ def main() -> int:
     ap.add_argument("--layers", action="store_true", help="include the captured layers")
     ap.add_argument("--layer-timeout", type=float, default=900.0,
                     help="seconds per command for the layers (default 900)")
+    ap.add_argument("--generic-timeout", type=float, default=600.0,
+                    help="seconds per command for the generic heads (default 600)")
     ap.add_argument("--quick", action="store_true", help="two small sizes per family")
     ap.add_argument("--keep", metavar="DIR", help="write problems and certificates here")
     args = ap.parse_args()
@@ -200,7 +211,7 @@ def main() -> int:
                 failures += 1
                 continue
             build = time.perf_counter() - t0
-            limit = args.layer_timeout if name == "layer" else args.timeout
+            limit = {"layer": args.layer_timeout, "generic": args.generic_timeout}.get(name, args.timeout)
             pr = run_cell(exe + ["prove", stem + ".json", "-o", stem + ".cert", "--json"], limit)
             ck = None
             lower = upper = None
@@ -208,7 +219,9 @@ def main() -> int:
             if pr["code"] == 0:
                 d = pr["doc"] or {}
                 lower, upper = d.get("lower_bound"), d.get("upper_bound")
-                ck = run_cell(exe + ["check", stem + ".cert", "--json"], limit)
+                # line refutations (THEORY §12) are re-proven by the two solvers: --replay
+                replay = ["--replay"] if d.get("trust") in ("line-refuted", "window-refuted") else []
+                ck = run_cell(exe + ["check", stem + ".cert", "--json"] + replay, limit)
                 answer = "valid" if ck["code"] == 0 else f"check: {ck['code']}"
                 if ck["code"] not in (0, "timeout"):
                     failures += 1

@@ -31,9 +31,13 @@ figures from run to run: compare the two columns of one run, not runs.
   measured) in the same run;
 * with ``--lines-budget S`` (e.g. 600): C_5, C_6 and K_4, each given S seconds
   in all (queries ascend from the Newton bound, so the run ends with the best
-  bound reached); the proven lower bound, the best fusion and the time spent.
+  bound reached); the proven lower bound, the best fusion and the time spent;
+* with ``--lines-incremental``: incremental solving across ``k`` against one
+  query per ``k`` (K_3 k = 5, 6; C_4 k = 13, 14): the ``k``-slot queries, one
+  formula with ``K`` slots (``K`` = the best fusion) and "at most ``k`` distinct
+  points" asserted per ``k``, and that formula walked with push/pop in one z3.
 
-    python bench/search.py --lines [--lines-budget 600]
+    python bench/search.py --lines [--lines-budget 600] [--lines-incremental]
 """
 
 from __future__ import annotations
@@ -85,6 +89,8 @@ def main() -> None:
                     help="time the line refutations (THEORY §12) instead of the window search")
     ap.add_argument("--lines-budget", type=float, default=0,
                     help="with --lines: seconds for each of C_5, C_6 and K_4 (0: skip them)")
+    ap.add_argument("--lines-incremental", action="store_true",
+                    help="with --lines: time incremental solving across k against one query per k")
     args = ap.parse_args()
     if args.lines:
         lines_bench(args)
@@ -172,6 +178,8 @@ def lines_bench(args) -> None:
             each = ", ".join(f"{s} {r.seconds:.1f} s" for s, r in runs.items())
             print(f"  {name} k = {k}, {label:<20} {ans:<13} {t:7.1f} s ({each}; "
                   f"{enc.stats['bytes']} bytes)  ratio {base / t:.2f}x", flush=True)
+    if args.lines_incremental:
+        incremental_bench(args.timeout)
     if args.lines_budget > 0:
         print(f"long runs: each graph gets {args.lines_budget:g} s in all, queries ascending:")
         for name, graph, n in (("C_5", "cycle", 5), ("C_6", "cycle", 6), ("K_4", "complete", 4)):
@@ -187,6 +195,46 @@ def lines_bench(args) -> None:
                     f"lower bound {mr.lower_bound}, upper bound {mr.best.atoms}")
             print(f"  {name}: {told} (Newton {mr.newton}; stopped: {mr.stopped}) after "
                   f"{mr.seconds:.0f} s", flush=True)
+
+
+def incremental_bench(timeout: float) -> None:
+    """Incremental solving across ``k`` (push/pop in one z3) against one query per ``k``."""
+    import z3
+
+    from attnproof.smt.lines import encode_lines, line_factors
+    from attnproof.smt.solvers import run_solvers
+
+    print("incremental across k (z3 and cvc5 in their own processes unless said; seconds):")
+    for name, graph, n, ks, K in (("K_3", "complete", 3, (5, 6), 7), ("C_4", "cycle", 4, (13, 14), 15)):
+        dirs = line_factors(reduced_form(graph_sum(named_graph(graph, n)))).directions
+        each = 0.0
+        for k in ks:
+            runs = run_solvers(("z3", "cvc5"), encode_lines(dirs, k).smtlib, timeout)
+            each += runs["z3"].seconds
+            print(f"  {name} k = {k}, {k} slots: " + ", ".join(
+                f"{s} {r.result} {r.seconds:.1f}" for s, r in runs.items()), flush=True)
+        big = encode_lines(dirs, K).smtlib.replace("(check-sat)\n", "")
+        flags = " ".join(f"(ite n_{i} 1 0)" for i in range(1, K))
+        for k in ks:
+            text = big + f"(assert (<= (+ 1 {flags}) {k}))\n(check-sat)\n"
+            runs = run_solvers(("z3", "cvc5"), text, timeout)
+            print(f"  {name} k = {k}, {K} slots and at most {k} distinct points: " + ", ".join(
+                f"{s} {r.result} {r.seconds:.1f}" for s, r in runs.items()), flush=True)
+        solver = z3.Solver()
+        solver.set("timeout", int(timeout * 1000))
+        solver.from_string(big)
+        t0 = time.perf_counter()
+        for k in ks:
+            solver.push()
+            solver.add(z3.Sum([z3.If(z3.Bool(f"n_{i}"), 1, 0) for i in range(1, K)]) + 1 <= k)
+            t1 = time.perf_counter()
+            ans = solver.check()
+            print(f"  {name} k = {k}, incremental z3 (push/pop): {ans} {time.perf_counter() - t1:.1f}",
+                  flush=True)
+            solver.pop()
+        walk = time.perf_counter() - t0
+        print(f"  {name}: z3 walk incremental {walk:.1f} s against {each:.1f} s one query per k "
+              f"(ratio {each / walk:.2f}x)", flush=True)
 
 
 if __name__ == "__main__":

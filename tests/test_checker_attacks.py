@@ -602,3 +602,56 @@ def test_a_division_with_huge_exponents_in_many_variables(reference):
         assert P.divexact(P.mul(f, {(): 1, M: 1}), f, bud) == {(): 1, M: 1}
         used.append(bud.used)
     assert used[1] >= 4 * used[0]
+
+
+def test_a_division_pays_for_the_pairs_of_long_monomials():
+    """(1 + x_0)·g with g of 100 terms in 2,000 of 100,000 variables each: every step of
+    the division on monomials merges and compares monomials of 2,000 pairs; it was
+    charged as if they had one (3 s of CPU for 10,000 pairs, charged about 700 units)."""
+    import random
+
+    from attnproof.checker import poly as P
+    from attnproof.checker.syntax import Budget
+
+    rng = random.Random(2)
+    f = {(): 1, ((0, 1),): 1}
+    used = []
+    for pairs in (10, 2000):
+        g = {tuple((v, rng.randint(1, 3)) for v in sorted(rng.sample(range(1, 100_000), pairs))): 1
+             for _ in range(100)}
+        bud = Budget(None)
+        assert P.divexact(P.mul(f, g), f, bud) == g
+        used.append(bud.used)
+    assert used[1] >= 50 * used[0]
+
+
+def test_repeated_keys_pay_for_their_growing_sums():
+    """A head whose atoms share a key with weights 1/q_i, q_i of 2000 digits: the weights
+    add to a denominator of n·2000 digits, each addition a gcd and products of that
+    length (400 atoms, an 815 kB certificate: 16 s of CPU, charged nothing).  The
+    charge grows quadratically with n, before the arithmetic."""
+    import random
+
+    from attnproof.checker.problem import parse_problem
+    from attnproof.checker.syntax import Budget
+
+    rng = random.Random(1)
+
+    def problem(n):
+        atoms = [{"key": [0], "value": 1, "weight": f"1/{rng.randrange(10 ** 1999, 10 ** 2000) | 1}"}
+                 for _ in range(n)] + [{"key": [1], "value": 0}]
+        return {"format": "attnproof-problem", "version": 1, "dim": 1, "heads": [{"atoms": atoms}]}
+
+    used = []
+    for n in (40, 80):
+        bud = Budget(None)
+        parse_problem(problem(n), budget=bud)
+        used.append(bud.used)
+    assert used[1] >= 3 * used[0] and used[1] >= 80 * 80 * 104 * 104 // 2 // 128
+    doc = {"format": "attnproof-certificate", "version": 1, "problem": problem(80),
+           "claims": {"lower_bound": 2, "upper_bound": 2, "minimum": 2, "window_refutations": []},
+           "steps": [{"rule": "newton_blocks", "blocks": []}, {"rule": "product_fusion"}],
+           "trust": "exact"}
+    doc["problem_sha256"] = hashlib.sha256(_canon(doc["problem"]).encode()).hexdigest()
+    v = check_text(json.dumps(doc), work=used[1] // 2)
+    assert v.code == 2 and "rational weights" in v.message, v.message

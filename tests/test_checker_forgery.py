@@ -7,6 +7,7 @@ sum of heads is constant, so one atom suffices and the true minimum is 1).
 from __future__ import annotations
 
 import hashlib
+from fractions import Fraction
 
 import pytest
 
@@ -400,3 +401,66 @@ def test_a_constant_sum_of_many_associate_pairs_is_proven(tmp_path):
     for reference in (False, True):
         v = check_text(cert.text, reference=reference)
         assert v.code == 0 and v.minimum == 1, v.message
+
+
+@pytest.mark.parametrize("scale,shift", [(3, [1, -2, 5]), (1, [4, 0, 0]), (2, [0, 0, 0])])
+def test_a_homothetic_copy_cannot_pass_for_another_class(scale, shift):
+    """geom-indecomposable plus a third head whose keys are ``scale·K_1 + shift`` (other
+    weights and values, so no associate of head 1): the two polytopes are homothetic, so whatever
+    width functionals the certificate lists, the widths are proportional and the claim
+    that the copy is a separate factor (a larger count) must be rejected."""
+    doc = json.loads((GOLDEN / "geom-indecomposable.json").read_text())
+    heads = doc["problem"]["heads"]
+    # weights 2, 3, 4, 5: not a monomial multiple of head 1's denominator (no associate)
+    copy_ = {"atoms": [{"key": [scale * x + t for x, t in zip(a["key"], shift)], "value": 7 - i,
+                        "weight": 2 + i} for i, a in enumerate(heads[1]["atoms"])], "name": "copy"}
+    heads.append(copy_)
+    gh = _steps(doc, "generic_heads")[0]
+    gh["classes"].append([2])
+    doc["steps"].insert(2, {"rule": "indecomposable_chain", "head": 2, "kind": "simplex",
+                            "prime": 2 ** 61 - 1})
+    for functionals in (gh["width_functionals"], [[1, 0, 0], [0, 1, 0], [0, 0, 1], [1, 1, 0],
+                                                   [1, 0, 1], [3, -2, 7]]):
+        gh["width_functionals"] = functionals
+        _rehash(doc)
+        v = _settle_claims(copy.deepcopy(doc))
+        assert v.code == 1 and "homothetic" in v.message, v.message
+
+
+_SEGMENT = (Fraction("0.1234567"), Fraction("-0.7654321"))
+
+
+def _same_segment_heads(rows):
+    from attnproof.model import Atom, Head, MultiHead
+
+    return MultiHead(tuple(Head(tuple(Atom(key, (Fraction(v),), bias=Fraction(b))
+                                      for key, v, b in atoms)) for atoms in rows))
+
+
+@pytest.mark.parametrize("kind", ["equal", "translated", "longer"])
+def test_associates_passed_off_as_two_classes_are_rejected(kind):
+    """Many heads on one segment (equal supports: one shape), told apart by their biases
+    (hashed one-term forms).  Head 5 is then made an associate of head 2 -- the same head,
+    a translate, or (1 + e)·D_2 through two-term coefficients -- while the certificate
+    still lists it as a class of its own: the count of 12 classes is a forgery."""
+    from attnproof.certificate import build_certificate
+    from attnproof.io import problem_to_dict
+
+    zero, k = (Fraction(0), Fraction(0)), _SEGMENT
+    rows = [[(k, 1, Fraction(i + 1, 7)), (zero, 0, 0)] for i in range(12)]
+    M = _same_segment_heads(rows)
+    doc = build_certificate(M).doc
+    assert check_text(canonical_json(doc)).code == 0
+    b2 = Fraction(3, 7)
+    if kind == "equal":
+        rows[5] = [(k, 2, b2), (zero, 5, 0)]
+    elif kind == "translated":
+        t = (Fraction(1, 3), Fraction(2))
+        rows[5] = [(tuple(a + b for a, b in zip(k, t)), 2, b2 + 1), (t, 5, 1)]
+    else:
+        rows[5] = [(k, 2, b2), (k, 2, b2 + 1), (zero, 5, 0), (zero, 5, 1)]
+    M2 = _same_segment_heads(rows)
+    doc["problem"] = problem_to_dict(M2)
+    _rehash(doc)
+    v = check_text(canonical_json(doc))
+    assert v.code == 1 and "heads 2 and 5 are associates" in v.message, v.message

@@ -46,7 +46,7 @@ def test_max_atoms_is_the_estimate_of_what_is_built(tmp_path, run_cli):
 @pytest.mark.parametrize("G,upper", [(nx.complete_graph(6), 2932), (nx.cycle_graph(6), 63)])
 def test_prove_upper_bound_is_the_best_verified_fusion(tmp_path, run_cli, G, upper):
     p = _write(tmp_path, "g", graph_sum(G))
-    # exact steps only: the line query would spend its minute on C_6's gap (62 vs 63)
+    # exact steps only: the line query would spend its budget on C_6's gap (62 vs 63)
     rc, out, err = run_cli("prove", p, "-o", str(tmp_path / "g.cert"), "--json", "--no-lines")
     assert rc == 0, err
     assert json.loads(out)["upper_bound"] == upper == fuse(graph_sum(G)).atoms

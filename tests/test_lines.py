@@ -391,3 +391,25 @@ def test_replay_refuses_a_stated_c_or_m_the_problem_does_not_have():
     assert line_options_of(step, M) == LINE_OPTIONS
     assert line_options_of(dict(step, multiplicities=[1, 3]), M) is None
     assert line_options_of(dict(step, coefficients=[1, 2]), M) is None
+
+
+def test_prove_keeps_the_exact_certificate_when_the_line_query_cannot_be_asked(tmp_path, capsys,
+                                                                             monkeypatch):
+    import attnproof.smt
+    from attnproof.certificate import build_certificate
+    from attnproof.cli import main
+    from attnproof.errors import InputError
+    from attnproof.io import dump_problem
+
+    def refuse(*a, **k):
+        raise InputError("line refutations: the reduced denominator cannot be factored (test)")
+    monkeypatch.setattr(attnproof.smt, "line_minimize", refuse)
+    p, cert = tmp_path / "k3.json", tmp_path / "k3.cert.json"
+    M = graph_sum(named_graph("complete", 3))
+    dump_problem(M, p)
+    assert main(["prove", str(p), "-o", str(cert), "--json"]) == 0       # by default: a note
+    out = json.loads(capsys.readouterr().out)
+    assert (out["lower_bound"], out["trust"]) == (6, "exact")
+    assert any("cannot be factored (test)" in n for n in out["notes"])
+    assert cert.read_text() == build_certificate(M).text
+    assert main(["prove", str(p), "--lines"]) == 3                      # asked for: an error

@@ -356,6 +356,31 @@ def test_class_product_agrees_with_the_expanded_product():
     assert rows(a) == rows(b)
 
 
+@pytest.mark.parametrize("binary,biases", [(True, False), (False, True)])
+def test_class_product_identity_is_exact_and_catches_a_wrong_entry(binary, biases):
+    # long binary keys (exponents of ~150 bits): the identity N/D = Σ N_h/D_h holds in FLINT
+    # integer polynomials; one weight, value or key of the written head changed breaks it
+    from attnproof.errors import AlgebraError
+    from attnproof.fusion import ClassProductFusion
+
+    M = float_multihead(3, 3, 3, seed=4, binary=binary, biases=biases)
+    f = class_product_fusion(M)
+    f.verify()
+    rows = list(f._rows())
+
+    class Wrong(ClassProductFusion):
+        def _rows(self):
+            return iter(self.bad)
+
+    for i, change in ((0, lambda r: (r[0], r[1], r[2] * 2, r[3])),
+                      (5, lambda r: (r[0], r[1], r[2], tuple(v + 1 for v in r[3]))),
+                      (7, lambda r: (tuple(x + 1 for x in r[0]), r[1], r[2], r[3]))):
+        g = Wrong(**{k: getattr(f, k) for k in f.__dataclass_fields__})
+        object.__setattr__(g, "bad", [change(r) if j == i else r for j, r in enumerate(rows)])
+        with pytest.raises(AlgebraError):     # "differs", or a gcd it cannot take
+            g.verify()
+
+
 def test_fuse_writes_exact_decimals(tmp_path):
     M = float_multihead(2, 5, 4, seed=2, binary=True)
     dump_problem(M, tmp_path / "m.json")

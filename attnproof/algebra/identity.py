@@ -6,14 +6,19 @@ are linearly independent, so an identity of functions is one of polynomials).
 Each head's ``N_h/D_h`` and the fusion's ``N/D`` are shifted by monomials that
 cancel in each ratio, so the identity is checked on the stored polynomials:
 
-* **every** ``D_h`` **divides** ``D`` (the product and lcm fusions, and the
-  reduced one when no factor cancels between heads): ``q_h = D / D_h`` by exact
-  division, and ``N = Σ_h q_h·N_h`` term by term.  Linear in the heads, each
-  step the size of the fusion.
-* **otherwise** (a factor cancelled): ``L = lcm(D_h)``, ``S = Σ_h N_h·(L/D_h)``,
-  so ``M = S/L``; with ``g = gcd(L, D)``, ``N/D = S/L`` iff
-  ``N·(L/g) = S·(D/g)``.
+* **heads whose denominator divides** ``D`` (up to its integer content: the
+  product and lcm fusions, the class product, and the reduced one when no factor
+  cancels between heads): ``q_h = D / P_h`` by exact division, ``P_h`` the
+  primitive part of ``D_h``; their sum is ``A/(C·D)`` with ``A = Σ_h N_h·q_h·(C/c_h)``.
+  Linear in the heads, each step the size of the fusion.
+* **constant heads** (every ``N_h = κ_h·D_h``) add ``κ_h·D``, whatever ``D``.
+* **the other heads** (a factor cancelled, or a class folded as constant): summed
+  over the lcm ``L`` of their primitive denominators, ``S/(C'·L)``; a gcd is taken
+  only where ``P_h`` does not already divide ``L`` (associate heads need none).
 
+The identity checked is ``N·C·C'·L = A·C'·L + S·C·D``, in ``Z[x]``.  FLINT keeps
+exponents of any length, so this works for long keys too (THEORY §9) as long as
+no gcd is needed.
 Every division is FLINT's exact division (an inexact one is an error, never a
 truncation) and every gcd is :func:`checked_gcd`'s, which is verified to divide
 its arguments.  Nothing is evaluated at sample points.
@@ -27,10 +32,13 @@ its arguments.  Nothing is evaluated at sample points.
 >>> fusion_identity(bad, f.multihead)
 Traceback (most recent call last):
 ...
-attnproof.errors.AlgebraError: the fused head differs from the multi-head: N != Σ_h (D/D_h)·N_h in value component 0 (internal error)
+attnproof.errors.AlgebraError: the fused head differs from the multi-head: N/D != Σ_h N_h/D_h in value component 0 (internal error)
 """
 
 from __future__ import annotations
+
+from fractions import Fraction
+from math import lcm
 
 from flint.utils.flint_exceptions import DomainError
 
@@ -57,10 +65,40 @@ def checked_gcd(a, b):
     return g
 
 
-def fusion_identity(frac: ExpFraction, M: MultiHead) -> str:
+def _exact(a, b):
+    """``a / b`` when ``b`` divides ``a`` in ``Z[x]`` (FLINT's exact division), else None."""
+    try:
+        return a / b
+    except DomainError:
+        return None
+
+
+def _constant(f) -> list | None:
+    """The value vector of a constant head (every ``N_k = κ_k·D``), or None."""
+    e0 = f.den.monoms()[0]
+    d0 = int(f.den[e0])
+    out = []
+    for n in f.num:
+        n0 = int(n[e0])
+        if n * d0 != f.den * n0:
+            return None
+        out.append(Fraction(n0, d0))
+    return out
+
+
+def fusion_identity(frac: ExpFraction, M: MultiHead, *, gcd: bool = True) -> str:
     """Raise :class:`AlgebraError` unless ``frac`` (``N/D``) equals ``Σ_h N_h/D_h`` over
     the heads of ``M`` (on ``frac``'s lattice) as rational functions; return the path
-    taken, ``"divides"`` or ``"lcm"``.
+    taken: ``"divides"`` when every head is constant or has a denominator
+    ``D_h = c_h·P_h`` whose primitive part divides ``D``, ``"lcm"`` otherwise.
+
+    Constant heads add ``κ_h·D``; with ``q_h = D/P_h`` for the heads that divide (``C``
+    a common denominator of their contents and of ``Σ κ_h``), they sum to ``A/(C·D)``,
+    ``A = Σ_h N_h·q_h·(C/c_h) + C·Σ κ_h·D``; the others are summed over
+    ``L = lcm P_h`` (a gcd only where ``P_h`` does not already divide ``L``) as
+    ``S/(C'·L)``.  The identity is then ``N·C·C'·L = A·C'·L + S·C·D``, in integers.
+    ``gcd=False`` (exponents too long for FLINT's gcd): a gcd needed is an
+    :class:`AlgebraError` instead.
 
     >>> from attnproof.model import Atom, Head, MultiHead
     >>> from attnproof.fusion import fuse
@@ -74,34 +112,42 @@ def fusion_identity(frac: ExpFraction, M: MultiHead) -> str:
     ctx = frac.den.context()
     heads = [head_fraction(h, lat, ctx) for h in M.heads]
     D = frac.den
-    if D.is_zero() or len(frac.num) != M.value_dim:
+    m = M.value_dim
+    if D.is_zero() or len(frac.num) != m:
         raise AlgebraError("the fused head has no denominator or the wrong number of "
                            "value components (internal error)")
-    quotients = []
+    zero = ctx.from_dict({})
+    one = ctx.from_dict({(0,) * ctx.nvars(): 1})
+    K = [Fraction(0)] * m
+    div, rest = [], []
     for f in heads:
-        try:
-            quotients.append(D / f.den)
-        except DomainError:
-            break
-    if len(quotients) == len(heads):
-        for c, n in enumerate(frac.num):
-            s = ctx.from_dict({})
-            for q, f in zip(quotients, heads):
-                s += q * f.num[c]
-            if s != n:
-                raise AlgebraError("the fused head differs from the multi-head: "
-                                   f"N != Σ_h (D/D_h)·N_h in value component {c} (internal error)")
-        return "divides"
-    L = heads[0].den
-    for f in heads[1:]:
-        L = L * (f.den / checked_gcd(L, f.den))
-    g = checked_gcd(L, D)
-    Lg, Dg = L / g, D / g
-    for c, n in enumerate(frac.num):
-        s = ctx.from_dict({})
-        for f in heads:
-            s += f.num[c] * (L / f.den)
-        if n * Lg != s * Dg:
-            raise AlgebraError("the fused head differs from the multi-head: "
-                               f"N·L != S·D in value component {c} (internal error)")
-    return "lcm"
+        kappa = _constant(f)
+        if kappa is not None:
+            K = [a + b for a, b in zip(K, kappa)]
+            continue
+        c, P = f.den.primitive()
+        q = _exact(D, P)
+        if q is None:
+            rest.append((f, int(c), P))
+        else:
+            div.append((f, int(c), q))
+    C = lcm(*(c for _, c, _ in div), *(k.denominator for k in K))
+    A = [sum((f.num[k] * q * (C // c) for f, c, q in div), D * int(K[k] * C)) for k in range(m)]
+    L = one
+    for _, _, P in rest:
+        if _exact(L, P) is not None:
+            continue
+        if L == one:
+            L = P
+        elif not gcd:
+            raise AlgebraError("the fused head needs a gcd of polynomials with exponents too "
+                               "long for FLINT to check it against the multi-head (internal error)")
+        else:
+            L = L * (P / checked_gcd(L, P))
+    Cr = lcm(*(c for _, c, _ in rest))
+    S = [sum((f.num[k] * (L / P) * (Cr // c) for f, c, P in rest), zero) for k in range(m)]
+    for k, n in enumerate(frac.num):
+        if n * (C * Cr) * L != A[k] * Cr * L + S[k] * C * D:
+            raise AlgebraError("the fused head differs from the multi-head: N/D != Σ_h N_h/D_h "
+                               f"in value component {k} (internal error)")
+    return "lcm" if rest else "divides"

@@ -544,7 +544,16 @@ def _geometric(M: MultiHead, progress: Progress = None,
     notes = [f"{len(gp.factors) - k} head class(es) certified irreducible"
              + (f", {k} indecomposable and pairwise non-homothetic" if k else "")
              + f"; counted by {gp.method.replace('_', ' ')}"]
-    if gp.sub_sum is not None:
+    if gp.sub_sum is not None and gp.direct_sum is None:
+        notes.append(f"the Minkowski sum of the {len(gp.factors)} head classes has more "
+                     f"candidate vertex tuples than the {cap} an enumeration decides (a fixed "
+                     f"budget, lowered by --max-atoms): "
+                     f"the bound counts "
+                     + ("exactly the vertices" if gp.minkowski.complete else
+                        "the vertices that the checker's work budget lets a certificate list")
+                     + f" of a sub-sum of {len(gp.sub_sum)} of them (THEORY Lemma 9.4; "
+                     "monotone in sub-sums: a lower bound of V(Q), not V(Q) itself)")
+    elif gp.sub_sum is not None:
         notes.append(f"the heads are not in direct-sum position (THEORY Lemma 9.5): the bound "
                      f"counts the vertices of a sub-sum of {len(gp.sub_sum)} of {len(gp.factors)} "
                      "head classes that are (monotone in sub-sums: a lower bound of V(Q), not "

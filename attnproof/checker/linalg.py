@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 from fractions import Fraction
+from functools import lru_cache
 
 from .switch import FAST
 from .syntax import UNLIMITED, Budget
@@ -92,6 +93,7 @@ def rank_mod(rows, p: int, budget: Budget = UNLIMITED) -> int:
     return eliminate(rows, budget, p)
 
 
+@lru_cache(maxsize=64)                  # one prime serves every step of a certificate
 def is_prime(n: int) -> bool:
     """Deterministic Miller-Rabin for ``n < 3.3·10^24`` (bases: the primes up to 41)."""
     if n < 2:

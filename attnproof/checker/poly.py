@@ -21,10 +21,10 @@ from __future__ import annotations
 import heapq
 from fractions import Fraction
 from itertools import chain
-from math import gcd, prod
+from math import gcd
 
 from .limits import MAX_EXPANSION
-from .switch import FAST
+from .switch import FAST, UNDECIDED
 from .syntax import UNLIMITED, Budget, Unsupported
 
 Mono = tuple
@@ -287,7 +287,6 @@ def divexact(a: Poly, b: Poly, budget: Budget = UNLIMITED) -> Poly | None:
     return _divexact(a, b, budget)
 
 
-UNDECIDED = object()          # a fast path's "ask the general procedure"
 _IMAGE_FIRST = 256            # a longer dividend is tested by its image before any step
 _MAX_CODE_BITS = 256          # longer codes of the box: monomials ordered by lex_key instead
 
@@ -380,7 +379,8 @@ def _divexact_sparse(a: Poly, b: Poly, budget: Budget, lo: dict, hi: dict, least
     codes would be long (huge exponents, many variables): a step costs the pairs and
     the exponent words it touches, not divisions of codes of thousands of words."""
     words = 1 + max((abs(x).bit_length() for m in chain(a, b) for _, x in m), default=0) // 64
-    step_cost = 2 + (size(b) + len(b)) * words + coef_cost
+    pairs = max(map(len, chain(a, b)))    # a remainder term has at most a's + b's pairs
+    step_cost = 2 + (size(b) + len(b) * (1 + 2 * pairs)) * words + coef_cost
     budget.charge(least * step_cost, "an exact division")
     zero_bad = {v for v in lo if not lo[v] <= 0 <= hi[v]}     # must appear in a quotient term
     lb = max(b, key=lex_key)
@@ -508,24 +508,26 @@ def images(polys: list, budget: Budget = UNLIMITED) -> list:
     >>> b == 2 * a % _P, images([{(): Fraction(1, _P)}])
     (True, [None])
     """
-    budget.charge(sum(size(p) for p in polys), "evaluating at a point")
+    budget.charge(len(polys) + sum(size(p) for p in polys), "evaluating at a point")
     exps = _exponents(polys)
     budget.charge(_walk_cost(exps) + sum(_load(p)[1] for p in polys), "evaluating at a point")
     pw = _walk(exps)
     del exps
     out: list = []
+    mono: dict = {}                   # monomial -> its value (numerators share D's)
     for p in polys:
         acc = 0
         for m, c in p.items():
             r = c % _P if type(c) is int else _residue(c)
             if r is None:
                 break
-            if len(m) <= 4:
-                r = r * prod(map(pw.__getitem__, m)) % _P
-            else:
+            x = mono.get(m)
+            if x is None:
+                x = 1
                 for pr in m:
-                    r = r * pw[pr] % _P
-            acc += r
+                    x = x * pw[pr] % _P
+                mono[m] = x
+            acc += r * x
         else:
             out.append(acc % _P)
             continue
@@ -583,10 +585,10 @@ def not_divisible(a: Poly, b: Poly, budget: Budget = UNLIMITED) -> bool:
     if not cand:
         return False
     d, t = min(cand)
+    budget.charge(size(a) + size(b), "an exact division")
     exps = _exponents((a, b))
     texps = sorted(set(exps.pop(t, ())) | {0})
-    cost = size(a) + size(b) + _walk_cost(exps)
-    cost += _walk_cost({t: texps}) * (1 if d == 1 else 2 * d * d)
+    cost = _walk_cost(exps) + _walk_cost({t: texps}) * (1 if d == 1 else 2 * d * d)
     budget.charge(cost + _load(a)[1] + _load(b)[1], "an exact division")
     pw = _walk(exps)
     del exps

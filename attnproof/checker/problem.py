@@ -171,9 +171,24 @@ def parse_atoms(atoms_in, dim: int, value_dim, where: str,
     return out, value_dim
 
 
-def head_polys(pb: Problem, atoms: list, where: str) -> tuple[dict, list]:
+def _words(c) -> int:
+    # 64-bit words of an exact number (numerator plus denominator), beyond the first
+    if type(c) is int:
+        return c.bit_length() >> 6
+    return (c.numerator.bit_length() + c.denominator.bit_length()) >> 6
+
+
+def head_polys(pb: Problem, atoms: list, where: str,
+               budget: Budget = UNLIMITED) -> tuple[dict, list]:
     """``(D, [N_c])`` of one atom list on the problem's lattice (integral coefficients
-    as ``int``: much faster exact arithmetic downstream)."""
+    as ``int``: much faster exact arithmetic downstream).
+
+    Atoms of a problem head may share a key: their weights add up.  Sums of rationals
+    with distinct long denominators grow (200 weights ``1/q_i`` of 2000 digits sum to
+    a denominator of 400,000 digits, and each addition takes a gcd and products of
+    that length by the new weight's), so an atom with a rational weight, or on a key
+    whose sum is rational, is charged the products of the word lengths it adds and
+    multiplies (a unit per 128) before the arithmetic (docs/certificates.md §8)."""
     D: dict = {}
     N: list[dict] = [dict() for _ in range(pb.value_dim)]
     fast = FAST.plain_monomial if not pb.scales else None
@@ -181,6 +196,13 @@ def head_polys(pb: Problem, atoms: list, where: str) -> tuple[dict, list]:
         m = None if fast is None or bias else fast(key)
         if m is None:
             m = pb.monomial(key, bias, f"{where}, atom {a_i}")
+        old = D.get(m)
+        if type(w) is not int or old is not None and type(old) is not int:
+            ww = 1 + _words(w)
+            cost = 0 if old is None else (1 + _words(old)) * ww
+            for c, v in enumerate(vals):
+                cost += (1 + _words(N[c].get(m, 0))) * (ww + _words(v))
+            budget.charge(cost // 128, "adding atoms with rational weights")
         s = D.get(m, 0) + w
         D[m] = s                       # weights are positive: no cancellation
         for c, v in enumerate(vals):
@@ -247,7 +269,7 @@ def parse_problem(doc, consume: bool = False, budget: Budget = UNLIMITED) -> Pro
                     raise Unsupported(f"problem: the bias scale has more than {MAX_LATTICE_BITS} bits")
     pb = Problem(dim, cast(int, m), scales, L if biased else 0, [], [])
     for h_i, atoms in enumerate(parsed):
-        D, N = head_polys(pb, atoms, f"problem head {h_i}")
+        D, N = head_polys(pb, atoms, f"problem head {h_i}", budget)
         pb.den.append(D)
         pb.num.append(N)
         parsed[h_i] = None

@@ -33,6 +33,7 @@ class _Hooks:
 
 
 FAST = _Hooks()
+UNDECIDED = object()        # a fast path's "ask the general procedure" (one object, here)
 NAMES = tuple(n for n in vars(_Hooks) if not n.startswith("_"))
 
 

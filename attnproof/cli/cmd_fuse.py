@@ -16,8 +16,8 @@ The fusion is the first of these that is a valid head (THEORY §3): the reduced
 denominator Q itself (positive coefficients and supp P within supp Q), the lcm
 of the head denominators, or the product fusion.  The result is exact; before
 it is reported the polynomial identity N/D = sum of the N_h/D_h is checked
-exactly in integer polynomials (keys too long for polynomial algebra: at
---verify random points modulo 2^61 - 1).  Atoms are counted as distinct keys.
+exactly in integer polynomials (FLINT; exponents of any length, no sample
+points).  Atoms are counted as distinct keys.
 
 --max-atoms limits the fusion that is built: its size is estimated from the
 head supports (the product of the head sizes, the box and the degree slice
@@ -43,10 +43,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("problem", metavar="PROBLEM", help="problem file (JSON, or YAML by extension)")
     p.add_argument("-o", "--output", metavar="FILE", help="write the fused head as a one-head problem file")
     p.add_argument("--verify", type=_verify_points, default=2, metavar="K",
-                   help=f"check the fused head against the multi-head: the exact polynomial "
-                        f"identity, or K random points modulo 2^61 - 1 for keys too long for "
-                        f"polynomial algebra (default 2, at most {MAX_VERIFY_POINTS}; 0 to skip)")
-    p.add_argument("--seed", type=int, default=0, help="seed of the verification points (default 0)")
+                   help=f"0 skips the exact identity check of the fused head against the "
+                        f"multi-head; any other K (default 2, at most {MAX_VERIFY_POINTS}) "
+                        f"runs it once (a count of points in earlier versions)")
+    p.add_argument("--seed", type=int, default=0,
+                   help="unused: the identity check draws no points (default 0)")
     add_max_atoms(p)
     add_common(p)
 

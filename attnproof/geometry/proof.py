@@ -22,6 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..algebra.lattice import Lattice
+from ..checker.limits import WORK_MAX
 from ..model import MultiHead
 from ..tasks import MapTasks, Progress
 from .associates import associate_classes
@@ -35,6 +36,10 @@ __all__ = ["FactorClasses", "factor_classes", "GeometryProof", "geometry_proof",
 
 # candidate vertex tuples decided before a Minkowski count becomes partial (a lower bound)
 MAX_CANDIDATES = 100_000
+# from this many factor heads on, a count past the budget is the exact count of a sub-sum
+MINKOWSKI_SUB_SUM_HEADS = 4
+# the share of the checker's largest work budget that such a sub-sum's vertex list may take
+MINKOWSKI_SUB_SUM_WORK = WORK_MAX // 4
 
 
 @dataclass
@@ -184,6 +189,14 @@ def geometry_proof(M: MultiHead, *, complete: bool = True, progress: Progress = 
         sub = _sub_sum(fpts, pts_all, reps)
         if sub is not None and sub[3] >= max_candidates:
             return _sub_sum_proof(sub, classes, reps, indec, chains, widths)
+        if len(fpts) >= MINKOWSKI_SUB_SUM_HEADS:
+            # many heads: a random sample of full tuples finds almost no vertex; the
+            # exact count of a sub-sum whose tuples fit the budget is a better floor
+            msub = _minkowski_sub_sum(fpts, pts_all, reps, max_candidates, progress, mapper)
+            best = max((x for x in (msub, sub) if x is not None), key=lambda x: x[3],
+                       default=None)
+            if best is not None:
+                return _sub_sum_proof(best, classes, reps, indec, chains, widths)
     mv = minkowski_vertices(fpts, complete=complete, progress=progress, mapper=mapper,
                             max_candidates=max_candidates)
     if sub is not None and sub[3] > mv.count:
@@ -227,8 +240,49 @@ def _sub_sum(fpts: list, pts_all: list, reps: list):
     return S, ds, pts, total, fv
 
 
+def _minkowski_sub_sum(fpts: list, pts_all: list, reps: list, max_candidates: int,
+                       progress: Progress, mapper: MapTasks | None):
+    """``(kept factor indices, MinkowskiVertices, points, count, None)``: the exact vertex
+    count (Lemma 9.4, with Gordan certificates) of the sum of the factors with the most
+    points, as many as keep the product of their point counts within ``max_candidates``
+    (at least two), or None.  A sub-sum's count bounds every fusion (§6.14).  When the
+    checker's work on its vertex list would pass :data:`MINKOWSKI_SUB_SUM_WORK`, the list
+    is cut there (a partial count: verified vertices of the sub-sum, still a bound)."""
+    order = sorted(range(len(fpts)), key=lambda i: (-len(fpts[i]), i))
+    S, prod = [], 1
+    for i in order:
+        if prod * len(fpts[i]) > max_candidates:
+            break
+        S.append(i)
+        prod *= len(fpts[i])
+    if len(S) < 2:
+        return None
+    S.sort()
+    coords = varying_coordinates(*[pts_all[reps[i]] for i in S])
+    pts = [project(pts_all[reps[i]], coords) for i in S]
+    mv = minkowski_vertices(pts, complete=True, progress=progress, mapper=mapper)
+    if not (mv.complete and mv.certified):
+        return None
+    # the checker pays every listed vertex against every point of the kept heads: past
+    # its share of the work budget the list is cut, a verified part of the sub-sum's count
+    per = sum(len(p) for p in pts) * max(len(pts[0][0]), 1)
+    keep = MINKOWSKI_SUB_SUM_WORK // per
+    if keep < 1:
+        return None
+    if mv.count > keep:
+        mv.vertices = mv.vertices[:keep]
+        mv.complete = mv.certified = False
+        mv.non_vertices = []
+        mv.head_non_vertices = [[] for _ in pts]
+    return S, mv, pts, mv.count, None
+
+
 def _sub_sum_proof(sub, classes, reps, indec, chains, widths) -> GeometryProof:
     S, ds, pts, total, fv = sub
+    if isinstance(ds, MinkowskiVertices):
+        return GeometryProof(total, False, "sub_sum", classes, reps, False, sorted(indec),
+                             chains=chains, width_functionals=widths, points=pts, minkowski=ds,
+                             sub_sum=list(S))
     return GeometryProof(total, False, "sub_sum", classes, reps, False, sorted(indec),
                          chains=chains, width_functionals=widths, points=pts, direct_sum=ds,
                          factor_vertices=fv, sub_sum=list(S))

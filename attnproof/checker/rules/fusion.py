@@ -36,7 +36,8 @@ def check_identity(st: State, Nstar: list, Dstar: dict, where: str) -> None:
     m = pb.value_dim
     terms: dict = {}                 # denominator -> (D, summed numerators)
     for D, Ns in zip(pb.den, pb.num):
-        bud.charge(P.size(D) + sum(P.size(n) for n in Ns), "adding heads with one denominator")
+        bud.charge(1 + m + P.size(D) + sum(P.size(n) for n in Ns),
+                   "adding heads with one denominator")
         key = frozenset(D.items())
         if key not in terms:
             terms[key] = (D, [dict() for _ in range(m)])
@@ -147,7 +148,7 @@ def rule_explicit_fusion(st: State, step: dict, where: str) -> None:
         if prev is not None and not k > prev:
             raise Reject(f"{where}: head atoms must be strictly increasing by lattice exponent")
         prev = k
-    Dstar, Nstar = head_polys(pb, atoms, f"{where}: head")
+    Dstar, Nstar = head_polys(pb, atoms, f"{where}: head", st.budget)
     check_identity(st, Nstar, Dstar, where)
     st.upper = len({tuple((v, e) for v, e in mono if v < pb.dim) for mono in Dstar})
 

@@ -348,6 +348,22 @@ def _monomial_unit(A: dict, B: dict, t):
     return q, a
 
 
+def _monomial_form(A: dict):
+    """``{(s - s_0, e - e_0, c/c_0)}`` when every coefficient is one term ``c·z^e`` (``s_0``
+    the lowest point): equal exactly for ``A`` and its multiples ``q·z^a·x^t·A``; None
+    when some coefficient has several terms.
+
+    >>> _monomial_form({((0, 1),): {2: 3}, (): {0: 6}}) == _monomial_form({((0, 2),): {5: 1}, ((0, 1),): {3: 2}})
+    True
+    """
+    if any(len(zp) != 1 for zp in A.values()):
+        return None
+    s0 = _lowest(A)
+    ((e0, c0),) = A[s0].items()
+    return frozenset((P.mono_div(s, s0), e - e0, Fraction(c) / c0)
+                     for s, zp in A.items() for e, c in zp.items())
+
+
 def _proportional(A: dict, B: dict, t) -> bool:
     """``A(s + t) = κ B(s)`` for one ``κ ∈ Q(z)`` and all ``s`` (supports already translates)."""
     s0 = _lowest(B)
@@ -416,20 +432,22 @@ def rule_generic_heads(st: State, step: dict, where: str) -> None:
                              "unit q·z^a·x^t")
             units[h] = (u[0], u[1], t)
     # representatives of different classes are not associates: only supports of one
-    # shape (translates) need the coefficient test
+    # shape (translates) can be; among those, one-term coefficients are compared by a
+    # normalized form (hashed), a representative with longer ones against its whole shape
     shapes: dict = {}
     for r in reps:
         _budget(2 * _zwork(pb.den[r]), where, st)
-        shapes.setdefault(_shape(Z[r]), []).append(r)
-    for group in shapes.values():
-        for i in range(len(group)):
-            for j in range(i + 1, len(group)):
-                _budget(_zwork(pb.den[group[i]]) * (1 + len(pb.den[group[i]]) // len(Z[group[i]])),
-                        where, st)
-                t = _translate(Z[group[j]], Z[group[i]])
-                if t is not None and _proportional(Z[group[j]], Z[group[i]], t):
-                    raise Reject(f"{where}: the denominators of heads {group[i]} and {group[j]} "
-                                 "are associates: they belong to one class")
+        shapes.setdefault(_shape(Z[r]), {}).setdefault(_monomial_form(Z[r]), []).append(r)
+    for forms in shapes.values():
+        same = next((rs for key, rs in forms.items() if key is not None and len(rs) > 1), None)
+        group = [r for rs in forms.values() for r in rs]
+        for i, j in ([same[:2]] if same else []) + [(i, j) for i in forms.get(None, [])
+                                                    for j in group if j != i]:
+            _budget(_zwork(pb.den[i]) * (1 + len(pb.den[i]) // len(Z[i])), where, st)
+            t = _translate(Z[j], Z[i])
+            if t is not None and _proportional(Z[j], Z[i], t):
+                raise Reject(f"{where}: the denominators of heads {min(i, j)} and {max(i, j)} "
+                             "are associates: they belong to one class")
     for hs in parsed:
         rep = hs[0]
         D = Z[rep]
