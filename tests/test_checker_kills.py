@@ -785,3 +785,35 @@ def test_work_of_the_kill_certificates():
         doc = certificate(name)
         got[name] = (_check(doc).work, _check(doc, True).work)
     assert got == KILL_WORK, "the work changed; if on purpose, KILL_WORK = " + repr(got)
+
+
+# -- line refutations: the shape of the step ----------------------------------------------------
+
+@MODES
+@pytest.mark.parametrize("change", [
+    {"directions": []},
+    {"directions": "x"},
+    {"directions": [[0, 1, -1], 5, [1, 0, -1]]},
+    {"directions": [[0, 1, -1], [0, 1, -1], [1, 0, -1]]},
+    {"coefficients": 5},
+    {"coefficients": [1, 1]},
+    {"coefficients": [0, 1, 1]},
+    {"coefficients": [1, -1, 1]},
+    {"multiplicities": "x"},
+    {"multiplicities": [0, 1, 1]},
+    {"multiplicities": [1, 1]},
+    {"newton_factors": "x"},
+    {"newton_factors": 5},
+    {"newton_factors": [[0]]},
+    {"newton_factors": [[0, 1, 2]]},
+    {"newton_factors": [5]},
+    {"newton_factors": [[-1, 1]]},
+    {"newton_factors": [[0, 1]] * 50},
+])
+def test_malformed_line_refutations_are_rejected(change, reference):
+    """Each field of a line refutation, made malformed, makes the certificate invalid (never
+    a crash, never accepted)."""
+    doc = _golden("k3-lines")
+    _step(doc, "line_refutation").update(change)
+    v = _check(doc, reference)
+    assert v.status == "invalid", v.message
