@@ -303,17 +303,40 @@ def equivalents() -> dict[str, str]:
     return out
 
 
+KILLED_SINCE = ROOT / "bench" / "mutation-killed-since.txt"
+
+
+def killed_since() -> dict[str, str]:
+    """``{mutant: test}``: survivors of the last run that a test written since kills, each
+    checked by running that test with ``MUTANT_UNDER_TEST`` set to the mutant (exit 1)."""
+    out = {}
+    if KILLED_SINCE.exists():
+        for line in KILLED_SINCE.read_text().splitlines():
+            if line.strip() and not line.startswith("#"):
+                name, _, test = line.partition(" ")
+                out[name] = test.strip()
+    return out
+
+
 def score_line(module: str, res: dict[str, str]) -> str:
     c = Counter(res.values())
-    checked = c["killed"] + c["survived"] + c["timeout"] + c["no tests"] + c["equivalent"]
+    checked = sum(c[k] for k in ("killed", "timeout", "survived", "no tests", "equivalent",
+                                 "killed since"))
     live = checked - c["equivalent"]
-    score = 100.0 * (c["killed"] + c["timeout"]) / live if live else float("nan")
-    return (f"{module:24s} {len(res):7d} {checked:7d} {c['killed']:7d} {c['timeout']:7d} "
-            f"{c['survived']:8d} {c['no tests']:8d} {c['equivalent']:10d} {score:7.1f}%")
+    raw = 100.0 * (c["killed"] + c["timeout"]) / checked if checked else float("nan")
+    score = (100.0 * (c["killed"] + c["timeout"] + c["killed since"]) / live if live
+             else float("nan"))
+    return (f"{module:16s} {len(res):7d} {checked:6d} {c['killed']:6d} {c['timeout']:7d} "
+            f"{c['survived'] + c['killed since']:8d} {c['no tests']:8d} {c['equivalent']:10d} "
+            f"{c['killed since']:6d} {raw:5.1f}% {score:5.1f}%")
 
 
-HEADER = (f"{'module':24s} {'mutants':>7s} {'tested':>7s} {'killed':>7s} {'timeout':>7s} "
-          f"{'survived':>8s} {'no tests':>8s} {'equivalent':>10s} {'score':>8s}")
+HEADER = (f"{'module':16s} {'mutants':>7s} {'tested':>6s} {'killed':>6s} {'timeout':>7s} "
+          f"{'survived':>8s} {'no tests':>8s} {'equivalent':>10s} {'since':>6s} {'raw':>6s} "
+          f"{'score':>6s}")
+LEGEND = ("survived: of which 'equivalent' change no verdict and 'since' are killed by a test "
+          "written since the run;\nraw = (killed + timeout) / tested; score = (killed + timeout "
+          "+ since) / (tested - equivalent)")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -383,16 +406,19 @@ def main(argv: list[str] | None = None) -> int:
         per[m] = res
     live = [k for res in per.values() for k, v in res.items() if v in ("survived", "no tests")]
     why = {**classify(live), **equivalents()}
+    since = killed_since()
     print()
     print(HEADER)
     total: dict[str, str] = {}
     for m in mods:
-        res = {k: "equivalent" if v == "survived" and k in why else v
+        res = {k: "equivalent" if v == "survived" and k in why else
+               "killed since" if v in ("survived", "no tests") and k in since else v
                for k, v in per[m].items()}
         print(score_line(m, res))
         total.update(res)
     if len(mods) > 1:
         print(score_line("all", total))
+    print(LEGEND)
     slow = sorted(k for k, v in total.items() if v == "timeout")
     if slow:
         print(f"\n{len(slow)} timeouts (detected, not killed):")
@@ -403,6 +429,11 @@ def main(argv: list[str] | None = None) -> int:
         print(f"\n{len(eq)} equivalent survivors:")
         for k in eq:
             print(" ", k, "--", why[k])
+    ks = sorted(k for k, v in total.items() if v == "killed since")
+    if ks:
+        print(f"\n{len(ks)} survivors killed since:")
+        for k in ks:
+            print(" ", k, "--", since[k])
     surv = sorted(k for k, v in total.items() if v in ("survived", "no tests"))
     if surv:
         print(f"\n{len(surv)} survivors:")

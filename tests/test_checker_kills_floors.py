@@ -142,6 +142,10 @@ CROSS = _problem([_atom((1, 1), 0), _atom((2, 0), 1)])
     # along (1, 1) the two atoms tie (<c, e> = 2 for both: the mean 1/2); along x0 alone x0^2
     # wins (1): every variable of a key counts in <c, e>
     (CROSS, [{"limit": [[0, 1], [1, 1]]}, {"limit": [[0, 1]]}], True),
+    # along (1, 1) both atoms score 2: the slope at x = 1 is zero, no floor
+    (CROSS, [{"slope": [[0, 1], [1, 1]]}], False),
+    # a witness that is a list, not an object
+    (SKEW, [[5], {"point": []}], False),
 ])
 def test_witness_values_are_the_true_values(problem, witnesses, moves, reference):
     """A witness pair proves the floor exactly when the multi-head's values there differ."""
