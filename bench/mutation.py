@@ -327,16 +327,16 @@ def score_line(module: str, res: dict[str, str]) -> str:
     score = (100.0 * (c["killed"] + c["timeout"] + c["killed since"]) / live if live
              else float("nan"))
     return (f"{module:16s} {len(res):7d} {checked:6d} {c['killed']:6d} {c['timeout']:7d} "
-            f"{c['survived'] + c['killed since']:8d} {c['no tests']:8d} {c['equivalent']:10d} "
+            f"{c['survived']:8d} {c['no tests']:8d} {c['equivalent']:10d} "
             f"{c['killed since']:6d} {raw:5.1f}% {score:5.1f}%")
 
 
 HEADER = (f"{'module':16s} {'mutants':>7s} {'tested':>6s} {'killed':>6s} {'timeout':>7s} "
           f"{'survived':>8s} {'no tests':>8s} {'equivalent':>10s} {'since':>6s} {'raw':>6s} "
           f"{'score':>6s}")
-LEGEND = ("survived: of which 'equivalent' change no verdict and 'since' are killed by a test "
-          "written since the run;\nraw = (killed + timeout) / tested; score = (killed + timeout "
-          "+ since) / (tested - equivalent)")
+LEGEND = ("survived and no tests: not detected; equivalent: survivors that change no verdict; "
+          "since: survivors\nkilled by a test written since the run; raw = (killed + timeout) / "
+          "tested; score = (killed + timeout + since) / (tested - equivalent)")
 
 
 def main(argv: list[str] | None = None) -> int:
