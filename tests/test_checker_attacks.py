@@ -712,3 +712,25 @@ def test_generic_heads_pair_test_pays_for_the_longer_head():
     heads = [_segment_head([0, 201 + i]) for i in range(10)] + [_segment_head(list(range(200)))]
     v = check_text(_generic_cert(heads, 2, 2 ** 11))
     assert v.status == "valid", v.message
+
+
+def test_generic_heads_constant_test_pays_for_growing_sums():
+    """A class of n heads on one denominator with values 1/r_i, r_i of 2000 digits: the
+    constant test adds the numerators to a denominator of n·2000 digits, each addition a
+    gcd of that length (400 heads, an 830 kB certificate: 10.6 s of CPU, charged 100,888
+    units).  Each addition is charged the product of the word lengths first."""
+    import random
+
+    rng = random.Random(3)
+    used = []
+    for n in (20, 40):
+        heads = [_segment_head([0], lambda b: f"1/{rng.randrange(10 ** 1999, 10 ** 2000) | 1}")
+                 for _ in range(n)]
+        problem = {"format": "attnproof-problem", "version": 1, "dim": 2, "heads": heads}
+        steps = [{"rule": "indecomposable_chain", "head": 0, "kind": "simplex", "prime": 2 ** 61 - 1},
+                 {"rule": "generic_heads", "classes": [list(range(n))]},
+                 {"rule": "planar_vertices"}, {"rule": "product_fusion"}]
+        v = check_text(_cert(problem, steps, 2, 2 ** n))
+        assert v.status == "valid", v.message
+        used.append(v.work)
+    assert used[1] - used[0] >= 40 * 40 * 104 * 104 // 2 // 32 // 2

@@ -32,6 +32,7 @@ from operator import mul
 
 from .. import poly as P
 from ..linalg import is_prime, product, rank_mod
+from ..problem import _words
 from ..syntax import Reject, Unsupported, fields, integer
 from .state import State, x_vars
 
@@ -469,8 +470,11 @@ def rule_generic_heads(st: State, step: dict, where: str) -> None:
                 for s, zp in _zpolys(pb.num[h][comp], dim).items():
                     s2 = P.mono_div(s, t)
                     acc = N.setdefault(s2, {})
-                    for e, c in zp.items():
-                        acc[e - a] = acc.get(e - a, 0) + Fraction(c) / q
+                    for e, c in zp.items():      # sums of long rationals grow: charged first
+                        old = acc.get(e - a, 0)
+                        _budget((1 + _words(old) + _words(q)) * (2 + _words(c) + _words(q)) // 32,
+                                where, st)
+                        acc[e - a] = old + Fraction(c) / q
             N = {s: {e: c for e, c in zp.items() if c} for s, zp in N.items()}
             N = {s: zp for s, zp in N.items() if zp}
             if not N:
