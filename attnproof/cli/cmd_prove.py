@@ -11,6 +11,7 @@ from .common import (EXIT_OK, EXPLICIT_FUSION_LIMIT, ProgressBar, add_common, ad
 
 NAME = "prove"
 DEFAULT_LINES_TIMEOUT = 120.0    # seconds for the line queries of one prove, in all (C_4: 15-90 s)
+PRODUCER_WORK = 10 ** 13         # the work budget of prove's check of its own certificate
 MAX_AUTO_LINE_POINTS = 64        # above: a line query only with --lines (k^2 terms per direction)
 HELP = "prove lower and upper atom bounds and write a certificate"
 DESCRIPTION = """\
@@ -76,6 +77,16 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     add_max_atoms(p)
     add_common(p)
     add_executor_options(p)
+
+
+def max_work_hint(work: int) -> int:
+    """A round ``--max-work`` at least ``work``: two significant digits, rounded up.
+
+    >>> max_work_hint(6_000_001), max_work_hint(123_456_789), max_work_hint(7)
+    (6100000, 130000000, 7)
+    """
+    step = 10 ** max(len(str(work)) - 2, 0)
+    return -(-work // step) * step
 
 
 def ball_check(M, head) -> None:
@@ -149,6 +160,21 @@ def _run(args: argparse.Namespace) -> int:
                            f"it: the best fusion found has {atoms} atoms, but the checker "
                            f"cannot verify it embedded within its work budget "
                            f"({verdict.message.removeprefix('inconclusive: ')})")
+    budget_note = None
+    if verdict.code == 2 and not waits:
+        # The checker's default work budget is capped (a hostile file of any size must be
+        # answered in seconds), so a large genuine certificate can be over it.  The
+        # producer checks its own certificate with a budget that fits and says which
+        # --max-work re-checks it; any other limit of the checker stays the answer.
+        with ProgressBar("checking the certificate with a larger work budget", heartbeat=True):
+            wide = check_text(text, work=PRODUCER_WORK)
+        wide_waits = (wide.code == 2 and bool(wide.line_steps) and wide.bounds_verified
+                      and not wide.window_steps)
+        if wide.code == 0 or wide_waits:
+            budget_note = (f"checking this certificate takes {wide.work:,} operations, more than "
+                           f"the checker's default work budget for its size: "
+                           f"'attnproof check CERT --max-work {max_work_hint(wide.work)}'")
+            verdict, waits = wide, wide_waits
     if verdict.code == 2 and not waits:  # a limit of the checker (work budget, sizes): not a bug
         raise LimitError(f"the checker cannot decide this certificate within its limits "
                          f"({verdict.message}); nothing was written")
@@ -163,6 +189,8 @@ def _run(args: argparse.Namespace) -> int:
          "minimum": verdict.minimum, "trust": verdict.trust}
     if lines is not None:
         s["lines"] = lines.to_dict()
+    if budget_note:
+        s["notes"].append(budget_note)
     # the gap between the bounds the checker verified (a line step may have raised the lower)
     s["notes"] = [n for n in s["notes"] if not n.startswith("gap:")]
     if verdict.minimum is None:
@@ -208,6 +236,8 @@ def _run(args: argparse.Namespace) -> int:
     if mn is None:
         for n in s["notes"]:
             print(f"  note: {n}")
+    elif budget_note:
+        print(f"  note: {budget_note}")
     if args.output:
         print(f"  certificate written to {args.output} ({len(text)} bytes, checked)")
     else:
