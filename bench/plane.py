@@ -1,6 +1,6 @@
 """Benchmark: many heads in the plane, and ``prove`` on small random problems.
 
-    python bench/plane.py [--only zonogon,segments,triangles,random] [--max-heads 10000]
+    python bench/plane.py [--only zonogon,segments,biases,triangles,random] [--max-heads 10000]
                           [--problems 48] [--seed 7]
 
 * ``zonogon``: ``Σ_{k=1..H} σ(q1 + k·q2)`` (H two-atom heads in 2-D, keys (1, k)
@@ -15,6 +15,9 @@
   indecomposable (edge content above 1), each certified non-homothetic to the
   others by its widths along a few shared functionals, hashed in one pass
   (docs/theory.md 9.3'): the same targets as the zonogon.
+* ``biases``: H heads on one float32 segment, told apart only by their biases
+  (one support shape: the classes of associates are found by hashing each
+  denominator's normalized coefficients, not by comparing pairs).
 * ``random``: ``attnproof prove`` as a user runs it (a fresh process each
   time: imports included) on random problems of the held-out kind, 2 or 3
   heads of 3 or 4 atoms in 3-D to 8-D, keys float32 decimals or small
@@ -41,10 +44,11 @@ import subprocess
 import sys
 import tempfile
 import time
+from fractions import Fraction
 
 from attnproof.certificate import build_certificate
 from attnproof.checker import check_text
-from attnproof.families import float_multihead
+from attnproof.families import float32_decimal, float_multihead
 from attnproof.io import problem_to_dict
 from attnproof.model import Atom, Head, MultiHead
 
@@ -53,6 +57,14 @@ def zonogon(H: int) -> MultiHead:
     """``Σ_{k=1..H} σ(q1 + k·q2)``."""
     return MultiHead(tuple(Head((Atom(key=(1, k), value=(1,)), Atom(key=(0, 0), value=(0,))))
                            for k in range(1, H + 1)))
+
+
+def one_segment(H: int) -> MultiHead:
+    """H heads with the keys of one float32 segment and the biases ``k/7``."""
+    key = tuple(float32_decimal(x) for x in (0.1234567, -0.7654321))
+    zero = (0, 0)
+    return MultiHead(tuple(Head((Atom(key=key, value=(1,), bias=Fraction(k, 7)),
+                                 Atom(key=zero, value=(0,)))) for k in range(1, H + 1)))
 
 
 def measure(M: MultiHead) -> tuple[float, float, int, int]:
@@ -164,7 +176,7 @@ def held_out(n: int, seed: int) -> None:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--only", default="zonogon,segments,triangles,random")
+    ap.add_argument("--only", default="zonogon,segments,biases,triangles,random")
     ap.add_argument("--max-heads", type=int, default=10000)
     ap.add_argument("--problems", type=int, default=48)
     ap.add_argument("--seed", type=int, default=7)
@@ -185,6 +197,9 @@ def main() -> None:
     if "segments" in parts:
         doubling("segments: H float32 heads of 2 atoms in 2-D", sizes,
                  lambda H: float_multihead(H, 2, 2, seed=1))
+    if "biases" in parts:
+        doubling("biases: H heads on one float32 segment in 2-D, biases k/7", sizes,
+                 one_segment)
     if "triangles" in parts:
         doubling("triangles: H float32 heads of 3 atoms in 2-D", sizes,
                  lambda H: float_multihead(H, 3, 2, seed=1))

@@ -7,6 +7,7 @@ sum of heads is constant, so one atom suffices and the true minimum is 1).
 from __future__ import annotations
 
 import hashlib
+from fractions import Fraction
 
 import pytest
 
@@ -424,3 +425,42 @@ def test_a_homothetic_copy_cannot_pass_for_another_class(scale, shift):
         _rehash(doc)
         v = _settle_claims(copy.deepcopy(doc))
         assert v.code == 1 and "homothetic" in v.message, v.message
+
+
+_SEGMENT = (Fraction("0.1234567"), Fraction("-0.7654321"))
+
+
+def _same_segment_heads(rows):
+    from attnproof.model import Atom, Head, MultiHead
+
+    return MultiHead(tuple(Head(tuple(Atom(key, (Fraction(v),), bias=Fraction(b))
+                                      for key, v, b in atoms)) for atoms in rows))
+
+
+@pytest.mark.parametrize("kind", ["equal", "translated", "longer"])
+def test_associates_passed_off_as_two_classes_are_rejected(kind):
+    """Many heads on one segment (equal supports: one shape), told apart by their biases
+    (hashed one-term forms).  Head 5 is then made an associate of head 2 -- the same head,
+    a translate, or (1 + e)·D_2 through two-term coefficients -- while the certificate
+    still lists it as a class of its own: the count of 12 classes is a forgery."""
+    from attnproof.certificate import build_certificate
+    from attnproof.io import problem_to_dict
+
+    zero, k = (Fraction(0), Fraction(0)), _SEGMENT
+    rows = [[(k, 1, Fraction(i + 1, 7)), (zero, 0, 0)] for i in range(12)]
+    M = _same_segment_heads(rows)
+    doc = build_certificate(M).doc
+    assert check_text(canonical_json(doc)).code == 0
+    b2 = Fraction(3, 7)
+    if kind == "equal":
+        rows[5] = [(k, 2, b2), (zero, 5, 0)]
+    elif kind == "translated":
+        t = (Fraction(1, 3), Fraction(2))
+        rows[5] = [(tuple(a + b for a, b in zip(k, t)), 2, b2 + 1), (t, 5, 1)]
+    else:
+        rows[5] = [(k, 2, b2), (k, 2, b2 + 1), (zero, 5, 0), (zero, 5, 1)]
+    M2 = _same_segment_heads(rows)
+    doc["problem"] = problem_to_dict(M2)
+    _rehash(doc)
+    v = check_text(canonical_json(doc))
+    assert v.code == 1 and "heads 2 and 5 are associates" in v.message, v.message

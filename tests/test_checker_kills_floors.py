@@ -135,6 +135,10 @@ CROSS = _problem([_atom((1, 1), 0), _atom((2, 0), 1)])
     # equal limits along x0 and x1 (both 4), but not along -x0 and -x1 (1 and 2): a limit
     # takes the atoms that maximize <c, e>, not those that minimize it
     (SKEW, [{"limit": [[0, 1]]}, {"limit": [[1, 1]]}], None),
+    # a limit (4, along x0) against a point with the same value (4 at (5/2, 3)): both kinds
+    # of value are the true ones, not shifted or negated
+    (SKEW, [{"limit": [[0, 1]]}, {"point": [[0, "5/2"], [1, 3]]}], None),
+    (SKEW, [{"point": [[0, "5/2"], [1, 3]]}, {"limit": [[0, 1]]}], None),
     # along (1, 1) the two atoms tie (<c, e> = 2 for both: the mean 1/2); along x0 alone x0^2
     # wins (1): every variable of a key counts in <c, e>
     (CROSS, [{"limit": [[0, 1], [1, 1]]}, {"limit": [[0, 1]]}], True),
@@ -159,6 +163,7 @@ def test_the_skewed_witnesses_are_as_described():
     from fractions import Fraction as F
     assert _value(SKEW, F(1, 2), 3) == _value(SKEW, 1, 1) == 3
     assert _value(SKEW, 2, F(1, 3)) == F(29, 10)
+    assert _value(SKEW, F(5, 2), 3) == 4
 
 
 # -- the work of the floor witnesses ------------------------------------------------------------

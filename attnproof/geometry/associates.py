@@ -106,6 +106,21 @@ def _unit(A: dict, B: dict, t):
     return q, a
 
 
+def _monomial_form(D: dict):
+    """``{(s - s_0, e - e_0, c/c_0)}`` when every coefficient of ``D`` is one term
+    ``c·z^e`` (``s_0`` the smallest point), equal for ``D`` and ``q·z^a·x^t·D``; else None.
+
+    >>> _monomial_form({(1, 0): {2: 3}, (0, 0): {0: 6}}) == _monomial_form({(2, 1): {5: 1}, (1, 1): {3: 2}})
+    True
+    """
+    if any(len(zp) != 1 for zp in D.values()):
+        return None
+    s0 = min(D)
+    ((e0, c0),) = D[s0].items()
+    return frozenset((_shift(s, s0, -1), e - e0, Fraction(c) / c0)
+                     for s, zp in D.items() for e, c in zp.items())
+
+
 def _proportional(A: dict, B: dict, t) -> bool:
     s0 = min(B)
     a0, b0 = A.get(_shift(s0, t), {}), B[s0]
@@ -125,12 +140,21 @@ def associate_classes(M: MultiHead, lattice: Lattice | None = None):
     classes: list[list[int]] = []
     units: dict = {}
     by_shape: dict = {}         # support translated to its smallest point -> classes
+    by_form: dict = {}          # normalized one-term coefficients -> class
     for h in nonunit:
-        # only supports that are translates can be associates: one hashed bucket each
+        # only supports that are translates can be associates: one hashed bucket each;
+        # within it, denominators with one-term coefficients are associates exactly when
+        # their normalized forms agree (hashed), the others are compared with every class
         D = Z[h][0]
         s0 = min(D)
-        bucket = by_shape.setdefault(frozenset(_shift(s, s0, -1) for s in D), [])
-        for cl in bucket:
+        bucket, longer = by_shape.setdefault(frozenset(_shift(s, s0, -1) for s in D), ([], []))
+        form = _monomial_form(D)
+        if form is None:
+            candidates = bucket
+        else:
+            same = by_form.get(form)
+            candidates = ([same] if same else []) + longer
+        for cl in candidates:
             rep = cl[0]
             t = _translation(Z[h][0], Z[rep][0])
             if t is None:
@@ -145,6 +169,10 @@ def associate_classes(M: MultiHead, lattice: Lattice | None = None):
         else:
             classes.append([h])
             bucket.append(classes[-1])
+            if form is not None:
+                by_form[form] = classes[-1]
+            else:
+                longer.append(classes[-1])
     constant = []
     for cl in classes:
         rep = cl[0]

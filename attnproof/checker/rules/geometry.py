@@ -32,6 +32,7 @@ from operator import mul
 
 from .. import poly as P
 from ..linalg import is_prime, product, rank_mod
+from ..problem import _words
 from ..syntax import Reject, Unsupported, fields, integer
 from .state import State, x_vars
 
@@ -348,15 +349,39 @@ def _monomial_unit(A: dict, B: dict, t):
     return q, a
 
 
-def _proportional(A: dict, B: dict, t) -> bool:
-    """``A(s + t) = κ B(s)`` for one ``κ ∈ Q(z)`` and all ``s`` (supports already translates)."""
+def _monomial_form(A: dict):
+    """``{(s - s_0, e - e_0, c/c_0)}`` when every coefficient is one term ``c·z^e`` (``s_0``
+    the lowest point): equal exactly for ``A`` and its multiples ``q·z^a·x^t·A``; None
+    when some coefficient has several terms.
+
+    >>> _monomial_form({((0, 1),): {2: 3}, (): {0: 6}}) == _monomial_form({((0, 2),): {5: 1}, ((0, 1),): {3: 2}})
+    True
+    """
+    if any(len(zp) != 1 for zp in A.values()):
+        return None
+    s0 = _lowest(A)
+    ((e0, c0),) = A[s0].items()
+    return frozenset((P.mono_div(s, s0), e - e0, Fraction(c) / c0)
+                     for s, zp in A.items() for e, c in zp.items())
+
+
+def _proportional(A: dict, B: dict, t, st: State, where: str) -> bool:
+    """``A(s + t) = κ B(s)`` for one ``κ ∈ Q(z)`` and all ``s`` (supports already translates);
+    each point's two z-products charged before they are made (docs/certificates.md §8)."""
     s0 = _lowest(B)
-    As0 = A[P.mono_mul(s0, t)]
-    Bs0 = B[s0]
+    As0, Bs0 = A[P.mono_mul(s0, t)], B[s0]
+    w0 = _zweight(As0), _zweight(Bs0)
     for s, zp in B.items():
-        if _zmul(A[P.mono_mul(s, t)], Bs0) != _zmul(As0, zp):
+        As = A[P.mono_mul(s, t)]
+        _budget(_zweight(As) * w0[1] + w0[0] * _zweight(zp), where, st)
+        if _zmul(As, Bs0) != _zmul(As0, zp):
             return False
     return True
+
+
+def _zweight(p: dict) -> int:
+    f, s, _ = P._load(p)      # per term 1, per Fraction 4 more (gcds), per extra word 1
+    return len(p) + 4 * f + s
 
 
 def _zwork(p: dict) -> int:
@@ -416,20 +441,22 @@ def rule_generic_heads(st: State, step: dict, where: str) -> None:
                              "unit q·z^a·x^t")
             units[h] = (u[0], u[1], t)
     # representatives of different classes are not associates: only supports of one
-    # shape (translates) need the coefficient test
+    # shape (translates) can be; among those, one-term coefficients are compared by a
+    # normalized form (hashed), a representative with longer ones against its whole shape
     shapes: dict = {}
     for r in reps:
         _budget(2 * _zwork(pb.den[r]), where, st)
-        shapes.setdefault(_shape(Z[r]), []).append(r)
-    for group in shapes.values():
-        for i in range(len(group)):
-            for j in range(i + 1, len(group)):
-                _budget(_zwork(pb.den[group[i]]) * (1 + len(pb.den[group[i]]) // len(Z[group[i]])),
-                        where, st)
-                t = _translate(Z[group[j]], Z[group[i]])
-                if t is not None and _proportional(Z[group[j]], Z[group[i]], t):
-                    raise Reject(f"{where}: the denominators of heads {group[i]} and {group[j]} "
-                                 "are associates: they belong to one class")
+        shapes.setdefault(_shape(Z[r]), {}).setdefault(_monomial_form(Z[r]), []).append(r)
+    for forms in shapes.values():
+        same = next((rs for key, rs in forms.items() if key is not None and len(rs) > 1), None)
+        group = [r for rs in forms.values() for r in rs]
+        for i, j in ([same[:2]] if same else []) + [(i, j) for i in forms.get(None, [])
+                                                    for j in group if j != i]:
+            _budget(_zwork(pb.den[i]), where, st)      # the translate; products: _proportional
+            t = _translate(Z[j], Z[i])
+            if t is not None and _proportional(Z[j], Z[i], t, st, where):
+                raise Reject(f"{where}: the denominators of heads {min(i, j)} and {max(i, j)} "
+                             "are associates: they belong to one class")
     for hs in parsed:
         rep = hs[0]
         D = Z[rep]
@@ -443,14 +470,17 @@ def rule_generic_heads(st: State, step: dict, where: str) -> None:
                 for s, zp in _zpolys(pb.num[h][comp], dim).items():
                     s2 = P.mono_div(s, t)
                     acc = N.setdefault(s2, {})
-                    for e, c in zp.items():
-                        acc[e - a] = acc.get(e - a, 0) + Fraction(c) / q
+                    for e, c in zp.items():      # sums of long rationals grow: charged first
+                        old = acc.get(e - a, 0)
+                        _budget((1 + _words(old) + _words(q)) * (2 + _words(c) + _words(q)) // 32,
+                                where, st)
+                        acc[e - a] = old + Fraction(c) / q
             N = {s: {e: c for e, c in zp.items() if c} for s, zp in N.items()}
             N = {s: zp for s, zp in N.items() if zp}
             if not N:
                 continue
             if not set(N) <= set(D) or not _proportional(
-                    {s: N.get(s, {}) for s in D}, D, ()):
+                    {s: N.get(s, {}) for s in D}, D, (), st, where):
                 constant = False
                 break
         if not constant:
