@@ -452,7 +452,7 @@ def rule_generic_heads(st: State, step: dict, where: str) -> None:
         group = [r for rs in forms.values() for r in rs]
         for i, j in ([same[:2]] if same else []) + [(i, j) for i in forms.get(None, [])
                                                     for j in group if j != i]:
-            _budget(_zwork(pb.den[i]), where, st)      # the translate; products: _proportional
+            _budget(P.size(Z[i]), where, st)      # the translate; products: _proportional
             t = _translate(Z[j], Z[i])
             if t is not None and _proportional(Z[j], Z[i], t, st, where):
                 raise Reject(f"{where}: the denominators of heads {min(i, j)} and {max(i, j)} "
