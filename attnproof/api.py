@@ -50,16 +50,19 @@ def prove(problem: Any, *, explicit: bool = False, max_atoms: int | None = DEFAU
 
     The certificate is checked before it is returned (and written to ``output``,
     atomically, when given); a certificate the checker refuses raises
-    :class:`~attnproof.errors.CertificateError`.
+    :class:`~attnproof.errors.CertificateError`.  A certificate that needs more than
+    the checker's default work budget is checked with one that fits, and ``cert.check_note``
+    names the ``--max-work`` that re-checks it.
     """
     from .certificate import EXPLICIT_FUSION_LIMIT, build_certificate
-    from .checker import check_text
+    from .certificate import check_own
 
     cert = build_certificate(as_problem(problem), explicit=explicit, max_atoms=max_atoms,
                              explicit_fusion_limit=(EXPLICIT_FUSION_LIMIT if explicit_fusion_limit
                                                     is None else explicit_fusion_limit),
                              progress=progress)
-    v = check_text(cert.text)
+    v, budget_note = check_own(cert.text)
+    cert.check_note = budget_note
     if v.code == 2:
         from .errors import LimitError
 

@@ -153,11 +153,11 @@ def test_cli_output_to_devnull_and_directory(tmp_path, capsys):
 def test_prove_never_reports_an_undecided_certificate_as_checked(tmp_path, monkeypatch, capsys):
     """A certificate beyond the checker's limits is refused by prove (a limit, exit 3)."""
     import attnproof.checker as C
-    from attnproof.cli import cmd_prove
+    from attnproof.certificate import self_check
     p = tmp_path / "w2.json"
     assert main(["family", "sigmoid-sum", "--d", "2", "-o", str(p)]) == 0
     monkeypatch.setattr(C, "work_limit", lambda n: 5)
-    monkeypatch.setattr(cmd_prove, "PRODUCER_WORK", 5)
+    monkeypatch.setattr(self_check, "PRODUCER_WORK", 5)
     out = tmp_path / "w2.cert"
     assert main(["prove", str(p), "-o", str(out)]) == 3
     assert "within its limits" in capsys.readouterr().err and not out.exists()
@@ -182,3 +182,15 @@ def test_prove_names_the_work_budget_a_large_certificate_needs(tmp_path, monkeyp
     assert "--max-work raises it" in capsys.readouterr().out
     assert main(["check", str(out), "--max-work", m.group(1)]) == 0
     assert main(["check", str(out), "--max-work", "5"]) == 2
+
+
+def test_api_prove_names_the_work_budget_a_large_certificate_needs(monkeypatch):
+    """The Python API does what the command does past the capped default budget."""
+    import attnproof.checker as C
+    from attnproof import check, prove, sigmoid_sum
+    monkeypatch.setattr(C, "work_limit", lambda n: 5)
+    cert = prove(sigmoid_sum(3))
+    assert cert.check_note and "--max-work" in cert.check_note
+    assert check(cert).code == 2
+    monkeypatch.undo()
+    assert check(cert).code == 0 and prove(sigmoid_sum(3)).check_note is None

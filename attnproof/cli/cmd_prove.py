@@ -11,7 +11,6 @@ from .common import (EXIT_OK, EXPLICIT_FUSION_LIMIT, ProgressBar, add_common, ad
 
 NAME = "prove"
 DEFAULT_LINES_TIMEOUT = 120.0    # seconds for the line queries of one prove, in all (C_4: 15-90 s)
-PRODUCER_WORK = 10 ** 13         # the work budget of prove's check of its own certificate
 MAX_AUTO_LINE_POINTS = 64        # above: a line query only with --lines (k^2 terms per direction)
 HELP = "prove lower and upper atom bounds and write a certificate"
 DESCRIPTION = """\
@@ -79,16 +78,6 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     add_executor_options(p)
 
 
-def max_work_hint(work: int) -> int:
-    """A round ``--max-work`` at least ``work``: two significant digits, rounded up.
-
-    >>> max_work_hint(6_000_001), max_work_hint(123_456_789), max_work_hint(7)
-    (6100000, 130000000, 7)
-    """
-    step = 10 ** max(len(str(work)) - 2, 0)
-    return -(-work // step) * step
-
-
 def ball_check(M, head) -> None:
     """A quick rigorous ball comparison of the explicit fusion, when the numeric module is present."""
     try:
@@ -115,6 +104,7 @@ def run(args: argparse.Namespace) -> int:
 def _run(args: argparse.Namespace) -> int:
     from ..certificate import build_certificate
     from ..executor import mapper
+    from ..certificate import check_own, waits_for_replay
     from ..checker import check_text
     from ..errors import CertificateError, InputError, LimitError, SolverError
     from ..io import atomic_write_text, load_problem
@@ -162,19 +152,12 @@ def _run(args: argparse.Namespace) -> int:
                            f"({verdict.message.removeprefix('inconclusive: ')})")
     budget_note = None
     if verdict.code == 2 and not waits:
-        # The checker's default work budget is capped (a hostile file of any size must be
-        # answered in seconds), so a large genuine certificate can be over it.  The
-        # producer checks its own certificate with a budget that fits and says which
-        # --max-work re-checks it; any other limit of the checker stays the answer.
+        # only the capped default work budget may be short (a large genuine certificate):
+        # checked again with a budget that fits, and the note names the --max-work it needs
         with ProgressBar("checking the certificate with a larger work budget", heartbeat=True):
-            wide = check_text(text, work=PRODUCER_WORK)
-        wide_waits = (wide.code == 2 and bool(wide.line_steps) and wide.bounds_verified
-                      and not wide.window_steps)
-        if wide.code == 0 or wide_waits:
-            budget_note = (f"checking this certificate takes {wide.work:,} operations, more than "
-                           f"the checker's default work budget for its size: "
-                           f"'attnproof check CERT --max-work {max_work_hint(wide.work)}'")
-            verdict, waits = wide, wide_waits
+            verdict, budget_note = check_own(text, verdict)
+        waits = waits_for_replay(verdict)
+        cert.check_note = budget_note
     if verdict.code == 2 and not waits:  # a limit of the checker (work budget, sizes): not a bug
         raise LimitError(f"the checker cannot decide this certificate within its limits "
                          f"({verdict.message}); nothing was written")
@@ -189,8 +172,6 @@ def _run(args: argparse.Namespace) -> int:
          "minimum": verdict.minimum, "trust": verdict.trust}
     if lines is not None:
         s["lines"] = lines.to_dict()
-    if budget_note:
-        s["notes"].append(budget_note)
     # the gap between the bounds the checker verified (a line step may have raised the lower)
     s["notes"] = [n for n in s["notes"] if not n.startswith("gap:")]
     if verdict.minimum is None:
