@@ -45,33 +45,66 @@ def bound(problem: Any, *, explicit: bool = False, max_atoms: int | None = DEFAU
 
 def prove(problem: Any, *, explicit: bool = False, max_atoms: int | None = DEFAULT_MAX_ATOMS,
           explicit_fusion_limit: int | None = None, output: str | os.PathLike | None = None,
-          progress: Progress = None):
+          progress: Progress = None, lines: bool | None = None, lines_timeout: float = 120.0):
     """Lower and upper bounds in a certificate that the independent checker accepts.
 
     The certificate is checked before it is returned (and written to ``output``,
     atomically, when given); a certificate the checker refuses raises
-    :class:`~attnproof.errors.CertificateError`.
-    """
-    from .certificate import EXPLICIT_FUSION_LIMIT, build_certificate
-    from .checker import check_text
+    :class:`~attnproof.errors.CertificateError`.  A certificate that needs more than
+    the checker's default work budget is checked with one that fits, and ``cert.check_note``
+    names the ``--max-work`` that re-checks it.
 
-    cert = build_certificate(as_problem(problem), explicit=explicit, max_atoms=max_atoms,
+    ``lines``: the line query of THEORY §12, as ``attnproof prove`` asks it: by default
+    (None) when the exact steps leave a gap and it applies (a factor ``1 + c·x^g``, no
+    biases, z3 and cvc5 installed, a lower bound of at most 64 points), within
+    ``lines_timeout`` seconds in all; True asks it whatever the size (an
+    :class:`~attnproof.errors.InputError` when it cannot apply); False never.  A bound it
+    raises has trust ``line-refuted``: ``attnproof check CERT --replay`` re-proves it.
+    """
+    from .certificate import EXPLICIT_FUSION_LIMIT, build_certificate, check_own, waits_for_replay
+
+    if not (lines_timeout > 0) or lines_timeout > 86400:
+        raise InputError(f"lines_timeout {lines_timeout!r}: give seconds between 0 and 86400")
+    M = as_problem(problem)
+    cert = build_certificate(M, explicit=explicit, max_atoms=max_atoms,
                              explicit_fusion_limit=(EXPLICIT_FUSION_LIMIT if explicit_fusion_limit
                                                     is None else explicit_fusion_limit),
                              progress=progress)
-    v = check_text(cert.text)
-    if v.code == 2:
+    if lines is not False and cert.lower.value != cert.upper:
+        cert = _with_lines(M, cert, bool(lines), lines_timeout, max_atoms)
+    v, budget_note = check_own(cert.text)
+    cert.check_note = budget_note
+    if v.code == 2 and not waits_for_replay(v):
         from .errors import LimitError
 
         raise LimitError(f"the checker cannot decide this certificate within its limits "
                          f"({v.message})")
-    if v.code != 0:
+    if v.code not in (0, 2):
         raise CertificateError(f"the checker does not accept the certificate: {v.message}")
     if output is not None:
         from .io import atomic_write_text
 
         atomic_write_text(output, cert.text)
     return cert
+
+
+def _with_lines(M, cert, forced: bool, timeout: float, max_atoms: int | None):
+    """``cert`` with the line refutations of THEORY §12 added, when the query applies."""
+    from dataclasses import replace
+
+    from .certificate import Certificate
+    from .smt import add_line_refutations, line_obstacle
+
+    if line_obstacle(M, cert, forced=forced) is not None:
+        return cert
+    doc, mr = add_line_refutations(M, cert, timeout, max_atoms)
+    if doc is None:
+        return cert
+    claims = doc["claims"]
+    fusion = mr.best if mr.best.atoms < cert.upper else cert.fusion
+    return Certificate(doc, replace(cert.lower, value=int(claims["lower_bound"]),
+                                    trust=doc["trust"]),
+                       fusion, int(claims["upper_bound"]), upper_note=cert.upper_note)
 
 
 def check(certificate: Any, *, problem: Any = None, strict: bool = False):

@@ -20,7 +20,8 @@ directly):
   domain) at 64 and 128 tokens (``--layers``: each is a 60-120 MB problem; at 128
   tokens the heads are past the direct-sum limit and the bound is a direct sub-sum).
 
-Each cell runs ``attnproof prove --json`` and ``attnproof check --json`` (with
+Each cell runs ``attnproof prove --json`` (its default line queries within a quarter of
+the cell's time, ``--lines-timeout``) and ``attnproof check --json`` (with
 ``--replay`` when the certificate holds line refutations) as fresh
 processes (imports included) in their own session, killed at ``--timeout``
 seconds (``--layer-timeout`` for the layers, ``--generic-timeout`` for ``generic``): a cell always ends, as an answer, an exit code with its message, or
@@ -212,7 +213,10 @@ def main() -> int:
                 continue
             build = time.perf_counter() - t0
             limit = {"layer": args.layer_timeout, "generic": args.generic_timeout}.get(name, args.timeout)
-            pr = run_cell(exe + ["prove", stem + ".json", "-o", stem + ".cert", "--json"], limit)
+            # prove asks line queries by default until --lines-timeout (300 s) and keeps the
+            # best bound reached: a quarter of the cell's time, so that a cell ends
+            pr = run_cell(exe + ["prove", stem + ".json", "-o", stem + ".cert", "--json",
+                                 "--lines-timeout", f"{max(1.0, limit / 4):g}"], limit)
             ck = None
             lower = upper = None
             answer = ""

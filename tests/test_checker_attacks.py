@@ -655,3 +655,82 @@ def test_repeated_keys_pay_for_their_growing_sums():
     doc["problem_sha256"] = hashlib.sha256(_canon(doc["problem"]).encode()).hexdigest()
     v = check_text(json.dumps(doc), work=used[1] // 2)
     assert v.code == 2 and "rational weights" in v.message, v.message
+
+
+_FAR = 2 ** 20 + 1          # past the 17-bit cap: the geometric path (generic_heads)
+
+
+def _segment_head(biases: list, values=lambda b: 1 + b % 5) -> dict:
+    """One head on the segment from 0 to (2^20 + 1, 1), with the biases given at its far
+    end (and at 0 only the key itself): a coefficient of ``len(biases)`` z-terms."""
+    return {"atoms": [{"key": [0, 0], "value": 0}]
+            + [{"key": [_FAR, 1], "value": values(b), **({"bias": b} if b else {})}
+               for b in biases]}
+
+
+def _generic_cert(heads: list, lower: int, upper: int) -> str:
+    problem = {"format": "attnproof-problem", "version": 1, "dim": 2, "heads": heads}
+    steps = [{"rule": "indecomposable_chain", "head": h, "kind": "simplex", "prime": 2 ** 61 - 1}
+             for h in range(len(heads))]
+    steps += [{"rule": "generic_heads", "classes": [[h] for h in range(len(heads))]},
+              {"rule": "planar_vertices"}, {"rule": "product_fusion"}]
+    return _cert(problem, steps, lower, upper)
+
+
+def test_generic_heads_constant_test_pays_for_its_products():
+    """A head whose coefficients at both ends have N z-terms: the constant test
+    multiplies them pairwise (``N²`` products of Fractions), charged linearly before
+    (a 155 kB certificate with N = 2000 took 96 s, charged 144,000 units).  The
+    charge is now quadratic, made before the products."""
+    used = []
+    for n in (40, 80):
+        head = _segment_head(list(range(n)))
+        head["atoms"] = [{"key": [0, 0], "value": 1 + b % 7, **({"bias": b} if b else {})}
+                         for b in range(n)] + head["atoms"][1:]
+        v = check_text(_generic_cert([head], 2, 2))
+        assert v.status == "valid", v.message
+        used.append(v.work)
+    assert used[1] >= 3 * used[0] and used[1] >= 4 * 80 * 80
+
+
+def test_generic_heads_pair_test_pays_for_the_longer_head():
+    """Representatives of one shape with coefficients of several z-terms are compared
+    pairwise, each pair charged by the first head's size alone: n small heads against
+    one with N z-terms cost n·N products charged about 40·n (a 4.3 MB certificate,
+    n = 250 and N = 100,000, took 37 s), while the long head against each small one
+    was charged about N²/2 per pair (a true certificate of 11 heads and N = 200 was
+    inconclusive).  Each product is now charged before it is made, and only then."""
+    from attnproof.checker.rules.state import State
+    from attnproof.checker.syntax import Budget
+
+    long_ = {(): {0: 1}, ((0, _FAR), (1, 1)): {e: 1 for e in range(500)}}
+    short = {(): {0: 1}, ((0, _FAR), (1, 1)): {0: 1, 501: 1}}
+    st = State(None)
+    st.budget = Budget(None)
+    assert not geometry._proportional(long_, short, (), st, "pair")
+    assert st.budget.used >= 500
+    heads = [_segment_head([0, 201 + i]) for i in range(10)] + [_segment_head(list(range(200)))]
+    v = check_text(_generic_cert(heads, 2, 2 ** 11))
+    assert v.status == "valid", v.message
+
+
+def test_generic_heads_constant_test_pays_for_growing_sums():
+    """A class of n heads on one denominator with values 1/r_i, r_i of 2000 digits: the
+    constant test adds the numerators to a denominator of n·2000 digits, each addition a
+    gcd of that length (400 heads, an 830 kB certificate: 10.6 s of CPU, charged 100,888
+    units).  Each addition is charged the product of the word lengths first."""
+    import random
+
+    rng = random.Random(3)
+    used = []
+    for n in (20, 40):
+        heads = [_segment_head([0], lambda b: f"1/{rng.randrange(10 ** 1999, 10 ** 2000) | 1}")
+                 for _ in range(n)]
+        problem = {"format": "attnproof-problem", "version": 1, "dim": 2, "heads": heads}
+        steps = [{"rule": "indecomposable_chain", "head": 0, "kind": "simplex", "prime": 2 ** 61 - 1},
+                 {"rule": "generic_heads", "classes": [list(range(n))]},
+                 {"rule": "planar_vertices"}, {"rule": "product_fusion"}]
+        v = check_text(_cert(problem, steps, 2, 2 ** n))
+        assert v.status == "valid", v.message
+        used.append(v.work)
+    assert used[1] - used[0] >= 40 * 40 * 104 * 104 // 2 // 32 // 2

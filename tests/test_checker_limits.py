@@ -153,11 +153,44 @@ def test_cli_output_to_devnull_and_directory(tmp_path, capsys):
 def test_prove_never_reports_an_undecided_certificate_as_checked(tmp_path, monkeypatch, capsys):
     """A certificate beyond the checker's limits is refused by prove (a limit, exit 3)."""
     import attnproof.checker as C
+    from attnproof.certificate import self_check
     p = tmp_path / "w2.json"
     assert main(["family", "sigmoid-sum", "--d", "2", "-o", str(p)]) == 0
     monkeypatch.setattr(C, "work_limit", lambda n: 5)
+    monkeypatch.setattr(self_check, "PRODUCER_WORK", 5)
     out = tmp_path / "w2.cert"
     assert main(["prove", str(p), "-o", str(out)]) == 3
     assert "within its limits" in capsys.readouterr().err and not out.exists()
     monkeypatch.undo()
     assert main(["prove", str(p), "-o", str(out)]) == 0 and main(["check", str(out)]) == 0
+
+
+def test_prove_names_the_work_budget_a_large_certificate_needs(tmp_path, monkeypatch, capsys):
+    """Over the default work budget (capped for hostile files), prove checks its own
+    certificate with a budget that fits, and says which --max-work re-checks it."""
+    import attnproof.checker as C
+    p = tmp_path / "w3.json"
+    assert main(["family", "sigmoid-sum", "--d", "3", "-o", str(p)]) == 0
+    monkeypatch.setattr(C, "work_limit", lambda n: 5)
+    out = tmp_path / "w3.cert"
+    capsys.readouterr()
+    assert main(["prove", str(p), "-o", str(out)]) == 0 and out.exists()
+    said = capsys.readouterr().out
+    m = re.search(r"--max-work (\d+)", said)
+    assert m, said
+    assert main(["check", str(out)]) == 2
+    assert "--max-work raises it" in capsys.readouterr().out
+    assert main(["check", str(out), "--max-work", m.group(1)]) == 0
+    assert main(["check", str(out), "--max-work", "5"]) == 2
+
+
+def test_api_prove_names_the_work_budget_a_large_certificate_needs(monkeypatch):
+    """The Python API does what the command does past the capped default budget."""
+    import attnproof.checker as C
+    from attnproof import check, prove, sigmoid_sum
+    monkeypatch.setattr(C, "work_limit", lambda n: 5)
+    cert = prove(sigmoid_sum(3))
+    assert cert.check_note and "--max-work" in cert.check_note
+    assert check(cert).code == 2
+    monkeypatch.undo()
+    assert check(cert).code == 0 and prove(sigmoid_sum(3)).check_note is None

@@ -232,7 +232,7 @@ def test_prove_asks_no_solver_when_the_query_does_not_apply(tmp_path, capsys, mo
     assert out["minimum"] is None and out["trust"] == "exact" and "lines" not in out
     assert any(n.startswith("line query not asked: ") and "1 + c·x^g" in n for n in out["notes"])
     assert main(["prove", str(g), "--lines"]) == 3           # asked for, and impossible
-    assert "--lines: " in capsys.readouterr().err
+    assert "(--lines) but does not apply" in capsys.readouterr().err
     # K_5: a gap (120 vs 291), but past the size of the default query
     k5 = tmp_path / "k5.json"
     dump_problem(graph_sum(named_graph("complete", 5)), k5)
@@ -403,7 +403,7 @@ def test_prove_keeps_the_exact_certificate_when_the_line_query_cannot_be_asked(t
 
     def refuse(*a, **k):
         raise InputError("line refutations: the reduced denominator cannot be factored (test)")
-    monkeypatch.setattr(attnproof.smt, "line_minimize", refuse)
+    monkeypatch.setattr(attnproof.smt.line_query, "line_minimize", refuse)
     p, cert = tmp_path / "k3.json", tmp_path / "k3.cert.json"
     M = graph_sum(named_graph("complete", 3))
     dump_problem(M, p)
@@ -413,3 +413,30 @@ def test_prove_keeps_the_exact_certificate_when_the_line_query_cannot_be_asked(t
     assert any("cannot be factored (test)" in n for n in out["notes"])
     assert cert.read_text() == build_certificate(M).text
     assert main(["prove", str(p), "--lines"]) == 3                      # asked for: an error
+
+
+def test_the_python_prove_asks_the_line_query_as_the_command_does(tmp_path, capsys):
+    """attnproof.prove: K_3's minimum 7 by a line refutation, the command's certificate byte
+    for byte; lines=False keeps the exact steps; lines=True where it cannot apply is an
+    input error."""
+    from attnproof import prove
+    from attnproof.cli import main
+    from attnproof.errors import InputError
+    from attnproof.io import dump_problem
+    from attnproof.model import Atom, Head, MultiHead
+
+    M = graph_sum(named_graph("complete", 3))
+    cert = prove(M)
+    assert (cert.lower_bound, cert.upper_bound, cert.minimum, cert.trust) == (7, 7, 7,
+                                                                              "line-refuted")
+    p, out = tmp_path / "k3.json", tmp_path / "k3.cert.json"
+    dump_problem(M, p)
+    assert main(["prove", str(p), "-o", str(out)]) == 0
+    assert out.read_text() == cert.text
+    exact = prove(M, lines=False)
+    assert (exact.lower_bound, exact.trust) == (6, "exact")
+    h1 = Head((Atom((0, 0), (0,)), Atom((1, 0), (1,)), Atom((0, 1), (2,))))
+    h2 = Head((Atom((0, 0), (0,)), Atom((2, 1), (1,)), Atom((1, 2), (3,))))
+    with pytest.raises(InputError, match="does not apply"):
+        prove(MultiHead((h1, h2)), lines=True)
+    assert prove(MultiHead((h1, h2))).trust == "exact"

@@ -56,6 +56,9 @@ class Certificate:
     # why the upper bound is the counted product fusion, when a smaller fusion may exist
     # but was not built (too large to build or to embed); None otherwise
     upper_note: str | None = field(default=None, compare=False)
+    # the producer's check needed more than the checker's default work budget: which
+    # --max-work re-checks it (attnproof.certificate.self_check)
+    check_note: str | None = field(default=None, compare=False)
 
     @property
     def lower_bound(self) -> int:
@@ -135,6 +138,8 @@ class Certificate:
         notes = list(self.lower.notes)
         if self.lower.value != self.upper:
             notes.append(gap_note(self.lower.value, self.upper))
+        if self.check_note:
+            notes.append(self.check_note)
         return {"lower_bound": c["lower_bound"], "upper_bound": c["upper_bound"],
                 "minimum": c["minimum"], "trust": self.doc["trust"],
                 "complete": self.lower.tight, "path": self.lower.path, "notes": notes}

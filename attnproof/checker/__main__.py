@@ -306,8 +306,10 @@ def build_parser(prog: str | None = None, version: str | None = None) -> argpars
                    help="accept only fully exact certificates (trust 'exact'); others are "
                         "inconclusive")
     p.add_argument("--max-work", metavar="OPS", type=int, default=None,
-                   help="the work budget in elementary operations (default: linear in the "
-                        "certificate's size); past it the verdict is inconclusive")
+                   help="the work budget in elementary operations (default: 500,000 plus 16 per "
+                        "byte of the certificate, at most 6,000,000, which a hostile file "
+                        "spends in seconds); past it the verdict is inconclusive, and a large "
+                        "genuine certificate may need more ('attnproof prove' names the figure)")
     p.add_argument("--json", action="store_true", help="print the verdict as one JSON document")
     p.add_argument("--reference", action="store_true",
                    help="run the reference path alone, without the fast paths "

@@ -59,7 +59,7 @@ class Budget:
     >>> b.charge(7, "dividing")
     Traceback (most recent call last):
     ...
-    attnproof.checker.syntax.Unsupported: dividing: the check needs more than 10 operations (the work budget of this certificate)
+    attnproof.checker.syntax.Unsupported: dividing: the check needs more than 10 operations (the work budget of this certificate; --max-work raises it)
     """
 
     def __init__(self, limit: int | None) -> None:
@@ -71,7 +71,7 @@ class Budget:
         self.used += n
         if self.limit is not None and self.used > self.limit:
             raise Unsupported(f"{what}: the check needs more than {self.limit} operations "
-                              "(the work budget of this certificate)")
+                              "(the work budget of this certificate; --max-work raises it)")
 
 
 UNLIMITED = Budget(None)

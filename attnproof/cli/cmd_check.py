@@ -47,8 +47,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="run the checker's reference path alone, without its fast paths "
                         "(same verdicts; also ATTNPROOF_CHECKER_REFERENCE=1)")
     p.add_argument("--max-work", metavar="OPS", type=int, default=None,
-                   help="the checker's work budget in elementary operations (default: "
-                        "linear in the certificate's size); past it the verdict is inconclusive")
+                   help="the work budget in elementary operations (default: 500,000 plus 16 per "
+                        "byte of the certificate, at most 6,000,000, which a hostile file "
+                        "spends in seconds); past it the verdict is inconclusive, and a large "
+                        "genuine certificate may need more ('attnproof prove' names the figure)")
     add_common(p)
 
 

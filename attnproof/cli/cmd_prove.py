@@ -10,8 +10,8 @@ from .common import (EXIT_OK, EXPLICIT_FUSION_LIMIT, ProgressBar, add_common, ad
                      positive_int, print_json)
 
 NAME = "prove"
-DEFAULT_LINES_TIMEOUT = 120.0    # seconds for the line queries of one prove, in all (C_4: 15-90 s)
-MAX_AUTO_LINE_POINTS = 64        # above: a line query only with --lines (k^2 terms per direction)
+DEFAULT_LINES_TIMEOUT = 120.0    # attnproof.smt.DEFAULT_LINES_TIMEOUT (not imported: --help stays light)
+MAX_AUTO_LINE_POINTS = 64        # attnproof.smt.MAX_AUTO_LINE_POINTS
 HELP = "prove lower and upper atom bounds and write a certificate"
 DESCRIPTION = """\
 Prove the lower bound (as 'attnproof bound') and an upper bound (the best
@@ -104,6 +104,7 @@ def run(args: argparse.Namespace) -> int:
 def _run(args: argparse.Namespace) -> int:
     from ..certificate import build_certificate
     from ..executor import mapper
+    from ..certificate import check_own, waits_for_replay
     from ..checker import check_text
     from ..errors import CertificateError, InputError, LimitError, SolverError
     from ..io import atomic_write_text, load_problem
@@ -124,7 +125,9 @@ def _run(args: argparse.Namespace) -> int:
         lines = None
         skipped = None            # why the line query was not asked (a note), when it was not
         if cert.lower.value != cert.upper and not args.no_lines:
-            skipped = line_obstacle(M, cert, forced=args.lines)
+            from ..smt import line_obstacle
+
+            skipped = line_obstacle(M, cert, forced=args.lines, max_points=MAX_AUTO_LINE_POINTS)
             if skipped is None:
                 try:
                     text, lines = _with_lines(M, cert, args)
@@ -149,6 +152,14 @@ def _run(args: argparse.Namespace) -> int:
                            f"it: the best fusion found has {atoms} atoms, but the checker "
                            f"cannot verify it embedded within its work budget "
                            f"({verdict.message.removeprefix('inconclusive: ')})")
+    budget_note = None
+    if verdict.code == 2 and not waits:
+        # only the capped default work budget may be short (a large genuine certificate):
+        # checked again with a budget that fits, and the note names the --max-work it needs
+        with ProgressBar("checking the certificate with a larger work budget", heartbeat=True):
+            verdict, budget_note = check_own(text, verdict)
+        waits = waits_for_replay(verdict)
+        cert.check_note = budget_note
     if verdict.code == 2 and not waits:  # a limit of the checker (work budget, sizes): not a bug
         raise LimitError(f"the checker cannot decide this certificate within its limits "
                          f"({verdict.message}); nothing was written")
@@ -208,6 +219,8 @@ def _run(args: argparse.Namespace) -> int:
     if mn is None:
         for n in s["notes"]:
             print(f"  note: {n}")
+    elif budget_note:
+        print(f"  note: {budget_note}")
     if args.output:
         print(f"  certificate written to {args.output} ({len(text)} bytes, checked)")
     else:
@@ -215,75 +228,10 @@ def _run(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def line_binomials(doc: dict) -> list[tuple[int, ...]]:
-    """The directions ``g`` of the factors ``x^a·(1 + c·x^g)`` (``c > 0``) a certificate binds
-    (``irreducible_factor`` steps; the certificate's sparse polynomial form), read
-    from the document alone: no factorization, no solver.
-
-    >>> line_binomials({"problem": {"dim": 2}, "steps": [
-    ...     {"rule": "irreducible_factor", "poly": [[1, [[0, 1]]], [1, [[1, 1]]]]},
-    ...     {"rule": "irreducible_factor", "poly": [[1, []], [2, [[0, 1]]]]},
-    ...     {"rule": "irreducible_factor", "poly": [[-1, []], [1, [[1, 1]]]]}]})
-    [(1, -1), (1, 0)]
-    """
-    dim = doc["problem"]["dim"]
-    out = []
-    for step in doc["steps"]:
-        if step.get("rule") != "irreducible_factor":
-            continue
-        terms = step["poly"]
-        if len(terms) != 2 or (terms[0][0] > 0) != (terms[1][0] > 0):
-            continue
-        (a, b) = ([0] * dim, [0] * dim)
-        try:
-            for vec, (_, mono) in zip((a, b), terms):
-                for v, e in mono:
-                    vec[v] = e
-        except IndexError:                         # the bias variable: not a line factor
-            continue
-        g = [y - x for x, y in zip(a, b)]
-        if any(g):
-            out.append(tuple(-x for x in g) if next(x for x in g if x) < 0 else tuple(g))
-    return out
-
-
-def line_obstacle(M, cert, forced: bool) -> str | None:
-    """Why the line query is not asked for this certificate's gap, or None when it is.
-
-    Cheap: read from the certificate, no factorization and no solver imported.
-    ``forced`` (``--lines``): an obstacle that the user cannot have meant is an
-    :class:`~attnproof.errors.InputError`; the size limit does not apply.
-    """
-    from ..errors import InputError
-
-    if M.has_bias:
-        why = "problems with biases have exp-rational coefficients, outside the SMT search"
-    elif not line_binomials(cert.doc):
-        why = "the reduced denominator has no factor 1 + c·x^g the certificate binds"
-    elif not forced and cert.lower.value > MAX_AUTO_LINE_POINTS:
-        return (f"the lower bound {cert.lower.value} exceeds {MAX_AUTO_LINE_POINTS} points "
-                f"('prove --lines' asks it anyway)")
-    else:
-        from ..smt import solver_available
-
-        missing = [n for n in ("z3", "cvc5") if not solver_available(n)]
-        why = (f"{' and '.join(missing)} not installed (pip install z3-solver cvc5)"
-               if missing else None)
-    if why is not None and forced:
-        raise InputError(f"--lines: {why}")
-    return why
-
-
 def _with_lines(M, cert, args):
-    """The certificate text with the line refutations of THEORY §12 added (and the result).
-
-    Ascends ``k`` from the certificate's lower bound within ``--lines-timeout``
-    seconds in all: every ``unsat`` raises the bound by one, so the time limit
-    always ends with the best bound reached.  When no query refutes anything and
-    no smaller fusion is found, the certificate text is kept byte for byte.
-    """
-    from ..io import canonical_json
-    from ..smt import line_certificate, line_minimize
+    """The certificate text with line refutations (:func:`attnproof.smt.add_line_refutations`),
+    with a progress line and a note per query; the text is kept when nothing changed."""
+    from ..smt import add_line_refutations
 
     t = args.lines_timeout
     stage = {"k": cert.lower.value, "solvers": "z3 and cvc5 running"}
@@ -304,10 +252,10 @@ def _with_lines(M, cert, args):
             stage["solvers"] = text
             bar.describe(label())
 
-        mr = line_minimize(M, timeout=t, budget=t, max_atoms=args.max_atoms, on_step=step,
-                           lower=cert.lower.value, strategy="ascend", on_solvers=solvers)
-    fusion = mr.best if mr.best.atoms < cert.upper else None
-    if fusion is None and mr.refutation is None:
+        doc, mr = add_line_refutations(M, cert, t, args.max_atoms, on_step=step,
+                                       on_solvers=solvers)
+    if doc is None:
         return cert.text, mr
-    doc = line_certificate(M, fusion, mr.refutation, cert=cert)
+    from ..io import canonical_json
+
     return canonical_json(doc), mr

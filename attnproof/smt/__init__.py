@@ -18,6 +18,8 @@ from .line_query import line_minimize
 from .lineality import Frame, full_frame, lineality_frame
 from .query import (MinimizeResult, SearchOptions, SearchResult, build_query, minimize,
                     newton_lower_bound, search_fusion)
+from .prove_lines import (DEFAULT_LINES_TIMEOUT, MAX_AUTO_LINE_POINTS, add_line_refutations,
+                          line_binomials, line_obstacle)
 from .replay import replay_step
 from .solvers import SolverRun, run_solver, solver_available, solver_version
 from .sweep import parse_targets, parse_windows
@@ -30,5 +32,6 @@ __all__ = ["Encoding", "encode", "Frame", "full_frame", "lineality_frame", "Mini
            "search_fusion", "SolverRun", "run_solver", "solver_available", "solver_version",
            "window_symmetries", "fusion_from_g", "verify_fusion", "Window", "box_window",
            "parse_window", "points_window", "search_certificate", "line_certificate",
-           "line_minimize", "replay_step", "parse_targets", "parse_windows"]
+           "line_minimize", "replay_step", "line_binomials", "line_obstacle",
+           "add_line_refutations", "DEFAULT_LINES_TIMEOUT", "MAX_AUTO_LINE_POINTS", "parse_targets", "parse_windows"]
 

@@ -32,6 +32,7 @@ from operator import mul
 
 from .. import poly as P
 from ..linalg import is_prime, product, rank_mod
+from ..problem import _words
 from ..syntax import Reject, Unsupported, fields, integer
 from .state import State, x_vars
 
@@ -364,15 +365,23 @@ def _monomial_form(A: dict):
                      for s, zp in A.items() for e, c in zp.items())
 
 
-def _proportional(A: dict, B: dict, t) -> bool:
-    """``A(s + t) = κ B(s)`` for one ``κ ∈ Q(z)`` and all ``s`` (supports already translates)."""
+def _proportional(A: dict, B: dict, t, st: State, where: str) -> bool:
+    """``A(s + t) = κ B(s)`` for one ``κ ∈ Q(z)`` and all ``s`` (supports already translates);
+    each point's two z-products charged before they are made (docs/certificates.md §8)."""
     s0 = _lowest(B)
-    As0 = A[P.mono_mul(s0, t)]
-    Bs0 = B[s0]
+    As0, Bs0 = A[P.mono_mul(s0, t)], B[s0]
+    w0 = _zweight(As0), _zweight(Bs0)
     for s, zp in B.items():
-        if _zmul(A[P.mono_mul(s, t)], Bs0) != _zmul(As0, zp):
+        As = A[P.mono_mul(s, t)]
+        _budget(_zweight(As) * w0[1] + w0[0] * _zweight(zp), where, st)
+        if _zmul(As, Bs0) != _zmul(As0, zp):
             return False
     return True
+
+
+def _zweight(p: dict) -> int:
+    f, s, _ = P._load(p)      # per term 1, per Fraction 4 more (gcds), per extra word 1
+    return len(p) + 4 * f + s
 
 
 def _zwork(p: dict) -> int:
@@ -443,9 +452,9 @@ def rule_generic_heads(st: State, step: dict, where: str) -> None:
         group = [r for rs in forms.values() for r in rs]
         for i, j in ([same[:2]] if same else []) + [(i, j) for i in forms.get(None, [])
                                                     for j in group if j != i]:
-            _budget(_zwork(pb.den[i]) * (1 + len(pb.den[i]) // len(Z[i])), where, st)
+            _budget(P.size(Z[i]), where, st)      # the translate; products: _proportional
             t = _translate(Z[j], Z[i])
-            if t is not None and _proportional(Z[j], Z[i], t):
+            if t is not None and _proportional(Z[j], Z[i], t, st, where):
                 raise Reject(f"{where}: the denominators of heads {min(i, j)} and {max(i, j)} "
                              "are associates: they belong to one class")
     for hs in parsed:
@@ -461,14 +470,17 @@ def rule_generic_heads(st: State, step: dict, where: str) -> None:
                 for s, zp in _zpolys(pb.num[h][comp], dim).items():
                     s2 = P.mono_div(s, t)
                     acc = N.setdefault(s2, {})
-                    for e, c in zp.items():
-                        acc[e - a] = acc.get(e - a, 0) + Fraction(c) / q
+                    for e, c in zp.items():      # sums of long rationals grow: charged first
+                        old = acc.get(e - a, 0)
+                        _budget((1 + _words(old) + _words(q)) * (2 + _words(c) + _words(q)) // 32,
+                                where, st)
+                        acc[e - a] = old + Fraction(c) / q
             N = {s: {e: c for e, c in zp.items() if c} for s, zp in N.items()}
             N = {s: zp for s, zp in N.items() if zp}
             if not N:
                 continue
             if not set(N) <= set(D) or not _proportional(
-                    {s: N.get(s, {}) for s in D}, D, ()):
+                    {s: N.get(s, {}) for s in D}, D, (), st, where):
                 constant = False
                 break
         if not constant:

@@ -1,0 +1,58 @@
+"""The producer's check of its own certificate, past the checker's capped default budget.
+
+The checker's default work budget is capped (``attnproof.checker.limits.WORK_MAX``):
+a hostile file of any size must be answered within seconds.  A large genuine
+certificate (a transformer layer, a long explicit fusion) can need more.  The
+producer checks what it wrote with the default budget first and, when only the
+budget is short, once more with a budget that fits; the work that check took is
+the ``--max-work`` a user needs to re-check the file (:func:`max_work_hint`).
+
+>>> from attnproof.certificate import build_certificate
+>>> from attnproof.families import sigmoid_sum
+>>> v, note = check_own(build_certificate(sigmoid_sum(3)).text)
+>>> v.status, note
+('valid', None)
+"""
+
+from __future__ import annotations
+
+from attnproof.checker import Verdict, check_text
+
+PRODUCER_WORK = 10 ** 13      # the work budget of the producer's check of its own certificate
+
+__all__ = ["check_own", "max_work_hint", "waits_for_replay", "PRODUCER_WORK"]
+
+
+def max_work_hint(work: int) -> int:
+    """A round ``--max-work`` at least ``work``: two significant digits, rounded up.
+
+    >>> max_work_hint(6_000_001), max_work_hint(123_456_789), max_work_hint(7)
+    (6100000, 130000000, 7)
+    """
+    step = 10 ** max(len(str(work)) - 2, 0)
+    return -(-work // step) * step
+
+
+def waits_for_replay(v: Verdict) -> bool:
+    """True when only line refutations keep the verdict inconclusive (``check --replay``)."""
+    return v.code == 2 and bool(v.line_steps) and v.bounds_verified and not v.window_steps
+
+
+def check_own(text: str, first: Verdict | None = None,
+              producer_work: int | None = None) -> tuple[Verdict, str | None]:
+    """The checker's verdict on the producer's certificate ``text``, and a note.
+
+    The note is None when the default budget sufficed; otherwise it says how much
+    work the check took and which ``--max-work`` re-checks the certificate.  Any
+    other inconclusive verdict (a size limit of the checker) is returned as it is.
+    ``first``: the verdict of a check with the default budget already made.
+    """
+    v = check_text(text) if first is None else first
+    if v.code != 2 or waits_for_replay(v):
+        return v, None
+    wide = check_text(text, work=PRODUCER_WORK if producer_work is None else producer_work)
+    if wide.code == 0 or waits_for_replay(wide):
+        return wide, (f"checking this certificate takes {wide.work:,} operations, more than "
+                      f"the checker's default work budget for its size: "
+                      f"'attnproof check CERT --max-work {max_work_hint(wide.work)}'")
+    return v if wide.code == 2 else wide, None
