@@ -109,7 +109,8 @@ def test_a_sweep_runs_solvers_in_turn_with_the_answers_of_racing_solvers():
     race = sweep([("c4", C4)], windows=[1], targets=[14, 15], timeout=120, solvers_at_once=True)
     assert answers(turn) == answers(race) and [r.result for r in turn.rows] == ["unsat", "sat"]
     assert turn.rows[1].search.solvers["cvc5"].reason == "not run after z3 answered sat"
-    assert race.rows[1].search.solvers["cvc5"].reason.startswith("stopped")
+    raced = race.rows[1].search.solvers["cvc5"]     # stopped by z3's sat, unless it won the race
+    assert raced.reason.startswith("stopped") or raced.result == "sat", raced
     assert turn.rows[0].search.solvers["cvc5"].result == "unsat"    # the cross-check of unsat
 
 
