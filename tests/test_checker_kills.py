@@ -818,3 +818,22 @@ def test_malformed_line_refutations_are_rejected(change, reference):
     _step(doc, "line_refutation").update(change)
     v = _check(doc, reference)
     assert v.status == "invalid", v.message
+
+
+# -- chordality: the elimination order is tested against each vertex's earliest later neighbour
+
+MCS_TRAP = [(0, 2), (0, 3), (0, 4), (0, 5), (0, 6), (1, 2), (1, 3), (1, 5), (2, 3), (2, 4),
+            (2, 5), (3, 4), (4, 5), (4, 6)]
+
+
+@MODES
+def test_a_non_chordal_graph_is_not_counted_as_chordal(reference):
+    """Not chordal (0-3-1-5-0 is a chordless 4-cycle), yet maximum cardinality search orders
+    it so that a test of each vertex's later neighbours against the neighbour with the
+    smallest *label* (not the earliest in the order) passes: the checker would then count it
+    by the chordal product formula.  The count must be the acyclic orientations."""
+    from attnproof.certificate import build_certificate
+    from attnproof.io import problem_from_dict
+    doc = build_certificate(problem_from_dict(_graph(7, MCS_TRAP))).doc
+    v = _check(doc, reference)
+    assert v.status == "valid" and v.lower_bound == _acyclic_orientations(7, MCS_TRAP), v.message
