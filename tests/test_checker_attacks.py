@@ -680,17 +680,25 @@ def _generic_cert(heads: list, lower: int, upper: int) -> str:
 def test_generic_heads_constant_test_pays_for_its_products():
     """A head whose coefficients at both ends have N z-terms: the constant test
     multiplies them pairwise (``N²`` products of Fractions), charged linearly before
-    (a 155 kB certificate with N = 2000 took 96 s, charged 144,000 units).  The
-    charge is now quadratic, made before the products."""
-    used = []
-    for n in (40, 80):
-        head = _segment_head(list(range(n)))
-        head["atoms"] = [{"key": [0, 0], "value": 1 + b % 7, **({"bias": b} if b else {})}
-                         for b in range(n)] + head["atoms"][1:]
-        v = check_text(_generic_cert([head], 2, 2))
-        assert v.status == "valid", v.message
-        used.append(v.work)
-    assert used[1] >= 3 * used[0] and used[1] >= 4 * 80 * 80
+    (a 155 kB certificate with N = 2000 took 96 s, charged 144,000 units).  A head that
+    is not constant is now refuted by the images mod a prime, in linear work; a
+    constant one (every image agrees) pays the exact products, quadratically, before
+    they are made."""
+    for constant in (False, True):
+        used = []
+        for n in (40, 80):
+            head = _segment_head(list(range(n)),
+                                 values=(lambda b: 3) if constant else (lambda b: 1 + b % 5))
+            head["atoms"] = [{"key": [0, 0], "value": 3 if constant else 1 + b % 7,
+                              **({"bias": b} if b else {})} for b in range(n)] + head["atoms"][1:]
+            v = check_text(_generic_cert([head], 2, 2))
+            # a constant head is no class of Q: nothing is left to count
+            assert v.status == ("invalid" if constant else "valid"), v.message
+            used.append(v.work)
+        if constant:
+            assert used[1] >= 3 * used[0] and used[1] >= 4 * 80 * 80
+        else:
+            assert used[1] < 3 * used[0]
 
 
 def test_generic_heads_pair_test_pays_for_the_longer_head():

@@ -432,6 +432,7 @@ def _num(c):
 
 
 _P = (1 << 61) - 1            # a prime: images in F_p[t] decide non-divisibility fast
+IMAGE_PRIME = _P              # the modulus of :func:`images`
 _MAX_IMAGE_DEGREE = 64
 
 

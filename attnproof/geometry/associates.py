@@ -121,9 +121,48 @@ def _monomial_form(D: dict):
                      for s, zp in D.items() for e, c in zp.items())
 
 
+_P = (1 << 61) - 1          # a prime: images in F_p of the z-coefficients
+_Z0 = 3 ** 37 % _P           # the point z = _Z0 (invertible mod p: Laurent exponents)
+
+
+def _image(zp: dict) -> int | None:
+    """``zp(_Z0) mod _P`` (a ring homomorphism of Laurent polynomials in ``z``), or None
+    when a coefficient's denominator is divisible by ``_P``.
+
+    >>> _image({0: 2, 1: Fraction(1, 3)}) == (2 + _Z0 * pow(3, -1, _P)) % _P
+    True
+    """
+    out = 0
+    for e, c in zp.items():
+        c = Fraction(c)
+        d = c.denominator % _P
+        if not d:
+            return None
+        out = (out + c.numerator * pow(d, -1, _P) * pow(_Z0, e, _P)) % _P
+    return out
+
+
 def _proportional(A: dict, B: dict, t) -> bool:
+    """``A(s+t)·B(s0) = A(s0+t)·B(s)`` for every point ``s`` of ``B``: the coefficient
+    vectors are proportional over ``Q(z)``.
+
+    The images at one point mod a prime decide "not proportional" in linear time (a
+    homomorphism preserves the identity, so a differing image refutes it); only pairs
+    that pass are multiplied out, exactly.
+
+    >>> _proportional({(0,): {0: 1, 1: 1}, (1,): {0: 2, 1: 2}}, {(0,): {0: 1}, (1,): {0: 2}}, (0,))
+    True
+    >>> _proportional({(0,): {0: 1, 1: 1}, (1,): {0: 2}}, {(0,): {0: 1}, (1,): {0: 2}}, (0,))
+    False
+    """
     s0 = min(B)
     a0, b0 = A.get(_shift(s0, t), {}), B[s0]
+    ia0, ib0 = _image(a0), _image(b0)
+    if ia0 is not None and ib0 is not None:
+        for s, zp in B.items():
+            ia, ib = _image(A.get(_shift(s, t), {})), _image(zp)
+            if ia is not None and ib is not None and ia * ib0 % _P != ia0 * ib % _P:
+                return False
     return all(_mul(A.get(_shift(s, t), {}), b0) == _mul(a0, zp) for s, zp in B.items())
 
 

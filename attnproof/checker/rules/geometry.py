@@ -367,9 +367,22 @@ def _monomial_form(A: dict):
 
 def _proportional(A: dict, B: dict, t, st: State, where: str) -> bool:
     """``A(s + t) = κ B(s)`` for one ``κ ∈ Q(z)`` and all ``s`` (supports already translates);
-    each point's two z-products charged before they are made (docs/certificates.md §8)."""
+    each point's two z-products charged before they are made (docs/certificates.md §8).
+
+    The images of the coefficients at one point mod a prime (:func:`poly.images`, a
+    ring homomorphism) refute proportionality in linear time: a differing image
+    means ``A(s + t)·B(s0) ≠ A(s0 + t)·B(s)``.  Only when every image agrees are the
+    products made, exactly; the images never accept anything."""
     s0 = _lowest(B)
     As0, Bs0 = A[P.mono_mul(s0, t)], B[s0]
+    pts = list(B)
+    ims = P.images([_as_poly(A[P.mono_mul(s, t)]) for s in pts] + [_as_poly(B[s]) for s in pts],
+                   st.budget)
+    if None not in ims:
+        ia, ib = ims[:len(pts)], ims[len(pts):]
+        i0 = pts.index(s0)
+        if any(x * ib[i0] % P.IMAGE_PRIME != ia[i0] * y % P.IMAGE_PRIME for x, y in zip(ia, ib)):
+            return False
     w0 = _zweight(As0), _zweight(Bs0)
     for s, zp in B.items():
         As = A[P.mono_mul(s, t)]
@@ -377,6 +390,11 @@ def _proportional(A: dict, B: dict, t, st: State, where: str) -> bool:
         if _zmul(As, Bs0) != _zmul(As0, zp):
             return False
     return True
+
+
+def _as_poly(zp: dict) -> dict:
+    """A z-coefficient ``{e: c}`` as a sparse polynomial in the one variable 0."""
+    return {(((0, e),) if e else ()): c for e, c in zp.items()}
 
 
 def _zweight(p: dict) -> int:
