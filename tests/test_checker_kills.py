@@ -837,3 +837,20 @@ def test_a_non_chordal_graph_is_not_counted_as_chordal(reference):
     doc = build_certificate(problem_from_dict(_graph(7, MCS_TRAP))).doc
     v = _check(doc, reference)
     assert v.status == "valid" and v.lower_bound == _acyclic_orientations(7, MCS_TRAP), v.message
+
+
+@MODES
+def test_a_fusion_whose_heads_cancel_across_denominators_is_verified(reference):
+    """x/(1+x) + 2/(2+2x) = 1: neither head's denominator divides the fusion's (1), nor
+    its numerator, so the identity is checked by clearing both denominators,
+    ``N*·D_1·D_2 = D*·(N_1·D_2 + N_2·D_1)``; a product started at 2, or the wrong heads
+    left out of a term, breaks it."""
+    from attnproof.certificate import build_certificate
+    from attnproof.io import problem_from_dict
+    pb = {"format": "attnproof-problem", "version": 1, "dim": 1, "heads": [
+        {"atoms": [{"key": [1], "value": 1}, {"key": [0], "value": 0}]},
+        {"atoms": [{"key": [0], "value": 1, "weight": 2}, {"key": [1], "value": 0, "weight": 2}]}]}
+    doc = build_certificate(problem_from_dict(pb)).doc
+    assert [s["rule"] for s in doc["steps"]] == ["newton_blocks", "explicit_fusion"]
+    v = _check(doc, reference)
+    assert v.status == "valid" and v.minimum == 1, v.message
