@@ -97,6 +97,20 @@ GENERAL_STEPS = 400_000     # operations of the checker's count of general block
 _PRIMES = (2_147_483_647, 2_147_483_629)     # two primes below 2^31: int64 products, CRT
 
 
+def _neighbour_masks(nodes, adj) -> list[int]:
+    """Per node (in the order of ``nodes``), the bitmask of its neighbours' positions.
+
+    >>> _neighbour_masks([0, 1, 2], {0: {1}, 1: {0, 2}, 2: {1}})
+    [2, 5, 2]
+    """
+    pos = {v: i for i, v in enumerate(nodes)}
+    nbr = [0] * len(nodes)
+    for v in nodes:
+        for w in adj[v]:
+            nbr[pos[v]] |= 1 << pos[w]
+    return nbr
+
+
 def acyclic_orientations_independence(nodes: list, adj: dict) -> int:
     """Acyclic orientations of a graph from its independence polynomials (numpy).
 
@@ -116,11 +130,7 @@ def acyclic_orientations_independence(nodes: list, adj: dict) -> int:
     import numpy as np
 
     n = len(nodes)
-    pos = {v: i for i, v in enumerate(nodes)}
-    nbr = [0] * n
-    for v in nodes:
-        for w in adj[v]:
-            nbr[pos[v]] |= 1 << pos[w]
+    nbr = _neighbour_masks(nodes, adj)
     size = 1 << n
     parity = np.zeros(size, dtype=np.int64)
     for v in range(n):
@@ -164,11 +174,7 @@ def checker_general_steps(nodes: list, adj: dict) -> int:
     import numpy as np
 
     n = len(nodes)
-    pos = {v: i for i, v in enumerate(nodes)}
-    nbr = [0] * n
-    for v in nodes:
-        for w in adj[v]:
-            nbr[pos[v]] |= 1 << pos[w]
+    nbr = _neighbour_masks(nodes, adj)
     size = 1 << n
     S = np.arange(size, dtype=np.int64)
     ind = np.zeros(size, dtype=np.int64)         # independent subsets of X, X by bitmask
