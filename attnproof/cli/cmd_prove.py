@@ -137,8 +137,7 @@ def _run(args: argparse.Namespace) -> int:
                     skipped = f"{e} (a limit of the line query; the bounds stand without it)"
         with ProgressBar("checking the certificate", heartbeat=True):
             verdict = check_text(text)
-        waits = (verdict.code == 2 and bool(verdict.line_steps) and verdict.bounds_verified
-                 and not verdict.window_steps)   # only the line refutations wait for --replay
+        waits = waits_for_replay(verdict)   # only the line refutations wait for --replay
         if attempt or verdict.code != 2 or waits or cert.fusion is None:
             break
         # the embedded fusion is more than the checker's work budget for this certificate
