@@ -412,7 +412,7 @@ def main(argv: list[str] | None = None) -> int:
     print(HEADER)
     total: dict[str, str] = {}
     for m in mods:
-        res = {k: "equivalent" if v == "survived" and k in why else
+        res = {k: "equivalent" if v in ("survived", "no tests") and k in why else
                "killed since" if v in ("survived", "no tests") and k in since else v
                for k, v in per[m].items()}
         print(score_line(m, res))

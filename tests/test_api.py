@@ -22,6 +22,18 @@ def c4():
     return attnproof.graph_sum(nx.cycle_graph(4))
 
 
+@pytest.fixture(scope="module")
+def c4_cert(c4):
+    """C_4 proven with exact steps only (its line query is tested in test_lines.py)."""
+    return attnproof.prove(c4, lines=False)
+
+
+@pytest.fixture(scope="module")
+def c4_search(c4):
+    """The window-1 query of C_4 at 14 atoms: unsat."""
+    return attnproof.search(c4, 14, window=1, timeout=60)
+
+
 @pytest.fixture(params=["multihead", "path", "pathlib", "document"])
 def as_given(request, c4, tmp_path):
     """The 4-cycle as each kind of argument a verb takes."""
@@ -49,11 +61,10 @@ def test_the_problem_io_verbs_take_them_too(as_given, c4):
     assert attnproof.problem_to_dict(as_given) == attnproof.problem_to_dict(c4)
 
 
-def test_search_and_check_take_them_too(as_given, c4):
+def test_search_and_check_take_them_too(as_given, c4_cert):
     res = attnproof.search(as_given, 15, window=1, timeout=60)
     assert res.result == "sat" and res.atoms <= 15
-    cert = attnproof.prove(c4, lines=False)
-    assert attnproof.check(cert, problem=as_given).status == "valid"
+    assert attnproof.check(c4_cert, problem=as_given).status == "valid"
 
 
 def test_a_wrong_argument_is_an_input_error():
@@ -63,19 +74,17 @@ def test_a_wrong_argument_is_an_input_error():
         attnproof.reduced_form("no-such-file.json")
 
 
-def _public_objects(c4):
+def _public_objects(cert, res):
     from attnproof.families import float_multihead
     from attnproof.fusion import class_product_fusion
 
     big = attnproof.random_multihead(3, 12, 6, seed=1)
     floats = float_multihead(2, 30, 16, seed=1)
     r = attnproof.reduced_form(big)
-    res = attnproof.search(c4, 14, window=1, timeout=60)
-    cert = attnproof.prove(c4, lines=False)
     objs = {"MultiHead": big, "Head": big.heads[0], "Atom": floats.heads[0].atoms[0],
             "float MultiHead": floats, "Fusion": attnproof.fuse(big), "ReducedForm": r,
             "ExpFraction": r.frac, "Lattice": r.lattice,
-            "ClassProductFusion": class_product_fusion(floats), "LowerBound": attnproof.bound(big),
+            "ClassProductFusion": class_product_fusion(floats), "LowerBound": attnproof.bound(floats),
             "Certificate": cert, "Verdict": attnproof.check(cert), "SearchResult": res,
             "Window": res.window, "Frame": res.frame, "Encoding": res.encoding,
             "SolverRun": next(iter(res.solvers.values())),
@@ -84,8 +93,8 @@ def _public_objects(c4):
     return objs
 
 
-def test_every_public_object_prints_briefly(c4):
-    for name, obj in _public_objects(c4).items():
+def test_every_public_object_prints_briefly(c4_cert, c4_search):
+    for name, obj in _public_objects(c4_cert, c4_search).items():
         for text in (repr(obj), str(obj)):
             if name in ("MultiHead", "Head", "float MultiHead", "MinimizeResult"):
                 text = repr(obj)            # their str lists atoms or queries, one a line
@@ -94,8 +103,8 @@ def test_every_public_object_prints_briefly(c4):
                 f"{name}: {text[:200]}"
 
 
-def test_print_of_a_search_is_one_readable_line(c4, capsys):
-    print(attnproof.search(c4, 14, window=1, timeout=60))
+def test_print_of_a_search_is_one_readable_line(c4_search, capsys):
+    print(c4_search)
     out = capsys.readouterr().out
     assert out.count("\n") == 1 and len(out) < REPR_LIMIT
     assert out.startswith("unsat: no fusion with at most 14 atoms")

@@ -272,6 +272,11 @@ def _extended():
     }
 
 
+# z3 needs about 40 s to answer sat at |supp(Q·G)| = 12 for the 3-weighted sum: the fast
+# suite asks it at the fusion's size only, the slow suite at both sizes
+EXTENDED_SLOW = {"3-weighted sigma(x) + sigma(y) + sigma(x+y)"}
+
+
 @pytest.mark.parametrize("name", sorted(_extended()))
 def test_extended_factors_never_refute_a_fusion(name):
     M, multiple = _extended()[name]
@@ -279,7 +284,13 @@ def test_extended_factors_never_refute_a_fusion(name):
     from attnproof.smt.lines import primitive_direction
     # every one of them uses an extension: c != 1, m > 1, a Newton factor or a non-primitive g
     assert not lf.exact or any(primitive_direction(g) is None for g in lf.directions)
-    _never_refutes_a_fusion(M, multiple)
+    _never_refutes_a_fusion(M, multiple and name not in EXTENDED_SLOW)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", sorted(EXTENDED_SLOW))
+def test_extended_factors_never_refute_a_fusion_slow(name):
+    _never_refutes_a_fusion(*_extended()[name], timeout=300)
 
 
 def test_extended_factor_kinds_are_read_off_q():

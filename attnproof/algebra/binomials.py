@@ -34,7 +34,7 @@ from math import gcd, isqrt
 
 from .sparse import normal_form
 
-__all__ = ["capelli_factor", "irreducible", "valuation"]
+__all__ = ["capelli_factor", "direction", "irreducible", "valuation"]
 
 
 def _primes(n: int) -> list:
@@ -68,6 +68,30 @@ def _rational_root(c: Fraction, p: int) -> Fraction | None:
     return None if a is None or b is None else Fraction(a, b)
 
 
+def _difference(m0: tuple, m1: tuple) -> tuple[tuple, int]:
+    """``(Δ, k)``: the exponent difference ``Δ = m_1 − m_0`` of two sparse monomials and
+    its content ``k`` (0 when they are equal)."""
+    d = dict(m1)
+    for v, e in m0:
+        d[v] = d.get(v, 0) - e
+    delta = tuple(sorted((v, e) for v, e in d.items() if e))
+    return delta, gcd(*(e for _, e in delta))
+
+
+def direction(m0: tuple, m1: tuple) -> tuple:
+    """The primitive direction ``g = ±(m_1 − m_0)/k`` of two sparse monomials with its
+    first entry positive, so that both orders give the same ``g``; ``()`` when they are equal.
+    For the two terms of a binomial ``c_0 X^a + c_1 X^{a + k·g}``, that ``g``.
+
+    >>> direction(((0, 3),), ((0, 1), (2, 4))), direction(((0, 1), (2, 4)), ((0, 3),))
+    (((0, 1), (2, -2)), ((0, 1), (2, -2)))
+    """
+    delta, k = _difference(m0, m1)
+    if delta and delta[0][1] < 0:
+        k = -k
+    return tuple((v, e // k) for v, e in delta)
+
+
 def _parts(D: dict):
     """``(m_0, m_1, c_0, c_1, Δ, k)`` of a binomial: terms in lex order (sparse monomials),
     ``Δ = m_1 − m_0`` and its content ``k``."""
@@ -76,13 +100,7 @@ def _parts(D: dict):
     kb = tuple((-v, e) for v, e in mb)
     if ka > kb:
         ma, ca, mb, cb = mb, cb, ma, ca
-    d = dict(mb)
-    for v, e in ma:
-        d[v] = d.get(v, 0) - e
-    delta = tuple(sorted((v, e) for v, e in d.items() if e))
-    k = 0
-    for _, e in delta:
-        k = gcd(k, e)
+    delta, k = _difference(ma, mb)
     return ma, mb, Fraction(ca), Fraction(cb), delta, k
 
 

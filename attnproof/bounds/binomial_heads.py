@@ -22,27 +22,12 @@ exactly these generator directions.
 
 from __future__ import annotations
 
-from ..algebra.binomials import capelli_factor, valuation
+from ..algebra.binomials import capelli_factor, direction, valuation
 from ..algebra.factors import Factor, Witness, irreducibility_witness
 from ..algebra.sparse import head_polys, variables, x_support
 from ..model import MultiHead
 
 __all__ = ["binomial_factors"]
-
-
-def _direction(f: dict, dim: int) -> tuple:
-    """The primitive x-direction of a binomial (sign fixed), for grouping heads."""
-    a, b = sorted(x_support(f, dim))
-    d = dict(b)
-    for v, e in a:
-        d[v] = d.get(v, 0) - e
-    g = tuple(sorted((v, e) for v, e in d.items() if e))
-    from math import gcd
-    k = 0
-    for _, e in g:
-        k = gcd(k, e)
-    s = k if g[0][1] > 0 else -k
-    return tuple((v, e // s) for v, e in g)
 
 
 def binomial_factors(M: MultiHead, hp: list | None = None) -> tuple[list, bool]:
@@ -85,6 +70,8 @@ def binomial_factors(M: MultiHead, hp: list | None = None) -> tuple[list, bool]:
         w = irreducibility_witness(f) or Witness("capelli")
         found[key] = Factor(f, 1, w, comp, {top: 1})
     factors = sorted(found.values(), key=Factor.sort_key)
-    covered = {_direction(F.poly, dim) for F in factors}
-    complete = not other_vars and all(_direction(dens[h], dim) in covered for h in heads2)
+    # the primitive x-direction of each binomial (z = e^{1/L} projected away)
+    covered = {direction(*x_support(F.poly, dim)) for F in factors}
+    complete = not other_vars and all(direction(*x_support(dens[h], dim)) in covered
+                                      for h in heads2)
     return factors, complete

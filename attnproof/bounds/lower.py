@@ -27,8 +27,8 @@ answer is the trivial bound 1, marked incomplete (never a crash).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from math import gcd
 
+from ..algebra.binomials import direction
 from ..algebra.budget import flint_obstacle, head_flint_obstacle
 from ..algebra.lattice import Lattice
 from ..algebra.sizes import exact_product, fusion_size_bound
@@ -206,17 +206,7 @@ def _sparse_generators(polys: list, fs: list, dim: int, xs: list | None = None) 
 def _sparse_generator(support) -> tuple | None:
     """The primitive generator of one x-binomial's support, or None for another size."""
     sup = list(support)
-    if len(sup) != 2:
-        return None
-    d = dict(sup[0])
-    for v, k in sup[1]:
-        d[v] = d.get(v, 0) - k
-    g = tuple(sorted((v, x) for v, x in d.items() if x))
-    k = 0
-    for _, x in g:
-        k = gcd(k, x)
-    s = k if g[0][1] > 0 else -k
-    return tuple((v, x // s) for v, x in g)
+    return direction(*sup) if len(sup) == 2 else None
 
 
 def _graphic_block(fs: list, vs: list, edges: list, gen_of: dict, gens: list) -> Block:

@@ -39,6 +39,7 @@ from math import gcd
 from typing import Sequence
 
 from ..errors import InputError
+from .lineality import nullspace
 
 __all__ = ["LineFactor", "OtherFactor", "LineFactors", "LineFrame", "LineEncoding", "line_factors", "line_frame",
            "encode_lines", "support_from_model", "LINE_OPTIONS"]
@@ -430,34 +431,13 @@ def facet_functionals(gammas: Sequence[Vector]) -> list[Vector]:
 
 
 def _kernel_vector(rows: Sequence[Vector], n: int) -> Vector | None:
-    """A primitive integer vector orthogonal to ``rows`` (kernel of dimension 1), sign fixed."""
-    from math import lcm
+    """A primitive integer vector orthogonal to ``rows`` (kernel of dimension 1), sign fixed.
 
-    M = [[Fraction(x) for x in r] for r in rows]
-    pivots = []
-    rank = 0
-    for col in range(n):
-        piv = next((i for i in range(rank, len(M)) if M[i][col] != 0), None)
-        if piv is None:
-            continue
-        M[rank], M[piv] = M[piv], M[rank]
-        M[rank] = [x / M[rank][col] for x in M[rank]]
-        for i in range(len(M)):
-            if i != rank and M[i][col] != 0:
-                f = M[i][col]
-                M[i] = [a - f * b for a, b in zip(M[i], M[rank])]
-        pivots.append(col)
-        rank += 1
-    free = [c for c in range(n) if c not in pivots]
-    if len(free) != 1:
-        return None
-    v = [Fraction(0)] * n
-    v[free[0]] = Fraction(1)
-    for i, col in enumerate(pivots):
-        v[col] = -M[i][free[0]]
-    m = lcm(*(x.denominator for x in v))
-    iv = [int(x * m) for x in v]
-    return primitive_direction(iv)
+    >>> _kernel_vector([(1, 1, 0), (0, 1, 1)], 3), _kernel_vector([(1, 1, 0)], 3)
+    ((1, -1, 1), None)
+    """
+    basis = nullspace(rows, n)
+    return primitive_direction(basis[0]) if len(basis) == 1 else None
 
 
 # ---- the SMT-LIB2 text -------------------------------------------------------------
