@@ -11,7 +11,7 @@ from __future__ import annotations
 from itertools import permutations
 
 from attnproof.checker.problem import parse_problem
-from attnproof.checker.rules.state import State
+from attnproof.checker.rules.state import SMALL_HEAD, State
 from attnproof.checker.syntax import Budget
 
 
@@ -68,3 +68,17 @@ def test_matching_walks_the_rarest_variable_of_the_factor():
     before = st.budget.used
     assert st.heads_with({0, 1}) == [10]
     assert st.budget.used - before == 1
+
+
+def test_heads_above_the_index_size_are_always_candidates_and_those_at_it_are_indexed():
+    # SMALL_HEAD terms or fewer: indexed by the directions of their support differences, so
+    # a binomial whose direction a head lacks skips it; more terms: always a candidate
+    big = [(i, 0) for i in range(SMALL_HEAD)] + [(0, 1)]          # SMALL_HEAD + 1 terms
+    at_limit = [(i, 0) for i in range(SMALL_HEAD - 1)] + [(0, 1)]  # SMALL_HEAD terms
+    diagonal = [(0, 0), (1, 1)]
+    # neither head of x-powers and one y has the direction (1, 1) of 1 + x y
+    st = _state(big, diagonal, at_limit)
+    assert st.divisor_candidates(_poly((0, 0), (1, 1))) == [0, 1]
+    # and each head of x-powers is matched by the direction (1, 0) it has
+    st = _state(big, diagonal, at_limit)
+    assert st.divisor_candidates(_poly((0, 0), (1, 0))) == [0, 2]
