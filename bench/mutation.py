@@ -353,7 +353,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--retest-survivors", action="store_true",
                     help="re-run only the mutants that survived last time")
     ap.add_argument("--unfinished", action="store_true",
-                    help="with --sample: skip the sampled mutants already killed")
+                    help="with --sample: test only the sampled mutants not tested yet "
+                         "(mutmut re-runs every mutant it is given by name)")
     ap.add_argument("--together", action="store_true",
                     help="test every chosen module in one mutmut run (one clean test run)")
     a = ap.parse_args(argv)
@@ -382,7 +383,7 @@ def main(argv: list[str] | None = None) -> int:
                 names = sorted(names[: a.sample])
                 if a.unfinished:
                     sampled[m] = set(names)
-                    names = [k for k in names if res[k] not in ("killed", "timeout")]
+                    names = [k for k in names if res[k] == "not checked"]
             elif a.together:
                 print(f"== {m}: {len(res)} mutants", flush=True)
                 chunk.append(f"{PREFIX}{m}.*")
