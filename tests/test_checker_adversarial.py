@@ -22,8 +22,9 @@ INDEX = json.loads((ADV / "index.json").read_text())
 
 _BATCH = r"""
 import contextlib, io, json, resource, signal, sys, time
-mb, items = json.loads(sys.stdin.read())
+mb, items, cpu = json.loads(sys.stdin.read())
 resource.setrlimit(resource.RLIMIT_AS, (mb << 20, mb << 20))
+timer = signal.ITIMER_PROF if cpu else signal.ITIMER_REAL     # CPU or wall seconds
 from attnproof.cli import main
 
 class Over(BaseException):
@@ -33,11 +34,12 @@ def _alarm(*_):
     raise Over()
 
 signal.signal(signal.SIGALRM, _alarm)
+signal.signal(signal.SIGPROF, _alarm)
 out = {}
 for path, args, seconds in items:
     buf = io.StringIO()
-    t = time.monotonic()
-    signal.setitimer(signal.ITIMER_REAL, seconds)
+    t = time.process_time() if cpu else time.monotonic()
+    signal.setitimer(timer, seconds)
     try:
         with contextlib.redirect_stdout(buf), contextlib.redirect_stderr(buf):
             code = main(["check", path, "--json", *args])
@@ -46,8 +48,9 @@ for path, args, seconds in items:
     except MemoryError:
         code = "over memory budget"
     finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-    out[path] = [code, round(time.monotonic() - t, 3), buf.getvalue()[:50000]]
+        signal.setitimer(timer, 0)
+    out[path] = [code, round((time.process_time() if cpu else time.monotonic()) - t, 3),
+                 buf.getvalue()[:50000]]
 print(json.dumps(out))
 """
 
@@ -70,12 +73,16 @@ def expected(entry: dict) -> int:
     return entry["exit"] if all(_have(n) for n in entry["needs"]) else 2
 
 
-def _run_batch(items: list, mb: int, timeout: float, reference: bool = False) -> dict:
+def _run_batch(items: list, mb: int, timeout: float, reference: bool = False,
+               cpu: bool = False) -> dict:
+    """Check each ``(path, args, seconds)`` in one child limited to ``mb`` MiB of address
+    space, each within its seconds of wall time (``cpu``: of CPU time, for the shapes
+    that measure the checker, not the load of the machine)."""
     env = dict(os.environ)
     env.pop("ATTNPROOF_CHECKER_REFERENCE", None)
     if reference:
         env["ATTNPROOF_CHECKER_REFERENCE"] = "1"
-    p = subprocess.run([sys.executable, "-c", _BATCH], input=json.dumps([mb, items]),
+    p = subprocess.run([sys.executable, "-c", _BATCH], input=json.dumps([mb, items, cpu]),
                        capture_output=True, text=True, timeout=timeout, cwd=ROOT, env=env)
     assert p.returncode == 0, f"the checker process died (rc {p.returncode}): {p.stderr[-2000:]}"
     return json.loads(p.stdout)
@@ -183,3 +190,64 @@ def test_point_non_vertices_are_charged_before_they_are_checked():
     with pytest.raises(Unsupported):
         G._point_non_vertices(claims, pts, "non_vertices", st)
     assert st.budget.used <= 10 ** 6 + (n + 1) * (V + 1)      # stopped at the first claim over
+
+
+def _shapes(size: int) -> dict:
+    """The JSON shapes that cost the most time and memory to read per byte, each of about
+    ``size`` bytes: ``{name: (text, exit code)}``."""
+    import hashlib
+
+    def listed(unit: str) -> str:
+        return "[" + ",".join([unit] * ((size - 2) // (len(unit) + 1))) + "]"
+
+    def canon(obj) -> str:
+        return json.dumps(obj, sort_keys=True, separators=(",", ":")) + "\n"
+
+    atom = {"key": [1], "value": 1}
+    problem = {"format": "attnproof-problem", "version": 1, "dim": 1,
+               "heads": [{"atoms": [atom] * ((size - 400) // len(canon(atom)))}]}
+
+    def cert(problem):          # hashed right, so that the problem is read (to the budget)
+        return canon({"format": "attnproof-certificate", "version": 1, "problem": problem,
+                      "problem_sha256": hashlib.sha256(canon(problem).encode()).hexdigest(),
+                      "claims": {"lower_bound": 1, "upper_bound": 1, "minimum": 1,
+                                 "window_refutations": []}, "steps": [], "trust": "exact"})
+    heads, n = [], 400           # many heads of two atoms: the most time per byte once read
+    while n < size - 60:
+        heads.append({"atoms": [{"key": [len(heads) + 1], "value": 1}, {"key": [0], "value": 0}]})
+        n += len(canon(heads[-1]))
+    many = {"format": "attnproof-problem", "version": 1, "dim": 1, "heads": heads}
+    keys, n = [], 1
+    while n < size - 20:
+        keys.append(f'"{len(keys):x}":1')
+        n += len(keys[-1]) + 1
+    return {"small-objects": (listed('{"a":1}'), 1), "one-element-lists": (listed("[1]"), 1),
+            "empty-objects": (listed("{}"), 1), "short-strings": (listed('"ab"'), 1),
+            "distinct-ints": ("[" + ",".join(str(10 ** 6 + i)
+                                             for i in range((size - 2) // 8)) + "]", 1),
+            "ones": (listed("1"), 1), "one-object": ("{" + ",".join(keys) + "}", 1),
+            "hashed-problem-of-atoms": (cert(problem), 1), "hashed-problem-of-heads": (cert(many), 1)}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("reference", [False, True], ids=["fast", "reference"])
+def test_reading_is_bounded_by_the_size_the_default_budget_reads(tmp_path, reference):
+    """The worst JSON shapes for reading time and memory, each of MAX_READ_BYTES (the most
+    the default budget reads: reading is not metered), are answered within 10 s of CPU
+    and 1 GB of address space, each in its own process; one byte more is answered
+    inconclusive unread, in one line that names --max-work."""
+    from attnproof.checker.limits import MAX_READ_BYTES
+
+    shapes = _shapes(MAX_READ_BYTES)
+    shapes["one-byte-more"] = ("[" + " " * MAX_READ_BYTES + "]", 2)
+    for name, (text, want) in shapes.items():
+        assert len(text) <= MAX_READ_BYTES or name == "one-byte-more", (name, len(text))
+        assert len(text) >= MAX_READ_BYTES * 0.99, (name, len(text))
+        path = tmp_path / f"{name}.json"
+        path.write_text(text)
+        res = _run_batch([(str(path), [], 10)], 1024, timeout=120, reference=reference, cpu=True)
+        code, secs, out = res[str(path)]
+        assert code == want and _agrees(code, out), (name, code, secs, out[:300])
+        if want == 2:
+            assert "--max-work" in json.loads(out)["message"] and secs < 1, (secs, out)
+        path.unlink()

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 
 import pytest
 
@@ -742,3 +743,99 @@ def test_generic_heads_constant_test_pays_for_growing_sums():
         assert v.status == "valid", v.message
         used.append(v.work)
     assert used[1] - used[0] >= 40 * 40 * 104 * 104 // 2 // 32 // 2
+
+
+def test_a_certificate_past_the_size_its_budget_reads_is_answered_unread(tmp_path, monkeypatch,
+                                                                          capsys):
+    """Reading JSON is not metered (small objects cost a second and 26 bytes of memory per
+    byte of text), so the work budget bounds what is read: with the default budget at most
+    MAX_READ_BYTES, with --max-work N at most BYTES_PER_WORK·N.  Past it every entry point
+    answers inconclusive unread, in one line that names the --max-work that reads the file
+    (the limit is lowered here so that a small genuine certificate is past it)."""
+    from attnproof import check
+    from attnproof.certificate import build_certificate
+    from attnproof.checker import check_document, limits
+    from attnproof.checker.__main__ import main as standalone
+    from attnproof.cli import main
+    from attnproof.families import sigmoid_sum
+
+    cert = build_certificate(sigmoid_sum(3))
+    path = tmp_path / "w3.cert"
+    path.write_text(cert.text)
+    n = len(cert.text)
+    need = -(-n // limits.BYTES_PER_WORK)
+    monkeypatch.setattr(limits, "MAX_READ_BYTES", n - 1)
+    said = f"the certificate has {n:,} bytes, more than the {n - 1:,}"
+    for v in (check_text(cert.text), check_document(cert.doc), check(cert), check(str(path)),
+              check(cert.text), check_text(cert.text, work=need - 1)):
+        assert (v.code, v.work) == (2, 0) and said in v.message, v.message
+        assert v.message.endswith(f"'--max-work {need}' reads it"), v.message
+    assert check_text(cert.text, work=need).message.find(said) < 0
+    capsys.readouterr()
+    for argv in ([str(path)], [str(path), "--replay"], [str(path), "--max-work", str(need - 1)]):
+        assert main(["check", *argv]) == 2
+        out = capsys.readouterr().out
+        assert out.count("\n") == 1 and said in out and "--max-work" in out, out
+        if "--replay" not in argv:
+            assert standalone(argv) == 2 and capsys.readouterr().out == out
+    assert main(["check", str(path), "--json"]) == 2
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["verdict"] == "inconclusive" and said in doc["message"]
+    for argv in ([str(path), "--max-work", "1000000"], [str(path), "--max-work", "1000000",
+                                                        "--problem-sha256", cert.doc["problem_sha256"]]):
+        assert standalone(argv) == 0, capsys.readouterr()
+    assert main(["check", str(path), "--max-work", "1000000"]) == 0
+    monkeypatch.undo()
+    assert check_text(cert.text).code == 0 and check_document(cert.doc).code == 0
+    v = limits
+    assert v.byte_limit(None) == v.MAX_READ_BYTES and v.byte_limit(10 ** 13) == v.MAX_FILE_BYTES
+    from attnproof.checker import too_large
+    assert "no --max-work reads more than" in too_large(v.MAX_FILE_BYTES + 1, 10 ** 13).message
+
+
+def test_prove_names_a_max_work_that_reads_a_large_certificate(tmp_path, monkeypatch, capsys):
+    """The producer re-checks its own certificate past the size the default budget reads,
+    and the --max-work it names admits both the work and the size: it re-checks valid."""
+    from attnproof.certificate import check_own, needed_work
+    from attnproof.checker import limits
+    from attnproof.cli import main
+
+    p = tmp_path / "w4.json"
+    assert main(["family", "sigmoid-sum", "--d", "4", "-o", str(p)]) == 0
+    out = tmp_path / "w4.cert"
+    monkeypatch.setattr(limits, "MAX_READ_BYTES", 600)
+    capsys.readouterr()
+    assert main(["prove", str(p), "-o", str(out)]) == 0
+    said = capsys.readouterr().out
+    m = re.search(r"bytes, more than the checker reads.*'attnproof check CERT --max-work (\d+)'", said)
+    assert m, said
+    hint = int(m.group(1))
+    text = out.read_text()
+    assert 2 * hint >= len(text) > 2 * 600       # the size, not the work, sets the figure
+    assert main(["check", str(out)]) == 2
+    assert main(["check", str(out), "--max-work", str(hint)]) == 0
+    assert main(["check", str(out), "--max-work", str(hint // 2)]) == 2
+    v, note = check_own(text)
+    assert v.code == 0 and f"--max-work {hint}'" in note
+    assert needed_work(v.work, len(text)) == -(-len(text) // limits.BYTES_PER_WORK)
+
+
+def test_prove_keeps_an_embedded_fusion_past_the_size_read(tmp_path, monkeypatch, capsys):
+    """Past the size the default budget reads, prove keeps the embedded fusion (its upper
+    bound) and names the --max-work; only a fusion over the work budget gives way to the
+    counted product fusion, whose certificate is not smaller than the problem it embeds."""
+    from attnproof.checker import limits
+    from attnproof.cli import main
+
+    p = tmp_path / "k4.json"
+    assert main(["family", "graph", "--graph", "complete", "--n", "4", "-o", str(p)]) == 0
+    capsys.readouterr()
+    assert main(["prove", str(p), "--no-lines", "-o", str(tmp_path / "a.cert")]) == 0
+    plain = capsys.readouterr().out
+    monkeypatch.setattr(limits, "MAX_READ_BYTES", 600)
+    assert main(["prove", str(p), "--no-lines", "-o", str(tmp_path / "b.cert")]) == 0
+    said = capsys.readouterr().out
+    assert said.splitlines()[0] == plain.splitlines()[0] and "upper bound 38" in plain, (plain, said)
+    assert (tmp_path / "a.cert").read_text() == (tmp_path / "b.cert").read_text()
+    hint = re.search(r"--max-work (\d+)'", said).group(1)
+    assert main(["check", str(tmp_path / "b.cert"), "--max-work", hint]) == 0

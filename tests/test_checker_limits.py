@@ -33,7 +33,7 @@ def test_io_uses_the_checker_limits():
                                   "WORK_BASE", "WORK_PER_BYTE", "MAX_FLINT_DENSE",
                                   "MAX_FLINT_EXPONENT_BITS", "MAX_FLINT_COEFFICIENT_BITS", "MAX_GRAPH_NODES", "MAX_SUBSETS",
                                   "MAX_EXPANSION", "REPLAY_SECONDS", "MAX_EXPONENT",
-                                  "MAX_CONTAINERS"])
+                                  "MAX_CONTAINERS", "MAX_READ_BYTES", "BYTES_PER_WORK"])
 def test_docs_state_each_limit(name):
     """docs/certificates.md lists every limit with the value the code uses."""
     m = re.search(rf"`{name}`\s*\|\s*([0-9_,^ ]+?)\s*\|", DOC)
@@ -41,6 +41,17 @@ def test_docs_state_each_limit(name):
     text = m.group(1).replace(",", "").replace("_", "").replace(" ", "")
     value = 2 ** int(text[2:]) if text.startswith("2^") else int(text)
     assert value == getattr(limits, name)
+
+
+def test_docs_state_the_size_the_budget_reads():
+    """The rule of ``byte_limit``, as docs/certificates.md §8 states it, is what the code does."""
+    assert "`max(MAX_READ_BYTES, BYTES_PER_WORK × N)`" in DOC and "`byte_limit(N)`" in DOC
+    for n in (1, limits.WORK_MAX, limits.MAX_READ_BYTES, 35_000_000, 10 ** 13):
+        assert limits.byte_limit(n) == min(max(limits.MAX_READ_BYTES, limits.BYTES_PER_WORK * n),
+                                           limits.MAX_FILE_BYTES)
+    assert limits.byte_limit(None) == limits.MAX_READ_BYTES
+    # --max-work WORK_MAX reads no more than the default budget does
+    assert limits.WORK_MAX * limits.BYTES_PER_WORK <= limits.MAX_READ_BYTES
 
 
 def _problem(dim, key):

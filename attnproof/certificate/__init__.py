@@ -11,7 +11,7 @@ The trusted side is :mod:`attnproof.checker`; the format is specified in
 
 from .build import (EXPLICIT_FUSION_LIMIT, FORMAT, VERSION, Certificate, build_certificate,
                     encode_count, gap_note)
-from .self_check import check_own, max_work_hint, waits_for_replay
+from .self_check import check_own, max_work_hint, needed_work, waits_for_replay
 
 __all__ = ["build_certificate", "Certificate", "encode_count", "gap_note", "FORMAT", "VERSION",
-           "EXPLICIT_FUSION_LIMIT", "check_own", "max_work_hint", "waits_for_replay"]
+           "EXPLICIT_FUSION_LIMIT", "check_own", "max_work_hint", "needed_work", "waits_for_replay"]

@@ -20,7 +20,8 @@ import hashlib
 from dataclasses import dataclass, field, replace
 
 from . import fast  # noqa: F401  (installs the fast paths unless the reference path is asked for)
-from .limits import MAX_CONTAINERS, MAX_COUNT_DIGITS, containers, work_limit
+from .limits import (BYTES_PER_WORK, MAX_CONTAINERS, MAX_COUNT_DIGITS, MAX_FILE_BYTES, byte_limit,
+                     containers, work_limit)
 from .problem import parse_problem
 from .rules import RULES, TRUST_ORDER, State
 from .switch import reference_mode
@@ -30,7 +31,8 @@ from .syntax import (Budget, Reject, Unsupported, canonical_text, count, decimal
 FORMAT = "attnproof-certificate"
 VERSION = 1
 
-__all__ = ["Verdict", "check_text", "check_document", "show_count", "FORMAT", "VERSION", "RULES"]
+__all__ = ["Verdict", "check_text", "check_document", "too_large", "show_count", "FORMAT", "VERSION",
+           "RULES"]
 
 _MAX_COUNT = None
 
@@ -144,12 +146,12 @@ class Verdict:
         if self.strict and self.trust != "exact":
             return v
         v.status, v.code = "valid", 0
-        parts = []
-        for n, what in ((len(self.window_steps), "window"), (len(self.line_steps), "line")):
-            if n:
-                parts.append(f"{n} {what} refutation{'' if n == 1 else 's'}")
-        v.message = f"valid: {self._bounds_text()}; {' and '.join(parts)} re-proven by replay"
+        v.message = f"valid: {self._bounds_text()}; {self._refutations()} re-proven by replay"
         return v
+
+    def _refutations(self) -> str:
+        return " and ".join(f"{n} {what} refutation{'' if n == 1 else 's'}" for n, what in (
+            (len(self.window_steps), "window"), (len(self.line_steps), "line")) if n)
 
     def _exact_text(self) -> str:
         if not self.line_steps:
@@ -227,8 +229,10 @@ def _check_document(doc, expected_sha256: str | None, strict: bool, work: int | 
             raise Reject("certificate: problem_sha256 is not the SHA-256 of the embedded problem")
         if expected_sha256 is not None and expected_sha256 != sha:
             raise Reject("certificate: the embedded problem is not the given problem file")
-        if work is None:
-            budget.limit = work_limit(len(canonical_text(doc)))
+        if work is None:            # the default budget, and the size it reads (check_text's)
+            budget.limit = work_limit(size := len(canonical_text(doc)))
+            if big := too_large(size, None):
+                return big
         claims = _claims(doc)
         if doc["trust"] not in TRUST_ORDER:
             raise Reject(f"certificate: unknown trust level {doc['trust']!r}")
@@ -291,12 +295,8 @@ def _check_document(doc, expected_sha256: str | None, strict: bool, work: int | 
             v.message += (" (the vertex count is partial: the lower bound counts verified "
                           "vertices only)")
         if st.windows or v.line_steps:
-            parts = []
-            for n, what in ((len(st.windows), "window"), (len(v.line_steps), "line")):
-                if n:
-                    parts.append(f"{n} {what} refutation{'' if n == 1 else 's'}")
             v.status, v.code = "inconclusive", 2
-            v.message = (f"inconclusive: {v._exact_text()}, but {' and '.join(parts)} "
+            v.message = (f"inconclusive: {v._exact_text()}, but {v._refutations()} "
                          f"{'is' if len(st.windows) + len(v.line_steps) == 1 else 'are'} not "
                          f"re-proven (check with --replay)")
         if strict and st.trust != "exact":
@@ -304,13 +304,10 @@ def _check_document(doc, expected_sha256: str | None, strict: bool, work: int | 
             v.message = (f"inconclusive under --strict: the certificate needs trust {st.trust!r} "
                          f"(the bounds hold: {v._bounds_text()})")
         return v
-    except Reject as e:
+    except (Reject, Unsupported) as e:
         where = "" if step_i is None or str(e).startswith("step ") else f"step {step_i} ({rule}): "
-        return Verdict("invalid", 1, f"invalid: {where}{e}", step=step_i, rule=rule,
-                       work=budget.used)
-    except Unsupported as e:
-        where = "" if step_i is None or str(e).startswith("step ") else f"step {step_i} ({rule}): "
-        return Verdict("inconclusive", 2, f"inconclusive: {where}{e}", step=step_i, rule=rule,
+        status, code = ("invalid", 1) if isinstance(e, Reject) else ("inconclusive", 2)
+        return Verdict(status, code, f"{status}: {where}{e}", step=step_i, rule=rule,
                        work=budget.used)
     except RecursionError:
         return Verdict("invalid", 1, "invalid: certificate nested too deeply", step=step_i,
@@ -324,10 +321,24 @@ def _check_document(doc, expected_sha256: str | None, strict: bool, work: int | 
                        work=budget.used)
 
 
+def too_large(nbytes: int, work: int | None) -> Verdict | None:
+    """*Inconclusive* (unread) for a certificate of ``nbytes`` bytes past what the checker
+    reads with the work budget ``work`` (:func:`~attnproof.checker.limits.byte_limit`)."""
+    if nbytes <= byte_limit(work):
+        return None
+    how = (f"'--max-work {-(-nbytes // BYTES_PER_WORK)}' reads it" if nbytes <= MAX_FILE_BYTES
+           else f"no --max-work reads more than {MAX_FILE_BYTES:,}")
+    return Verdict("inconclusive", 2, f"inconclusive: the certificate has {nbytes:,} bytes, more "
+                   f"than the {byte_limit(work):,} the checker reads with "
+                   f"{'its default work budget' if work is None else f'--max-work {work}'}: {how}")
+
+
 def check_text(text: str, expected_sha256: str | None = None, strict: bool = False,
                work: int | None = None, reference: bool = False) -> Verdict:
     """Check certificate JSON text (see :func:`check_document`); the default work
-    budget grows linearly with ``len(text)``."""
+    budget grows linearly with ``len(text)``, and a text beyond :func:`too_large` is not read."""
+    if big := too_large(len(text), work):
+        return big
     if containers(text) > MAX_CONTAINERS:
         return Verdict("inconclusive", 2, f"inconclusive: more than {MAX_CONTAINERS} JSON objects "
                        f"and arrays (a limit of the checker)")

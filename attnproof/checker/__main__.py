@@ -21,8 +21,9 @@ import re
 import sys
 from fractions import Fraction
 
-from . import check_text
-from .limits import MAX_DIGITS, MAX_DIM, MAX_EXPONENT, MAX_FILE_BYTES, fits_digits, read_at_most
+from . import check_text, too_large
+from .limits import (MAX_DIGITS, MAX_DIM, MAX_EXPONENT, MAX_FILE_BYTES, byte_limit, file_size,
+                     fits_digits, read_at_most)
 from .syntax import canonical_text
 
 EXIT_USAGE = 3
@@ -270,13 +271,10 @@ def problem_file_sha256(path: str) -> str:
 
 
 def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
     try:
-        from importlib.metadata import PackageNotFoundError, version
-        try:
-            return f"attnproof {version('attnproof')}"
-        except PackageNotFoundError:
-            return "standalone"
-    except ImportError:  # pragma: no cover
+        return f"attnproof {version('attnproof')}"
+    except PackageNotFoundError:
         return "standalone"
 
 
@@ -307,9 +305,9 @@ def build_parser(prog: str | None = None, version: str | None = None) -> argpars
                         "inconclusive")
     p.add_argument("--max-work", metavar="OPS", type=int, default=None,
                    help="the work budget in elementary operations (default: 500,000 plus 16 per "
-                        "byte of the certificate, at most 6,000,000, which a hostile file "
-                        "spends in seconds); past it the verdict is inconclusive, and a large "
-                        "genuine certificate may need more ('attnproof prove' names the figure)")
+                        "byte, at most 6,000,000, which a hostile file spends in seconds); past "
+                        "it the verdict is inconclusive; a certificate is read up to 16 MiB or 2 "
+                        "bytes per OPS ('attnproof prove' names the figure a large one needs)")
     p.add_argument("--json", action="store_true", help="print the verdict as one JSON document")
     p.add_argument("--reference", action="store_true",
                    help="run the reference path alone, without the fast paths "
@@ -341,14 +339,17 @@ def main(argv: list[str] | None = None, prog: str | None = None, version: str | 
             raise UsageError("--problem-sha256 takes 64 lowercase hexadecimal digits")
         if args.max_work is not None and args.max_work < 1:
             raise UsageError("--max-work must be a positive number of operations")
-        text = read_text(args.certificate)
-        refuse_non_certificate(args.certificate, text)
-        if args.problem is not None:
-            sha = problem_file_sha256(args.problem)
+        # a certificate beyond the size its work budget reads is answered unread
+        v = too_large(file_size(args.certificate), args.max_work)
+        if v is None:
+            text = read_text(args.certificate, byte_limit(args.max_work))
+            refuse_non_certificate(args.certificate, text)
+            if args.problem is not None:
+                sha = problem_file_sha256(args.problem)
     except UsageError as e:
         return _error(str(e), args.json)
-    v = check_text(text, expected_sha256=sha, strict=args.strict, work=args.max_work,
-                   reference=args.reference)
+    v = v or check_text(text, expected_sha256=sha, strict=args.strict, work=args.max_work,
+                        reference=args.reference)
     print(json.dumps(v.to_dict(), sort_keys=True, indent=2) if args.json else v.message)
     return v.code if v.code in (0, 1, 2) else EXIT_USAGE
 

@@ -23,6 +23,9 @@ the rest of attnproof, so the dependency goes this way).  docs/certificates.md
   proportion to its size; the cap bounds every check, whatever the size: bytes
   cost nothing to add (a long ``name`` string), so without it a padded file
   would buy minutes of work.  ``--max-work`` sets another budget explicitly.
+* ``byte_limit(work)``: the most bytes of certificate the checker reads (reading is
+  not metered: small JSON objects take 26 bytes of memory per byte); beyond it a
+  certificate is *inconclusive*, unread.
 * ``MAX_FLINT_DENSE``: ``reduced_by_flint`` recomputes ``gcd(P, Q)`` with FLINT
   only when ``Π_v (deg_v + 1)`` of every polynomial is at most this and every
   exponent span is below ``2^MAX_FLINT_EXPONENT_BITS`` and every coefficient
@@ -37,6 +40,8 @@ True
 
 from __future__ import annotations
 
+import os
+
 MAX_DIGITS = 2000
 MAX_EXPONENT = 2000
 MAX_DIM = 100_000
@@ -44,6 +49,8 @@ MAX_COUNT_DIGITS = 40_000
 MAX_LATTICE_BITS = 8192
 MAX_CONTAINERS = 8_000_000
 MAX_FILE_BYTES = 512 * 1024 * 1024
+MAX_READ_BYTES = 16 * 1024 * 1024
+BYTES_PER_WORK = 2
 WORK_BASE = 500_000
 WORK_PER_BYTE = 16
 WORK_MAX = 6_000_000
@@ -58,7 +65,7 @@ REPLAY_SECONDS = 600
 _TEN_DIGITS = 10 ** MAX_DIGITS
 
 __all__ = ["MAX_DIGITS", "MAX_EXPONENT", "MAX_DIM", "MAX_COUNT_DIGITS", "MAX_LATTICE_BITS",
-           "MAX_CONTAINERS", "containers",
+           "MAX_CONTAINERS", "containers", "MAX_READ_BYTES", "BYTES_PER_WORK", "byte_limit", "file_size",
            "MAX_FILE_BYTES", "WORK_BASE", "WORK_PER_BYTE", "WORK_MAX", "MAX_FLINT_DENSE",
            "MAX_FLINT_EXPONENT_BITS", "MAX_FLINT_COEFFICIENT_BITS", "MAX_GRAPH_NODES", "MAX_SUBSETS", "MAX_EXPANSION",
            "REPLAY_SECONDS", "fits_digits", "work_limit"]
@@ -81,6 +88,25 @@ def work_limit(nbytes: int) -> int:
     (True, True)
     """
     return min(WORK_BASE + WORK_PER_BYTE * nbytes, WORK_MAX)
+
+
+def byte_limit(work: int | None) -> int:
+    """The most bytes of certificate the checker reads with the work budget ``work`` (None:
+    the default): ``max(MAX_READ_BYTES, BYTES_PER_WORK * work)``, at most ``MAX_FILE_BYTES``.
+
+    >>> byte_limit(None) == byte_limit(WORK_MAX), byte_limit(35_000_000), byte_limit(10 ** 13)
+    (True, 70000000, 536870912)
+    """
+    work = 0 if work is None else work
+    return min(max(MAX_READ_BYTES, BYTES_PER_WORK * work), MAX_FILE_BYTES)
+
+
+def file_size(path) -> int:
+    """The size of a regular file, else 0 (a pipe, no such file: its reader says why)."""
+    try:
+        return os.path.getsize(path) if os.path.isfile(path) else 0
+    except OSError:
+        return 0
 
 
 def read_at_most(f, n: int, chunk: int = 1 << 20) -> bytes:

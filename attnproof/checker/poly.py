@@ -22,6 +22,7 @@ import heapq
 from fractions import Fraction
 from itertools import chain
 from math import gcd
+from operator import itemgetter, neg
 
 from .limits import MAX_EXPANSION
 from .switch import FAST, UNDECIDED
@@ -233,19 +234,6 @@ def variables(p: Poly) -> set:
     return {v for v in lo if lo[v] != hi[v]}
 
 
-def to_dense(p: Poly, vs: list) -> dict:
-    """Dense exponent tuples over the variable list ``vs`` (other variables must be absent)."""
-    idx = {v: i for i, v in enumerate(vs)}
-    out = {}
-    n = len(vs)
-    for m, c in p.items():
-        e = [0] * n
-        for v, k in m:
-            e[idx[v]] = k
-        out[tuple(e)] = c
-    return out
-
-
 def divexact(a: Poly, b: Poly, budget: Budget = UNLIMITED) -> Poly | None:
     """``a / b`` when ``b`` divides ``a`` in the Laurent ring, else None.
 
@@ -311,8 +299,27 @@ def _divexact(a: Poly, b: Poly, budget: Budget) -> Poly | None:
     _, sb, s2b = _load(b)
     coef_cost = (sa + s2a) // max(len(a), 1) + sb + s2b      # long coefficients, per step
     least = -(-len(a) // len(b))          # an exact quotient has at least this many terms
+    lb = max(b, key=lex_key)
     if sum(x.bit_length() for x in span.values()) > _MAX_CODE_BITS:
-        return _divexact_sparse(a, b, budget, lo, hi, least, coef_cost)
+        # integer codes would be long (huge exponents, many variables): monomials ordered
+        # by lex_key, a step costing the pairs and the exponent words it touches
+        words = 1 + max((abs(x).bit_length() for m in chain(a, b) for _, x in m), default=0) // 64
+        pairs = max(map(len, chain(a, b)))    # a remainder term has at most a's + b's pairs
+        step_cost = 2 + (size(b) + len(b) * (1 + 2 * pairs)) * words + coef_cost
+        budget.charge(least * step_cost, "an exact division")
+        zero_bad = {v for v in lo if not lo[v] <= 0 <= hi[v]}     # must appear in a quotient
+
+        def sparse_quotient(m):
+            qm = mono_div(m, lb)
+            for v, x in qm:
+                if x < lo.get(v, 0) or x > hi.get(v, 0):
+                    return None
+            return None if zero_bad and not zero_bad <= {v for v, _ in qm} else qm
+
+        rest = [(m, _num(c)) for m, c in b.items() if m != lb]
+        return _steps(a, b, budget, least, step_cost, lb, {m: _num(c) for m, c in a.items()},
+                      lambda m: (_neg_key(m), m), itemgetter(1), sparse_quotient,
+                      lambda m, q: [(mono_mul(q, d), c) for d, c in rest])
     strides: dict = {}
     sz = 1
     for v in reversed(vs):
@@ -325,30 +332,12 @@ def _divexact(a: Poly, b: Poly, budget: Budget) -> Poly | None:
     def code(m):
         return sum(e * strides[v] for v, e in m) - base
 
-    lb = max(b, key=lex_key)
-    lcb = _num(b[lb])
     lbd = dict(lb)
     lcode = code(lb)
-    rest = [(code(m) - lcode, _num(c)) for m, c in b.items() if m != lb]
     if len(a) > _IMAGE_FIRST and len(b) > 1 and not_divisible(a, b, budget):
         return None
-    R = {code(m): _num(c) for m, c in a.items()}
-    heap = [-k for k in R]
-    heapq.heapify(heap)
-    Q: Poly = {}
-    probe = least + 16 if 1 < len(b) and len(a) <= _IMAGE_FIRST else -1
-    while heap:
-        k = -heapq.heappop(heap)
-        c = R.pop(k, None)
-        if not c:
-            continue
-        if len(Q) >= least:
-            budget.charge(step_cost, "an exact division")
-            if len(Q) == probe and not_divisible(a, b, budget):
-                return None
-            if len(Q) + len(R) > MAX_EXPANSION:
-                raise Unsupported(f"an exact division: the quotient and remainder would hold "
-                                  f"more than {MAX_EXPANSION} terms")
+
+    def quotient(k):
         qe = []
         for v in vs:
             x = lo_a.get(v, 0) + (k // strides[v]) % span[v] - lbd.get(v, 0)
@@ -356,44 +345,26 @@ def _divexact(a: Poly, b: Poly, budget: Budget) -> Poly | None:
                 return None
             if x:
                 qe.append((v, x))
-        if type(c) is int and type(lcb) is int and c % lcb == 0:
-            qc = c // lcb                   # integer arithmetic while it stays exact
-        else:
-            qc = Fraction(c) / lcb
-        Q[tuple(qe)] = qc
-        for d, cb in rest:
-            t = k + d
-            s = R.get(t, 0) - qc * cb
-            if s:
-                if t not in R:
-                    heapq.heappush(heap, -t)
-                R[t] = s
-            else:
-                R.pop(t, None)
-    return Q
+        return tuple(qe)
+
+    rest = [(code(m) - lcode, _num(c)) for m, c in b.items() if m != lb]
+    return _steps(a, b, budget, least, step_cost, lb, {code(m): _num(c) for m, c in a.items()},
+                  neg, neg, quotient, lambda k, q: [(k + d, c) for d, c in rest])
 
 
-def _divexact_sparse(a: Poly, b: Poly, budget: Budget, lo: dict, hi: dict, least: int,
-                     coef_cost: int) -> Poly | None:
-    """:func:`_divexact` on monomials ordered by :func:`lex_key`, for boxes whose integer
-    codes would be long (huge exponents, many variables): a step costs the pairs and
-    the exponent words it touches, not divisions of codes of thousands of words."""
-    words = 1 + max((abs(x).bit_length() for m in chain(a, b) for _, x in m), default=0) // 64
-    pairs = max(map(len, chain(a, b)))    # a remainder term has at most a's + b's pairs
-    step_cost = 2 + (size(b) + len(b) * (1 + 2 * pairs)) * words + coef_cost
-    budget.charge(least * step_cost, "an exact division")
-    zero_bad = {v for v in lo if not lo[v] <= 0 <= hi[v]}     # must appear in a quotient term
-    lb = max(b, key=lex_key)
+def _steps(a: Poly, b: Poly, budget: Budget, least: int, step_cost: int, lb: Mono, R: dict,
+           order, unorder, quotient, products) -> Poly | None:
+    """The steps of both divisions on the remainder ``R`` (codes or monomials), greatest first
+    (least heap entry ``order(t)``, ``unorder`` its inverse): ``quotient(t)`` the monomial of
+    ``t / lb`` (None: outside the box), ``products(t, q)`` the terms of ``q`` times ``b - lb``."""
     lcb = _num(b[lb])
-    rest = [(m, _num(c)) for m, c in b.items() if m != lb]
-    R = {m: _num(c) for m, c in a.items()}
-    heap = [(_neg_key(m), m) for m in R]
+    heap = [order(t) for t in R]
     heapq.heapify(heap)
     Q: Poly = {}
     probe = least + 16 if 1 < len(b) and len(a) <= _IMAGE_FIRST else -1
     while heap:
-        m = heapq.heappop(heap)[1]
-        c = R.pop(m, None)
+        t = unorder(heapq.heappop(heap))
+        c = R.pop(t, None)
         if not c:
             continue
         if len(Q) >= least:
@@ -403,26 +374,22 @@ def _divexact_sparse(a: Poly, b: Poly, budget: Budget, lo: dict, hi: dict, least
             if len(Q) + len(R) > MAX_EXPANSION:
                 raise Unsupported(f"an exact division: the quotient and remainder would hold "
                                   f"more than {MAX_EXPANSION} terms")
-        qm = mono_div(m, lb)
-        for v, x in qm:
-            if x < lo.get(v, 0) or x > hi.get(v, 0):
-                return None
-        if zero_bad and not zero_bad <= {v for v, _ in qm}:
+        qm = quotient(t)
+        if qm is None:
             return None
         if type(c) is int and type(lcb) is int and c % lcb == 0:
-            qc = c // lcb
+            qc = c // lcb                   # integer arithmetic while it stays exact
         else:
             qc = Fraction(c) / lcb
         Q[qm] = qc
-        for mb, cb in rest:
-            t = mono_mul(qm, mb)
-            s = R.get(t, 0) - qc * cb
+        for u, cb in products(t, qm):
+            s = R.get(u, 0) - qc * cb
             if s:
-                if t not in R:
-                    heapq.heappush(heap, (_neg_key(t), t))
-                R[t] = s
+                if u not in R:
+                    heapq.heappush(heap, order(u))
+                R[u] = s
             else:
-                R.pop(t, None)
+                R.pop(u, None)
     return Q
 
 

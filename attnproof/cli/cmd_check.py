@@ -48,9 +48,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "(same verdicts; also ATTNPROOF_CHECKER_REFERENCE=1)")
     p.add_argument("--max-work", metavar="OPS", type=int, default=None,
                    help="the work budget in elementary operations (default: 500,000 plus 16 per "
-                        "byte of the certificate, at most 6,000,000, which a hostile file "
-                        "spends in seconds); past it the verdict is inconclusive, and a large "
-                        "genuine certificate may need more ('attnproof prove' names the figure)")
+                        "byte, at most 6,000,000, which a hostile file spends in seconds); past "
+                        "it the verdict is inconclusive; a certificate is read up to 16 MiB or 2 "
+                        "bytes per OPS ('attnproof prove' names the figure a large one needs)")
     add_common(p)
 
 
@@ -158,15 +158,10 @@ def _not_a_certificate(path: str, text: str) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..checker import check_text
+    from ..checker import check_text, too_large
+    from ..checker.limits import byte_limit, file_size
     from ..io import read_text_file
 
-    text = read_text_file(args.certificate)
-    _not_a_certificate(args.certificate, text)
-    expected = None
-    if args.problem:
-        from ..io import load_problem, problem_sha256
-        expected = problem_sha256(load_problem(args.problem))
     work = getattr(args, "max_work", None)
     if work is not None and work < 1:
         from ..errors import InputError
@@ -176,11 +171,26 @@ def run(args: argparse.Namespace) -> int:
         from ..errors import InputError
         # nan, inf, 1e308 and negative budgets made the replay fail inside (or never start)
         raise InputError(f"--replay-timeout {budget_s:g}: give seconds between 0 and 86400")
+    # a certificate beyond the size its work budget reads is answered unread, not replayed
+    v = too_large(file_size(args.certificate), work)
+    if v is not None:
+        return _answer(v, args)
+    text = read_text_file(args.certificate, byte_limit(work))
+    _not_a_certificate(args.certificate, text)
+    expected = None
+    if args.problem:
+        from ..io import load_problem, problem_sha256
+        expected = problem_sha256(load_problem(args.problem))
     with ProgressBar("checking the certificate", heartbeat=True):
         v = check_text(text, expected_sha256=expected, strict=args.strict, work=work,
                        reference=getattr(args, "reference", False))
     if args.replay and v.bounds_verified and (v.window_steps or v.line_steps):
         v = v.after_replay(replay(text, budget_s))
+    return _answer(v, args)
+
+
+def _answer(v, args: argparse.Namespace) -> int:
+    """Print the verdict ``v`` (``--json``: as JSON) and return its exit code."""
     code = v.code
     if args.json:
         print_json(v.to_dict())
