@@ -884,3 +884,25 @@ def test_a_factor_whose_division_grows_is_stopped_by_the_budget(lc):
     v = check_text(text)
     assert v.code == 2 and "an exact division" in v.message, v.message
     assert v.work <= work_limit(len(text)) + 100_000
+
+
+def test_a_problem_file_is_read_as_far_as_a_certificate(tmp_path, monkeypatch):
+    """``python -m attnproof.checker CERT --problem FILE`` read a problem file up to 512 MiB
+    and parsed it whatever its JSON containers (40 MB of nested lists: 21 s and 1.7 GB).
+    It is read as far as the certificate (byte_limit of the work budget) and refused past
+    MAX_CONTAINERS, one line, exit 3."""
+    from attnproof.checker import __main__ as standalone, limits
+
+    cert = tmp_path / "c.json"
+    cert.write_text('{"format": "attnproof-certificate"}')
+    prob = tmp_path / "p.json"
+    prob.write_text("[" + ",".join(["[[]]"] * 400) + "]")
+    monkeypatch.setattr(limits, "MAX_READ_BYTES", 1000)
+    assert standalone.main([str(cert), "--problem", str(prob)]) == 3
+    assert standalone.main([str(cert), "--problem", str(prob), "--max-work", "2000"]) == 3
+    with pytest.raises(standalone.UsageError, match="larger than 1000 bytes"):
+        standalone.problem_file_sha256(str(prob))
+    monkeypatch.setattr(standalone, "MAX_CONTAINERS", 100)
+    with pytest.raises(standalone.UsageError, match="more than 100 JSON objects and arrays"):
+        standalone.problem_file_sha256(str(prob), work=2000)
+
