@@ -906,3 +906,29 @@ def test_a_problem_file_is_read_as_far_as_a_certificate(tmp_path, monkeypatch):
     with pytest.raises(standalone.UsageError, match="more than 100 JSON objects and arrays"):
         standalone.problem_file_sha256(str(prob), work=2000)
 
+
+def test_the_python_api_reads_a_path_no_further_than_the_checker(tmp_path, monkeypatch):
+    """``attnproof.check(PATH)`` read the file up to the 512 MiB file limit before the
+    checker answered it unread (a 512 MiB file or /dev/zero: a gigabyte of memory); it
+    reads what the command line reads."""
+    from attnproof import check
+    from attnproof.checker import limits
+    from attnproof.io import files
+
+    reads = []
+
+    def counted(f, n, *a):
+        reads.append(n)
+        return read_at_most(f, n, *a)
+
+    read_at_most = files.read_at_most
+    monkeypatch.setattr(files, "read_at_most", counted)
+    monkeypatch.setattr(limits, "MAX_READ_BYTES", 1000)
+    path = tmp_path / "big.json"
+    path.write_text("{" + " " * 5000 + "}")
+    v = check(str(path))
+    assert v.code == 2 and "'--max-work 2501' reads it" in v.message, v.message
+    assert reads == []
+    small = tmp_path / "small.json"
+    small.write_text('{"format": "attnproof-certificate"}')
+    assert check(small).code == 1 and reads == [1001]
