@@ -886,6 +886,46 @@ def test_a_factor_whose_division_grows_is_stopped_by_the_budget(lc):
     assert v.work <= work_limit(len(text)) + 100_000
 
 
+class _ClosedPipe:
+    """A stdout whose reader has gone (``| head -c1`` after its byte): every write fails."""
+
+    def write(self, s):
+        raise BrokenPipeError(32, "Broken pipe")
+
+    def flush(self):
+        raise BrokenPipeError(32, "Broken pipe")
+
+
+def test_a_reader_that_stops_early_cuts_the_text_not_the_exit_code(tmp_path, monkeypatch):
+    """``check FILE | head -c1``: the standalone checker printed a BrokenPipeError traceback,
+    and ``attnproof check`` exited 0 (valid) for an invalid certificate.  Both exit with
+    the verdict's code, silently, also under --json and for an input error."""
+    import os
+    import subprocess
+    import sys
+
+    from attnproof.checker.__main__ import main as standalone
+    from attnproof.cli import main
+
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"format": "attnproof-certificate"}')
+    for argv, code in (([str(bad)], 1), ([str(bad), "--json"], 1),
+                       ([str(tmp_path / "none.json"), "--json"], 3)):
+        with monkeypatch.context() as m:
+            m.setattr(sys, "stdout", _ClosedPipe())
+            assert standalone(argv) == code
+            assert main(["check", *argv]) == code
+    r, w = os.pipe()
+    os.close(r)
+    try:
+        for argv in (["-m", "attnproof.checker", str(bad)], ["-m", "attnproof", "check", str(bad)]):
+            p = subprocess.run([sys.executable, *argv], stdout=w, stderr=subprocess.PIPE, text=True,
+                               timeout=120)
+            assert (p.returncode, p.stderr) == (1, ""), (argv, p.stderr)
+    finally:
+        os.close(w)
+
+
 def test_a_problem_file_is_read_as_far_as_a_certificate(tmp_path, monkeypatch):
     """``python -m attnproof.checker CERT --problem FILE`` read a problem file up to 512 MiB
     and parsed it whatever its JSON containers (40 MB of nested lists: 21 s and 1.7 GB).

@@ -19,6 +19,7 @@ import json
 import os
 import re
 import sys
+from contextlib import suppress
 from fractions import Fraction
 
 from . import check_text, too_large
@@ -317,8 +318,9 @@ def build_parser(prog: str | None = None, version: str | None = None) -> argpars
 def _error(message: str, as_json: bool) -> int:
     print(f"attnproof: error: {message}", file=sys.stderr)
     if as_json:
-        print(json.dumps({"verdict": "error", "error": "InputError", "message": message,
-                          "exit_code": EXIT_USAGE}, sort_keys=True, indent=2))
+        with suppress(OSError):         # a reader that stopped early (| head -c1): no traceback
+            print(json.dumps({"verdict": "error", "error": "InputError", "message": message,
+                              "exit_code": EXIT_USAGE}, sort_keys=True, indent=2), flush=True)
     return EXIT_USAGE
 
 
@@ -347,7 +349,8 @@ def main(argv: list[str] | None = None, prog: str | None = None, version: str | 
         return _error(str(e), args.json)
     v = v or check_text(text, expected_sha256=sha, strict=args.strict, work=args.max_work,
                         reference=args.reference)
-    print(json.dumps(v.to_dict(), sort_keys=True, indent=2) if args.json else v.message)
+    with suppress(OSError):             # a reader that stopped early cuts the text, not the exit code
+        print(json.dumps(v.to_dict(), sort_keys=True, indent=2) if args.json else v.message, flush=True)
     return v.code if v.code in (0, 1, 2) else EXIT_USAGE
 
 
