@@ -839,3 +839,48 @@ def test_prove_keeps_an_embedded_fusion_past_the_size_read(tmp_path, monkeypatch
     assert (tmp_path / "a.cert").read_text() == (tmp_path / "b.cert").read_text()
     hint = re.search(r"--max-work (\d+)'", said).group(1)
     assert main(["check", str(tmp_path / "b.cert"), "--max-work", hint]) == 0
+
+
+def _vanishing_constant(lc: int, n: int) -> int:
+    """``c`` with ``x^n + c`` vanishing at the root ``-1/lc`` of ``lc·x + 1`` modulo the image
+    prime: the image test cannot refute ``(lc·x + 1) | x^n + c``, only the division can."""
+    from attnproof.checker import poly as P
+
+    root = -pow(lc, -1, P._P) % P._P
+    return -pow(root, n, P._P) % P._P
+
+
+def test_a_division_pays_for_the_growth_of_its_quotient_terms():
+    """x^n + c over L·x + 1 (L of 63 bits, the image made to vanish): the quotient terms are
+    ±x^k / L^(n-k), each step 63 bits longer than the one before; the steps were charged as
+    if the terms stayed as long as a's and b's (a 700-byte certificate took minutes and
+    gigabytes).  The charge covers the words of every quotient term built."""
+    from attnproof.checker import poly as P
+    from attnproof.checker.syntax import Budget
+
+    lc, n = (1 << 63) - 25, 1000
+    a = {((0, n),): 1, (): _vanishing_constant(lc, n)}
+    b = {((0, 1),): lc, (): 1}
+    assert not P.not_divisible(a, b)
+    bud = Budget(None)
+    assert P.divexact(a, b, bud) is None
+    built = sum((63 * k) >> 6 for k in range(1, n + 1))      # words of the quotient terms
+    assert bud.used >= built, (bud.used, built)
+
+
+@pytest.mark.parametrize("lc", [3, (1 << 63) - 25])
+def test_a_factor_whose_division_grows_is_stopped_by_the_budget(lc):
+    """The same division from a certificate: the factor L·x + 1 of D = (L·x + 1)(x^n + c),
+    then v_f(D) divides x^n + c by L·x + 1 (n = 10^6, the image vanishing): inconclusive
+    within the budget, never a long run."""
+    n = 10 ** 6
+    c = _vanishing_constant(lc, n)
+    atoms = [{"key": [0], "value": 1, "weight": c}, {"key": [1], "value": 1, "weight": lc * c},
+             {"key": [n], "value": 1}, {"key": [n + 1], "value": 1, "weight": lc}]
+    problem = {"format": "attnproof-problem", "version": 1, "dim": 1, "heads": [{"atoms": atoms}]}
+    steps = [{"rule": "irreducible_factor", "poly": [[1, []], [lc, [[0, 1]]]],
+              "residue_component": 0, "witness": {"kind": "linear", "var": 0}}]
+    text = _cert(problem, steps, 1, 1)
+    v = check_text(text)
+    assert v.code == 2 and "an exact division" in v.message, v.message
+    assert v.work <= work_limit(len(text)) + 100_000
