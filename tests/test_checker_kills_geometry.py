@@ -58,6 +58,10 @@ PROBLEMS = {
                                  _points((0, 0, 0), (1, 0, 0), (0, 0, 1))),
     # a simplex of 33 points in 32 variables (sparse keys 0, e_0, ..., e_31): its packed
     # rank test works on rows of 32 entries, one word and one more per row
+    # a square pyramid with a point on a base edge alone: a direct sum of one factor, with
+    # integer relations, vertices and a non-vertex
+    "pyramid": _problem(3, _points((0, 0, 0), (1, 0, 0), (2, 0, 0), (0, 2, 0), (2, 2, 0),
+                                   (1, 1, 1))),
     "wide-simplex": _problem(32, _sparse(({}, 0), *(({i: 1}, i + 1) for i in range(32)))),
 }
 
@@ -143,13 +147,37 @@ def test_gordan_multipliers_name_no_negative_factor(name, doc, reference):
     assert v.status == "invalid" and "factor: must be at least 0" in v.message, v.message
 
 
+@MODES
+@pytest.mark.parametrize("name", ["pyramid-triangle"])
+def test_point_non_vertices_has_one_list_per_factor(name, doc, reference):
+    """An extra list (past the last factor) is malformed, even an empty one that claims
+    nothing: ``point_non_vertices`` has exactly one list per bound factor."""
+    step = _step(doc, "minkowski_vertices")
+    step["point_non_vertices"].append([])
+    v = _check(doc, reference)
+    assert v.status == "invalid" and "one list per factor" in v.message, v.message
+
+
+# -- direct_sum ---------------------------------------------------------------------------------
+
+@MODES
+@pytest.mark.parametrize("name", ["pyramid"])
+def test_a_relation_names_its_field(name, doc, reference):
+    """``δ = 0`` makes every relation ``0 = Σ λ_i (p_i - p_0)`` hold with ``λ = 0``: it is
+    rejected, and the message names the field."""
+    rel = _step(doc, "direct_sum")["factors"][0]["relations"][0]
+    rel[1], rel[2] = 0, [0] * len(rel[2])
+    v = _check(doc, reference)
+    assert v.status == "invalid" and "relation 0: δ: must be at least 1" in v.message, v.message
+
+
 # -- the work budget --------------------------------------------------------------------------
 
 # The work of each producer certificate above, with the fast paths and the reference path
 # alone (docs/certificates.md §8).  A simplex in 32 variables is charged its packed rank
 # test at two words a row, in indecomposable_chain and again in direct_sum.  When the charges
 # change on purpose, the assertion prints the new table.
-WORK = {"pyramid-triangle": (939, 943), "wide-simplex": (9207, 9335)}
+WORK = {"pyramid": (465, 475), "pyramid-triangle": (939, 943), "wide-simplex": (9207, 9335)}
 
 
 def test_work_of_the_geometry_kill_certificates(docs):
@@ -166,3 +194,70 @@ def test_the_budget_decides_a_wide_simplex(name, doc, reference):
     assert _check(doc, reference, work=need).status == "valid"
     v = _check(doc, reference, work=need - 1)
     assert v.status == "inconclusive", v.message
+
+
+def test_dense_points_charges_before_it_allocates():
+    """``dense_points`` charges ``(|f| + 1)·(|vs| + 1)`` before any point is made, under the
+    name it is given (the message of a budget that runs out says where)."""
+    from attnproof.checker.rules.geometry import dense_points
+    from attnproof.checker.rules.state import State
+    from attnproof.checker.syntax import Budget, Unsupported
+
+    f = {((0, 1),): 1, ((1, 2), (2, 5)): 1, (): 3}          # three terms, z (index 2) dropped
+    st = State(None, Budget(None))
+    assert dense_points(f, 2, [0, 1], st, "here") == [(0, 0), (0, 2), (1, 0)]
+    assert st.budget.used == 4 * 3
+    st = State(None, Budget(11))
+    with pytest.raises(Unsupported, match="^a head's points: the check needs more than 11 "):
+        dense_points(f, 2, [0, 1], st, "a head's points")
+
+
+# The name of the last charge of each geometry step of the certificates above (the step's
+# own, or one of its parts'), with the fast paths and the reference path alone: where a
+# budget that ends there says it ran out.
+LAST_CHARGE = {
+    False: {"pyramid": ["step 0 (indecomposable_chain): non_vertices 0",
+                        "step 1 (generic_heads): evaluating at a point", "step 2 (direct_sum)"],
+            "pyramid-triangle": ["step 0 (indecomposable_chain): non_vertices 0",
+                                 "step 1 (indecomposable_chain)",
+                                 "step 2 (generic_heads): evaluating at a point",
+                                 "step 3 (minkowski_vertices)"],
+            "wide-simplex": ["step 0 (indecomposable_chain): the difference lattice",
+                             "step 1 (generic_heads): evaluating at a point",
+                             "step 2 (direct_sum)"]},
+    True: {"pyramid": ["step 0 (indecomposable_chain): non_vertices 0",
+                       "step 1 (generic_heads): evaluating at a point",
+                       "step 2 (direct_sum): an exact rank"],
+           "pyramid-triangle": ["step 0 (indecomposable_chain): non_vertices 0",
+                                "step 1 (indecomposable_chain): an exact rank",
+                                "step 2 (generic_heads): evaluating at a point",
+                                "step 3 (minkowski_vertices)"],
+           "wide-simplex": ["step 0 (indecomposable_chain): the difference lattice",
+                            "step 1 (generic_heads): evaluating at a point",
+                            "step 2 (direct_sum): an exact rank"]},
+}
+
+
+def _last_charges(doc: dict, reference: bool) -> list:
+    rules = ("indecomposable_chain", "generic_heads", "minkowski_vertices", "direct_sum")
+    out = []
+    for k, step in enumerate(doc["steps"]):
+        if step["rule"] not in rules:
+            continue
+        cut = dict(doc, steps=doc["steps"][:k + 1])
+        done = _check(cut, reference)
+        assert done.status == "invalid" and "needs a newton_blocks step" in done.message
+        v = _check(cut, reference, work=done.work - 1)
+        head, sep, tail = v.message.partition(": the check needs more than ")
+        assert v.status == "inconclusive" and sep and tail.startswith(f"{done.work - 1} "), v.message
+        out.append(head.removeprefix("inconclusive: "))
+    return out
+
+
+@MODES
+def test_a_budget_that_runs_out_in_a_step_names_the_step(docs, reference):
+    """Cut after each geometry step, a certificate is invalid (no upper bound) once the step
+    is done; with one unit of work less than that, the step's last charge runs out, and the
+    verdict names the step (once) and the part of it that was charged."""
+    got = {name: _last_charges(docs[name], reference) for name in sorted(PROBLEMS)}
+    assert got == LAST_CHARGE[reference], f"LAST_CHARGE[{reference}] = " + repr(got)
