@@ -839,3 +839,136 @@ def test_prove_keeps_an_embedded_fusion_past_the_size_read(tmp_path, monkeypatch
     assert (tmp_path / "a.cert").read_text() == (tmp_path / "b.cert").read_text()
     hint = re.search(r"--max-work (\d+)'", said).group(1)
     assert main(["check", str(tmp_path / "b.cert"), "--max-work", hint]) == 0
+
+
+def _vanishing_constant(lc: int, n: int) -> int:
+    """``c`` with ``x^n + c`` vanishing at the root ``-1/lc`` of ``lc·x + 1`` modulo the image
+    prime: the image test cannot refute ``(lc·x + 1) | x^n + c``, only the division can."""
+    from attnproof.checker import poly as P
+
+    root = -pow(lc, -1, P._P) % P._P
+    return -pow(root, n, P._P) % P._P
+
+
+def test_a_division_pays_for_the_growth_of_its_quotient_terms():
+    """x^n + c over L·x + 1 (L of 63 bits, the image made to vanish): the quotient terms are
+    ±x^k / L^(n-k), each step 63 bits longer than the one before; the steps were charged as
+    if the terms stayed as long as a's and b's (a 700-byte certificate took minutes and
+    gigabytes).  The charge covers the words of every quotient term built."""
+    from attnproof.checker import poly as P
+    from attnproof.checker.syntax import Budget
+
+    lc, n = (1 << 63) - 25, 1000
+    a = {((0, n),): 1, (): _vanishing_constant(lc, n)}
+    b = {((0, 1),): lc, (): 1}
+    assert not P.not_divisible(a, b)
+    bud = Budget(None)
+    assert P.divexact(a, b, bud) is None
+    built = sum((63 * k) >> 6 for k in range(1, n + 1))      # words of the quotient terms
+    assert bud.used >= built, (bud.used, built)
+
+
+@pytest.mark.parametrize("lc", [3, (1 << 63) - 25])
+def test_a_factor_whose_division_grows_is_stopped_by_the_budget(lc):
+    """The same division from a certificate: the factor L·x + 1 of D = (L·x + 1)(x^n + c),
+    then v_f(D) divides x^n + c by L·x + 1 (n = 10^6, the image vanishing): inconclusive
+    within the budget, never a long run."""
+    n = 10 ** 6
+    c = _vanishing_constant(lc, n)
+    atoms = [{"key": [0], "value": 1, "weight": c}, {"key": [1], "value": 1, "weight": lc * c},
+             {"key": [n], "value": 1}, {"key": [n + 1], "value": 1, "weight": lc}]
+    problem = {"format": "attnproof-problem", "version": 1, "dim": 1, "heads": [{"atoms": atoms}]}
+    steps = [{"rule": "irreducible_factor", "poly": [[1, []], [lc, [[0, 1]]]],
+              "residue_component": 0, "witness": {"kind": "linear", "var": 0}}]
+    text = _cert(problem, steps, 1, 1)
+    v = check_text(text)
+    assert v.code == 2 and "an exact division" in v.message, v.message
+    assert v.work <= work_limit(len(text)) + 100_000
+
+
+class _ClosedPipe:
+    """A stdout whose reader has gone (``| head -c1`` after its byte): every write fails."""
+
+    def write(self, s):
+        raise BrokenPipeError(32, "Broken pipe")
+
+    def flush(self):
+        raise BrokenPipeError(32, "Broken pipe")
+
+
+def test_a_reader_that_stops_early_cuts_the_text_not_the_exit_code(tmp_path, monkeypatch):
+    """``check FILE | head -c1``: the standalone checker printed a BrokenPipeError traceback,
+    and ``attnproof check`` exited 0 (valid) for an invalid certificate.  Both exit with
+    the verdict's code, silently, also under --json and for an input error."""
+    import os
+    import subprocess
+    import sys
+
+    from attnproof.checker.__main__ import main as standalone
+    from attnproof.cli import main
+
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"format": "attnproof-certificate"}')
+    for argv, code in (([str(bad)], 1), ([str(bad), "--json"], 1),
+                       ([str(tmp_path / "none.json"), "--json"], 3)):
+        with monkeypatch.context() as m:
+            m.setattr(sys, "stdout", _ClosedPipe())
+            assert standalone(argv) == code
+            assert main(["check", *argv]) == code
+    r, w = os.pipe()
+    os.close(r)
+    try:
+        for argv in (["-m", "attnproof.checker", str(bad)], ["-m", "attnproof", "check", str(bad)]):
+            p = subprocess.run([sys.executable, *argv], stdout=w, stderr=subprocess.PIPE, text=True,
+                               timeout=120)
+            assert (p.returncode, p.stderr) == (1, ""), (argv, p.stderr)
+    finally:
+        os.close(w)
+
+
+def test_a_problem_file_is_read_as_far_as_a_certificate(tmp_path, monkeypatch):
+    """``python -m attnproof.checker CERT --problem FILE`` read a problem file up to 512 MiB
+    and parsed it whatever its JSON containers (40 MB of nested lists: 21 s and 1.7 GB).
+    It is read as far as the certificate (byte_limit of the work budget) and refused past
+    MAX_CONTAINERS, one line, exit 3."""
+    from attnproof.checker import __main__ as standalone, limits
+
+    cert = tmp_path / "c.json"
+    cert.write_text('{"format": "attnproof-certificate"}')
+    prob = tmp_path / "p.json"
+    prob.write_text("[" + ",".join(["[[]]"] * 400) + "]")
+    monkeypatch.setattr(limits, "MAX_READ_BYTES", 1000)
+    assert standalone.main([str(cert), "--problem", str(prob)]) == 3
+    assert standalone.main([str(cert), "--problem", str(prob), "--max-work", "2000"]) == 3
+    with pytest.raises(standalone.UsageError, match="larger than 1000 bytes"):
+        standalone.problem_file_sha256(str(prob))
+    monkeypatch.setattr(standalone, "MAX_CONTAINERS", 100)
+    with pytest.raises(standalone.UsageError, match="more than 100 JSON objects and arrays"):
+        standalone.problem_file_sha256(str(prob), work=2000)
+
+
+def test_the_python_api_reads_a_path_no_further_than_the_checker(tmp_path, monkeypatch):
+    """``attnproof.check(PATH)`` read the file up to the 512 MiB file limit before the
+    checker answered it unread (a 512 MiB file or /dev/zero: a gigabyte of memory); it
+    reads what the command line reads."""
+    from attnproof import check
+    from attnproof.checker import limits
+    from attnproof.io import files
+
+    reads = []
+
+    def counted(f, n, *a):
+        reads.append(n)
+        return read_at_most(f, n, *a)
+
+    read_at_most = files.read_at_most
+    monkeypatch.setattr(files, "read_at_most", counted)
+    monkeypatch.setattr(limits, "MAX_READ_BYTES", 1000)
+    path = tmp_path / "big.json"
+    path.write_text("{" + " " * 5000 + "}")
+    v = check(str(path))
+    assert v.code == 2 and "'--max-work 2501' reads it" in v.message, v.message
+    assert reads == []
+    small = tmp_path / "small.json"
+    small.write_text('{"format": "attnproof-certificate"}')
+    assert check(small).code == 1 and reads == [1001]
