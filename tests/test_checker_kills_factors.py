@@ -11,6 +11,7 @@ numerator, a residue at exactly the expansion limit, a numerator component that 
 from __future__ import annotations
 
 import hashlib
+import json
 
 import pytest
 
@@ -226,3 +227,61 @@ def test_a_zero_numerator_component_is_written_as_an_empty_list(reference):
 def test_a_numerator_lists_one_polynomial_per_value_component(numerator, reference):
     v = _check(_flint(1, numerator), reference)
     assert v.status == "invalid" and "numerator must list 1 polynomials" in v.message, v.message
+
+
+# -- residues that are binomials: divisibility in closed form --------------------------------
+
+HUGE = 10 ** 12 + 1          # odd: 1 + x^HUGE is divisible by 1 + x
+
+
+def _binomial_residue_state(work: int) -> State:
+    """One head ``(x^HUGE·[1, 1] + [1, 0]) / (1 + x^HUGE)``: its value component 0 is the
+    binomial ``1 + x^HUGE`` (divisible by ``f = 1 + x``), component 1 the single term
+    ``x^HUGE`` (not divisible)."""
+    pb = parse_problem(_problem(1, {"atoms": [{"key": [0], "value": [1, 0]},
+                                              {"key": [HUGE], "value": [1, 1]}]}))
+    return State(pb=pb, budget=Budget(work))
+
+
+def test_a_binomial_residue_is_divided_in_closed_form():
+    """Binomial valuations cost the sizes of the two binomials, whatever the exponents; an
+    exact division of ``1 + x^HUGE`` by ``1 + x`` would take ``HUGE`` steps (past any
+    budget: inconclusive)."""
+    step = dict(_factor([[1, []], [1, [[0, 1]]]], {"kind": "linear", "var": 0}),
+                residue_component=1)
+    st = _binomial_residue_state(1000)
+    rule_irreducible_factor(st, step, "s")
+    assert st.factors == [({(): 1, ((0, 1),): 1}, 1)]
+    assert st.budget.used < 100, st.budget.used
+    # component 0 is divisible, so it is not the residue component
+    st = _binomial_residue_state(1000)
+    with pytest.raises(Reject, match="the factor divides the residue numerator of component 0"):
+        rule_irreducible_factor(st, dict(step, residue_component=0), "s")
+
+
+@MODES
+@pytest.mark.parametrize("witness", ["linear", ["linear", 0], None, 0])
+def test_a_witness_is_an_object(witness, reference):
+    doc = _one_term_free({"kind": "linear", "var": 0})
+    doc["steps"][0]["witness"] = witness
+    v = _check(doc, reference)
+    assert v.status == "invalid" and "unknown irreducibility witness None" in v.message, \
+        v.message
+
+
+@MODES
+@pytest.mark.parametrize("biased", [False, True], ids=["no-z", "z"])
+def test_the_variable_z_exists_only_with_biases(biased, reference):
+    """Variable ``dim`` is ``z`` (THEORY §2), in the lattice only when some atom has a bias: a
+    factor in it is then read (and divides no head here), else it is no variable at all."""
+    doc = _one_term_free({"kind": "linear", "var": 0})
+    if biased:
+        doc["problem"] = json.loads(json.dumps(ONE_TERM_FREE))
+        doc["problem"]["heads"].append({"atoms": [{"key": [0, 0], "value": 1, "bias": 1},
+                                                  {"key": [0, 0], "value": 0}]})
+        doc["problem_sha256"] = hashlib.sha256(canonical_json(doc["problem"]).encode()).hexdigest()
+    doc["steps"][0]["poly"] = [[1, []], [1, [[0, 1]]], [1, [[0, 1], [2, 2]]]]
+    v = _check(doc, reference)
+    why = ("divides no head denominator" if biased else
+           "poly, term 2: variable 2 does not exist (the lattice has 2)")
+    assert v.status == "invalid" and why in v.message, v.message
