@@ -10,6 +10,9 @@ Usage (from the repository root, with the ``test`` extra installed)::
 
     nice python bench/mutation.py                    # the rule modules, one at a time
     nice python bench/mutation.py --sample 150       # a seeded sample per module (quick)
+    nice python bench/mutation.py --sample 120 --seed 19 --unfinished rules.geometry
+                                                     # ... extended: only its untested mutants
+    nice python bench/mutation.py --unfinished rules.state   # whole modules, resumed
     nice python bench/mutation.py poly syntax        # other checker modules (name globs)
     python bench/mutation.py --report                # scores of the last runs, no testing
     python bench/mutation.py --report --survivors    # ... and the diff of every survivor
@@ -353,8 +356,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--retest-survivors", action="store_true",
                     help="re-run only the mutants that survived last time")
     ap.add_argument("--unfinished", action="store_true",
-                    help="with --sample: test only the sampled mutants not tested yet "
-                         "(mutmut re-runs every mutant it is given by name)")
+                    help="test only the mutants not tested yet (of the sample with --sample, "
+                         "else of the whole modules, in one run); mutmut re-runs every "
+                         "mutant it is given by name or by a module pattern, survivors included")
     ap.add_argument("--together", action="store_true",
                     help="test every chosen module in one mutmut run (one clean test run)")
     a = ap.parse_args(argv)
@@ -384,6 +388,11 @@ def main(argv: list[str] | None = None) -> int:
                 if a.unfinished:
                     sampled[m] = set(names)
                     names = [k for k in names if res[k] == "not checked"]
+            elif a.unfinished:         # whole modules, resumed: one run for all of them
+                names = sorted(k for k, s in res.items() if s == "not checked")
+                print(f"== {m}: {len(names)} of {len(res)} mutants not tested yet", flush=True)
+                chunk += names
+                continue
             elif a.together:
                 print(f"== {m}: {len(res)} mutants", flush=True)
                 chunk.append(f"{PREFIX}{m}.*")

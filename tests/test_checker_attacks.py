@@ -818,3 +818,24 @@ def test_prove_names_a_max_work_that_reads_a_large_certificate(tmp_path, monkeyp
     v, note = check_own(text)
     assert v.code == 0 and f"--max-work {hint}'" in note
     assert needed_work(v.work, len(text)) == -(-len(text) // limits.BYTES_PER_WORK)
+
+
+def test_prove_keeps_an_embedded_fusion_past_the_size_read(tmp_path, monkeypatch, capsys):
+    """Past the size the default budget reads, prove keeps the embedded fusion (its upper
+    bound) and names the --max-work; only a fusion over the work budget gives way to the
+    counted product fusion, whose certificate is not smaller than the problem it embeds."""
+    from attnproof.checker import limits
+    from attnproof.cli import main
+
+    p = tmp_path / "k4.json"
+    assert main(["family", "graph", "--graph", "complete", "--n", "4", "-o", str(p)]) == 0
+    capsys.readouterr()
+    assert main(["prove", str(p), "--no-lines", "-o", str(tmp_path / "a.cert")]) == 0
+    plain = capsys.readouterr().out
+    monkeypatch.setattr(limits, "MAX_READ_BYTES", 600)
+    assert main(["prove", str(p), "--no-lines", "-o", str(tmp_path / "b.cert")]) == 0
+    said = capsys.readouterr().out
+    assert said.splitlines()[0] == plain.splitlines()[0] and "upper bound 38" in plain, (plain, said)
+    assert (tmp_path / "a.cert").read_text() == (tmp_path / "b.cert").read_text()
+    hint = re.search(r"--max-work (\d+)'", said).group(1)
+    assert main(["check", str(tmp_path / "b.cert"), "--max-work", hint]) == 0

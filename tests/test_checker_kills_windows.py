@@ -85,6 +85,18 @@ def certificate(name: str) -> dict:
     return json.loads(_CERTS[name])
 
 
+@pytest.fixture
+def doc(name) -> dict:
+    """``certificate(name)``, made in the test's setup: the solvers' time is not the time of
+    the check (a mutation run limits the CPU time of a test's call, tests/conftest.py)."""
+    return certificate(name)
+
+
+@pytest.fixture(scope="module")
+def docs() -> dict:
+    return {name: certificate(name) for name in CASES}
+
+
 def _line_step(doc: dict) -> dict:
     return next(s for s in doc["steps"] if s["rule"] == "line_refutation")
 
@@ -95,11 +107,10 @@ def _check(doc: dict, reference: bool = False):
 
 @MODES
 @pytest.mark.parametrize("name", sorted(CASES))
-def test_genuine_line_certificates_are_accepted(name, reference):
+def test_genuine_line_certificates_are_accepted(name, doc, reference):
     """Each field is read and verified, not skipped: the step waits for the replay, and the
     lower bound is the one the refutation proves (a checker that crashed, or read the field
     under another name, would answer otherwise)."""
-    doc = certificate(name)
     step = _line_step(doc)
     _, _, lower, field = CASES[name]
     assert field in step, sorted(step)
@@ -110,11 +121,11 @@ def test_genuine_line_certificates_are_accepted(name, reference):
     assert v.lower_bound == lower == doc["claims"]["lower_bound"], v.message
 
 
-def test_the_genuine_steps_use_every_field():
+def test_the_genuine_steps_use_every_field(docs):
     """The certificates above are the ones the forgeries below start from."""
     got = {}
     for name in sorted(set(CASES) - {"sixty-four"}):
-        s = _line_step(certificate(name))
+        s = _line_step(docs[name])
         got[name] = {k: s[k] for k in ("directions", "coefficients", "multiplicities",
                                        "newton_factors") if k in s}
     assert got == {
@@ -124,7 +135,7 @@ def test_the_genuine_steps_use_every_field():
         "square": {"directions": [[0, 1], [1, 0]], "multiplicities": [1, 2]},
         "trinomial": {"directions": [[0, 1], [1, 0]], "newton_factors": [[0, 1]]},
     }
-    wide = _line_step(certificate("sixty-four"))
+    wide = _line_step(docs["sixty-four"])
     assert wide["directions"] == [[1]] * 64 and wide["coefficients"] == list(range(1, 65))
 
 
@@ -170,14 +181,19 @@ FORGERIES = [
     ("trinomial", {"multiplicities": [2, 1]}, "bound factor 2 divides the reduced "
                                               "denominator 1 times, not 2"),
     ("sixty-four", _sixty_five, "at most 64 vectors"),
+    # what the replay needs: the query's text, its hash, both solvers, the problem
+    ("parallel", {"smtlib": "(check-sat)\n"}, "does not match smtlib_sha256"),
+    ("parallel", {"smtlib": 5}, "smtlib must be a string"),
+    ("parallel", {"solvers": {"z3": "4.13.0", "cvc5": ""}}, "must name the z3 and cvc5"),
+    ("parallel", {"solvers": {"z3": "4.13.0"}}, "solvers"),
+    ("parallel", {"problem_sha256": "0" * 64}, "not the certificate's problem"),
 ]
 
 
 @MODES
 @pytest.mark.parametrize("name, change, message", FORGERIES,
                          ids=[f"{n}-{i}" for i, (n, _, _) in enumerate(FORGERIES)])
-def test_corrupted_line_certificates_are_rejected(name, change, message, reference):
-    doc = certificate(name)
+def test_corrupted_line_certificates_are_rejected(name, doc, change, message, reference):
     step = _line_step(doc)
     change(step) if callable(change) else step.update(change)
     v = _check(doc, reference)

@@ -105,7 +105,7 @@ def _run(args: argparse.Namespace) -> int:
     from ..certificate import build_certificate
     from ..executor import mapper
     from ..certificate import check_own, waits_for_replay
-    from ..checker import check_text
+    from ..checker import check_text, too_large
     from ..errors import CertificateError, InputError, LimitError, SolverError
     from ..io import atomic_write_text, load_problem
 
@@ -138,7 +138,9 @@ def _run(args: argparse.Namespace) -> int:
         with ProgressBar("checking the certificate", heartbeat=True):
             verdict = check_text(text)
         waits = waits_for_replay(verdict)   # only the line refutations wait for --replay
-        if attempt or verdict.code != 2 or waits or cert.fusion is None:
+        # past the size the default budget reads, the fusion stays and check_own names the
+        # --max-work (without it the certificate may well be as large)
+        if attempt or verdict.code != 2 or waits or cert.fusion is None or too_large(len(text), None):
             break
         # the embedded fusion is more than the checker's work budget for this certificate
         # takes: the upper bound becomes the counted product fusion, and the answer says so
