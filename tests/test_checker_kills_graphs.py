@@ -58,16 +58,22 @@ def test_every_block_counts_after_a_chordal_one(graph):
     assert acyclic_orientations(n, edges) == acyclic_orientations_brute(n, edges)
 
 
-@MODES
-def test_a_certificate_with_a_chordal_block_before_an_edge_is_valid(reference):
+@pytest.fixture(scope="module")
+def certificates() -> dict:
+    """The producer's certificates of the diamond with its pendant edge and of the cone,
+    made once in the setup (a mutation run limits the CPU time of each test's call)."""
     from attnproof.certificate import build_certificate
     from attnproof.io import problem_from_dict
-    n, edges = DIAMOND_PENDANT
-    truth = acyclic_orientations_brute(n, edges)
+    return {name: build_certificate(problem_from_dict(_graph(*graph)), explicit_fusion_limit=0,
+                                    max_atoms=1).text
+            for name, graph in (("diamond-pendant", DIAMOND_PENDANT), ("cone", CONE))}
+
+
+@MODES
+def test_a_certificate_with_a_chordal_block_before_an_edge_is_valid(certificates, reference):
+    truth = acyclic_orientations_brute(*DIAMOND_PENDANT)
     assert truth == 18 * 2
-    cert = build_certificate(problem_from_dict(_graph(n, edges)), explicit_fusion_limit=0,
-                             max_atoms=1)
-    v = check_text(cert.text, reference=reference)
+    v = check_text(certificates["diamond-pendant"], reference=reference)
     assert v.status == "valid" and v.lower_bound == truth, v.message
 
 
@@ -96,11 +102,6 @@ def test_a_chordal_block_is_counted_without_charge():
 
 
 @MODES
-def test_a_certificate_of_the_cone_is_valid(reference):
-    from attnproof.certificate import build_certificate
-    from attnproof.io import problem_from_dict
-    n, edges = CONE
-    cert = build_certificate(problem_from_dict(_graph(n, edges)), explicit_fusion_limit=0,
-                             max_atoms=1)
-    v = check_text(cert.text, reference=reference)
+def test_a_certificate_of_the_cone_is_valid(certificates, reference):
+    v = check_text(certificates["cone"], reference=reference)
     assert v.status == "valid" and v.lower_bound == 216, v.message
