@@ -972,3 +972,22 @@ def test_the_python_api_reads_a_path_no_further_than_the_checker(tmp_path, monke
     small = tmp_path / "small.json"
     small.write_text('{"format": "attnproof-certificate"}')
     assert check(small).code == 1 and reads == [1001]
+
+
+@pytest.mark.parametrize("where", ["read_text", "check_text"])
+def test_an_interrupted_standalone_check_is_one_line(tmp_path, monkeypatch, capsys, where):
+    """Ctrl-C while the standalone checker waits for a FIFO with no writer, or during a long
+    check, ended in a KeyboardInterrupt traceback; it is one line and exit 130, as for
+    ``attnproof check``."""
+    from attnproof.checker import __main__ as standalone
+
+    def interrupted(*a, **k):
+        raise KeyboardInterrupt
+
+    cert = tmp_path / "c.json"
+    cert.write_text('{"format": "attnproof-certificate"}')
+    monkeypatch.setattr(standalone, where, interrupted)
+    capsys.readouterr()
+    assert standalone.main([str(cert)]) == 130
+    out = capsys.readouterr()
+    assert (out.out, out.err) == ("", "attnproof: interrupted\n")
