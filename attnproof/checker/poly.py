@@ -377,10 +377,10 @@ def _steps(a: Poly, b: Poly, budget: Budget, least: int, step_cost: int, lb: Mon
         qm = quotient(t)
         if qm is None:
             return None
-        if type(c) is int and type(lcb) is int and c % lcb == 0:
-            qc = c // lcb                   # integer arithmetic while it stays exact
-        else:
-            qc = Fraction(c) / lcb
+        qc = c // lcb if type(c) is int and type(lcb) is int and c % lcb == 0 else Fraction(c) / lcb
+        if type(qc) is not int or qc.bit_length() > 63:    # its products and sums cost its words
+            w = (abs(qc.numerator).bit_length() + qc.denominator.bit_length()) >> 6
+            budget.charge(len(b) * (2 * _FRACTION_COST + w + w * w // 64), "an exact division")
         Q[qm] = qc
         for u, cb in products(t, qm):
             s = R.get(u, 0) - qc * cb

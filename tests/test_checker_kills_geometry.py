@@ -1,0 +1,263 @@
+"""Kill tests for the geometry rules (``attnproof/checker/rules/geometry.py``,
+docs/certificates.md §6.7-6.10): ``indecomposable_chain``, ``generic_heads``,
+``minkowski_vertices`` and ``direct_sum``.
+
+Each test starts from a certificate whose verdict is known -- the producer's own for a
+small problem, or one written out by hand where the producer takes another route -- and
+either checks it whole or changes one field; a weakened rule accepts the change, or
+charges a different amount of work than the budget of docs/certificates.md §8 says.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import json
+
+import pytest
+
+from attnproof.checker import check_text
+from attnproof.io import canonical_json
+
+MODES = pytest.mark.parametrize("reference", [False, True], ids=["fast", "reference"])
+
+
+def _points(*keys, values=None):
+    """A head with one atom per key, values 0, 1, 2, ... (all keys vertices)."""
+    vals = values or list(range(len(keys)))
+    return {"atoms": [{"key": list(k), "value": v} for k, v in zip(keys, vals)]}
+
+
+def _sparse(*entries):
+    """A head with sparse keys ``{variable: exponent}``."""
+    return {"atoms": [{"key": {str(j): x for j, x in k.items()}, "value": v} for k, v in entries]}
+
+
+def _problem(dim, *heads):
+    return {"format": "attnproof-problem", "version": 1, "dim": dim, "heads": list(heads)}
+
+
+def _rehash(doc: dict) -> dict:
+    doc["problem_sha256"] = hashlib.sha256(canonical_json(doc["problem"]).encode()).hexdigest()
+    return doc
+
+
+def _check(doc: dict, reference: bool = False, work: int | None = None):
+    return check_text(canonical_json(doc), reference=reference, work=work)
+
+
+def _step(doc: dict, rule: str) -> dict:
+    return next(s for s in doc["steps"] if s["rule"] == rule)
+
+
+PROBLEMS = {
+    # a square pyramid with a point on a base edge beside a triangle: Gordan multipliers
+    # on both factors in the vertex enumeration
+    "pyramid-triangle": _problem(3, _points((0, 0, 0), (1, 0, 0), (2, 0, 0), (0, 2, 0),
+                                            (2, 2, 0), (1, 1, 1)),
+                                 _points((0, 0, 0), (1, 0, 0), (0, 0, 1))),
+    # a simplex of 33 points in 32 variables (sparse keys 0, e_0, ..., e_31): its packed
+    # rank test works on rows of 32 entries, one word and one more per row
+    # a square pyramid with a point on a base edge alone: a direct sum of one factor, with
+    # integer relations, vertices and a non-vertex
+    "pyramid": _problem(3, _points((0, 0, 0), (1, 0, 0), (2, 0, 0), (0, 2, 0), (2, 2, 0),
+                                   (1, 1, 1))),
+    "wide-simplex": _problem(32, _sparse(({}, 0), *(({i: 1}, i + 1) for i in range(32)))),
+}
+
+_CERTS: dict = {}
+
+
+def certificate(name: str) -> dict:
+    """The producer's geometry certificate for ``PROBLEMS[name]`` (a fresh copy each time)."""
+    if name not in _CERTS:
+        from attnproof.certificate.geometry_steps import geometry_certificate
+        from attnproof.io import problem_from_dict
+        _CERTS[name] = canonical_json(geometry_certificate(problem_from_dict(PROBLEMS[name])).doc)
+    return json.loads(_CERTS[name])
+
+
+@pytest.fixture
+def doc(name) -> dict:
+    """``certificate(name)``, made in the test's setup: the producer's time is not the time
+    of the check (a mutation run limits the CPU time of a test's call, tests/conftest.py)."""
+    return certificate(name)
+
+
+@pytest.fixture(scope="module")
+def docs() -> dict:
+    return {name: certificate(name) for name in PROBLEMS}
+
+
+# x1/(x0 + x1) + x0/(x0 + x1) = 1: two associate heads (one class) whose numerators sum to
+# their denominator, so the class is constant and Q = 1 (minimum 1).  The producer proves
+# it by a fusion alone; this certificate goes through generic_heads, which binds no factor.
+CONSTANT_CLASS = _rehash({
+    "format": "attnproof-certificate", "version": 1, "trust": "exact",
+    "problem": _problem(2, _points((0, 1), (1, 0), values=[1, 0]),
+                        _points((0, 1), (1, 0), values=[0, 1])),
+    "claims": {"lower_bound": 1, "upper_bound": 1, "minimum": 1, "window_refutations": []},
+    "steps": [{"rule": "indecomposable_chain", "head": 0, "kind": "simplex", "prime": 3},
+              {"rule": "generic_heads", "classes": [[0, 1]]},
+              {"rule": "newton_blocks", "blocks": []},
+              {"rule": "explicit_fusion", "head": {"atoms": [{"key": [0, 0], "value": 1}]}}]})
+
+
+@MODES
+@pytest.mark.parametrize("name", sorted(PROBLEMS))
+def test_producer_certificates_are_valid(name, doc, reference):
+    v = _check(doc, reference)
+    assert v.status == "valid", v.message
+    c = doc["claims"]
+    assert (v.lower_bound, v.upper_bound, v.minimum) == (c["lower_bound"], c["upper_bound"],
+                                                        c["minimum"])
+
+
+# -- generic_heads --------------------------------------------------------------------------
+
+@MODES
+def test_a_constant_class_binds_no_factor(reference):
+    v = _check(CONSTANT_CLASS, reference)
+    assert v.status == "valid" and (v.lower_bound, v.minimum) == (1, 1), v.message
+
+
+@MODES
+def test_generic_heads_is_one_step(reference):
+    """A second generic_heads step is rejected even when the first bound no factor (so
+    that 'generic_heads replaces every other factor step' does not catch it): the rule
+    remembers that it ran."""
+    doc = copy.deepcopy(CONSTANT_CLASS)
+    doc["steps"].insert(2, dict(_step(doc, "generic_heads")))
+    v = _check(doc, reference)
+    assert v.status == "invalid" and "a second generic_heads step" in v.message, v.message
+
+
+# -- minkowski_vertices -----------------------------------------------------------------------
+
+@MODES
+@pytest.mark.parametrize("name", ["pyramid-triangle"])
+def test_gordan_multipliers_name_no_negative_factor(name, doc, reference):
+    """A Gordan multiplier ``[factor, index, μ]`` names the factor by a non-negative index:
+    ``-1`` (Python's last element) would read the prefix's last factor and pass for it."""
+    step = _step(doc, "minkowski_vertices")
+    prefix, mults = step["non_vertices"][0]
+    assert len(prefix) == 2 and mults[-1][0] == 1       # the last factor of a full prefix
+    mults.insert(0, [-1, *mults.pop()[1:]])             # first: -1 sorts before 0
+    v = _check(doc, reference)
+    assert v.status == "invalid" and "factor: must be at least 0" in v.message, v.message
+
+
+@MODES
+@pytest.mark.parametrize("name", ["pyramid-triangle"])
+def test_point_non_vertices_has_one_list_per_factor(name, doc, reference):
+    """An extra list (past the last factor) is malformed, even an empty one that claims
+    nothing: ``point_non_vertices`` has exactly one list per bound factor."""
+    step = _step(doc, "minkowski_vertices")
+    step["point_non_vertices"].append([])
+    v = _check(doc, reference)
+    assert v.status == "invalid" and "one list per factor" in v.message, v.message
+
+
+# -- direct_sum ---------------------------------------------------------------------------------
+
+@MODES
+@pytest.mark.parametrize("name", ["pyramid"])
+def test_a_relation_names_its_field(name, doc, reference):
+    """``δ = 0`` makes every relation ``0 = Σ λ_i (p_i - p_0)`` hold with ``λ = 0``: it is
+    rejected, and the message names the field."""
+    rel = _step(doc, "direct_sum")["factors"][0]["relations"][0]
+    rel[1], rel[2] = 0, [0] * len(rel[2])
+    v = _check(doc, reference)
+    assert v.status == "invalid" and "relation 0: δ: must be at least 1" in v.message, v.message
+
+
+# -- the work budget --------------------------------------------------------------------------
+
+# The work of each producer certificate above, with the fast paths and the reference path
+# alone (docs/certificates.md §8).  A simplex in 32 variables is charged its packed rank
+# test at two words a row, in indecomposable_chain and again in direct_sum.  When the charges
+# change on purpose, the assertion prints the new table.
+WORK = {"pyramid": (465, 475), "pyramid-triangle": (939, 943), "wide-simplex": (9207, 9335)}
+
+
+def test_work_of_the_geometry_kill_certificates(docs):
+    got = {name: (_check(docs[name]).work, _check(docs[name], True).work)
+           for name in sorted(PROBLEMS)}
+    assert got == WORK, "the work changed; if on purpose, WORK = " + repr(got)
+
+
+@MODES
+@pytest.mark.parametrize("name", ["wide-simplex"])
+def test_the_budget_decides_a_wide_simplex(name, doc, reference):
+    """Given exactly its work, the wide simplex is valid; one unit less, inconclusive."""
+    need = WORK[name][reference]
+    assert _check(doc, reference, work=need).status == "valid"
+    v = _check(doc, reference, work=need - 1)
+    assert v.status == "inconclusive", v.message
+
+
+def test_dense_points_charges_before_it_allocates():
+    """``dense_points`` charges ``(|f| + 1)·(|vs| + 1)`` before any point is made, under the
+    name it is given (the message of a budget that runs out says where)."""
+    from attnproof.checker.rules.geometry import dense_points
+    from attnproof.checker.rules.state import State
+    from attnproof.checker.syntax import Budget, Unsupported
+
+    f = {((0, 1),): 1, ((1, 2), (2, 5)): 1, (): 3}          # three terms, z (index 2) dropped
+    st = State(None, Budget(None))
+    assert dense_points(f, 2, [0, 1], st, "here") == [(0, 0), (0, 2), (1, 0)]
+    assert st.budget.used == 4 * 3
+    st = State(None, Budget(11))
+    with pytest.raises(Unsupported, match="^a head's points: the check needs more than 11 "):
+        dense_points(f, 2, [0, 1], st, "a head's points")
+
+
+# The name of the last charge of each geometry step of the certificates above (the step's
+# own, or one of its parts'), with the fast paths and the reference path alone: where a
+# budget that ends there says it ran out.
+LAST_CHARGE = {
+    False: {"pyramid": ["step 0 (indecomposable_chain): non_vertices 0",
+                        "step 1 (generic_heads): evaluating at a point", "step 2 (direct_sum)"],
+            "pyramid-triangle": ["step 0 (indecomposable_chain): non_vertices 0",
+                                 "step 1 (indecomposable_chain)",
+                                 "step 2 (generic_heads): evaluating at a point",
+                                 "step 3 (minkowski_vertices)"],
+            "wide-simplex": ["step 0 (indecomposable_chain): the difference lattice",
+                             "step 1 (generic_heads): evaluating at a point",
+                             "step 2 (direct_sum)"]},
+    True: {"pyramid": ["step 0 (indecomposable_chain): non_vertices 0",
+                       "step 1 (generic_heads): evaluating at a point",
+                       "step 2 (direct_sum): an exact rank"],
+           "pyramid-triangle": ["step 0 (indecomposable_chain): non_vertices 0",
+                                "step 1 (indecomposable_chain): an exact rank",
+                                "step 2 (generic_heads): evaluating at a point",
+                                "step 3 (minkowski_vertices)"],
+           "wide-simplex": ["step 0 (indecomposable_chain): the difference lattice",
+                            "step 1 (generic_heads): evaluating at a point",
+                            "step 2 (direct_sum): an exact rank"]},
+}
+
+
+def _last_charges(doc: dict, reference: bool) -> list:
+    rules = ("indecomposable_chain", "generic_heads", "minkowski_vertices", "direct_sum")
+    out = []
+    for k, step in enumerate(doc["steps"]):
+        if step["rule"] not in rules:
+            continue
+        cut = dict(doc, steps=doc["steps"][:k + 1])
+        done = _check(cut, reference)
+        assert done.status == "invalid" and "needs a newton_blocks step" in done.message
+        v = _check(cut, reference, work=done.work - 1)
+        head, sep, tail = v.message.partition(": the check needs more than ")
+        assert v.status == "inconclusive" and sep and tail.startswith(f"{done.work - 1} "), v.message
+        out.append(head.removeprefix("inconclusive: "))
+    return out
+
+
+@MODES
+def test_a_budget_that_runs_out_in_a_step_names_the_step(docs, reference):
+    """Cut after each geometry step, a certificate is invalid (no upper bound) once the step
+    is done; with one unit of work less than that, the step's last charge runs out, and the
+    verdict names the step (once) and the part of it that was charged."""
+    got = {name: _last_charges(docs[name], reference) for name in sorted(PROBLEMS)}
+    assert got == LAST_CHARGE[reference], f"LAST_CHARGE[{reference}] = " + repr(got)
