@@ -972,3 +972,72 @@ def test_the_python_api_reads_a_path_no_further_than_the_checker(tmp_path, monke
     small = tmp_path / "small.json"
     small.write_text('{"format": "attnproof-certificate"}')
     assert check(small).code == 1 and reads == [1001]
+
+
+@pytest.mark.parametrize("where", ["read_text", "check_text"])
+def test_an_interrupted_standalone_check_is_one_line(tmp_path, monkeypatch, capsys, where):
+    """Ctrl-C while the standalone checker waits for a FIFO with no writer, or during a long
+    check, ended in a KeyboardInterrupt traceback; it is one line and exit 130, as for
+    ``attnproof check``."""
+    from attnproof.checker import __main__ as standalone
+
+    def interrupted(*a, **k):
+        raise KeyboardInterrupt
+
+    cert = tmp_path / "c.json"
+    cert.write_text('{"format": "attnproof-certificate"}')
+    monkeypatch.setattr(standalone, where, interrupted)
+    capsys.readouterr()
+    assert standalone.main([str(cert)]) == 130
+    out = capsys.readouterr()
+    assert (out.out, out.err) == ("", "attnproof: interrupted\n")
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_both_orders_of_the_exact_division_agree(seed, monkeypatch):
+    """The division by box codes and the division on monomials ordered by lex_key (one loop,
+    ``_steps``, since they were merged) give the same answer on random products, products
+    with one coefficient changed and unrelated pairs, and every quotient is exact."""
+    import random
+    from fractions import Fraction
+
+    from attnproof.checker import poly as P
+    from attnproof.checker.syntax import Budget, Unsupported
+
+    rng = random.Random(seed)
+
+    def poly(terms, nv, emax):
+        out = {}
+        for _ in range(terms):
+            m = tuple((v, e) for v in sorted(rng.sample(range(nv), rng.randint(0, nv)))
+                      if (e := rng.randint(-emax, emax)))
+            out[m] = rng.choice([1, -1, 2, 3, Fraction(1, 3), Fraction(-5, 2), (1 << 70) + 1])
+        return out
+
+    def divide(a, b):
+        try:
+            return P.divexact(a, b, Budget(200_000))
+        except Unsupported:
+            return "budget"
+
+    for _ in range(60):
+        nv, emax = rng.randint(1, 3), rng.choice([1, 3, 12])
+        b, q = poly(rng.randint(1, 4), nv, emax), poly(rng.randint(1, 5), nv, emax)
+        a = P.mul(b, q)
+        kind = rng.randrange(3)
+        if kind == 1 and a:
+            m = rng.choice(list(a))
+            a[m] += 1
+            a = {k: c for k, c in a.items() if c}
+        elif kind == 2:
+            a = poly(rng.randint(1, 6), nv, emax)
+        codes = divide(a, b)
+        with monkeypatch.context() as mp:
+            mp.setattr(P, "_MAX_CODE_BITS", -1)        # every division on monomials
+            sparse = divide(a, b)
+        if "budget" not in (codes, sparse):
+            assert codes == sparse, (a, b)
+        if isinstance(codes, dict):
+            assert P.mul(codes, b) == a
+        if kind == 0 and a:
+            assert codes in (q, "budget") or P.mul(codes, b) == a

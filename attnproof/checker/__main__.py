@@ -106,7 +106,8 @@ def _number(x, where: str) -> Fraction:
             raise UsageError(f"{where}: integer with more than {MAX_DIGITS} digits")
         return Fraction(x)
     if not isinstance(x, str):
-        raise UsageError(f"{where}: {_short(x)} is not an exact number (an integer or a string "
+        what = "an object" if isinstance(x, dict) else "a list" if isinstance(x, list) else repr(x)[:40]
+        raise UsageError(f"{where}: {what} is not an exact number (an integer or a string "
                          f"such as \"1/2\" or \"0.5\")")
     shown = x if len(x) <= 40 else x[:37] + "..."
     if len(x) > MAX_DIGITS + 20 or not x.isascii():
@@ -133,10 +134,6 @@ def _number(x, where: str) -> Fraction:
     if not (fits_digits(val.numerator) and fits_digits(val.denominator)):
         raise UsageError(f"{where}: {shown!r} has more than {MAX_DIGITS} digits")
     return val
-
-
-def _short(x) -> str:
-    return "an object" if isinstance(x, dict) else "a list" if isinstance(x, list) else repr(x)[:40]
 
 
 def _fields(obj, allowed_required: tuple, where: str) -> None:
@@ -345,10 +342,13 @@ def main(argv: list[str] | None = None, prog: str | None = None, version: str | 
             refuse_non_certificate(args.certificate, text)
             if args.problem is not None:
                 sha = problem_file_sha256(args.problem, args.max_work)
+        v = v or check_text(text, expected_sha256=sha, strict=args.strict, work=args.max_work,
+                            reference=args.reference)
     except UsageError as e:
         return _error(str(e), args.json)
-    v = v or check_text(text, expected_sha256=sha, strict=args.strict, work=args.max_work,
-                        reference=args.reference)
+    except KeyboardInterrupt:           # Ctrl-C (a long check, a FIFO with no writer): no traceback
+        print("attnproof: interrupted", file=sys.stderr)
+        return 130
     with suppress(OSError):             # a reader that stopped early cuts the text, not the exit code
         print(json.dumps(v.to_dict(), sort_keys=True, indent=2) if args.json else v.message, flush=True)
     return v.code if v.code in (0, 1, 2) else EXIT_USAGE
