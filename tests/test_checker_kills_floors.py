@@ -242,3 +242,42 @@ def test_witness_variables_are_strictly_increasing_x_variables(witnesses, refere
     v = check_text(_certificate(MOVING, witnesses, _product_count(MOVING)), reference=reference)
     assert v.status == "invalid", v.message
     assert "strictly increasing x variables" in v.message, v.message
+
+
+@MODES
+@pytest.mark.parametrize("witnesses", [
+    [{"slope": [[0, 1]]}, {"point": []}],      # a slope is a witness on its own, not a value
+    [{"point": []}, {"slope": [[0, 1]]}],
+    [{"point": [[0, 3, 5]]}, {"point": []}],    # a pair of three entries
+    [{"point": [[0]]}, {"point": []}],          # a pair of one entry
+    [{"slope": [[0]]}],
+], ids=["slope-and-point", "point-and-slope", "triple", "single", "slope-single"])
+def test_malformed_witnesses_are_invalid_on_a_moving_sum(witnesses, reference):
+    v = check_text(_certificate(MOVING, witnesses, _product_count(MOVING)), reference=reference)
+    assert v.status == "invalid", v.message
+
+
+# The sums of fractions are charged (1 + w^2 // 256) per operation, w the words of a head's
+# coefficients (1 + bits // 64).  Weights tuned so that each head sits where a rounding shows:
+# head 0 has 959 coefficient bits (w = 15, one bit below the next word, where w^2 // 256 goes
+# from 0 to 1), head 1 has 961 (w = 16, where w^2 // 256 = 1 but w^2 // 257 = 0), and a
+# third, small head (w = 1) brings the running total of words to 32 (32^2 // 256 = 4, // 257 = 3).
+TUNED = _problem([_atom((1, 0), 1, 2 ** 478 + 1), _atom((0, 0), 0)],
+                 [_atom((0, 1), 1, 2 ** 479 + 1), _atom((0, 0), 0)],
+                 [_atom((1, 1), 1), _atom((0, 0), 0)])
+TUNED_WORK = {"limits": (112, 112), "points": (139, 139), "slope": (80, 80), "two-points": (142, 142)}
+
+
+def test_work_of_the_floor_witnesses_at_the_word_boundaries():
+    from attnproof.checker.problem import parse_problem
+    from attnproof.checker.rules.floors import _coefficient_words
+
+    pb = parse_problem(TUNED)
+    assert [_coefficient_words(D, Ns) for D, Ns in zip(pb.den, pb.num)] == [15, 16, 1]
+    got = {}
+    for kind, ws in sorted(WITNESSES.items()):
+        text = _certificate(TUNED, ws, _product_count(TUNED))
+        v, r = check_text(text), check_text(text, reference=True)
+        assert v.status == r.status == "valid", (kind, v.message)
+        got[kind] = (v.work, r.work)
+    assert got == TUNED_WORK, "the work changed; if on purpose, TUNED_WORK = " + repr(got)
