@@ -125,9 +125,16 @@ def check(certificate: Any, *, problem: Any = None, strict: bool = False):
     elif isinstance(certificate, str) and certificate.lstrip().startswith("{"):
         text = certificate
     elif isinstance(certificate, (str, os.PathLike)):
+        from .checker import too_large
+        from .checker.limits import byte_limit, file_size
         from .io import read_text_file
 
-        text = read_text_file(certificate)
+        # as the command line: a file past the size the checker reads is answered unread
+        # (reading up to the 512 MiB file limit took a gigabyte of memory)
+        big = too_large(file_size(certificate), None)
+        if big is not None:
+            return big
+        text = read_text_file(certificate, byte_limit(None))
     else:
         raise InputError(f"expected a certificate, its text or a file path, got "
                          f"{type(certificate).__name__}")

@@ -884,3 +884,160 @@ def test_a_factor_whose_division_grows_is_stopped_by_the_budget(lc):
     v = check_text(text)
     assert v.code == 2 and "an exact division" in v.message, v.message
     assert v.work <= work_limit(len(text)) + 100_000
+
+
+class _ClosedPipe:
+    """A stdout whose reader has gone (``| head -c1`` after its byte): every write fails."""
+
+    def write(self, s):
+        raise BrokenPipeError(32, "Broken pipe")
+
+    def flush(self):
+        raise BrokenPipeError(32, "Broken pipe")
+
+
+def test_a_reader_that_stops_early_cuts_the_text_not_the_exit_code(tmp_path, monkeypatch):
+    """``check FILE | head -c1``: the standalone checker printed a BrokenPipeError traceback,
+    and ``attnproof check`` exited 0 (valid) for an invalid certificate.  Both exit with
+    the verdict's code, silently, also under --json and for an input error."""
+    import os
+    import subprocess
+    import sys
+
+    from attnproof.checker.__main__ import main as standalone
+    from attnproof.cli import main
+
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"format": "attnproof-certificate"}')
+    for argv, code in (([str(bad)], 1), ([str(bad), "--json"], 1),
+                       ([str(tmp_path / "none.json"), "--json"], 3)):
+        with monkeypatch.context() as m:
+            m.setattr(sys, "stdout", _ClosedPipe())
+            assert standalone(argv) == code
+            assert main(["check", *argv]) == code
+    r, w = os.pipe()
+    os.close(r)
+    try:
+        for argv in (["-m", "attnproof.checker", str(bad)], ["-m", "attnproof", "check", str(bad)]):
+            p = subprocess.run([sys.executable, *argv], stdout=w, stderr=subprocess.PIPE, text=True,
+                               timeout=120)
+            assert (p.returncode, p.stderr) == (1, ""), (argv, p.stderr)
+    finally:
+        os.close(w)
+
+
+def test_a_problem_file_is_read_as_far_as_a_certificate(tmp_path, monkeypatch):
+    """``python -m attnproof.checker CERT --problem FILE`` read a problem file up to 512 MiB
+    and parsed it whatever its JSON containers (40 MB of nested lists: 21 s and 1.7 GB).
+    It is read as far as the certificate (byte_limit of the work budget) and refused past
+    MAX_CONTAINERS, one line, exit 3."""
+    from attnproof.checker import __main__ as standalone, limits
+
+    cert = tmp_path / "c.json"
+    cert.write_text('{"format": "attnproof-certificate"}')
+    prob = tmp_path / "p.json"
+    prob.write_text("[" + ",".join(["[[]]"] * 400) + "]")
+    monkeypatch.setattr(limits, "MAX_READ_BYTES", 1000)
+    assert standalone.main([str(cert), "--problem", str(prob)]) == 3
+    assert standalone.main([str(cert), "--problem", str(prob), "--max-work", "2000"]) == 3
+    with pytest.raises(standalone.UsageError, match="larger than 1000 bytes"):
+        standalone.problem_file_sha256(str(prob))
+    monkeypatch.setattr(standalone, "MAX_CONTAINERS", 100)
+    with pytest.raises(standalone.UsageError, match="more than 100 JSON objects and arrays"):
+        standalone.problem_file_sha256(str(prob), work=2000)
+
+
+def test_the_python_api_reads_a_path_no_further_than_the_checker(tmp_path, monkeypatch):
+    """``attnproof.check(PATH)`` read the file up to the 512 MiB file limit before the
+    checker answered it unread (a 512 MiB file or /dev/zero: a gigabyte of memory); it
+    reads what the command line reads."""
+    from attnproof import check
+    from attnproof.checker import limits
+    from attnproof.io import files
+
+    reads = []
+
+    def counted(f, n, *a):
+        reads.append(n)
+        return read_at_most(f, n, *a)
+
+    read_at_most = files.read_at_most
+    monkeypatch.setattr(files, "read_at_most", counted)
+    monkeypatch.setattr(limits, "MAX_READ_BYTES", 1000)
+    path = tmp_path / "big.json"
+    path.write_text("{" + " " * 5000 + "}")
+    v = check(str(path))
+    assert v.code == 2 and "'--max-work 2501' reads it" in v.message, v.message
+    assert reads == []
+    small = tmp_path / "small.json"
+    small.write_text('{"format": "attnproof-certificate"}')
+    assert check(small).code == 1 and reads == [1001]
+
+
+@pytest.mark.parametrize("where", ["read_text", "check_text"])
+def test_an_interrupted_standalone_check_is_one_line(tmp_path, monkeypatch, capsys, where):
+    """Ctrl-C while the standalone checker waits for a FIFO with no writer, or during a long
+    check, ended in a KeyboardInterrupt traceback; it is one line and exit 130, as for
+    ``attnproof check``."""
+    from attnproof.checker import __main__ as standalone
+
+    def interrupted(*a, **k):
+        raise KeyboardInterrupt
+
+    cert = tmp_path / "c.json"
+    cert.write_text('{"format": "attnproof-certificate"}')
+    monkeypatch.setattr(standalone, where, interrupted)
+    capsys.readouterr()
+    assert standalone.main([str(cert)]) == 130
+    out = capsys.readouterr()
+    assert (out.out, out.err) == ("", "attnproof: interrupted\n")
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_both_orders_of_the_exact_division_agree(seed, monkeypatch):
+    """The division by box codes and the division on monomials ordered by lex_key (one loop,
+    ``_steps``, since they were merged) give the same answer on random products, products
+    with one coefficient changed and unrelated pairs, and every quotient is exact."""
+    import random
+    from fractions import Fraction
+
+    from attnproof.checker import poly as P
+    from attnproof.checker.syntax import Budget, Unsupported
+
+    rng = random.Random(seed)
+
+    def poly(terms, nv, emax):
+        out = {}
+        for _ in range(terms):
+            m = tuple((v, e) for v in sorted(rng.sample(range(nv), rng.randint(0, nv)))
+                      if (e := rng.randint(-emax, emax)))
+            out[m] = rng.choice([1, -1, 2, 3, Fraction(1, 3), Fraction(-5, 2), (1 << 70) + 1])
+        return out
+
+    def divide(a, b):
+        try:
+            return P.divexact(a, b, Budget(200_000))
+        except Unsupported:
+            return "budget"
+
+    for _ in range(60):
+        nv, emax = rng.randint(1, 3), rng.choice([1, 3, 12])
+        b, q = poly(rng.randint(1, 4), nv, emax), poly(rng.randint(1, 5), nv, emax)
+        a = P.mul(b, q)
+        kind = rng.randrange(3)
+        if kind == 1 and a:
+            m = rng.choice(list(a))
+            a[m] += 1
+            a = {k: c for k, c in a.items() if c}
+        elif kind == 2:
+            a = poly(rng.randint(1, 6), nv, emax)
+        codes = divide(a, b)
+        with monkeypatch.context() as mp:
+            mp.setattr(P, "_MAX_CODE_BITS", -1)        # every division on monomials
+            sparse = divide(a, b)
+        if "budget" not in (codes, sparse):
+            assert codes == sparse, (a, b)
+        if isinstance(codes, dict):
+            assert P.mul(codes, b) == a
+        if kind == 0 and a:
+            assert codes in (q, "budget") or P.mul(codes, b) == a

@@ -227,3 +227,18 @@ def test_sub_sum_factors_are_increasing_indices_of_a_proper_subset(factors):
               "non-empty list" if not isinstance(factors, list) or not factors else
               "factors" if factors == [-1] else "strictly increasing and below")
     assert reason in v.message, v.message
+
+
+@MODES
+@pytest.mark.parametrize("witnesses", [
+    [{"point": [[2, 3]]}, {"point": []}],                      # variable dim: not an x variable
+    [{"point": [[0, 3], [0, "1/2"]]}, {"point": []}],          # a variable twice
+    [{"point": [[1, 3], [0, "1/2"]]}, {"point": []}],          # variables decreasing
+    [{"limit": [[0, 1], [0, -1]]}, {"limit": [[1, 1]]}],       # a direction's variable twice
+    [{"slope": [[3, 1]]}],                                     # past dim
+], ids=["point-dim", "point-repeated", "point-decreasing", "limit-repeated", "slope-past-dim"])
+def test_witness_variables_are_strictly_increasing_x_variables(witnesses, reference):
+    # on the moving sum, where well-formed witnesses of every kind prove the floor
+    v = check_text(_certificate(MOVING, witnesses, _product_count(MOVING)), reference=reference)
+    assert v.status == "invalid", v.message
+    assert "strictly increasing x variables" in v.message, v.message

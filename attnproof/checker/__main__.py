@@ -19,11 +19,12 @@ import json
 import os
 import re
 import sys
+from contextlib import suppress
 from fractions import Fraction
 
 from . import check_text, too_large
-from .limits import (MAX_DIGITS, MAX_DIM, MAX_EXPONENT, MAX_FILE_BYTES, byte_limit, file_size,
-                     fits_digits, read_at_most)
+from .limits import (MAX_CONTAINERS, MAX_DIGITS, MAX_DIM, MAX_EXPONENT, MAX_FILE_BYTES, byte_limit, containers,
+                     file_size, fits_digits, read_at_most)
 from .syntax import canonical_text
 
 EXIT_USAGE = 3
@@ -45,14 +46,10 @@ def read_text(path: str, max_bytes: int = MAX_FILE_BYTES) -> str:
     try:
         with open(path, "rb") as f:
             raw = read_at_most(f, max_bytes + 1)
-    except FileNotFoundError:
-        raise UsageError(f"{path}: no such file") from None
-    except IsADirectoryError:
-        raise UsageError(f"{path}: is a directory") from None
-    except PermissionError:
-        raise UsageError(f"{path}: permission denied") from None
     except OSError as e:
-        raise UsageError(f"{path}: cannot be read ({e.strerror})") from None
+        why = {FileNotFoundError: "no such file", IsADirectoryError: "is a directory",
+               PermissionError: "permission denied"}.get(type(e), f"cannot be read ({e.strerror})")
+        raise UsageError(f"{path}: {why}") from None
     if len(raw) > max_bytes:
         raise UsageError(f"{path}: file is larger than {max_bytes} bytes")
     try:
@@ -109,7 +106,8 @@ def _number(x, where: str) -> Fraction:
             raise UsageError(f"{where}: integer with more than {MAX_DIGITS} digits")
         return Fraction(x)
     if not isinstance(x, str):
-        raise UsageError(f"{where}: {_short(x)} is not an exact number (an integer or a string "
+        what = "an object" if isinstance(x, dict) else "a list" if isinstance(x, list) else repr(x)[:40]
+        raise UsageError(f"{where}: {what} is not an exact number (an integer or a string "
                          f"such as \"1/2\" or \"0.5\")")
     shown = x if len(x) <= 40 else x[:37] + "..."
     if len(x) > MAX_DIGITS + 20 or not x.isascii():
@@ -136,10 +134,6 @@ def _number(x, where: str) -> Fraction:
     if not (fits_digits(val.numerator) and fits_digits(val.denominator)):
         raise UsageError(f"{where}: {shown!r} has more than {MAX_DIGITS} digits")
     return val
-
-
-def _short(x) -> str:
-    return "an object" if isinstance(x, dict) else "a list" if isinstance(x, list) else repr(x)[:40]
 
 
 def _fields(obj, allowed_required: tuple, where: str) -> None:
@@ -255,12 +249,13 @@ def canonical_problem(doc) -> dict:
     return {"format": "attnproof-problem", "version": 1, "dim": dim, "heads": out_heads}
 
 
-def problem_file_sha256(path: str) -> str:
-    """The SHA-256 of a JSON problem file's canonical form, as ``attnproof`` computes it."""
+def problem_file_sha256(path: str, work: int | None = None) -> str:
+    """The SHA-256 of a problem file's canonical form as attnproof hashes it (reads up to byte_limit(work) bytes)."""
     if os.path.splitext(path)[1].lower() in (".yaml", ".yml", ".npz"):
         raise UsageError(f"{path}: this checker reads JSON problem files only (write one with "
                          f"'attnproof show {path} --json' or 'attnproof family ... -o FILE')")
-    text = read_text(path)
+    if containers(text := read_text(path, byte_limit(work))) > MAX_CONTAINERS:
+        raise UsageError(f"{path}: more than {MAX_CONTAINERS} JSON objects and arrays")
     try:
         doc = json.loads(text, parse_float=_float_refused, object_pairs_hook=_no_duplicates)
         return hashlib.sha256(canonical_text(canonical_problem(doc)).encode("ascii")).hexdigest()
@@ -320,8 +315,9 @@ def build_parser(prog: str | None = None, version: str | None = None) -> argpars
 def _error(message: str, as_json: bool) -> int:
     print(f"attnproof: error: {message}", file=sys.stderr)
     if as_json:
-        print(json.dumps({"verdict": "error", "error": "InputError", "message": message,
-                          "exit_code": EXIT_USAGE}, sort_keys=True, indent=2))
+        with suppress(OSError):         # a reader that stopped early (| head -c1): no traceback
+            print(json.dumps({"verdict": "error", "error": "InputError", "message": message,
+                              "exit_code": EXIT_USAGE}, sort_keys=True, indent=2), flush=True)
     return EXIT_USAGE
 
 
@@ -345,12 +341,16 @@ def main(argv: list[str] | None = None, prog: str | None = None, version: str | 
             text = read_text(args.certificate, byte_limit(args.max_work))
             refuse_non_certificate(args.certificate, text)
             if args.problem is not None:
-                sha = problem_file_sha256(args.problem)
+                sha = problem_file_sha256(args.problem, args.max_work)
+        v = v or check_text(text, expected_sha256=sha, strict=args.strict, work=args.max_work,
+                            reference=args.reference)
     except UsageError as e:
         return _error(str(e), args.json)
-    v = v or check_text(text, expected_sha256=sha, strict=args.strict, work=args.max_work,
-                        reference=args.reference)
-    print(json.dumps(v.to_dict(), sort_keys=True, indent=2) if args.json else v.message)
+    except KeyboardInterrupt:           # Ctrl-C (a long check, a FIFO with no writer): no traceback
+        print("attnproof: interrupted", file=sys.stderr)
+        return 130
+    with suppress(OSError):             # a reader that stopped early cuts the text, not the exit code
+        print(json.dumps(v.to_dict(), sort_keys=True, indent=2) if args.json else v.message, flush=True)
     return v.code if v.code in (0, 1, 2) else EXIT_USAGE
 
 

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
+import sys
 
 from .common import (EXIT_INCONCLUSIVE, EXIT_NEGATIVE, EXIT_OK, EXIT_USAGE, ProgressBar, add_common,
                      print_json)
@@ -190,13 +192,18 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _answer(v, args: argparse.Namespace) -> int:
-    """Print the verdict ``v`` (``--json``: as JSON) and return its exit code."""
+    """Print the verdict ``v`` (``--json``: as JSON) and return its exit code.
+
+    A reader that stops early (``| head -c1``) cuts the text, never the exit code: a
+    broken pipe made an invalid certificate exit 0."""
     code = v.code
-    if args.json:
-        print_json(v.to_dict())
-    else:
-        print(v.message)
-        for r in v.replay:
-            state = {True: "ok", False: "FAILED", None: "not replayed"}[r["ok"]]
-            print(f"  replay step {r['step']}: {state}: {r['message']}")
+    with contextlib.suppress(OSError):
+        if args.json:
+            print_json(v.to_dict())
+        else:
+            print(v.message)
+            for r in v.replay:
+                state = {True: "ok", False: "FAILED", None: "not replayed"}[r["ok"]]
+                print(f"  replay step {r['step']}: {state}: {r['message']}")
+            sys.stdout.flush()
     return code if code in (EXIT_OK, EXIT_NEGATIVE, EXIT_INCONCLUSIVE) else EXIT_USAGE

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import signal
@@ -191,7 +192,8 @@ def run_command(fn: Callable[[Any], int], args: Any) -> int:
 def _fail(kind: str, message: str, code: int, prefix: str = "error") -> int:
     print(f"attnproof: {prefix}: {message}", file=sys.stderr)
     if _JSON_MODE.get():
-        print_json(error_doc(kind, message, code))
+        with contextlib.suppress(OSError):      # a reader that stopped early: no traceback
+            print_json(error_doc(kind, message, code))
     return code
 
 

@@ -1,0 +1,287 @@
+"""Kill tests for the factor rules (``attnproof/checker/rules/factors.py``).
+
+``irreducible_factor`` binds an irreducible factor of the reduced denominator: its
+polynomial is read term by term, its irreducibility witness is checked, its residue
+expanded within ``MAX_EXPANSION`` terms.  ``reduced_by_flint`` reads a numerator per value
+component.  Each test below is a small certificate or rule call where one of these checks
+decides: a forged witness (the true factorization known), a malformed polynomial or
+numerator, a residue at exactly the expansion limit, a numerator component that is zero.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+
+import pytest
+
+from attnproof.checker import check_text
+from attnproof.checker.limits import MAX_EXPANSION
+from attnproof.checker.problem import parse_problem
+from attnproof.checker.rules.factors import (_linear_var, _read_poly_general, read_poly,
+                                             rule_irreducible_factor)
+from attnproof.checker.rules.state import State
+from attnproof.checker.syntax import Budget, Reject, Unsupported
+from attnproof.io import canonical_json
+
+MODES = pytest.mark.parametrize("reference", [False, True], ids=["fast", "reference"])
+
+
+def _problem(dim, *heads):
+    return {"format": "attnproof-problem", "version": 1, "dim": dim, "heads": list(heads)}
+
+
+def _points(*keys):
+    """A head with one atom per key, values 0, 1, 2, ... (all keys vertices)."""
+    return {"atoms": [{"key": list(k), "value": v} for v, k in enumerate(keys)]}
+
+
+def _certificate(pb: dict, steps: list, lower: int, upper: int) -> dict:
+    return {"format": "attnproof-certificate", "version": 1, "trust": "exact", "problem": pb,
+            "problem_sha256": hashlib.sha256(canonical_json(pb).encode()).hexdigest(),
+            "claims": {"lower_bound": lower, "upper_bound": upper,
+                       "minimum": lower if lower == upper else None, "window_refutations": []},
+            "steps": steps}
+
+
+def _check(doc: dict, reference: bool = False):
+    return check_text(canonical_json(doc), reference=reference)
+
+
+def _factor(poly, witness) -> dict:
+    return {"rule": "irreducible_factor", "poly": poly, "witness": witness,
+            "residue_component": 0}
+
+
+# 1 + x0 + x0·x1^2 = 1 + x0·(1 + x1^2): linear in x0, whose coefficient 1 + x1^2 has two
+# terms while the part free of x0 is the single term 1 (a unit); x1 only appears squared
+LINEAR_IN_X0 = [[1, []], [1, [[0, 1]]], [1, [[0, 1], [1, 2]]]]
+ONE_TERM_FREE = _problem(2, _points((0, 0), (1, 0), (1, 2)))
+
+
+def _one_term_free(witness) -> dict:
+    steps = [_factor(LINEAR_IN_X0, witness),
+             {"rule": "newton_blocks", "blocks": [{"factors": [0], "method": "vertices",
+                                                   "vertices": [[[0, 0], [-2, 0]],
+                                                                [[1, 0], [2, -1]],
+                                                                [[1, 2], [0, 1]]]}]},
+             {"rule": "explicit_fusion", "head": {"atoms": [
+                 {"key": [0, 0], "value": 0}, {"key": [1, 0], "value": 1},
+                 {"key": [1, 2], "value": 2}]}}]
+    return _certificate(ONE_TERM_FREE, steps, 3, 3)
+
+
+def test_a_polynomial_is_linear_where_one_term_is_free_of_the_variable():
+    """``f = a + b·x_i`` is a linear witness when ``a`` or ``b`` is a single term: here ``b``
+    has two terms (x0 and x0·x1^2) and ``a = 1`` one."""
+    f = {(): 1, ((0, 1),): 1, ((0, 1), (1, 2)): 1}
+    assert _linear_var(f) == 0
+    assert _linear_var({(): 1, ((0, 2),): 1, ((0, 2), (1, 2)): 1}) is None     # no exponent 1
+    assert _linear_var({(): 1, ((0, 1),): 1, ((1, 1),): 1}) == 0                # b = 1
+
+
+@MODES
+def test_the_linear_witness_by_the_single_term_free_of_the_variable_is_accepted(reference):
+    doc = _one_term_free({"kind": "linear", "var": 0})
+    v = _check(doc, reference)
+    assert v.status == "valid" and v.minimum == 3, v.message
+    # and it is the canonical witness: a simplex witness for the same factor is not
+    doc = _one_term_free({"kind": "simplex"})
+    v = _check(doc, reference)
+    assert v.status == "invalid" and "'linear' (variable 0)" in v.message, v.message
+
+
+# 1 + x^3 = (1 + x)(1 - x + x^2): a binomial whose exponent difference has content 3
+CUBE = _problem(1, _points((0,), (3,)))
+
+
+def _cube(witness) -> dict:
+    steps = [_factor([[1, []], [1, [[0, 3]]]], witness),
+             {"rule": "newton_blocks", "blocks": [{"factors": [0], "method": "vertices",
+                                                   "vertices": [[[0], [-1]], [[3], [1]]]}]},
+             {"rule": "explicit_fusion", "head": {"atoms": [{"key": [0], "value": 0},
+                                                            {"key": [3], "value": 1}]}}]
+    return _certificate(CUBE, steps, 2, 2)
+
+
+@MODES
+def test_a_reducible_binomial_is_not_irreducible_by_any_witness(reference):
+    """1 + x^3 is divisible by 1 + x: its 'binomial' witness fails on the gcd 3 of the edge
+    vector, its 'capelli' witness on Capelli's theorem (-1 is a cube)."""
+    v = _check(_cube({"kind": "binomial"}), reference)
+    assert v.status == "invalid" and "gcd 3" in v.message, v.message
+    v = _check(_cube({"kind": "capelli"}), reference)
+    assert v.status == "invalid" and "reducible by Capelli" in v.message, v.message
+
+
+@MODES
+@pytest.mark.parametrize("var, why", [(-1, "witness: var: must be at least 0"),
+                                      ("0", "witness: var: expected an integer")])
+def test_a_linear_witness_names_a_variable_index(var, why, reference):
+    doc = _one_term_free({"kind": "linear", "var": var})
+    v = _check(doc, reference)
+    assert v.status == "invalid" and why in v.message, v.message
+
+
+# -- reading polynomials: every term's pairs ------------------------------------------------
+
+@pytest.mark.parametrize("term", [
+    [[0, 1], [1, 0]],          # a zero exponent after a good pair
+    [[1, 0]],                  # a zero exponent alone
+    [[1, 1], [0, 1]],          # variables decreasing
+    [[0, 1], [0, 2]],          # a variable repeated
+])
+def test_a_monomial_has_nonzero_exponents_and_increasing_variables(term):
+    for read in (read_poly, lambda x, w, n: _read_poly_general(x, w, n, False)):
+        with pytest.raises(Reject) as e:
+            read([[1, []], [1, term]], "p", 2)
+        assert str(e.value) == ("p, term 1: pairs must have non-zero exponents and increasing "
+                                "variables"), str(e.value)
+
+
+@MODES
+def test_a_factor_with_a_zero_exponent_is_rejected(reference):
+    """[[0, 1], [1, 0]] is x0 written with a pair x1^0: not the canonical monomial."""
+    doc = _one_term_free({"kind": "linear", "var": 0})
+    doc["steps"][0]["poly"] = [[1, []], [1, [[0, 1], [1, 0]]], [1, [[0, 1], [1, 2]]]]
+    v = _check(doc, reference)
+    assert v.status == "invalid" and "poly, term 1: pairs must have non-zero" in v.message, \
+        v.message
+
+
+# -- the residue's expansion limit ------------------------------------------------------------
+
+def _expansion_state(numerator_terms: int) -> tuple:
+    """Two heads with the factor ``f = 1 + x0`` once: ``D_1 = f·C_1``, ``D_2 = f·C_2`` with
+    ``C_1 = Σ_{k<125} x1^k``, ``C_2 = Σ_{k<125} x2^k``.  Value component 0 is 1 on one
+    atom of head 1 (so ``X_0 = C_2``, not divisible by f); component 1 is non-zero on
+    ``numerator_terms`` atoms of head 1, so the residue bound is
+    ``numerator_terms·125·125``, which only component 0's expansion needs to respect."""
+    def head(var, big):
+        atoms = []
+        for k in range(125):
+            for x0 in (0, 1):
+                key = [x0, 0, 0]
+                key[var] = k
+                i = len(atoms)
+                atoms.append({"key": key, "value": [int(big and i == 0),
+                                                    int(i < (numerator_terms if big else 1))]})
+        return {"atoms": atoms}
+    pb = parse_problem(_problem(3, head(1, True), head(2, False)))
+    return State(pb=pb, budget=Budget(None))
+
+
+def test_a_residue_of_exactly_the_expansion_limit_is_expanded():
+    """``MAX_EXPANSION`` terms are allowed, one more is not (``2·10^6 = 128·125·125``)."""
+    step = _factor([[1, []], [1, [[0, 1]]]], {"kind": "linear", "var": 0})
+    assert 128 * 125 * 125 == MAX_EXPANSION
+    st = _expansion_state(128)
+    rule_irreducible_factor(st, step, "s")
+    assert st.factors == [({(): 1, ((0, 1),): 1}, 1)]
+    st = _expansion_state(129)
+    with pytest.raises(Unsupported, match=f"more than {MAX_EXPANSION} terms"):
+        rule_irreducible_factor(st, step, "s")
+
+
+# -- reduced_by_flint: one numerator per value component -------------------------------------
+
+def _flint(values_dim: int, numerator: list) -> dict:
+    """σ(3q) + σ(q)/3 (the golden ``flint`` certificate), its values padded with zero
+    components up to ``values_dim``."""
+    def val(x):
+        return [x] + [0] * (values_dim - 1) if values_dim > 1 else x
+    pb = _problem(1, {"atoms": [{"key": [3], "value": val(1)}, {"key": [0], "value": val(0)}]},
+                  {"atoms": [{"key": [1], "value": val("1/3")}, {"key": [0], "value": val(0)}]})
+    steps = [{"rule": "reduced_by_flint", "numerator": numerator,
+              "denominator": [[1, []], [1, [[0, 3]]]]},
+             {"rule": "newton_blocks", "blocks": [{"factors": [0], "method": "vertices",
+                                                   "vertices": [[[0], [-1]], [[3], [1]]]}]},
+             {"rule": "explicit_fusion", "head": {"atoms": [
+                 {"key": [k], "value": val(x), "weight": 3}
+                 for k, x in ((0, 0), (1, "1/3"), (3, 1), (4, "4/3"))]}}]
+    doc = _certificate(pb, steps, 2, 4)
+    doc["trust"] = "exact-modulo-flint"
+    return doc
+
+
+P0 = [["1/3", [[0, 1]]], ["-1/3", [[0, 2]]], ["4/3", [[0, 3]]]]
+
+
+def _flint_or_missing(v) -> bool:
+    """Valid, or inconclusive only because python-flint is not importable here."""
+    return v.status == "valid" or (v.status == "inconclusive" and "python-flint" in v.message)
+
+
+@MODES
+def test_a_zero_numerator_component_is_written_as_an_empty_list(reference):
+    v = _check(_flint(1, [P0]), reference)
+    assert _flint_or_missing(v), v.message
+    v = _check(_flint(2, [P0, []]), reference)
+    assert _flint_or_missing(v), v.message
+    v = _check(_flint(3, [P0, [], []]), reference)
+    assert _flint_or_missing(v), v.message
+
+
+@MODES
+@pytest.mark.parametrize("numerator", [[P0, []], [P0, P0], [], {"0": P0}, P0[0]])
+def test_a_numerator_lists_one_polynomial_per_value_component(numerator, reference):
+    v = _check(_flint(1, numerator), reference)
+    assert v.status == "invalid" and "numerator must list 1 polynomials" in v.message, v.message
+
+
+# -- residues that are binomials: divisibility in closed form --------------------------------
+
+HUGE = 10 ** 12 + 1          # odd: 1 + x^HUGE is divisible by 1 + x
+
+
+def _binomial_residue_state(work: int) -> State:
+    """One head ``(x^HUGE·[1, 1] + [1, 0]) / (1 + x^HUGE)``: its value component 0 is the
+    binomial ``1 + x^HUGE`` (divisible by ``f = 1 + x``), component 1 the single term
+    ``x^HUGE`` (not divisible)."""
+    pb = parse_problem(_problem(1, {"atoms": [{"key": [0], "value": [1, 0]},
+                                              {"key": [HUGE], "value": [1, 1]}]}))
+    return State(pb=pb, budget=Budget(work))
+
+
+def test_a_binomial_residue_is_divided_in_closed_form():
+    """Binomial valuations cost the sizes of the two binomials, whatever the exponents; an
+    exact division of ``1 + x^HUGE`` by ``1 + x`` would take ``HUGE`` steps (past any
+    budget: inconclusive)."""
+    step = dict(_factor([[1, []], [1, [[0, 1]]]], {"kind": "linear", "var": 0}),
+                residue_component=1)
+    st = _binomial_residue_state(1000)
+    rule_irreducible_factor(st, step, "s")
+    assert st.factors == [({(): 1, ((0, 1),): 1}, 1)]
+    assert st.budget.used < 100, st.budget.used
+    # component 0 is divisible, so it is not the residue component
+    st = _binomial_residue_state(1000)
+    with pytest.raises(Reject, match="the factor divides the residue numerator of component 0"):
+        rule_irreducible_factor(st, dict(step, residue_component=0), "s")
+
+
+@MODES
+@pytest.mark.parametrize("witness", ["linear", ["linear", 0], None, 0])
+def test_a_witness_is_an_object(witness, reference):
+    doc = _one_term_free({"kind": "linear", "var": 0})
+    doc["steps"][0]["witness"] = witness
+    v = _check(doc, reference)
+    assert v.status == "invalid" and "unknown irreducibility witness None" in v.message, \
+        v.message
+
+
+@MODES
+@pytest.mark.parametrize("biased", [False, True], ids=["no-z", "z"])
+def test_the_variable_z_exists_only_with_biases(biased, reference):
+    """Variable ``dim`` is ``z`` (THEORY §2), in the lattice only when some atom has a bias: a
+    factor in it is then read (and divides no head here), else it is no variable at all."""
+    doc = _one_term_free({"kind": "linear", "var": 0})
+    if biased:
+        doc["problem"] = json.loads(json.dumps(ONE_TERM_FREE))
+        doc["problem"]["heads"].append({"atoms": [{"key": [0, 0], "value": 1, "bias": 1},
+                                                  {"key": [0, 0], "value": 0}]})
+        doc["problem_sha256"] = hashlib.sha256(canonical_json(doc["problem"]).encode()).hexdigest()
+    doc["steps"][0]["poly"] = [[1, []], [1, [[0, 1]]], [1, [[0, 1], [2, 2]]]]
+    v = _check(doc, reference)
+    why = ("divides no head denominator" if biased else
+           "poly, term 2: variable 2 does not exist (the lattice has 2)")
+    assert v.status == "invalid" and why in v.message, v.message
