@@ -87,7 +87,7 @@ MIXED_FUSION = {"atoms": [{"key": [0], "value": 0}, {"key": [1], "value": 2},
 
 # A head with a long rational weight: its atoms are charged the arithmetic of their
 # word lengths, in the problem's heads and in the fused head alike.
-LONG = Fraction(3 ** 700, 2 ** 600 + 1)
+LONG = Fraction(3 ** 3900, 2 ** 6000 + 1)
 LONG_HEAD = {"atoms": [{"key": [0], "value": _num(LONG), "weight": _num(LONG)},
                        {"key": [1], "value": 1}]}
 LONG_PROBLEM = {"format": "attnproof-problem", "version": 1, "dim": 1, "heads": [LONG_HEAD]}
@@ -99,7 +99,7 @@ CASES = {
     "long-weight": lambda: _certificate(LONG_PROBLEM, LONG_HEAD, 2),
 }
 
-FUSION_WORK = {'constant': (951, 938), 'constant+1': (989, 976), 'long-weight': (277, 1321), 'mixed': (647, 532)}
+FUSION_WORK = {'constant': (951, 938), 'constant+1': (989, 976), 'long-weight': (4030, 57902), 'mixed': (647, 532)}
 
 
 @MODES
