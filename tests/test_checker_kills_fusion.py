@@ -1,0 +1,131 @@
+"""Kill tests for the fusion rules (docs/certificates.md §6.4, §6.5; THEORY §3).
+
+An explicit fusion is verified by the identity ``N*/D* = Σ_h N_h/D_h``; the heads whose
+denominators neither divide ``D*`` nor their own numerators are cleared by the product
+of their denominators.  The certificates below reach that product on purpose: each
+head is a reducible fraction ``N/D`` with ``D = (1 + x)·G`` and ``N`` a multiple of
+``G``, so that the sum is small while every denominator stays in the product.  Their
+exact work is pinned, so that every charge of the identity is seen to be made.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from fractions import Fraction
+
+import pytest
+
+from attnproof.checker import check_text
+from attnproof.checker.limits import MAX_EXPANSION
+from attnproof.io import canonical_json
+
+MODES = pytest.mark.parametrize("reference", [False, True], ids=["fast", "reference"])
+
+
+def _num(q: Fraction):
+    return q.numerator if q.denominator == 1 else f"{q.numerator}/{q.denominator}"
+
+
+def _reducible_head(G: list, N: list) -> dict:
+    """The head of ``N/D`` with ``D = (1 + x)·G`` (coefficient lists, lowest degree first):
+    an atom on each key ``i`` of weight ``D_i`` and value ``N_i/D_i``."""
+    D = [0] * (len(G) + 1)
+    for i, g in enumerate(G):
+        D[i] += g
+        D[i + 1] += g
+    N = list(N) + [0] * (len(D) - len(N))
+    atoms = []
+    for i, d in enumerate(D):
+        a = {"key": [i], "value": _num(Fraction(N[i]) / d)}
+        if d != 1:
+            a["weight"] = d
+        atoms.append(a)
+    return {"atoms": atoms}
+
+
+def _ones(k: int, first: int = 1) -> list:
+    return [first] + [1] * (k - 1)
+
+
+def _constant_sum(k: int, extra: bool) -> dict:
+    """Three heads x/(1+x), 1/(2(1+x)), 1/(2(1+x)) of ``k + 1`` atoms each, all
+    denominators distinct (sum 1), and with ``extra`` the one-atom head 1 (sum 2)."""
+    GA, GB, GC = _ones(k), _ones(k, 2), _ones(k, 3)
+    heads = [_reducible_head(GA, [0] + GA),
+             _reducible_head(GB, [Fraction(g, 2) for g in GB]),
+             _reducible_head(GC, [Fraction(g, 2) for g in GC])]
+    if extra:
+        heads.append({"atoms": [{"key": [0], "value": 1}]})
+    return {"format": "attnproof-problem", "version": 1, "dim": 1, "heads": heads}
+
+
+def _certificate(problem: dict, head: dict, upper: int) -> str:
+    doc = {"format": "attnproof-certificate", "version": 1, "trust": "exact",
+           "problem": problem,
+           "problem_sha256": hashlib.sha256(canonical_json(problem).encode()).hexdigest(),
+           "claims": {"lower_bound": 1, "upper_bound": upper,
+                      "minimum": 1 if upper == 1 else None, "window_refutations": []},
+           "steps": [{"rule": "newton_blocks", "blocks": []},
+                     {"rule": "explicit_fusion", "head": head}]}
+    return canonical_json(doc)
+
+
+def _constant(k: int, extra: bool) -> str:
+    value = 2 if extra else 1
+    return _certificate(_constant_sum(k, extra), {"atoms": [{"key": [0], "value": value}]}, 1)
+
+
+# 2x/(1+x) + x^2/(1+x^2) = (2x + x^2 + 3x^3)/((1+x)(1+x^2)): one head divides the fused
+# denominator, two are reducible fractions that neither divide it nor are polynomials.
+MIXED = {"format": "attnproof-problem", "version": 1, "dim": 1, "heads": [
+    _reducible_head([1, 1], [0, 1, 1]),
+    {"atoms": [{"key": [0], "value": 0}, {"key": [1], "value": 1}]},
+    {"atoms": [{"key": [0], "value": 0}, {"key": [2], "value": "1/2", "weight": 2},
+               {"key": [4], "value": 1}]}]}
+MIXED_FUSION = {"atoms": [{"key": [0], "value": 0}, {"key": [1], "value": 2},
+                          {"key": [2], "value": 1}, {"key": [3], "value": 3}]}
+
+# A head with a long rational weight: its atoms are charged the arithmetic of their
+# word lengths, in the problem's heads and in the fused head alike.
+LONG = Fraction(3 ** 3900, 2 ** 6000 + 1)
+LONG_HEAD = {"atoms": [{"key": [0], "value": _num(LONG), "weight": _num(LONG)},
+                       {"key": [1], "value": 1}]}
+LONG_PROBLEM = {"format": "attnproof-problem", "version": 1, "dim": 1, "heads": [LONG_HEAD]}
+
+CASES = {
+    "constant": lambda: _constant(3, False),
+    "constant+1": lambda: _constant(3, True),
+    "mixed": lambda: _certificate(MIXED, MIXED_FUSION, 4),
+    "long-weight": lambda: _certificate(LONG_PROBLEM, LONG_HEAD, 2),
+}
+
+FUSION_WORK = {'constant': (951, 938), 'constant+1': (989, 976), 'long-weight': (4030, 57902), 'mixed': (647, 532)}
+
+
+@MODES
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_the_fusions_are_valid(name, reference):
+    v = check_text(CASES[name](), reference=reference)
+    assert v.status == "valid", (name, v.message)
+
+
+def test_the_work_of_explicit_fusions_is_pinned():
+    """Every product of the identity and every atom of the fused head is charged."""
+    got = {}
+    for name in sorted(CASES):
+        text = CASES[name]()
+        v, r = check_text(text), check_text(text, reference=True)
+        assert v.status == r.status == "valid", (name, v.message, r.message)
+        got[name] = (v.work, r.work)
+    assert got == FUSION_WORK, "the work changed; if on purpose, FUSION_WORK = " + repr(got)
+
+
+def test_an_expansion_of_exactly_the_limit_is_made():
+    """Three cleared heads of 100 terms under a one-atom fusion: the bound on the
+    expansion is (1 + 1)·100³ = MAX_EXPANSION exactly, which the limit allows (it refuses
+    only more); the true products are univariate and small, so the check is quick."""
+    text = _constant(99, False)
+    assert 2 * 100 ** 3 == MAX_EXPANSION
+    for reference in (False, True):
+        v = check_text(text, work=10 ** 9, reference=reference)
+        assert v.status == "valid", (reference, v.message)
