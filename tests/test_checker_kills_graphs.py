@@ -105,3 +105,11 @@ def test_a_chordal_block_is_counted_without_charge():
 def test_a_certificate_of_the_cone_is_valid(certificates, reference):
     v = check_text(certificates["cone"], reference=reference)
     assert v.status == "valid" and v.lower_bound == 216, v.message
+
+
+def test_every_component_is_counted():
+    # an edge and a triangle, apart, then a triangle whose first node comes after a visited
+    # one: the search starts again at each node not yet seen, and the counts multiply
+    for n, edges, count in ((5, [(0, 1), (2, 3), (3, 4), (2, 4)], 2 * 6),
+                            (6, [(0, 2), (1, 3), (1, 4), (3, 4), (2, 5)], 4 * 6)):
+        assert acyclic_orientations(n, edges) == acyclic_orientations_brute(n, edges) == count
