@@ -11,7 +11,9 @@ exact work is pinned, so that every charge of the identity is seen to be made.
 from __future__ import annotations
 
 import hashlib
+import json
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 
@@ -19,6 +21,7 @@ from attnproof.checker import check_text
 from attnproof.checker.limits import MAX_EXPANSION
 from attnproof.io import canonical_json
 
+GOLDEN = Path(__file__).resolve().parent.parent / "certificates" / "valid"
 MODES = pytest.mark.parametrize("reference", [False, True], ids=["fast", "reference"])
 
 
@@ -185,3 +188,21 @@ def _vanishing() -> str:
 def test_a_denominator_vanishing_at_the_point_leaves_a_true_fusion_valid(reference):
     v = check_text(_vanishing(), reference=reference)
     assert v.status == "valid" and v.upper_bound == 2, v.message
+
+
+# -- a sub-sum followed by Newton blocks (docs/certificates.md §6.14) -------------------------
+
+@MODES
+@pytest.mark.parametrize("keep", [0, 1])
+def test_newton_blocks_after_a_sub_sum_read_the_kept_factors(keep, reference):
+    """The biased golden certificate with one of its two linear factors dropped by a
+    sub-sum: the remaining block counts the kept factor, renumbered 0, by its variables."""
+    doc = json.loads((GOLDEN / "biased.json").read_text())
+    steps = doc["steps"]
+    assert [s["rule"] for s in steps][:3] == ["irreducible_factor", "irreducible_factor",
+                                              "newton_blocks"]
+    steps[2]["blocks"] = [dict(steps[2]["blocks"][keep], factors=[0])]
+    steps.insert(2, {"rule": "sub_sum", "factors": [keep]})
+    doc["claims"].update(lower_bound=2, minimum=None)
+    v = check_text(canonical_json(doc), reference=reference)
+    assert v.status == "valid" and v.lower_bound == 2 and v.complete is False, v.message
