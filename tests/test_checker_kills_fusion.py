@@ -129,3 +129,59 @@ def test_an_expansion_of_exactly_the_limit_is_made():
     for reference in (False, True):
         v = check_text(text, work=10 ** 9, reference=reference)
         assert v.status == "valid", (reference, v.message)
+
+
+# -- the fused head's own atoms ---------------------------------------------------------------
+
+STEP = {"format": "attnproof-problem", "version": 1, "dim": 1,
+        "heads": [{"atoms": [{"key": [0], "value": 0}, {"key": [1], "value": 1}]}]}
+
+
+@MODES
+def test_a_fused_head_with_a_repeated_key_is_rejected(reference):
+    """Two atoms on one key (weights 1/2 + 1/2) add up to the problem's own head, so
+    the identity holds; the head's atoms must still be strictly increasing."""
+    head = {"atoms": [{"key": [0], "value": 0},
+                      {"key": [1], "value": 1, "weight": "1/2"},
+                      {"key": [1], "value": 1, "weight": "1/2"}]}
+    v = check_text(_certificate(STEP, head, 2), reference=reference)
+    assert v.status == "invalid" and "strictly increasing" in v.message, v.message
+
+
+@MODES
+@pytest.mark.parametrize("value", [[0, 1], 0], ids=["vector-head", "scalar-head"])
+def test_a_fused_head_of_another_value_dimension_is_rejected(value, reference):
+    """The fused head's values have the problem's number of components."""
+    if isinstance(value, list):
+        problem, head = STEP, {"atoms": [{"key": [0], "value": value}, {"key": [1], "value": [1, 1]}]}
+    else:
+        problem = {"format": "attnproof-problem", "version": 1, "dim": 1, "heads": [
+            {"atoms": [{"key": [0], "value": [0, 1]}, {"key": [1], "value": [1, 1]}]}]}
+        head = {"atoms": [{"key": [0], "value": 0}, {"key": [1], "value": 1}]}
+    v = check_text(_certificate(problem, head, 2), reference=reference)
+    assert v.status == "invalid" and "components" in v.message, v.message
+
+
+# -- a denominator that vanishes at the checker's point ---------------------------------------
+
+def _vanishing() -> str:
+    """The head 1 + w·x with ``w ≡ -1/t (mod p)``, ``t`` the image of ``x`` at the
+    checker's point: its denominator is 0 there, so the point test must leave the
+    question to the exact check, which finds the (true) identity of the head with itself."""
+    from attnproof.checker import poly as P
+    from attnproof.checker.problem import parse_problem
+
+    (D,) = parse_problem(STEP).den
+    (x,) = [m for m in D if m != ()]
+    t = P.images([{x: 1}])[0]
+    w = -pow(t, -1, P._P) % P._P
+    problem = {"format": "attnproof-problem", "version": 1, "dim": 1, "heads": [
+        {"atoms": [{"key": [0], "value": 0}, {"key": [1], "value": 1, "weight": w}]}]}
+    assert P.images(parse_problem(problem).den) == [0]
+    return _certificate(problem, problem["heads"][0], 2)
+
+
+@MODES
+def test_a_denominator_vanishing_at_the_point_leaves_a_true_fusion_valid(reference):
+    v = check_text(_vanishing(), reference=reference)
+    assert v.status == "valid" and v.upper_bound == 2, v.message
