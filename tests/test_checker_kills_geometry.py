@@ -63,6 +63,12 @@ PROBLEMS = {
     "pyramid": _problem(3, _points((0, 0, 0), (1, 0, 0), (2, 0, 0), (0, 2, 0), (2, 2, 0),
                                    (1, 1, 1))),
     "wide-simplex": _problem(32, _sparse(({}, 0), *(({i: 1}, i + 1) for i in range(32)))),
+    # the pyramid with one value of 1951 bits (30 words beyond the first): generic_heads
+    # charges its sum (1 + 0 + 0)·(2 + 30 + 0) // 32 = 1 unit, the one unit that tells a
+    # divisor of 32 from one of 33
+    "pyramid-long-value": _problem(3, _points((0, 0, 0), (1, 0, 0), (2, 0, 0), (0, 2, 0),
+                                              (2, 2, 0), (1, 1, 1),
+                                              values=[0, 1, 2, 3, 4, 2 ** 1950])),
 }
 
 _CERTS: dict = {}
@@ -132,6 +138,29 @@ def test_generic_heads_is_one_step(reference):
     assert v.status == "invalid" and "a second generic_heads step" in v.message, v.message
 
 
+@MODES
+def test_classes_naming_more_heads_than_there_are_are_rejected(reference):
+    """Classes that name more heads than the problem's non-unit heads stop being read at
+    once, and the step is rejected (it does not end quietly as if it were done)."""
+    doc = copy.deepcopy(CONSTANT_CLASS)
+    _step(doc, "generic_heads")["classes"] = [[0, 1], [2]]
+    v = _check(doc, reference)
+    assert v.status == "invalid" and "the classes must partition the heads" in v.message, \
+        v.message
+
+
+# -- indecomposable_chain ---------------------------------------------------------------------
+
+@MODES
+@pytest.mark.parametrize("name", ["pyramid"])
+def test_a_head_has_one_chain_step(name, doc, reference):
+    """A second indecomposable_chain step for the same head is rejected: heads of chain
+    steps strictly increase."""
+    doc["steps"].insert(1, dict(_step(doc, "indecomposable_chain")))
+    v = _check(doc, reference)
+    assert v.status == "invalid" and "strictly increasing by head" in v.message, v.message
+
+
 # -- minkowski_vertices -----------------------------------------------------------------------
 
 @MODES
@@ -158,6 +187,19 @@ def test_point_non_vertices_has_one_list_per_factor(name, doc, reference):
     assert v.status == "invalid" and "one list per factor" in v.message, v.message
 
 
+@MODES
+@pytest.mark.parametrize("name", ["pyramid-triangle"])
+def test_gordan_multipliers_are_positive(name, doc, reference):
+    """``μ = 0`` everywhere makes ``Σ μ (a_h - a') = 0`` hold for any prefix, a vertex's
+    too: a Gordan multiplier is at least 1."""
+    step = _step(doc, "minkowski_vertices")
+    for m in step["non_vertices"][0][1]:
+        m[2] = 0
+    v = _check(doc, reference)
+    assert v.status == "invalid" and "non-vertex 0: μ: must be at least 1" in v.message, \
+        v.message
+
+
 # -- direct_sum ---------------------------------------------------------------------------------
 
 @MODES
@@ -171,13 +213,44 @@ def test_a_relation_names_its_field(name, doc, reference):
     assert v.status == "invalid" and "relation 0: δ: must be at least 1" in v.message, v.message
 
 
+@MODES
+@pytest.mark.parametrize("name", ["pyramid"])
+def test_a_point_non_vertex_is_listed_once(name, doc, reference):
+    """The same non-vertex twice is rejected (indices strictly increase), although the set
+    of points it proves would not change."""
+    nv = _step(doc, "direct_sum")["factors"][0]["non_vertices"]
+    nv.append(copy.deepcopy(nv[-1]))
+    v = _check(doc, reference)
+    assert v.status == "invalid" and "non_vertices 1: indices must be strictly increasing" \
+        in v.message, v.message
+
+
+@MODES
+@pytest.mark.parametrize("name", ["pyramid"])
+@pytest.mark.parametrize("field, change, said", [
+    ("non_vertices", lambda f: f["non_vertices"][0].__setitem__(0, -1),
+     "factor 0: non_vertices 0: index: must be at least 0"),
+    ("relations", lambda f: f["relations"][0].__setitem__(0, -1),
+     "factor 0, relation 0: point: must be at least 0"),
+    ("vertices", lambda f: f["vertices"][0].__setitem__(0, -1),
+     "factor 0, vertex 0: index: must be at least 0"),
+    ("extra", lambda f: f.__setitem__("extra", []), "factor 0: unknown field 'extra'"),
+], ids=["non-vertex", "relation", "vertex", "field"])
+def test_a_direct_sum_factor_names_the_bad_field(name, doc, reference, field, change, said):
+    """A negative point index (Python's last point) and an unknown field of a factor entry
+    are rejected, by a message that names the factor and the field."""
+    change(_step(doc, "direct_sum")["factors"][0])
+    v = _check(doc, reference)
+    assert v.status == "invalid" and said in v.message, v.message
+
+
 # -- the work budget --------------------------------------------------------------------------
 
 # The work of each producer certificate above, with the fast paths and the reference path
 # alone (docs/certificates.md §8).  A simplex in 32 variables is charged its packed rank
 # test at two words a row, in indecomposable_chain and again in direct_sum.  When the charges
 # change on purpose, the assertion prints the new table.
-WORK = {"pyramid": (465, 475), "pyramid-triangle": (939, 943), "wide-simplex": (9207, 9335)}
+WORK = {"pyramid": (465, 475), "pyramid-long-value": (496, 506), "pyramid-triangle": (939, 943), "wide-simplex": (9207, 9335)}
 
 
 def test_work_of_the_geometry_kill_certificates(docs):
@@ -218,6 +291,9 @@ def test_dense_points_charges_before_it_allocates():
 LAST_CHARGE = {
     False: {"pyramid": ["step 0 (indecomposable_chain): non_vertices 0",
                         "step 1 (generic_heads): evaluating at a point", "step 2 (direct_sum)"],
+            "pyramid-long-value": ["step 0 (indecomposable_chain): non_vertices 0",
+                                   "step 1 (generic_heads): evaluating at a point",
+                                   "step 2 (direct_sum)"],
             "pyramid-triangle": ["step 0 (indecomposable_chain): non_vertices 0",
                                  "step 1 (indecomposable_chain)",
                                  "step 2 (generic_heads): evaluating at a point",
@@ -228,6 +304,9 @@ LAST_CHARGE = {
     True: {"pyramid": ["step 0 (indecomposable_chain): non_vertices 0",
                        "step 1 (generic_heads): evaluating at a point",
                        "step 2 (direct_sum): an exact rank"],
+           "pyramid-long-value": ["step 0 (indecomposable_chain): non_vertices 0",
+                                  "step 1 (generic_heads): evaluating at a point",
+                                  "step 2 (direct_sum): an exact rank"],
            "pyramid-triangle": ["step 0 (indecomposable_chain): non_vertices 0",
                                 "step 1 (indecomposable_chain): an exact rank",
                                 "step 2 (generic_heads): evaluating at a point",
