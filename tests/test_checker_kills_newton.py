@@ -85,3 +85,25 @@ def test_an_extra_coordinate_does_not_make_a_fourth_vertex(reference):
     doc["claims"].update(lower_bound=4, upper_bound=4, minimum=4)
     v = _check(doc, reference)
     assert v.status == "invalid" and "expected [u, c]" in v.message, v.message
+
+
+@MODES
+def test_a_vertex_listed_twice_is_not_a_fourth_vertex(reference):
+    """The last vertex repeated claims 4 vertices of a triangle; vertices are strictly
+    increasing, so the repeat is refused rather than counted."""
+    doc = _triangle()
+    ents = _vertices(doc)
+    ents.append(json.loads(json.dumps(ents[-1])))
+    doc["claims"].update(lower_bound=4, upper_bound=4, minimum=4)
+    v = _check(doc, reference)
+    assert v.status == "invalid" and "strictly increasing" in v.message, v.message
+
+
+@MODES
+def test_a_factor_listed_twice_in_a_block_is_refused_as_out_of_order(reference):
+    doc = _triangle()
+    step = next(s for s in doc["steps"] if s["rule"] == "newton_blocks")
+    step["blocks"][0]["factors"] = [0, 0]
+    v = _check(doc, reference)
+    assert v.status == "invalid" and "factor indices must be strictly increasing" in v.message, \
+        v.message
