@@ -285,3 +285,34 @@ def test_the_variable_z_exists_only_with_biases(biased, reference):
     why = ("divides no head denominator" if biased else
            "poly, term 2: variable 2 does not exist (the lattice has 2)")
     assert v.status == "invalid" and why in v.message, v.message
+
+
+def _forge_factor_step(change) -> dict:
+    doc = _one_term_free({"kind": "linear", "var": 0})
+    change(doc["steps"])
+    return doc
+
+
+@MODES
+@pytest.mark.parametrize("change, why", [
+    (lambda s: s[0].update(residue_component=-1), "residue_component: must be at least 0"),
+    (lambda s: s[0].update(residue_component=1), "residue_component 1 out of range"),
+    (lambda s: s.insert(1, json.loads(json.dumps(s[0]))), "strictly increasing by their "
+                                                           "canonical JSON text"),
+    (lambda s: s[0].update(poly=[[1, []], [1, [[-1, 1]]]]), "variable: must be at least 0"),
+], ids=["component-negative", "component-past-the-values", "factor-twice", "variable-negative"])
+def test_a_factor_step_is_refused_for_its_own_reason(change, why, reference):
+    v = _check(_forge_factor_step(change), reference)
+    assert v.status == "invalid" and why in v.message, v.message
+
+
+@MODES
+def test_reduced_by_flint_reads_the_variable_z_when_some_atom_is_biased(reference):
+    """With a biased head the lattice has ``dim + 1`` variables: the fraction is read, and
+    then found unequal to the sum of the heads (the added head is not in it)."""
+    doc = _flint(1, [P0])
+    doc["problem"]["heads"].append({"atoms": [{"key": [0], "value": 1, "bias": 1},
+                                              {"key": [0], "value": 0}]})
+    doc["problem_sha256"] = hashlib.sha256(canonical_json(doc["problem"]).encode()).hexdigest()
+    v = _check(doc, reference)
+    assert v.status == "invalid" and "not equal to the sum of the heads" in v.message, v.message
