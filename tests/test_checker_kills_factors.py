@@ -316,3 +316,23 @@ def test_reduced_by_flint_reads_the_variable_z_when_some_atom_is_biased(referenc
     doc["problem_sha256"] = hashlib.sha256(canonical_json(doc["problem"]).encode()).hexdigest()
     v = _check(doc, reference)
     assert v.status == "invalid" and "not equal to the sum of the heads" in v.message, v.message
+
+
+# x^3/(1 + x^3) + 1/(1 + x) = (x^3 + 1 - x + x^2) / (1 + x^3): both denominators are binomials
+# that 1 + x divides once (valuations in closed form), and it survives the sum because the
+# numerator is 2 at x = -1; the residue must use D_h / (1 + x) = 1 - x + x^2 for the first
+# head (with 1 in its place the residue x^3 + 1 would be divisible)
+TWO_BINOMIAL_HEADS = _problem(1, {"atoms": [{"key": [0], "value": 0}, {"key": [3], "value": 1}]},
+                              {"atoms": [{"key": [0], "value": 1}, {"key": [1], "value": 0}]})
+
+
+@MODES
+def test_the_residue_of_two_binomial_heads_uses_their_quotients(reference):
+    x = -1
+    assert x ** 3 + (1 - x + x ** 2) == 2          # the numerator at the root of 1 + x
+    steps = [_factor([[1, []], [1, [[0, 1]]]], {"kind": "linear", "var": 0}),
+             {"rule": "newton_blocks", "blocks": [{"factors": [0],
+                                                   "method": "zonotope_independent"}]},
+             {"rule": "product_fusion"}]
+    v = _check(_certificate(TWO_BINOMIAL_HEADS, steps, 2, 4), reference)
+    assert v.status == "valid" and v.lower_bound == 2, v.message
