@@ -340,3 +340,108 @@ def test_a_budget_that_runs_out_in_a_step_names_the_step(docs, reference):
     verdict names the step (once) and the part of it that was charged."""
     got = {name: _last_charges(docs[name], reference) for name in sorted(PROBLEMS)}
     assert got == LAST_CHARGE[reference], f"LAST_CHARGE[{reference}] = " + repr(got)
+
+
+# -- one field more or less ---------------------------------------------------------------------
+
+@MODES
+@pytest.mark.parametrize("name", ["pyramid"])
+@pytest.mark.parametrize("change, said", [
+    (lambda s: s["triangles"][0].append([]), "triangle 0: expected [[a, b, c], functional]"),
+    (lambda s: s["triangles"].insert(1, copy.deepcopy(s["triangles"][0])),
+     "triangle 1: triangles must be strictly increasing"),
+    (lambda s: s["non_vertices"][0][1].append([6, 1]),
+     "non_vertices 0: indices must be strictly increasing, existing and not the point itself"),
+], ids=["triangle-of-three", "triangle-twice", "multiplier-past-the-end"])
+def test_a_chain_names_the_bad_entry(name, doc, reference, change, said):
+    """A triangle is exactly ``[[a, b, c], functional]`` and strictly after the one before
+    (the same triangle twice is rejected); a multiplier names an existing point (index
+    ``n`` is one past the last)."""
+    change(_step(doc, "indecomposable_chain"))
+    v = _check(doc, reference)
+    assert v.status == "invalid" and said in v.message, v.message
+
+
+@MODES
+@pytest.mark.parametrize("name", ["pyramid-triangle"])
+def test_a_gordan_multiplier_is_a_triple(name, doc, reference):
+    """``[factor, index]`` without its μ is malformed, said so (not read past its end)."""
+    step = _step(doc, "minkowski_vertices")
+    step["non_vertices"][0][1][0].pop()
+    v = _check(doc, reference)
+    assert v.status == "invalid" and "non-vertex 0: a multiplier is [factor, index, μ]" \
+        in v.message, v.message
+
+
+@MODES
+@pytest.mark.parametrize("name", ["pyramid-triangle"])
+def test_a_partial_vertex_count_is_not_complete(name, doc, reference):
+    """``complete: false`` with some vertices listed proves a lower bound only: the verdict
+    says the count is partial."""
+    step = _step(doc, "minkowski_vertices")
+    step["complete"], step["non_vertices"] = False, []
+    step["point_non_vertices"] = [[] for _ in step["point_non_vertices"]]
+    del step["vertices"][1:]
+    doc["claims"]["lower_bound"] = 1
+    doc["claims"]["minimum"] = None
+    v = _check(doc, reference)
+    assert v.status == "valid" and v.complete is False and v.lower_bound == 1, v.message
+    assert "the vertex count is partial" in v.message, v.message
+
+
+@MODES
+@pytest.mark.parametrize("name", ["pyramid", "wide-simplex"])
+def test_a_direct_sum_count_is_complete(name, doc, reference):
+    v = _check(doc, reference)
+    assert v.status == "valid" and v.complete is True, v.message
+    assert "partial" not in v.message, v.message
+
+
+@MODES
+@pytest.mark.parametrize("name", ["wide-simplex"])
+@pytest.mark.parametrize("field", ["vertices", "non_vertices"])
+def test_a_simplex_factor_lists_no_vertices(name, doc, reference, field):
+    """A simplex factor (every point in the basis) lists neither vertices nor non-vertices:
+    one list filled in, the other empty, is rejected."""
+    ent = _step(doc, "direct_sum")["factors"][0]
+    assert ent["vertices"] == [] and ent["non_vertices"] == []
+    ent[field] = [[0, [0] * 32]] if field == "vertices" else [[0, [[1, 1]]]]
+    v = _check(doc, reference)
+    assert v.status == "invalid" and "a simplex factor lists no vertices" in v.message, \
+        v.message
+
+
+@MODES
+@pytest.mark.parametrize("name", ["pyramid"])
+@pytest.mark.parametrize("value, said", [(0, "factor 0: basis: must be at least 1"),
+                                         ("1", "factor 0: basis: expected an integer")],
+                         ids=["zero", "string"])
+def test_a_basis_index_names_its_field(name, doc, reference, value, said):
+    """Point 0 is the origin of the differences, not a basis point; a basis index is an
+    integer, and the message names the factor and the field."""
+    _step(doc, "direct_sum")["factors"][0]["basis"][0] = value
+    v = _check(doc, reference)
+    assert v.status == "invalid" and said in v.message, v.message
+
+
+# Three heads x0 + x1 with numerators x1, x0 and x1: three classes of one normalized form,
+# named as three classes (each with its chain step).  The first two are associates.
+THREE_ASSOCIATES = _rehash({
+    "format": "attnproof-certificate", "version": 1, "trust": "exact",
+    "problem": _problem(2, *[_points((0, 1), (1, 0), values=v)
+                             for v in ([1, 0], [0, 1], [1, 0])]),
+    "claims": {"lower_bound": 1, "upper_bound": 1, "minimum": 1, "window_refutations": []},
+    "steps": [*[{"rule": "indecomposable_chain", "head": h, "kind": "simplex", "prime": 3}
+                for h in range(3)],
+              {"rule": "generic_heads", "classes": [[0], [1], [2]]},
+              {"rule": "newton_blocks", "blocks": []},
+              {"rule": "explicit_fusion", "head": {"atoms": [{"key": [0, 0], "value": 1}]}}]})
+
+
+@MODES
+def test_three_classes_of_one_form_are_associates(reference):
+    """Of three representatives with the same normalized form, the first two are compared
+    (and found associates): the classes are rejected by name."""
+    v = _check(THREE_ASSOCIATES, reference)
+    assert v.status == "invalid" and "the denominators of heads 0 and 1 are associates" \
+        in v.message, v.message
