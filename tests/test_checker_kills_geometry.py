@@ -445,3 +445,68 @@ def test_three_classes_of_one_form_are_associates(reference):
     v = _check(THREE_ASSOCIATES, reference)
     assert v.status == "invalid" and "the denominators of heads 0 and 1 are associates" \
         in v.message, v.message
+
+
+# CONSTANT_CLASS with the second head's atoms of weight 2^400: its denominator is
+# q·D_0 with q = 2^400 (6 words beyond the first), and its numerator's term 2^400·x0 is
+# added to the class's sum at the charge (1 + 0 + 6)·(2 + 6 + 6) // 32 = 3 units.
+HEAVY_CLASS = copy.deepcopy(CONSTANT_CLASS)
+for _atom in HEAVY_CLASS["problem"]["heads"][1]["atoms"]:
+    _atom["weight"] = 2 ** 400
+_rehash(HEAVY_CLASS)
+
+
+@MODES
+def test_a_heavy_unit_is_charged_its_words(reference):
+    """The class sum divides each numerator term by the head's unit q and is charged the
+    words of q in both factors: the work of the whole check is pinned."""
+    v = _check(HEAVY_CLASS, reference)
+    assert v.status == "valid" and (v.lower_bound, v.minimum) == (1, 1), v.message
+    assert v.work == (279 if reference else 282), v.work
+
+
+# Two simplices, (0,0), (2,0), (0,2) and (0,0), (1,0), (0,1): the first has edge content
+# 2 (indecomposable only), so two non-constant classes need width functionals.  The zero
+# functional gives both the widths (0,): no certificate of non-homothety.
+ZERO_WIDTHS = _rehash({
+    "format": "attnproof-certificate", "version": 1, "trust": "exact",
+    "problem": _problem(2, _points((0, 0), (2, 0), (0, 2)), _points((0, 0), (1, 0), (0, 1))),
+    "claims": {"lower_bound": 1, "upper_bound": 9, "minimum": None, "window_refutations": []},
+    "steps": [*[{"rule": "indecomposable_chain", "head": h, "kind": "simplex", "prime": 3}
+                for h in range(2)],
+              {"rule": "generic_heads", "classes": [[0], [1]], "width_functionals": [[0, 0]]}]})
+
+
+@MODES
+def test_widths_that_are_all_zero_separate_nothing(reference):
+    """Widths all zero stay all zero (no division by their gcd 0) and are equal for the
+    two heads: rejected, by name."""
+    v = _check(ZERO_WIDTHS, reference)
+    assert v.status == "invalid" and "heads 0 and 1 have proportional widths" in v.message, \
+        v.message
+
+
+# One head in one variable with a bias: at x^0 the denominator 1 + z over 1 - z, at x^1
+# (1 + z)(1 + z + z²) = 1 + 2z + 2z² + z³ over (1 - z)(1 + z + z²) = 1 - z³.  The head is
+# the constant (1 - z)/(1 + z) of K: a constant class, bound as no factor.  The exact
+# comparison of x^1 with x^0 multiplies 1 - z³ by 1 + z (no z² term) and 1 - z by
+# 1 + 2z + 2z² + z³ (a z² term that cancels).
+CANCELLING_CLASS = _rehash({
+    "format": "attnproof-certificate", "version": 1, "trust": "exact",
+    "problem": _problem(1, {"atoms": [
+        {"key": [0], "value": 1}, {"key": [0], "bias": 1, "value": -1},
+        {"key": [1], "value": 1}, {"key": [1], "bias": 1, "weight": 2, "value": 0},
+        {"key": [1], "bias": 2, "weight": 2, "value": 0},
+        {"key": [1], "bias": 3, "value": -1}]}),
+    "claims": {"lower_bound": 1, "upper_bound": 1, "minimum": 1, "window_refutations": []},
+    "steps": [{"rule": "indecomposable_chain", "head": 0, "kind": "simplex", "prime": 3},
+              {"rule": "generic_heads", "classes": [[0]]},
+              {"rule": "newton_blocks", "blocks": []},
+              {"rule": "explicit_fusion", "head": {"atoms": [
+                  {"key": [0], "value": 1}, {"key": [0], "bias": 1, "value": -1}]}}]})
+
+
+@MODES
+def test_a_class_constant_in_x_with_cancelling_products(reference):
+    v = _check(CANCELLING_CLASS, reference)
+    assert v.status == "valid" and (v.lower_bound, v.minimum) == (1, 1), v.message
