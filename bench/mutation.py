@@ -293,32 +293,29 @@ def classify(names: list[str]) -> dict[str, str]:
 
 
 EQUIVALENT = ROOT / "bench" / "mutation-equivalent.txt"
+KILLED_SINCE = ROOT / "bench" / "mutation-killed-since.txt"
+
+
+def _listing(path: Path) -> dict[str, str]:
+    """``{mutant: the rest of its line}`` of one of the lists above (``#`` lines are comments)."""
+    out = {}
+    if path.exists():
+        for line in path.read_text().splitlines():
+            if line.strip() and not line.startswith("#"):
+                name, _, rest = line.partition(" ")
+                out[name] = rest.strip()
+    return out
 
 
 def equivalents() -> dict[str, str]:
     """``{mutant: reason}`` of the survivors shown equivalent by hand (docs/checker-audit.md)."""
-    out = {}
-    if EQUIVALENT.exists():
-        for line in EQUIVALENT.read_text().splitlines():
-            if line.strip() and not line.startswith("#"):
-                name, _, why = line.partition(" ")
-                out[name] = why.strip()
-    return out
-
-
-KILLED_SINCE = ROOT / "bench" / "mutation-killed-since.txt"
+    return _listing(EQUIVALENT)
 
 
 def killed_since() -> dict[str, str]:
     """``{mutant: test}``: survivors of the last run that a test written since kills, each
     checked by running that test with ``MUTANT_UNDER_TEST`` set to the mutant (exit 1)."""
-    out = {}
-    if KILLED_SINCE.exists():
-        for line in KILLED_SINCE.read_text().splitlines():
-            if line.strip() and not line.startswith("#"):
-                name, _, test = line.partition(" ")
-                out[name] = test.strip()
-    return out
+    return _listing(KILLED_SINCE)
 
 
 def score_line(module: str, res: dict[str, str]) -> str:
