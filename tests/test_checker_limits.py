@@ -54,6 +54,22 @@ def test_docs_state_the_size_the_budget_reads():
     assert limits.WORK_MAX * limits.BYTES_PER_WORK <= limits.MAX_READ_BYTES
 
 
+def test_both_checker_commands_state_the_budget_of_the_limits():
+    """``--max-work``'s help, in the standalone checker (from the constants) and in
+    ``attnproof check`` (written out, so that building the command line imports no checker)."""
+    import argparse
+
+    from attnproof.checker.__main__ import build_parser
+    from attnproof.cli import cmd_check
+
+    p = argparse.ArgumentParser()
+    cmd_check.add_arguments(p)
+    for parser in (p, build_parser()):
+        (help_text,) = [a.help for a in parser._actions if "--max-work" in a.option_strings]
+        assert help_text == limits.MAX_WORK_HELP
+    assert f"{limits.WORK_MAX:,}" in limits.MAX_WORK_HELP
+
+
 def _problem(dim, key):
     return {"format": "attnproof-problem", "version": 1, "dim": dim,
             "heads": [{"atoms": [{"key": key, "value": 1}, {"key": {}, "value": 0}]}]}

@@ -24,7 +24,7 @@ from fractions import Fraction
 
 from . import check_text, too_large
 from .limits import (MAX_CONTAINERS, MAX_DIGITS, MAX_DIM, MAX_EXPONENT, MAX_FILE_BYTES, byte_limit, containers,
-                     file_size, fits_digits, read_at_most)
+                     MAX_WORK_HELP, file_size, fits_digits, read_at_most)
 from .syntax import canonical_text
 
 EXIT_USAGE = 3
@@ -299,10 +299,7 @@ def build_parser(prog: str | None = None, version: str | None = None) -> argpars
                    help="accept only fully exact certificates (trust 'exact'); others are "
                         "inconclusive")
     p.add_argument("--max-work", metavar="OPS", type=int, default=None,
-                   help="the work budget in elementary operations (default: 500,000 plus 16 per "
-                        "byte, at most 6,000,000, which a hostile file spends in seconds); past "
-                        "it the verdict is inconclusive; a certificate is read up to 16 MiB or 2 "
-                        "bytes per OPS ('attnproof prove' names the figure a large one needs)")
+                   help=MAX_WORK_HELP)
     p.add_argument("--json", action="store_true", help="print the verdict as one JSON document")
     p.add_argument("--reference", action="store_true",
                    help="run the reference path alone, without the fast paths "

@@ -61,6 +61,10 @@ MAX_GRAPH_NODES = 16
 MAX_SUBSETS = 20_000
 MAX_EXPANSION = 2_000_000
 REPLAY_SECONDS = 600
+MAX_WORK_HELP = (f"the work budget in elementary operations (default: {WORK_BASE:,} plus {WORK_PER_BYTE} "
+                 f"per byte, at most {WORK_MAX:,}, which a hostile file spends in seconds); past it the "
+                 f"verdict is inconclusive; a certificate is read up to {MAX_READ_BYTES >> 20} MiB or "
+                 f"{BYTES_PER_WORK} bytes per OPS ('attnproof prove' names the figure a large one needs)")
 
 _TEN_DIGITS = 10 ** MAX_DIGITS
 
@@ -68,7 +72,7 @@ __all__ = ["MAX_DIGITS", "MAX_EXPONENT", "MAX_DIM", "MAX_COUNT_DIGITS", "MAX_LAT
            "MAX_CONTAINERS", "containers", "MAX_READ_BYTES", "BYTES_PER_WORK", "byte_limit", "file_size",
            "MAX_FILE_BYTES", "WORK_BASE", "WORK_PER_BYTE", "WORK_MAX", "MAX_FLINT_DENSE",
            "MAX_FLINT_EXPONENT_BITS", "MAX_FLINT_COEFFICIENT_BITS", "MAX_GRAPH_NODES", "MAX_SUBSETS", "MAX_EXPANSION",
-           "REPLAY_SECONDS", "fits_digits", "work_limit"]
+           "REPLAY_SECONDS", "MAX_WORK_HELP", "fits_digits", "work_limit"]
 
 
 def fits_digits(n: int) -> bool:
@@ -97,8 +101,7 @@ def byte_limit(work: int | None) -> int:
     >>> byte_limit(None) == byte_limit(WORK_MAX), byte_limit(35_000_000), byte_limit(10 ** 13)
     (True, 70000000, 536870912)
     """
-    work = 0 if work is None else work
-    return min(max(MAX_READ_BYTES, BYTES_PER_WORK * work), MAX_FILE_BYTES)
+    return min(max(MAX_READ_BYTES, BYTES_PER_WORK * (work or 0)), MAX_FILE_BYTES)
 
 
 def file_size(path) -> int:
