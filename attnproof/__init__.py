@@ -27,7 +27,7 @@ __version__ = "0.1.0"
 _EXPORTS = {
     **dict.fromkeys(("AttnproofError", "InputError", "NumberError", "ValidationError", "LimitError",
                      "AlgebraError", "CertificateError", "SolverError", "NumericError"), "errors"),
-    **dict.fromkeys(("Atom", "Head", "MultiHead"), "model"),
+    **dict.fromkeys(("Atom", "Head", "MultiHead"), "heads"),
     **dict.fromkeys(("load_problem", "loads_problem", "dump_problem", "problem_from_dict", "as_problem",
                      "problem_to_dict", "problem_sha256", "canonical_json", "parse_number"), "io"),
     **dict.fromkeys(("Fusion", "ReducedForm", "fuse", "product_fusion", "reduced_form"), "fusion"),
@@ -37,8 +37,8 @@ _EXPORTS = {
     "LowerBound": "bounds", "Certificate": "certificate", "Verdict": "checker",
 }
 # subpackages reachable as attributes
-_SUBMODULES = ("algebra", "api", "bounds", "certificate", "checker", "cli", "errors", "executor",
-               "families", "fusion", "io", "model", "numeric", "plot", "smt")
+_SUBMODULES = ("algebra", "api", "bounds", "certificate", "checker", "cli", "errors", "parallel",
+               "families", "fusion", "io", "heads", "numeric", "plot", "smt")
 
 __all__ = sorted(_EXPORTS) + ["__version__"]  # noqa: PLE0605  (the lazy names, built from _EXPORTS)
 

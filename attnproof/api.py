@@ -1,6 +1,6 @@
 """The Python API in four verbs: :func:`bound`, :func:`prove`, :func:`check`, :func:`search`.
 
-Each takes a problem as a :class:`~attnproof.model.MultiHead`, a problem file
+Each takes a problem as a :class:`~attnproof.heads.MultiHead`, a problem file
 path or a problem document (dict), and returns the library's own objects,
 which print briefly and render in notebooks (``_repr_latex_``).  The command
 line (``attnproof bound|prove|check|search``) is a thin layer over the same
@@ -23,8 +23,8 @@ from typing import Any, Sequence
 
 from .errors import CertificateError, InputError
 from .io import as_problem
-from .model import MultiHead  # noqa: F401  (the type every verb accepts)
-from .tasks import Progress
+from .heads import MultiHead  # noqa: F401  (the type every verb accepts)
+from .parallel.tasks import Progress
 
 __all__ = ["bound", "prove", "check", "search", "as_problem"]
 

@@ -9,7 +9,7 @@ Real numbers only (booleans, integers, float16/32/64); NaN and infinities are
 refused; nothing is unpickled.
 
 :func:`exact_heads` gives the numbers of every atom;
-:meth:`attnproof.model.MultiHead.from_arrays` builds the multi-head from them, and
+:meth:`attnproof.heads.MultiHead.from_arrays` builds the multi-head from them, and
 :mod:`attnproof.io.npz` reads and writes them as ``.npz`` files.
 
 >>> import numpy as np

@@ -16,7 +16,7 @@ from fractions import Fraction
 from typing import Sequence
 
 from .errors import InputError
-from .model import Atom, Head, MultiHead
+from .heads import Atom, Head, MultiHead
 
 __all__ = ["sigmoid_sum", "biased_sigmoid_sum", "graph_sum", "named_graph", "parse_edges",
            "random_multihead", "one_hot_head", "float_multihead", "float32_decimal", "GRAPH_NAMES"]
@@ -173,7 +173,7 @@ def float32_decimal(x) -> Fraction:
 
     This is what a user sees when a float32 tensor is printed and pasted into a
     problem file; it is *not* the binary value of ``x`` (use ``Fraction(float(x))``
-    for that, as :meth:`attnproof.model.MultiHead.from_arrays` does).
+    for that, as :meth:`attnproof.heads.MultiHead.from_arrays` does).
 
     >>> float32_decimal(0.1), float(float32_decimal(1 / 3))
     (Fraction(1, 10), 0.33333334)

@@ -32,7 +32,7 @@ from .errors import InputError
 from .io import atomic_write
 from .fusion import DEFAULT_MAX_ATOMS, fuse, product_fusion, reduced_form
 from .geometry.hull import hull_2d
-from .model import MultiHead
+from .heads import MultiHead
 
 __all__ = ["affine_frame", "hull_2d", "hull_3d", "NewtonPicture", "newton_picture",
            "draw_newton", "newton_figure", "parse_projection"]

@@ -67,13 +67,13 @@ def _random_graph(n):
 
 
 def _plane(H):
-    from attnproof.model import Atom, Head, MultiHead
+    from attnproof.heads import Atom, Head, MultiHead
     return MultiHead(tuple(Head((Atom((1, k), (1,)), Atom((0, 0), (0,)))) for k in range(1, H + 1)),
                      dim=2)
 
 
 def _binomial(bits):
-    from attnproof.model import Atom, Head, MultiHead
+    from attnproof.heads import Atom, Head, MultiHead
     n = 2 ** bits + 1
     return MultiHead((Head((Atom((n,), (1,)), Atom((0,), (0,)))),
                       Head((Atom((3,), (1,)), Atom((0,), (0,))))))
@@ -82,7 +82,7 @@ def _binomial(bits):
 def _float_heads(dim):
     import numpy as np
 
-    from attnproof.model import MultiHead
+    from attnproof.heads import MultiHead
     rng = np.random.default_rng(dim)
     keys = [rng.standard_normal((8, dim)).astype(np.float32) for _ in range(3)]
     values = [rng.standard_normal(8).astype(np.float32) for _ in range(3)]

@@ -23,7 +23,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from attnproof.model import Atom, Head
+from attnproof.heads import Atom, Head
 from attnproof.numeric import evaluate_balls, softmax_kernel, softmax_reference
 from attnproof.numeric import _jit
 from attnproof.numeric.kernels import default_threads, warm_up

@@ -50,7 +50,7 @@ from attnproof.certificate import build_certificate
 from attnproof.checker import check_text
 from attnproof.families import float32_decimal, float_multihead
 from attnproof.io import problem_to_dict
-from attnproof.model import Atom, Head, MultiHead
+from attnproof.heads import Atom, Head, MultiHead
 
 
 def zonogon(H: int) -> MultiHead:

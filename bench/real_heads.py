@@ -30,7 +30,7 @@ import numpy as np
 from attnproof.certificate import build_certificate
 from attnproof.checker import check_text
 from attnproof.families import sigmoid_sum
-from attnproof.model import MultiHead
+from attnproof.heads import MultiHead
 
 CASES = {
     "2x64_R64": (2, 64, 64, None),

@@ -1,6 +1,6 @@
 """Benchmark: the same work in process, on 1 Dask worker and on 2 (``bench/scale.py``).
 
-Two jobs, each run through :func:`attnproof.executor.map_tasks` in process,
+Two jobs, each run through :func:`attnproof.parallel.executor.map_tasks` in process,
 on a local cluster of 1 worker and on one of 2:
 
 * **vertex enumeration** (THEORY Lemma 9.4): ``minkowski_vertices`` of 3 heads
@@ -62,7 +62,7 @@ def _heads(heads: int, atoms: int, dim: int, seed: int = 2026, bound: int = 1000
 
 
 def vertices_job(spec, args, racing=False):
-    from attnproof.executor import mapper
+    from attnproof.parallel.executor import mapper
     from attnproof.geometry import minkowski_vertices
 
     mv = minkowski_vertices(_heads(3, args.atoms, args.dim), complete=True, mapper=mapper(spec))
@@ -128,8 +128,8 @@ def main() -> int:
 
     import distributed
 
-    from attnproof import _dask
-    from attnproof.executor import ExecutorSpec, shutdown_executors
+    from attnproof.parallel import _dask
+    from attnproof.parallel.executor import ExecutorSpec, shutdown_executors
 
     jobs = []
     if args.only in (None, "vertices"):

@@ -20,7 +20,7 @@ from attnproof.certificate import build_certificate
 from attnproof.certificate.geometry_steps import geometry_certificate
 from attnproof.families import biased_sigmoid_sum, graph_sum, named_graph, sigmoid_sum
 from attnproof.io import canonical_json
-from attnproof.model import Atom, Head, MultiHead
+from attnproof.heads import Atom, Head, MultiHead
 
 HERE = Path(__file__).resolve().parent
 

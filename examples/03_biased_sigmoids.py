@@ -27,7 +27,7 @@ from fractions import Fraction
 
 from attnproof import biased_sigmoid_sum, fuse, reduced_form
 from attnproof.bounds import lower_bound
-from attnproof.model import Atom, Head, MultiHead
+from attnproof.heads import Atom, Head, MultiHead
 
 from _independent import vertices_by_lp
 

@@ -23,15 +23,15 @@ PACKAGE = "attnproof"
 # own layer or of a lower one.  The first name of a line is the layer of the architecture;
 # the others are top-level modules that sit in it.
 LAYERS: tuple[tuple[str, ...], ...] = (
-    ("errors", "tasks", "brief"),
-    ("model", "arrays", "families"),
+    ("errors", "parallel", "brief"),
+    ("heads", "arrays", "families"),
     ("io",),
     ("algebra",),
     ("geometry",),
     ("fusion",),
     ("bounds",),
     ("certificate",),
-    ("smt", "numeric", "transformer", "executor", "_dask", "_dask_preload", "plot"),
+    ("smt", "numeric", "transformer", "plot"),
     ("api",),
     ("cli", "__main__"),
 )# The command line is a thin layer: it reaches the other rooms through their public
@@ -194,7 +194,7 @@ def cycles(graph: Mapping[str, set[str]]) -> list[list[str]]:
 def layer_of(module: str, package: str = PACKAGE) -> int | None:
     """The layer index of a module (None for the package root and the checker island).
 
-    >>> layer_of("attnproof.model"), layer_of("attnproof.bounds.lower")
+    >>> layer_of("attnproof.heads"), layer_of("attnproof.bounds.lower")
     (1, 6)
     >>> layer_of("attnproof.smt") == layer_of("attnproof.numeric.balls")
     True
@@ -223,9 +223,9 @@ def is_island(module: str, package: str = PACKAGE) -> bool:
 def violations(graph: Mapping[str, set[str]], package: str = PACKAGE) -> list[tuple[str, str, str]]:
     """Every import that breaks the layer order: (importer, imported, why), sorted.
 
-    >>> g = {"attnproof.model": {"attnproof.bounds.lower"}, "attnproof.bounds.lower": set()}
+    >>> g = {"attnproof.heads": {"attnproof.bounds.lower"}, "attnproof.bounds.lower": set()}
     >>> violations(g)
-    [('attnproof.model', 'attnproof.bounds.lower', 'upward')]
+    [('attnproof.heads', 'attnproof.bounds.lower', 'upward')]
     """
     out = []
     for src, dsts in graph.items():

@@ -14,7 +14,7 @@ from attnproof.certificate import build_certificate
 from attnproof.checker import check_text
 from attnproof.families import biased_sigmoid_sum, graph_sum, named_graph, random_multihead, sigmoid_sum
 from attnproof.fusion import fuse, reduced_form
-from attnproof.model import Atom, Head, MultiHead
+from attnproof.heads import Atom, Head, MultiHead
 
 
 def proved(M, **kw):

@@ -74,7 +74,7 @@ def _layout_problem(seed: int):
     import random
     from fractions import Fraction as F
 
-    from attnproof.model import Atom, Head, MultiHead
+    from attnproof.heads import Atom, Head, MultiHead
 
     rng = random.Random(seed)
     dim = rng.choice([2, 3, 20, 40])
@@ -120,7 +120,7 @@ def _layout_problem(seed: int):
 def _pair_plus_head(dim: int):
     from fractions import Fraction as F
 
-    from attnproof.model import Atom, Head, MultiHead
+    from attnproof.heads import Atom, Head, MultiHead
 
     def a(k, v):
         return Atom.sparse(dim, {j: F(x) for j, x in k.items()}, (F(v),))
@@ -431,7 +431,7 @@ _SEGMENT = (Fraction("0.1234567"), Fraction("-0.7654321"))
 
 
 def _same_segment_heads(rows):
-    from attnproof.model import Atom, Head, MultiHead
+    from attnproof.heads import Atom, Head, MultiHead
 
     return MultiHead(tuple(Head(tuple(Atom(key, (Fraction(v),), bias=Fraction(b))
                                       for key, v, b in atoms)) for atoms in rows))

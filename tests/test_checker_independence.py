@@ -107,7 +107,7 @@ def test_the_walk_sees_function_level_and_relative_imports(tmp_path):
         assert ("attnproof.bounds.zonotope", "attnproof.checker", ["_private"]) in got
         assert len(got) == 2
         got = checker_violations(pkg / "checker")
-        assert ("attnproof.checker.rules.newton", "attnproof.model", ["Atom"]) in got
+        assert ("attnproof.checker.rules.newton", "attnproof.heads", ["Atom"]) in got
         assert ("attnproof.checker.rules.newton", "numpy", []) in got
         assert len(got) == 2
     finally:

@@ -66,7 +66,7 @@ def cluster(tmp_path_factory):
               name="scheduler")
         for i in range(2):
             start("worker", address, "--nthreads", "1", "--no-dashboard", "--host", "127.0.0.1",
-                  "--name", f"w{i}", "--preload", "attnproof._dask_preload", name=f"worker{i}")
+                  "--name", f"w{i}", "--preload", "attnproof.parallel._dask_preload", name=f"worker{i}")
         from distributed import Client
 
         deadline = time.monotonic() + 90

@@ -11,7 +11,7 @@ import time
 import pytest
 
 from attnproof.errors import ExecutorError, InputError
-from attnproof.executor import ExecutorSpec, TaskFailed, map_tasks
+from attnproof.parallel.executor import ExecutorSpec, TaskFailed, map_tasks
 
 
 # Task functions are pickled by value (this test module is not importable on a worker).
@@ -57,7 +57,7 @@ def test_in_process_exception_propagates():
 
 
 def test_small_batches_never_start_a_cluster():
-    from attnproof import _dask
+    from attnproof.parallel import _dask
 
     spec = ExecutorSpec(workers=2)
     assert map_tasks(square_after, [(3, 0)], spec=spec) == [9]
@@ -94,7 +94,7 @@ def test_unreachable_scheduler_is_a_one_line_error():
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     spec = ExecutorSpec(scheduler=f"tcp://127.0.0.1:{port}")
-    from attnproof import _dask
+    from attnproof.parallel import _dask
 
     old = _dask.CONNECT_TIMEOUT
     _dask.CONNECT_TIMEOUT = 2.0
@@ -140,7 +140,7 @@ def byte_total(data: bytes, k: int) -> int:
 
 def test_large_arguments_are_scattered_not_sent_in_the_graph(local2, recwarn):
     # an 11 MiB argument (above SCATTER_BYTES): same answers, and Dask has no large graph to warn of
-    from attnproof import _dask
+    from attnproof.parallel import _dask
 
     data = bytes(range(256)) * (11 * 4096)      # above Dask's 10 MB large-graph warning
     assert len(data) > _dask.SCATTER_BYTES
@@ -171,7 +171,7 @@ def test_an_argument_that_cannot_be_pickled_is_an_error_not_a_failed_task(local2
 
 
 def test_pack_round_trip():
-    from attnproof._dask import pack, run_packed, unpack
+    from attnproof.parallel._dask import pack, run_packed, unpack
 
     assert unpack(run_packed(pack(nested_sum, (((1, 0), (2, 0)), ((0, 1),))))) == [3]
     with pytest.raises(ValueError, match="bad input 3"):
@@ -203,7 +203,7 @@ def test_a_task_that_kills_its_worker_twice_is_reported_not_guessed(local2):
 
 @pytest.mark.slow
 def test_killing_a_worker_mid_run_gives_a_complete_or_honestly_partial_answer(local2):
-    from attnproof import _dask
+    from attnproof.parallel import _dask
 
     client = _dask.client_for(local2)
     deadline = time.monotonic() + 120

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from attnproof.executor import ExecutorSpec, mapper
+from attnproof.parallel.executor import ExecutorSpec, mapper
 
 
 def _integer_capture(seed: int, n_heads: int = 3, d_model: int = 3, n_ctx: int = 3):

@@ -18,7 +18,7 @@ from attnproof.checker.problem import parse_problem
 from attnproof.checker.rules.floors import limit_value, point_value
 from attnproof.fusion import reduced_form
 from attnproof.io import canonical_json, problem_to_dict
-from attnproof.model import Atom, Head, MultiHead
+from attnproof.heads import Atom, Head, MultiHead
 
 
 def sigma(k, value=1, weight=1, bias=0):

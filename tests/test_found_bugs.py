@@ -131,7 +131,7 @@ def test_numcheck_refutation_reports_a_nonzero_max_difference():
     pytest.importorskip("flint")
     from fractions import Fraction
 
-    from attnproof.model import Atom, Head, MultiHead
+    from attnproof.heads import Atom, Head, MultiHead
     from attnproof.numeric.compare import ball_compare
 
     sig = MultiHead((Head((Atom((1,), (1,)), Atom((0,), (0,)))),))
@@ -307,7 +307,7 @@ def test_numcheck_draws_only_the_coordinates_that_sparse_keys_use():
     pytest.importorskip("flint")
     from attnproof.families import sigmoid_sum
     from attnproof.io import problem_from_dict
-    from attnproof.model import MultiHead
+    from attnproof.heads import MultiHead
     from attnproof.numeric.compare import used_coordinates
     from attnproof.numeric.queries import random_queries
 

@@ -77,7 +77,7 @@ def test_few_heads_keep_the_sampled_partial_count(heads):
 def test_a_line_query_that_cannot_run_leaves_the_bounds(tmp_path, run_cli):
     # Σ_{k=1..25} σ(q1 + k·q2): the reduced denominator has degree 325 in one variable, over
     # what the line query factors; asked by default, its limit is a note, not the answer
-    from attnproof.model import Atom, Head, MultiHead
+    from attnproof.heads import Atom, Head, MultiHead
 
     M = MultiHead(tuple(Head((Atom((1, k), (1,)), Atom((0, 0), (0,)))) for k in range(1, 26)))
     p = str(tmp_path / "z.json")

@@ -25,7 +25,7 @@ from attnproof.geometry import (classify_points, direct_sum_certificate, indecom
                                 minkowski_vertices, separate)
 from attnproof.geometry.exact_lp import gordan_alternative
 from attnproof.geometry.separation import Functional, verify_functional, verify_gordan
-from attnproof.model import Atom, Head, MultiHead
+from attnproof.heads import Atom, Head, MultiHead
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from independent_count import brute_force_vertices  # noqa: E402

@@ -3,7 +3,7 @@
 Every import counts, at module level and inside functions.  The graph has no cycle, and
 every edge goes down (or sideways within one layer) of the order
 
-    model -> io -> algebra -> geometry -> fusion -> bounds -> certificate
+    heads -> io -> algebra -> geometry -> fusion -> bounds -> certificate
           -> smt (the search) / numeric / transformer -> api -> cli
 
 with the checker an island: it imports nothing of the rest (its own independence test
@@ -36,7 +36,7 @@ def test_the_graph_sees_every_module(graph):
     assert "attnproof.checker" in graph and "attnproof.cli" in graph
     assert len(graph) > 50
     # function-level imports are edges too
-    assert "attnproof.executor" in graph["attnproof.smt.sweep"] or any(
+    assert "attnproof.parallel.executor" in graph["attnproof.smt.sweep"] or any(
         "executor" in m for m in graph["attnproof.smt.sweep"])
 
 
@@ -72,9 +72,9 @@ def _write(tmp_path, files):
 SYNTHETIC = {
     "attnproof/__init__.py": "",
     "attnproof/errors.py": "",
-    "attnproof/model.py": "from .errors import X\n",
+    "attnproof/heads.py": "from .errors import X\n",
     "attnproof/algebra/__init__.py": "from .poly import P\n",
-    "attnproof/algebra/poly.py": "from ..model import Atom\n",
+    "attnproof/algebra/poly.py": "from ..heads import Atom\n",
     "attnproof/bounds/__init__.py": "",
     "attnproof/bounds/lower.py": "from ..algebra.poly import P\nfrom ..checker import check\n",
     "attnproof/certificate/__init__.py": "",
@@ -96,8 +96,8 @@ def test_a_clean_synthetic_package_passes(tmp_path):
     ("attnproof/algebra/poly.py", "def f():\n    from ..bounds import lower\n",
      ("attnproof.algebra.poly", "attnproof.bounds.lower", "upward")),
     # the same by absolute name
-    ("attnproof/model.py", "import attnproof.certificate\n",
-     ("attnproof.model", "attnproof.certificate", "upward")),
+    ("attnproof/heads.py", "import attnproof.certificate\n",
+     ("attnproof.heads", "attnproof.certificate", "upward")),
     # a producer reaching into the checker's internals
     ("attnproof/bounds/lower.py", "from ..checker.rules import R\n",
      ("attnproof.bounds.lower", "attnproof.checker.rules", "checker internals")),
@@ -105,8 +105,8 @@ def test_a_clean_synthetic_package_passes(tmp_path):
     ("attnproof/cli/__init__.py", "from ..algebra.poly import P\n",
      ("attnproof.cli", "attnproof.algebra.poly", "past a room's public names")),
     # the checker importing the producer
-    ("attnproof/checker/rules.py", "from attnproof.model import Atom\n",
-     ("attnproof.checker.rules", "attnproof.model", "checker imports the producer")),
+    ("attnproof/checker/rules.py", "from attnproof.heads import Atom\n",
+     ("attnproof.checker.rules", "attnproof.heads", "checker imports the producer")),
 ])
 def test_a_deliberately_bad_import_is_caught(tmp_path, rel, text, expected):
     g = _write(tmp_path, {**SYNTHETIC, rel: text})

@@ -105,7 +105,7 @@ def test_zonotope_counts_match_the_graph_counts():
 
 
 def test_factors_with_other_coefficients_get_weights_of_their_own():
-    from attnproof.model import Atom, Head, MultiHead
+    from attnproof.heads import Atom, Head, MultiHead
     # sigma(q) + sigma(q + log 2) by weight: Q = (1 + x)(1 + 2x), one direction twice
     h1 = Head((Atom((1,), (1,)), Atom((0,), (0,))))
     h2 = Head((Atom((1,), (1,), weight=Fraction(2)), Atom((0,), (0,))))
@@ -170,7 +170,7 @@ def test_prove_lines_and_replay(tmp_path, capsys):
 def test_slots_may_repeat_a_point():
     # "at most k": a valid set of 2 points is found with k = 3 slots (a point repeats,
     # the weights add), with and without the order
-    from attnproof.model import Atom, Head, MultiHead
+    from attnproof.heads import Atom, Head, MultiHead
     M = MultiHead((Head((Atom((1,), (1,)), Atom((0,), (0,)))),))
     for opts in ((), ("order",), LINE_OPTIONS):
         res = line_query(M, 3, 60, options=opts, complete=False)
@@ -215,7 +215,7 @@ def _no_solver(monkeypatch):
 def test_prove_asks_no_solver_when_the_query_does_not_apply(tmp_path, capsys, monkeypatch):
     from attnproof.cli import main
     from attnproof.io import dump_problem
-    from attnproof.model import Atom, Head, MultiHead
+    from attnproof.heads import Atom, Head, MultiHead
     _no_solver(monkeypatch)
     w = tmp_path / "w2.json"
     dump_problem(sigmoid_sum(2), w)                 # no gap: the exact steps close it
@@ -245,23 +245,23 @@ def test_prove_asks_no_solver_when_the_query_does_not_apply(tmp_path, capsys, mo
 # ---- extensions: coefficients c != 1, multiplicities, non-primitive directions, Newton factors
 
 def _sig(key, w=1):
-    from attnproof.model import Atom, Head
+    from attnproof.heads import Atom, Head
     return Head((Atom(key, (1,), weight=Fraction(w)), Atom(tuple(0 for _ in key), (0,))))
 
 
 def _square():
     """x^2 / (1 + x)^2 as one head (keys 0, 1, 2 with weights 1, 2, 1): Q = (1 + x)^2."""
-    from attnproof.model import Atom, Head
+    from attnproof.heads import Atom, Head
     return Head((Atom((0, 0), (0,)), Atom((1, 0), (0,), weight=Fraction(2)), Atom((2, 0), (1,))))
 
 
 def _triangle():
-    from attnproof.model import Atom, Head
+    from attnproof.heads import Atom, Head
     return Head((Atom((0, 0), (0,)), Atom((1, 0), (1,)), Atom((0, 1), (2,))))
 
 
 def _extended():
-    from attnproof.model import MultiHead
+    from attnproof.heads import MultiHead
     return {
         "sigma(q) + sigma(2q)": (MultiHead((_sig((1,)), _sig((2,)))), True),
         "sigma(q) + 2-weighted sigma(q)": (MultiHead((_sig((1,)), _sig((1,), 2))), True),
@@ -294,7 +294,7 @@ def test_extended_factors_never_refute_a_fusion_slow(name):
 
 
 def test_extended_factor_kinds_are_read_off_q():
-    from attnproof.model import MultiHead
+    from attnproof.heads import MultiHead
     lf = line_factors(reduced_form(MultiHead((_sig((1,)), _sig((2,))))))
     assert lf.directions == ((1,), (2,))                  # 1 + x^2: lines s + 2Z
     assert line_frame(lf.directions).contents == (1, 2)
@@ -305,7 +305,7 @@ def test_extended_factor_kinds_are_read_off_q():
 
 
 def test_multiplicity_and_newton_factors_strengthen_the_query():
-    from attnproof.model import MultiHead
+    from attnproof.heads import MultiHead
     # (1 + x)^2: every line needs three points, so two points are refuted (the Newton
     # bound is 2) and the head itself, three atoms, is the minimum
     M = MultiHead((_square(),))
@@ -335,7 +335,7 @@ def _rechecked(doc):
 
 
 def test_checker_verifies_coefficients_and_multiplicities_and_refuses_forgeries():
-    from attnproof.model import MultiHead
+    from attnproof.heads import MultiHead
     doc = _extended_certificate(MultiHead((_sig((1, 0), 3), _sig((0, 1)), _sig((1, 1)))))
     step = [s for s in doc["steps"] if s["rule"] == "line_refutation"][0]
     assert step["coefficients"] == [1, 3, 1] and "multiplicities" not in step
@@ -371,7 +371,7 @@ def test_checker_verifies_coefficients_and_multiplicities_and_refuses_forgeries(
 
 
 def test_newton_factors_are_bound_and_replayed():
-    from attnproof.model import MultiHead
+    from attnproof.heads import MultiHead
     from attnproof.smt.certify import line_refutation_step
     from attnproof.smt.replay import replay_step
     M = MultiHead((_triangle(), _sig((1, 0)), _sig((0, 1))))
@@ -394,7 +394,7 @@ def test_newton_factors_are_bound_and_replayed():
 
 
 def test_replay_refuses_a_stated_c_or_m_the_problem_does_not_have():
-    from attnproof.model import MultiHead
+    from attnproof.heads import MultiHead
     from attnproof.smt.certify import line_refutation_step
     from attnproof.smt.replay import line_options_of
     M = MultiHead((_square(), _sig((0, 1))))
@@ -434,7 +434,7 @@ def test_the_python_prove_asks_the_line_query_as_the_command_does(tmp_path, caps
     from attnproof.cli import main
     from attnproof.errors import InputError
     from attnproof.io import dump_problem
-    from attnproof.model import Atom, Head, MultiHead
+    from attnproof.heads import Atom, Head, MultiHead
 
     M = graph_sum(named_graph("complete", 3))
     cert = prove(M)

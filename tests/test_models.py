@@ -283,7 +283,7 @@ def test_json_outputs_follow_their_schemas(tmp_path, run_cli):
 # ---- compact exact heads: what a merge-report task carries ---------------------------------
 
 def test_exact_head_round_trip_and_digest():
-    from attnproof.model import Atom, Head
+    from attnproof.heads import Atom, Head
     from attnproof.transformer.report import ExactHead
 
     rng = np.random.default_rng(4)
@@ -305,7 +305,7 @@ def test_exact_head_round_trip_and_digest():
 def test_merge_report_certificates_equal_those_of_prove_question(tmp_path):
     """The report's tasks rebuild each head once per process (digest-keyed cache); the
     certificates are byte-identical to proving the same multi-head directly, and between runs."""
-    from attnproof.model import MultiHead
+    from attnproof.heads import MultiHead
     from attnproof.transformer.problem import domain_dim
     from attnproof.transformer.report import _HEAD_CACHE, merge_report, prove_question
 

@@ -20,7 +20,7 @@ import pytest
 torch = pytest.importorskip("torch", reason="the models extra (torch) is not installed")
 pytest.importorskip("transformers", reason="the models extra (transformers) is not installed")
 
-from attnproof.model import MultiHead  # noqa: E402
+from attnproof.heads import MultiHead  # noqa: E402
 from attnproof.transformer import capture, capture_mha, capture_to_problem  # noqa: E402
 from attnproof.transformer.capture import load_capture  # noqa: E402
 from attnproof.transformer.problem import domain_query  # noqa: E402

@@ -12,7 +12,7 @@ import pytest
 from attnproof.errors import InputError, NumericError
 from attnproof.families import biased_sigmoid_sum, graph_sum, random_multihead, sigmoid_sum
 from attnproof.fusion import fuse
-from attnproof.model import Atom, Head, MultiHead
+from attnproof.heads import Atom, Head, MultiHead
 from attnproof.numeric import (mpf_to_fraction, arb_precision, ball_compare, ball_sign, evaluate_balls,
                                evaluate_mpmath, quick_ball_check, random_queries)
 from attnproof.numeric.balls import HeadTable, arb_of

@@ -12,7 +12,7 @@ import pytest
 from attnproof.families import biased_sigmoid_sum, sigmoid_sum
 from attnproof.fusion import fuse
 from attnproof.io import canonical_json, problem_to_dict
-from attnproof.model import Atom, Head, MultiHead
+from attnproof.heads import Atom, Head, MultiHead
 
 
 def write(path, M: MultiHead) -> str:

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from attnproof.errors import InputError, NumericError
 from attnproof.families import random_multihead
-from attnproof.model import Atom, Head
+from attnproof.heads import Atom, Head
 from attnproof.numeric import (mpf_to_fraction, arb_precision, evaluate_balls, evaluate_kernel, evaluate_mpmath,
                                evaluate_reference, head_arrays, softmax_kernel, softmax_reference)
 from attnproof.numeric.balls import arb_of

@@ -15,7 +15,7 @@ from attnproof.checker import check_document, check_text
 from attnproof.checker.rules.planar import planar_count
 from attnproof.families import float_multihead
 from attnproof.geometry.planar import convex_hull, minkowski_polygon, planar_vertex_count
-from attnproof.model import Atom, Head, MultiHead
+from attnproof.heads import Atom, Head, MultiHead
 
 
 def _brute(sets) -> set:

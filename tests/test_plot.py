@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from attnproof.errors import InputError
 from attnproof.families import graph_sum, sigmoid_sum
-from attnproof.model import Atom, Head, MultiHead
+from attnproof.heads import Atom, Head, MultiHead
 from attnproof.plot import affine_frame, draw_newton, hull_2d, hull_3d, newton_picture
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -26,7 +26,7 @@ from attnproof.certificate.build import distinct_key_product
 from attnproof.errors import InputError
 from attnproof.families import biased_sigmoid_sum, sigmoid_sum
 from attnproof.io import canonical_json, problem_from_dict, problem_to_dict
-from attnproof.model import Atom, Head, MultiHead
+from attnproof.heads import Atom, Head, MultiHead
 
 VALS = [0, 1, -1, 2, 3, F(1, 2), F(-3, 4), F(5, 3), 7, -2, 10 ** 20, F(1, 10 ** 19)]
 

@@ -27,7 +27,7 @@ from attnproof.families import float_multihead, sigmoid_sum
 from attnproof.fusion import (ClassProductFusion, class_product_fusion, fuse, product_fusion,
                               reduced_form)
 from attnproof.io import dump_problem, load_problem
-from attnproof.model import Atom, Head, MultiHead
+from attnproof.heads import Atom, Head, MultiHead
 
 F = Fraction
 HERE = Path(__file__).resolve().parent

@@ -11,7 +11,7 @@ import pytest
 from attnproof.errors import InputError, LimitError, SolverError
 from attnproof.families import graph_sum, named_graph, random_multihead, sigmoid_sum
 from attnproof.fusion import fuse, reduced_form
-from attnproof.model import Atom, Head, MultiHead
+from attnproof.heads import Atom, Head, MultiHead
 from attnproof.smt import (SearchOptions, box_window, build_query, encode, full_frame,
                               fusion_from_g, lineality_frame, minimize, points_window,
                               run_solver, search_fusion, verify_fusion, window_symmetries)

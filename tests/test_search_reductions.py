@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from attnproof.algebra.expfrac import poly_context, poly_to_dict
 from attnproof.families import graph_sum, named_graph, sigmoid_sum
 from attnproof.fusion import reduced_form
-from attnproof.model import Atom, Head, MultiHead
+from attnproof.heads import Atom, Head, MultiHead
 from attnproof.smt import SearchOptions, build_query, search_fusion
 from attnproof.smt import query as query_module
 from attnproof.smt.encoding import _parity

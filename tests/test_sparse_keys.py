@@ -24,7 +24,7 @@ from attnproof.families import graph_sum, one_hot_head, random_multihead, sigmoi
 from attnproof.fusion import ExplicitFusion, compress, fuse, reduced_form, sparse_fusion
 from attnproof.io import (canonical_json, decimal_string, loads_problem, problem_sha256,
                           problem_to_dict)
-from attnproof.model import Atom, Head, MultiHead
+from attnproof.heads import Atom, Head, MultiHead
 
 
 # -- the model ---------------------------------------------------------------

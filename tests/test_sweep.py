@@ -195,7 +195,7 @@ def test_sweep_cli_results_and_certificate_bytes_do_not_depend_on_the_executor(r
 
 
 def test_certificate_bytes_do_not_depend_on_the_executor():
-    from attnproof.executor import ExecutorSpec
+    from attnproof.parallel.executor import ExecutorSpec
     from attnproof.io import canonical_json
     from attnproof.smt.certify import search_certificate
 
@@ -211,7 +211,7 @@ def test_certificate_bytes_do_not_depend_on_the_executor():
 
 @pytest.mark.slow
 def test_tasks_past_the_deadline_are_unknown_never_refuted(files):
-    from attnproof.executor import ExecutorSpec
+    from attnproof.parallel.executor import ExecutorSpec
 
     # C_5's queries at k 30 and 31 are refutations that take z3 seconds (far past 0.2 s)
     C5 = graph_sum(named_graph("cycle", 5))

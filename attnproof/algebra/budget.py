@@ -28,7 +28,7 @@ lattice exponents of up to ... bits (degree ... in x...), over the 17-bit cap of
 from __future__ import annotations
 
 from ..errors import LimitError
-from ..model import MultiHead
+from ..heads import MultiHead
 from .lattice import Lattice
 
 __all__ = ["MAX_FLINT_DEGREE", "MAX_FACTOR_DEGREE", "degree_spreads", "flint_obstacle",

@@ -7,7 +7,7 @@ tests use random points as an exact identity check (THEORY §2: an identity in
 ``z`` at ``z = e^{1/L}`` holds iff it holds identically).
 
 >>> from fractions import Fraction as F
->>> from attnproof.model import Atom, Head, MultiHead
+>>> from attnproof.heads import Atom, Head, MultiHead
 >>> h = Head((Atom((F(1, 2),), (1,)), Atom((0,), (0,))))
 >>> lat = Lattice.of(MultiHead((h,)))
 >>> evaluate_head(h, lat, (F(3),))        # x1 = e^{q/2} = 3, so e^{q/2} / (1 + e^{q/2})
@@ -21,7 +21,7 @@ from fractions import Fraction
 from typing import Sequence
 
 from ..errors import AlgebraError
-from ..model import Head, MultiHead
+from ..heads import Head, MultiHead
 from .lattice import Lattice
 
 __all__ = ["evaluate_head", "evaluate_multihead", "random_point"]

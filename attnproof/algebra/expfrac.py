@@ -8,7 +8,7 @@ monomial of ``N`` and ``D`` cancels in the ratio, so the shift matters only for
 the keys of a fused head; rational weights and values are cleared by a common
 integer factor of ``N`` and ``D``.
 
->>> from attnproof.model import Atom, Head, MultiHead
+>>> from attnproof.heads import Atom, Head, MultiHead
 >>> M = MultiHead((Head((Atom((1,), (1,)), Atom((-1,), (0,)))),))
 >>> f = head_fraction(M.heads[0], Lattice.of(M))
 >>> str(f.num[0]), str(f.den), f.shift
@@ -25,7 +25,7 @@ from typing import Iterator, Sequence
 import flint
 
 from ..errors import AlgebraError
-from ..model import Head
+from ..heads import Head
 from .lattice import Lattice
 
 __all__ = ["ExpFraction", "head_fraction", "poly_context", "poly_to_dict", "poly_from_dict",
@@ -98,7 +98,7 @@ def evaluate_poly(p: "flint.fmpz_mpoly", point: Sequence[Fraction]) -> Fraction:
 class ExpFraction:
     """A fraction ``N/D`` over exp atoms; ``N`` has one polynomial per value component.
 
-    >>> from attnproof.model import Atom, Head, MultiHead
+    >>> from attnproof.heads import Atom, Head, MultiHead
     >>> h = Head((Atom((1,), (1,)), Atom((0,), (0,))))
     >>> f = head_fraction(h, Lattice.of(MultiHead((h,))))
     >>> f.is_head(), f.support_x(), f.evaluate((Fraction(3),))
@@ -209,7 +209,7 @@ def head_fraction(head: Head, lattice: Lattice, ctx=None) -> ExpFraction:
     """``N/D`` of one head, shifted so that ``D`` has no monomial factor.
 
     >>> from fractions import Fraction as F
-    >>> from attnproof.model import Atom, Head, MultiHead
+    >>> from attnproof.heads import Atom, Head, MultiHead
     >>> h = Head((Atom((1,), (F(1, 2),), weight=F(2, 3)), Atom((0,), (0,))))
     >>> f = head_fraction(h, Lattice.of(MultiHead((h,))))
     >>> str(f.num[0]), str(f.den)

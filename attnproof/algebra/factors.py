@@ -27,10 +27,10 @@ from math import gcd
 import flint
 
 from .budget import factor_obstacle
-from ..model import MultiHead
+from ..heads import MultiHead
 from .sparse import (HeadPolys, all_variables, context, from_flint, head_polys, normal_form,
                      poly_text, to_flint, x_support)
-from ..tasks import Progress
+from ..parallel.tasks import Progress
 
 __all__ = ["Factor", "FactorSet", "Witness", "irreducibility_witness", "surviving_factors"]
 

@@ -43,7 +43,7 @@ from math import lcm
 from flint.utils.flint_exceptions import DomainError
 
 from ..errors import AlgebraError
-from ..model import MultiHead
+from ..heads import MultiHead
 from .expfrac import ExpFraction, head_fraction
 
 __all__ = ["fusion_identity", "checked_gcd"]
@@ -100,7 +100,7 @@ def fusion_identity(frac: ExpFraction, M: MultiHead, *, gcd: bool = True) -> str
     ``gcd=False`` (exponents too long for FLINT's gcd): a gcd needed is an
     :class:`AlgebraError` instead.
 
-    >>> from attnproof.model import Atom, Head, MultiHead
+    >>> from attnproof.heads import Atom, Head, MultiHead
     >>> from attnproof.fusion import fuse
     >>> s = Head((Atom((1,), (1,)), Atom((0,), (0,))))       # σ(q)
     >>> t = Head((Atom((1,), (0,)), Atom((0,), (1,))))       # 1 - σ(q): the sum is 1

@@ -7,7 +7,7 @@ variable ``z`` standing for ``e^{1/L}``; it is present only when some bias is
 non-zero.
 
 >>> from fractions import Fraction as F
->>> from attnproof.model import Atom, Head, MultiHead
+>>> from attnproof.heads import Atom, Head, MultiHead
 >>> M = MultiHead((Head((Atom((F(1, 2), 3), (1,), bias=F(1, 3)), Atom((0, 0), (0,)))),))
 >>> lat = Lattice.of(M)
 >>> lat.scales, lat.bias_scale, lat.nvars
@@ -32,7 +32,7 @@ from fractions import Fraction
 from math import lcm
 from typing import Sequence
 
-from ..model import Atom, MultiHead
+from ..heads import Atom, MultiHead
 
 __all__ = ["Lattice"]
 

@@ -25,7 +25,7 @@ True
 
 from __future__ import annotations
 
-from ..model import MultiHead
+from ..heads import MultiHead
 from .lattice import Lattice
 
 __all__ = ["fusion_size_bound", "box_slice_max"]

@@ -25,7 +25,7 @@ from math import gcd, lcm
 import flint
 
 from .lattice import Lattice
-from ..model import MultiHead
+from ..heads import MultiHead
 
 Mono = tuple
 Sparse = dict

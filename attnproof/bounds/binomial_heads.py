@@ -13,7 +13,7 @@ direction of a non-unit head has a certified factor: every factor of ``Q`` is th
 a factor of a binomial in one of those directions, and the zonotope of ``Q`` has
 exactly these generator directions.
 
->>> from attnproof.model import Atom, Head, MultiHead
+>>> from attnproof.heads import Atom, Head, MultiHead
 >>> def sig(k): return Head((Atom(k, (1,)), Atom((0, 0), (0,))))
 >>> fs, complete = binomial_factors(MultiHead((sig((12345678, 0)), sig((3, 0)), sig((0, 1)))))
 >>> [F.witness.kind for F in fs], complete
@@ -25,7 +25,7 @@ from __future__ import annotations
 from ..algebra.binomials import capelli_factor, direction, valuation
 from ..algebra.factors import Factor, Witness, irreducibility_witness
 from ..algebra.sparse import head_polys, variables, x_support
-from ..model import MultiHead
+from ..heads import MultiHead
 
 __all__ = ["binomial_factors"]
 

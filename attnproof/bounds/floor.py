@@ -34,7 +34,7 @@ import random
 from fractions import Fraction
 
 from ..algebra.lattice import Lattice
-from ..model import MultiHead
+from ..heads import MultiHead
 
 __all__ = ["non_constant_witnesses", "MAX_DIRECTIONS", "MAX_POINT_BITS"]
 

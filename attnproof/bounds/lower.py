@@ -35,8 +35,8 @@ from ..algebra.sizes import exact_product, fusion_size_bound
 from ..errors import AlgebraError, LimitError
 from ..fusion import DEFAULT_MAX_ATOMS, reduced_form
 from ..geometry.proof import MAX_CANDIDATES, GeometryProof, geometry_proof
-from ..model import MultiHead
-from ..tasks import MapTasks, Progress
+from ..heads import MultiHead
+from ..parallel.tasks import MapTasks, Progress
 from ..algebra.factors import FactorSet, surviving_factors
 from .newton import independent_zonotope_functionals, minkowski_vertex, newton_vertices
 from ..algebra.sparse import from_flint, head_polys, normal_form, variables, x_support
@@ -408,8 +408,8 @@ def lower_bound(M: MultiHead, explicit: bool = False, max_atoms: int | None = DE
     ``explicit`` lists every vertex in one block instead of counting blocks
     structurally.  The C3 fallback (FLINT) is used when some factor has no C1
     witness or does not survive, and the product fusion fits in ``max_atoms``.
-    ``mapper`` (:class:`attnproof.tasks.MapTasks`) runs the vertex enumeration of
-    the geometric path (THEORY Lemma 9.4), e.g. on Dask (:func:`attnproof.executor.mapper`).  ``lattice`` and
+    ``mapper`` (:class:`attnproof.parallel.tasks.MapTasks`) runs the vertex enumeration of
+    the geometric path (THEORY Lemma 9.4), e.g. on Dask (:func:`attnproof.parallel.executor.mapper`).  ``lattice`` and
     ``hp`` (the lattice of ``M`` and its :func:`head_polys`), when already built.
     When the count proves only 1 and ``M`` is not constant, the non-constant
     floor (:mod:`.floor`) raises it to 2.

@@ -18,8 +18,8 @@ from ..algebra.lattice import Lattice
 from ..algebra.sizes import exact_product, fusion_size_bound
 from ..fusion import DEFAULT_MAX_ATOMS, ClassProductFusion, ExplicitFusion, Fusion, fuse
 from ..io import canonical_json, decimal_string, paused_gc, problem_to_dict
-from ..model import MultiHead
-from ..tasks import MapTasks, Progress
+from ..heads import MultiHead
+from ..parallel.tasks import MapTasks, Progress
 from .steps import lower_bound_steps
 from .steps.fusion import explicit_fusion_step, product_fusion_step
 

@@ -20,7 +20,7 @@ from typing import Any
 from ..geometry.points import head_points
 from ..geometry.proof import MAX_CANDIDATES, GeometryProof, geometry_proof
 from ..io import canonical_json, problem_to_dict
-from ..model import MultiHead
+from ..heads import MultiHead
 from .build import FORMAT, VERSION, encode_count
 from .steps.fusion import product_fusion_step
 from .steps.geometry import geometry_steps

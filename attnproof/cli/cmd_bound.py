@@ -63,7 +63,7 @@ def summarize(lb) -> dict:
 
 def run(args: argparse.Namespace) -> int:
     from ..bounds import lower_bound
-    from ..executor import mapper
+    from ..parallel import mapper
     from ..io import load_problem
 
     M = load_problem(args.problem)

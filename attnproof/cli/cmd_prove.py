@@ -103,7 +103,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _run(args: argparse.Namespace) -> int:
     from ..certificate import build_certificate
-    from ..executor import mapper
+    from ..parallel import mapper
     from ..certificate import check_own, waits_for_replay
     from ..checker import check_text, too_large
     from ..errors import CertificateError, InputError, LimitError, SolverError

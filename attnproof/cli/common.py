@@ -108,7 +108,7 @@ def _stop_children() -> None:
 
 def _on_stop_signal(signum: int, frame: Any) -> None:
     _stop_children()
-    dask = sys.modules.get("attnproof._dask")
+    dask = sys.modules.get("attnproof.parallel._dask")
     if dask is not None and dask.starting.is_set():   # raised again once the cluster is up
         dask.pending_signal.append(signum)
         return
@@ -156,9 +156,9 @@ def close_executors(code: int) -> int:
     >>> close_executors(0)
     0
     """
-    if "attnproof._dask" not in sys.modules:
+    if "attnproof.parallel._dask" not in sys.modules:
         return code
-    from ..executor import shutdown_executors
+    from ..parallel import shutdown_executors
 
     try:
         shutdown_executors()
@@ -225,7 +225,7 @@ def guarded(fn: Callable[[Any], int], args: Any) -> int:
 
 
 class ProgressBar:
-    """The command line's progress display on stderr: a :data:`attnproof.tasks.Progress`.
+    """The command line's progress display on stderr: a :data:`attnproof.parallel.tasks.Progress`.
 
     Use it as a context manager and call it as ``bar(done, total)`` (``total``
     may be None: a counter).  ``heartbeat=True`` keeps it alive with the elapsed
@@ -521,8 +521,8 @@ def add_executor_options(p: argparse.ArgumentParser) -> None:
 
 
 def executor_spec(args: argparse.Namespace, timeout: float | None = None):
-    """The :class:`attnproof.executor.ExecutorSpec` of parsed ``--workers``/``--scheduler``."""
-    from ..executor import ExecutorSpec
+    """The :class:`attnproof.parallel.executor.ExecutorSpec` of parsed ``--workers``/``--scheduler``."""
+    from ..parallel import ExecutorSpec
 
     return ExecutorSpec.from_options(getattr(args, "workers", None), getattr(args, "scheduler", None),
                                      timeout)

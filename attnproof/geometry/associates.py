@@ -8,7 +8,7 @@ value component of ``Σ_g N_g / (q_g z^{a_g} x^{t_g})`` is ``κ·D_h`` for one
 no class.
 
 >>> from attnproof.families import sigmoid_sum
->>> from attnproof.model import Atom, Head, MultiHead
+>>> from attnproof.heads import Atom, Head, MultiHead
 >>> S = sigmoid_sum(2)
 >>> associate_classes(MultiHead(S.heads + S.heads[:1]))
 ([[0, 2], [1]], [False, False])
@@ -22,7 +22,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from ..algebra.lattice import Lattice
-from ..model import MultiHead
+from ..heads import MultiHead
 
 __all__ = ["associate_classes", "zpoly_heads"]
 

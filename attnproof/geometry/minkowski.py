@@ -10,7 +10,7 @@ vertex of head ``k`` (level 1: the vertices of head 0), so a *complete*
 enumeration leaves, for every candidate, a functional (final level) or an
 exact Gordan certificate ``μ`` on the prefix heads.
 
-Candidates are decided in chunks through a map of tasks (:class:`attnproof.tasks.MapTasks`).
+Candidates are decided in chunks through a map of tasks (:class:`attnproof.parallel.tasks.MapTasks`).
 
 >>> T1 = [(-2, 9, -6), (1, -9, -9), (-9, 8, -9)]
 >>> T2 = [(3, -3, 4), (-9, 7, -2), (5, 6, 8)]
@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from typing import Sequence
 
 from ..errors import LimitError
-from ..tasks import MapTasks, Progress, map_in_process
+from ..parallel.tasks import MapTasks, Progress, map_in_process
 from .separation import Functional, dot, refute, separate
 from .vertices import check_distinct, classify_chunk, collect_points
 
@@ -364,8 +364,8 @@ def minkowski_vertices(heads_points: Sequence[Sequence[Sequence[int]]], *, compl
     exact).  ``max_candidates``: when the tuples of per-head vertices exceed it,
     decide only that many (a seeded random sample, plus the vertex of one generic
     direction) and report a partial count: a verified lower bound, ``complete`` False.
-    ``mapper`` runs the chunks (:class:`attnproof.tasks.MapTasks`; default: in this process,
-    :func:`attnproof.executor.mapper` gives one for Dask).
+    ``mapper`` runs the chunks (:class:`attnproof.parallel.tasks.MapTasks`; default: in this process,
+    :func:`attnproof.parallel.executor.mapper` gives one for Dask).
     """
     heads = tuple(tuple(check_distinct(pts)) for pts in heads_points)
     if not heads or any(not pts for pts in heads):

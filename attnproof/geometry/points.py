@@ -14,7 +14,7 @@ so two atoms with the same key give one point.
 from __future__ import annotations
 
 from ..algebra.lattice import Lattice
-from ..model import MultiHead
+from ..heads import MultiHead
 
 __all__ = ["head_points", "varying_coordinates", "project"]
 

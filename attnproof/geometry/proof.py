@@ -23,8 +23,8 @@ from dataclasses import dataclass, field
 
 from ..algebra.lattice import Lattice
 from ..checker.limits import WORK_MAX
-from ..model import MultiHead
-from ..tasks import MapTasks, Progress
+from ..heads import MultiHead
+from ..parallel.tasks import MapTasks, Progress
 from .associates import associate_classes
 from .chain import Chain, difference_box, indecomposable_chain, width_functionals
 from .direct_sum import DirectSum, direct_sub_sum, direct_sum_certificate

@@ -27,7 +27,7 @@ from typing import Any, Sequence
 
 from ..checker.limits import MAX_FILE_BYTES
 from ..errors import InputError
-from ..model import MultiHead
+from ..heads import MultiHead
 from .files import atomic_write
 
 __all__ = ["load_npz", "save_npz", "MAX_NPZ_EXPANDED_BYTES"]

@@ -22,7 +22,7 @@ from typing import Any, Iterable, Iterator, Sequence
 
 from ..checker.limits import MAX_DIM, fits_digits
 from ..errors import InputError, NumberError, ValidationError
-from ..model import Atom, Head, MultiHead
+from ..heads import Atom, Head, MultiHead
 from .files import (atomic_write_text, canonical_json, loads_json, paused_gc, read_json_file,
                     read_text_file)
 from .numbers import (_FAST_INT, _SMALL_FRACTIONS, _format_fraction, exact_decimal, format_number,
@@ -385,7 +385,7 @@ def load_problem(path: str | os.PathLike) -> MultiHead:
 def problem_to_dict(M: MultiHead) -> dict:
     """The canonical document of a multi-head: defaults omitted, numbers canonical.
 
-    >>> from attnproof.model import Atom, Head, MultiHead
+    >>> from attnproof.heads import Atom, Head, MultiHead
     >>> problem_to_dict(MultiHead((Head((Atom((1,), (1,)),)),)))
     {'format': 'attnproof-problem', 'version': 1, 'dim': 1, 'heads': [{'atoms': [{'key': [1], 'value': 1}]}]}
 
@@ -487,7 +487,7 @@ def decimal_atom_docs(head: Head, dim: int, value_dim: int) -> Iterator[dict]:
     """Atom documents of a head with every number an exact decimal where it has one
     (:func:`attnproof.io.numbers.exact_decimal`): the keys of float inputs stay readable.
 
-    >>> from attnproof.model import Atom
+    >>> from attnproof.heads import Atom
     >>> list(decimal_atom_docs(Head((Atom((Fraction(3, 8),), (1,)),)), 1, 1))
     [{'key': ['0.375'], 'value': 1}]
     """

@@ -12,7 +12,7 @@ A head is evaluated at an exact rational query ``q`` in three steps:
    are ball operations; the result is a ball certainly containing ``H(q)``.
 
 >>> from fractions import Fraction as F
->>> from attnproof.model import Atom, Head
+>>> from attnproof.heads import Atom, Head
 >>> sig = Head((Atom((1,), (1,)), Atom((0,), (0,))))
 >>> (v,), = evaluate_balls(sig, [(F(0),)], digits=20)
 >>> v.str(20)
@@ -34,7 +34,7 @@ import flint
 
 from ..algebra.lattice import Lattice
 from ..errors import InputError, NumericError
-from ..model import Head, MultiHead
+from ..heads import Head, MultiHead
 from .precision import GUARD_BITS, MAX_BALL_DIGITS, arb_precision, digits_to_bits
 
 __all__ = ["HeadTable", "MultiHeadTable", "table_of", "evaluate_balls", "arb_of"]
@@ -71,7 +71,7 @@ class HeadTable:
         matrix (``columns``): sparse keys in a large dimension cost their non-zero
         coordinates, not the dimension.
 
-        >>> from attnproof.model import Atom
+        >>> from attnproof.heads import Atom
         >>> t = HeadTable.of(Head((Atom((Fraction(1, 2),), (1,)), Atom((0,), (0,)))))
         >>> t.lattice.scales, t.exponents.nrows(), t.columns
         ((2,), 2, (0,))
@@ -93,7 +93,7 @@ class HeadTable:
     def logits(self, q: Sequence[Fraction]) -> tuple[list[int], int]:
         """Exact logits as ``(t_i, D)`` with ``<k_i,q> + b_i = t_i / D``.
 
-        >>> from attnproof.model import Atom
+        >>> from attnproof.heads import Atom
         >>> t = HeadTable.of(Head((Atom((Fraction(1, 2),), (1,), bias=1), Atom((0,), (0,)))))
         >>> t.logits((Fraction(1, 3),))
         ([7, 0], 6)
@@ -115,7 +115,7 @@ class HeadTable:
     def balls(self, q: Sequence[Fraction]) -> tuple["flint.arb", ...]:
         """Ball enclosure of ``H(q)`` at the current Arb precision (one per value component).
 
-        >>> from attnproof.model import Atom
+        >>> from attnproof.heads import Atom
         >>> t = HeadTable.of(Head((Atom((1,), (1, 0)), Atom((0,), (0, 1)))))
         >>> with arb_precision(60):
         ...     [b.str(6) for b in t.balls((Fraction(0),))]

@@ -31,12 +31,12 @@ from typing import Any, Callable, Optional, Sequence, Union
 import flint
 
 from ..errors import InputError, NumericError
-from ..model import Head, MultiHead
+from ..heads import Head, MultiHead
 from .balls import arb_of, evaluate_balls, table_of
 from .mp import evaluate_mpmath, mpf_to_fraction
 from .precision import GUARD_BITS, MAX_BALL_DIGITS, MAX_BITS, arb_precision, digits_to_bits
 from .queries import Query, format_query, query_digits, random_queries
-from ..tasks import Progress
+from ..parallel.tasks import Progress
 
 __all__ = ["BallCheck", "Refutation", "ball_compare", "quick_ball_check", "ball_sign", "cross_check",
            "DEFAULT_DIGITS", "DEFAULT_SAMPLES"]
@@ -191,7 +191,7 @@ def used_coordinates(*objs: HeadLike) -> list[int] | None:
     """The key coordinates some atom uses, when they are at most half of the dimension
     (then random queries draw only those); None otherwise (every coordinate is drawn).
 
-    >>> from attnproof.model import Atom
+    >>> from attnproof.heads import Atom
     >>> used_coordinates(Head((Atom((0, 0, 0, 2), (1,)), Atom((0, 0, 0, 0), (0,)))))
     [3]
     """
@@ -225,7 +225,7 @@ def ball_compare(M: HeadLike, fused: HeadLike, queries: Sequence[Sequence[Fracti
     difference is found down to the cap's resolution.  Stops at the first
     refutation.
 
-    >>> from attnproof.model import Atom
+    >>> from attnproof.heads import Atom
     >>> sig = MultiHead((Head((Atom((1,), (1,)), Atom((0,), (0,)))),))
     >>> bad = Head((Atom((1,), (1,)), Atom((0,), (Fraction(1, 10**30),))))
     >>> r = ball_compare(sig, bad, samples=3)

@@ -33,7 +33,7 @@ from typing import Union
 import numpy as np
 
 from ..errors import InputError, NumericError
-from ..model import Head, MultiHead
+from ..heads import Head, MultiHead
 from .queries import check_query_array
 
 __all__ = ["head_arrays", "softmax_reference", "softmax_kernel", "evaluate_kernel",
@@ -50,7 +50,7 @@ def _log_fraction(w: Fraction) -> float:
 def head_arrays(head: Head) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``(K, lb, V)`` in float64: keys ``n × d``, log-factors ``b + log w`` and values ``n × m``.
 
-    >>> from attnproof.model import Atom
+    >>> from attnproof.heads import Atom
     >>> K, lb, V = head_arrays(Head((Atom((1,), (2,), bias=1, weight=1),)))
     >>> K.tolist(), lb.tolist(), V.tolist()
     ([[1.0]], [1.0], [[2.0]])

@@ -18,7 +18,7 @@ from fractions import Fraction
 from typing import Iterable, Sequence, Union
 
 from ..errors import InputError
-from ..model import Head, MultiHead
+from ..heads import Head, MultiHead
 from .precision import mp_context
 
 __all__ = ["evaluate_mpmath", "mp_head_value", "mpf_to_fraction"]
@@ -45,7 +45,7 @@ def _mpq(ctx, x: Fraction):
 def mp_head_value(ctx, head: Head, q: Sequence[Fraction]) -> tuple:
     """``H(q)`` in the mpmath context ``ctx`` with the exact max-logit shift.
 
-    >>> from attnproof.model import Atom
+    >>> from attnproof.heads import Atom
     >>> from attnproof.numeric.precision import mp_context
     >>> ctx = mp_context(15)
     >>> h = Head((Atom((1,), (1,), weight=3), Atom((0,), (0,))))

@@ -25,7 +25,7 @@ from ..certificate.steps.windows import (line_refutation_step as _line_step,
                                          window_refutation_claim, window_refutation_step)
 from ..errors import CertificateError
 from ..fusion import Fusion
-from ..model import MultiHead
+from ..heads import MultiHead
 
 __all__ = ["refutation_step", "refutation_claim", "search_certificate", "explicit_fusion_step",
            "line_refutation_step", "line_certificate", "TRUST_ORDER"]

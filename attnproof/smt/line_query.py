@@ -24,7 +24,7 @@ from typing import Any, Callable, Optional, Sequence
 
 from ..errors import InputError
 from ..fusion import DEFAULT_MAX_ATOMS, Fusion, fuse, reduced_form
-from ..model import MultiHead
+from ..heads import MultiHead
 from .lines import (LINE_OPTIONS, LineEncoding, LineFactors, _coordinates, encode_lines,
                     line_factors, support_from_model)
 from .solvers import SolverRun, describe_states, run_solvers

@@ -20,14 +20,14 @@ from typing import Any, Callable, Optional, Sequence
 
 from ..errors import InputError, SolverError
 from ..fusion import DEFAULT_MAX_ATOMS, Fusion, fuse, reduced_form
-from ..model import MultiHead
+from ..heads import MultiHead
 from .encoding import Encoding, encode
 from .lineality import Frame, full_frame, lineality_frame
 from .solvers import SolverRun, describe_states, run_solvers
 from .symmetry import window_symmetries
 from .verify import fusion_from_g, parse_model_value, verify_fusion
 from .window import Window, box_window, points_window
-from ..tasks import Progress
+from ..parallel.tasks import Progress
 
 __all__ = ["SearchOptions", "SearchResult", "MinimizeResult", "search_fusion", "minimize",
            "build_query", "newton_lower_bound"]

@@ -4,7 +4,7 @@ A sweep asks :func:`~attnproof.smt.query.search_fusion` the same question
 for every problem of a family, every window and every target ``k`` (by
 default every ``k`` from the Newton lower bound up to one below the best
 cheap fusion).  The queries are independent, so they go through
-:func:`attnproof.executor.map_tasks`: in process, or on Dask workers.
+:func:`attnproof.parallel.executor.map_tasks`: in process, or on Dask workers.
 
 A worker sends back the query's answer without the witness; this process
 rebuilds every ``sat`` witness from the solver's model and verifies it
@@ -30,9 +30,9 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Optional, Sequence
 
 from ..errors import AttnproofError, InputError, SolverError
-from ..executor import ExecutorSpec, TaskFailed, map_tasks
+from ..parallel.executor import ExecutorSpec, TaskFailed, map_tasks
 from ..fusion import DEFAULT_MAX_ATOMS, Fusion, fuse, reduced_form
-from ..model import MultiHead
+from ..heads import MultiHead
 from .query import SearchOptions, SearchResult, newton_lower_bound, search_fusion
 from .verify import fusion_from_g, parse_model_value, verify_fusion
 

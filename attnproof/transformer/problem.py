@@ -52,7 +52,7 @@ from typing import Iterable, Optional, Sequence
 import numpy as np
 
 from ..errors import InputError
-from ..model import Atom, Head, MultiHead
+from ..heads import Atom, Head, MultiHead
 from .capture import Capture
 
 __all__ = ["Dyadic", "capture_to_problem", "head_from_capture", "head_float_arrays",
@@ -168,7 +168,7 @@ def _layernorm_substitute(cap: Capture, keys: Dyadic, biases: Dyadic) -> tuple[l
 
 def head_from_capture(cap: Capture, head: int, domain: str = "layernorm",
                       arithmetic: str = "float64", name: Optional[str] = None) -> Head:
-    """The exact :class:`~attnproof.model.Head` of the model's head ``head`` (see the module).
+    """The exact :class:`~attnproof.heads.Head` of the model's head ``head`` (see the module).
 
     >>> from attnproof.transformer.capture import random_capture
     >>> cap = random_capture(3, 4, 1, 4, seed=2)

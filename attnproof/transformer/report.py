@@ -4,7 +4,7 @@ the proven lower bound and best fusion, one checked certificate per question.
 Each question is the multi-head of the chosen heads (THEORY §10); it is proved
 by the same path as ``attnproof prove`` (:func:`attnproof.certificate.build_certificate`,
 then the independent checker), one task per question through
-:func:`attnproof.executor.map_tasks`.  Heads whose query subspaces are in
+:func:`attnproof.parallel.executor.map_tasks`.  Heads whose query subspaces are in
 general position give the product ``n_h · n_g`` exactly (THEORY Lemma 9.5):
 merging them into one exact head needs as many atoms as the product fusion.
 
@@ -30,10 +30,10 @@ from typing import Any, Optional, Sequence
 import numpy as np
 
 from ..errors import AttnproofError, InputError
-from ..model import MultiHead
+from ..heads import MultiHead
 from .capture import Capture
 from .problem import domain_dim, head_from_capture
-from ..tasks import Progress
+from ..parallel.tasks import Progress
 
 __all__ = ["merge_report", "MergeReport", "prove_question", "prove_heads", "ExactHead",
            "pair_name", "REPORT_FORMAT", "DEFAULT_EXPLICIT_LIMIT"]
@@ -55,7 +55,7 @@ def prove_question(M: MultiHead, cert_path: str, max_atoms: Optional[int],
                    explicit_fusion_limit: int) -> dict:
     """Prove one question and check its certificate; a dict of the claims and the certificate text.
 
-    A module-level task for :func:`attnproof.executor.map_tasks`.  An error the
+    A module-level task for :func:`attnproof.parallel.executor.map_tasks`.  An error the
     toolkit raises on purpose is recorded in the result (``"error"``), never raised,
     so one hard question does not sink the report.
     """
@@ -125,7 +125,7 @@ class ExactHead:
     data) keys the per-process cache of rebuilt heads, so a worker that answers several
     questions about one head converts it once.
 
-    >>> from attnproof.model import Atom, Head
+    >>> from attnproof.heads import Atom, Head
     >>> h = Head((Atom((Fraction(1, 2), 0), (3,)), Atom((0, Fraction(-1, 4)), (Fraction(1, 3),))))
     >>> e = ExactHead.of(h, 2)
     >>> e.key_den, e.value_den, e.to_head() == h
@@ -146,7 +146,7 @@ class ExactHead:
 
     @classmethod
     def of(cls, head, dim: int) -> "ExactHead":
-        """The compact exact form of a :class:`~attnproof.model.Head`."""
+        """The compact exact form of a :class:`~attnproof.heads.Head`."""
         atoms = head.atoms
         dim = int(dim)
         kd = _common_den(c for a in atoms for _, c in a.sparse_key)
@@ -162,8 +162,8 @@ class ExactHead:
         return cls(*body, _digest(body))
 
     def to_head(self):
-        """The :class:`~attnproof.model.Head` again (exactly the same numbers)."""
-        from ..model import Atom, Head
+        """The :class:`~attnproof.heads.Head` again (exactly the same numbers)."""
+        from ..heads import Atom, Head
 
         kd, bd, vd, wd = self.key_den, self.bias_den, self.value_den, self.weight_den
         atoms = tuple(Atom._trusted(self.dim, tuple((j, Fraction(c, kd)) for j, c in k),
@@ -193,7 +193,7 @@ def _cached_head(e: ExactHead):
 def prove_heads(heads: Sequence[ExactHead], dim: int, cert_path: str, max_atoms: Optional[int],
                 explicit_fusion_limit: int) -> dict:
     """:func:`prove_question` on the multi-head of ``heads`` (compact exact forms; a task
-    for :func:`attnproof.executor.map_tasks`).  Every certificate is still complete:
+    for :func:`attnproof.parallel.executor.map_tasks`).  Every certificate is still complete:
     only the conversion of each head to exact objects is shared between questions."""
     M = MultiHead(tuple(_cached_head(e) for e in heads), dim=dim)
     return prove_question(M, cert_path, max_atoms, explicit_fusion_limit)
@@ -413,7 +413,7 @@ def merge_report(cap: Capture, out_dir: str | os.PathLike, heads: Optional[Seque
     ``progress(done, total)`` counts questions.  Results come in the order
     (pairs lexicographically, then the layer) whatever executor ``spec`` runs them.
     """
-    from ..executor import map_tasks
+    from ..parallel.executor import map_tasks
     from ..fusion import DEFAULT_MAX_ATOMS
 
     t0 = time.monotonic()

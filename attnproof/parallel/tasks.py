@@ -5,7 +5,7 @@ A task is a pure, module-level function and a tuple of picklable arguments; a
 has parallel work (the vertex enumeration of THEORY Lemma 9.4, search sweeps,
 layer reports) takes a map as an argument, :class:`MapTasks`, and runs
 :func:`map_in_process` when given none; where the tasks really run (this
-process or Dask workers) is decided above it, by :mod:`attnproof.executor`.
+process or Dask workers) is decided above it, by :mod:`attnproof.parallel.executor`.
 
 >>> map_in_process(pow, [(2, 3), (3, 2)], progress=lambda done, total: None)
 [8, 9]

@@ -1,4 +1,4 @@
-"""The Dask side of :mod:`attnproof.executor` (the only module that imports Dask).
+"""The Dask side of :mod:`attnproof.parallel.executor` (the only module that imports Dask).
 
 Clients are opened once per process and kept until exit: a
 ``LocalCluster`` of single-threaded worker processes for ``workers=N``
@@ -34,7 +34,7 @@ import uuid
 from collections import deque
 from typing import Any, Callable, Optional, Sequence
 
-from .errors import ExecutorError
+from ..errors import ExecutorError
 from .tasks import TaskFailed
 
 __all__ = ["DaskMap", "client_for", "is_running", "shutdown", "NO_WORKER_GRACE"]
@@ -178,7 +178,7 @@ def _task_name(fn) -> str:
 
 
 class DaskMap:
-    """The map of a Dask executor: :class:`attnproof.tasks.MapTasks` for ``spec``.
+    """The map of a Dask executor: :class:`attnproof.parallel.tasks.MapTasks` for ``spec``.
 
     ``started`` says whether this process already holds the spec's client (a
     batch can then skip the in-process warm-up).  Each call is one :class:`_Batch`.

@@ -25,15 +25,15 @@ from typing import Any, Iterator, Protocol, runtime_checkable
 
 import flint
 
-from .algebra.budget import flint_obstacle, require_flint
-from .algebra.expfrac import ExpFraction, head_fraction, poly_context, poly_from_dict
-from .algebra.identity import checked_gcd
-from .algebra.lattice import Lattice
-from .errors import AlgebraError, LimitError
-from .io import as_problem
-from .io.problem import decimal_atom_docs, fused_atom_docs, one_head_document
-from .model import Atom, Head, MultiHead
-from .tasks import Progress
+from ..algebra.budget import flint_obstacle, require_flint
+from ..algebra.expfrac import ExpFraction, head_fraction, poly_context, poly_from_dict
+from ..algebra.identity import checked_gcd
+from ..algebra.lattice import Lattice
+from ..errors import AlgebraError, LimitError
+from ..io import as_problem
+from ..io.problem import decimal_atom_docs, fused_atom_docs, one_head_document
+from ..heads import Atom, Head, MultiHead
+from ..parallel.tasks import Progress
 
 __all__ = ["DEFAULT_MAX_ATOMS", "ReducedForm", "Fusion", "ExplicitFusion", "ClassProductFusion",
            "SparseFusion", "reduced_form",
@@ -76,7 +76,7 @@ def check_size(M: MultiHead, max_atoms: int | None) -> None:
     # -- size guard (iface): estimate of what is built, not the product of head sizes --
     if max_atoms is None:
         return
-    from .algebra.sizes import fusion_size_bound
+    from ..algebra.sizes import fusion_size_bound
 
     bound = fusion_size_bound(M)
     if bound > max_atoms:
@@ -148,7 +148,7 @@ class ReducedForm:
         >>> reduced_form(sigmoid_sum(2))
         ReducedForm(Q_terms=4, P_terms=(3,), heads=2, dim=2)
         """
-        from .brief import fields_repr
+        from ..brief import fields_repr
 
         return fields_repr("ReducedForm", Q_terms=len(self.Q), P_terms=tuple(len(p) for p in self.P),
                            heads=len(self.multihead), dim=self.multihead.dim)
@@ -167,7 +167,7 @@ def reduced_form(M: MultiHead, max_atoms: int | None = DEFAULT_MAX_ATOMS,
     gcd (a common factor of ``Q·D`` and ``P·D + N·Q`` would divide ``P`` and
     ``Q``, or ``N`` and ``D``); otherwise the sum is reduced by a gcd.
 
-    >>> from attnproof.model import Atom, Head, MultiHead
+    >>> from attnproof.heads import Atom, Head, MultiHead
     >>> s = Head((Atom((1,), (1,)), Atom((0,), (0,))))       # σ(q)
     >>> t = Head((Atom((1,), (0,)), Atom((0,), (1,))))       # 1 - σ(q)
     >>> r = reduced_form(MultiHead((s, t)))
@@ -307,7 +307,7 @@ class ExplicitFusion:
         """Notebooks: the fused head ``N/D`` (when small) and its atom count."""
         text = rf"\text{{{self.method} fusion of {len(self.multihead)} heads: {self.atoms} atoms}}"
         if len(self.frac.den) <= 12 and len(self.frac.num) == 1:
-            from .algebra.display import fraction_text
+            from ..algebra.display import fraction_text
 
             text += r"\quad " + fraction_text(self.frac.num[0], self.frac.den, self.lattice, "latex")
         return f"${text}$"
@@ -349,7 +349,7 @@ class ExplicitFusion:
         """
         if points <= 0:
             return
-        from .algebra.identity import fusion_identity
+        from ..algebra.identity import fusion_identity
 
         fusion_identity(self.frac, self.inner if self.inner is not None else self.multihead)
 
@@ -425,7 +425,7 @@ def product_fusion(M: MultiHead, max_atoms: int | None = DEFAULT_MAX_ATOMS,
 def lcm_fusion(r: ReducedForm) -> Fusion | None:
     """The fusion with denominator ``lcm(D_h)``, or None when it is not a head.
 
-    >>> from attnproof.model import Atom, Head, MultiHead
+    >>> from attnproof.heads import Atom, Head, MultiHead
     >>> h = Head((Atom((1,), (1,)), Atom((0,), (0,))))
     >>> g = Head((Atom((1,), (3,)), Atom((0,), (1,))))
     >>> lcm_fusion(reduced_form(MultiHead((h, g)))).atoms
@@ -479,7 +479,7 @@ def compress(M: MultiHead) -> tuple[MultiHead, tuple[int, ...]] | None:
     """``M`` over the coordinates that some key uses, and those coordinates; None
     when every coordinate is used.  Linear in the non-zero key coordinates.
 
-    >>> from attnproof.model import Atom, Head, MultiHead
+    >>> from attnproof.heads import Atom, Head, MultiHead
     >>> M = MultiHead((Head((Atom.sparse(10, {7: 1}, (1,)), Atom.sparse(10, {}, (0,)))),))
     >>> Mc, coords = compress(M)
     >>> Mc.dim, coords, Mc.heads[0].atoms[0].key
@@ -509,7 +509,7 @@ def verify_head(M: MultiHead, head: Head, points: int = 3, seed: int = 0, max_nu
     ...
     attnproof.errors.AlgebraError: the head differs from the multi-head at the point (7/4, 7/4)
     """
-    from .algebra.evaluate import evaluate_head, evaluate_multihead, random_point
+    from ..algebra.evaluate import evaluate_head, evaluate_multihead, random_point
 
     lat = Lattice.of(MultiHead(tuple(M.heads) + (head,), dim=M.dim))
     rng = random.Random(seed)
@@ -541,7 +541,7 @@ def _class_factors(M: MultiHead, lat: Lattice) -> list[_Factor]:
     contributes ``N_g / (q z^a x^t)`` over ``D_r``; heads with one key and heads
     associate to no other form classes of their own.
     """
-    from .geometry.associates import _translation, _unit, associate_classes, zpoly_heads
+    from ..geometry.associates import _translation, _unit, associate_classes, zpoly_heads
 
     Z = zpoly_heads(M, lat)
     try:
@@ -643,7 +643,7 @@ def distinct_sums(point_sets, limit: int | None = None, direct: bool | None = No
     if len(sets) <= 1:
         return total
     if direct is None:
-        from .geometry.direct_sum import direct_sum_certificate
+        from ..geometry.direct_sum import direct_sum_certificate
         direct = direct_sum_certificate(sets) is not None
     if direct:
         return total
@@ -784,7 +784,7 @@ class ClassProductFusion:
             return
         from math import lcm
 
-        from .algebra.identity import fusion_identity
+        from ..algebra.identity import fusion_identity
 
         lat = self.lattice
         rows = [(x + ((z,) if lat.has_z else ()), W, vals) for x, z, W, vals in self._rows()]
@@ -820,7 +820,7 @@ def class_product_fusion(M: MultiHead, max_atoms: int | None = DEFAULT_MAX_ATOMS
     if progress is not None:
         progress(1, 2)
     pts = [f.points for f in factors]
-    from .geometry.direct_sum import direct_sum_certificate
+    from ..geometry.direct_sum import direct_sum_certificate
     direct = direct_sum_certificate([p for p in pts if len(p) > 1]) is not None \
         if sum(len(p) > 1 for p in pts) > 1 else True
     atoms = distinct_sums(pts, max_atoms, direct)
@@ -850,7 +850,7 @@ class SparseFusion:
     equal keys merged) is the reduced form and a head (THEORY §3, ``G = 1``).  The
     implements :class:`Fusion` as :class:`ExplicitFusion` does; :attr:`frac` is built on demand, densely.
 
-    >>> from attnproof.model import Atom, Head, MultiHead
+    >>> from attnproof.heads import Atom, Head, MultiHead
     >>> M = MultiHead((Head((Atom.sparse(10**5, {7: 1}, (2,)), Atom.sparse(10**5, {9: 1}, (0,)),
     ...                      Atom.sparse(10**5, {7: 1}, (1,)))),))
     >>> f = sparse_fusion(M, cells=0)
@@ -911,7 +911,7 @@ class SparseFusion:
         the non-zeros; ``points = 0`` skips it, ``seed`` plays no part."""
         if points <= 0:
             return
-        from .algebra.sparse import head_polys
+        from ..algebra.sparse import head_polys
 
         H = head_polys(self.multihead, self.lattice)[0]
         rows = {m: (c, ns) for m, _, c, ns in self._rows}
@@ -939,8 +939,8 @@ def sparse_fusion(M: MultiHead, cells: int = SPARSE_FUSION_CELLS) -> SparseFusio
         return None
     from math import gcd
 
-    from .algebra.factors import _proportional, irreducibility_witness
-    from .algebra.sparse import _shift, head_polys, normal_form
+    from ..algebra.factors import _proportional, irreducibility_witness
+    from ..algebra.sparse import _shift, head_polys, normal_form
 
     h = M.heads[0]
     active = {j for a in h.atoms for j, _ in a.sparse_key}

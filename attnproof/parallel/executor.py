@@ -9,7 +9,7 @@ of the inputs, whichever executor ran them, so outputs are identical.
 Where tasks run is an :class:`ExecutorSpec`: in process (the default), on a
 ``dask.distributed.LocalCluster`` of ``workers`` processes, or on an existing
 Dask cluster given by its scheduler address.  Dask is imported only when a
-distributed spec is actually used (:mod:`attnproof._dask`).
+distributed spec is actually used (:mod:`attnproof.parallel._dask`).
 
 On a distributed executor a task whose worker dies, or that runs past
 ``timeout`` seconds, is retried once and then reported as a
@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any, Callable, Iterable, Mapping, Optional, Sequence
 
-from .errors import ExecutorError
+from ..errors import ExecutorError
 from .tasks import MapTasks, TaskFailed
 
 __all__ = ["ExecutorSpec", "map_tasks", "mapper", "TaskFailed", "shutdown_executors", "SCHEDULER_ENV"]
@@ -180,7 +180,7 @@ def map_tasks(fn: Callable[..., Any], arg_tuples: Iterable[Sequence[Any]], *,
 
 
 def mapper(spec: Optional[ExecutorSpec] = None) -> MapTasks:
-    """The map of ``spec``, for code that takes a map function (:class:`attnproof.tasks.MapTasks`).
+    """The map of ``spec``, for code that takes a map function (:class:`attnproof.parallel.tasks.MapTasks`).
 
     >>> mapper()(divmod, [(7, 2), (9, 4)])
     [(3, 1), (2, 1)]
