@@ -474,7 +474,7 @@ def minimize(M: MultiHead, window: int | Sequence | Window, timeout: float = 600
         steps.append(res)
         if on_step is not None:
             on_step(res)
-        if res.result == "sat":
+        if res.result == "sat" and res.fusion is not None:
             best = res.fusion
             high = best.atoms
         elif res.result == "unsat":
