@@ -714,7 +714,7 @@ class ClassProductFusion:
     method: str
     max_atoms: int | None = DEFAULT_MAX_ATOMS
 
-    def _rows(self):
+    def _rows(self) -> Iterator[tuple[tuple[int, ...], int, Fraction, tuple[Fraction, ...]]]:
         """Merged entries ``(x, z, weight, values)`` of the product, sorted by exponent."""
         size = 1
         for f in self.factors:

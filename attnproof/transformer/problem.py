@@ -145,7 +145,8 @@ def head_float_arrays(cap: Capture, head: int) -> tuple[np.ndarray, np.ndarray, 
 
 def _head_dyadic(cap: Capture, head: int, arithmetic: str) -> tuple[Dyadic, Dyadic, Dyadic]:
     if arithmetic == "float64":
-        return tuple(Dyadic.of(a) for a in head_float_arrays(cap, head))  # type: ignore[return-value]
+        fk, fb, fv = head_float_arrays(cap, head)
+        return Dyadic.of(fk), Dyadic.of(fb), Dyadic.of(fv)
     p = cap.head_position(head)
     x = Dyadic.of(cap.x)
     s = Dyadic.of(np.array(cap.scale))
