@@ -20,8 +20,10 @@ exit codes: 0 valid, 1 invalid (the failing step and rule are named),
             2 inconclusive (a step beyond the checker's limits, FLINT missing for
               reduced_by_flint, window refutations not re-proven without --replay,
               or --strict and a step that trusts FLINT or SMT),
-            3 usage or input error (unreadable file, a problem file or a YAML
-              file instead of a certificate, bad --problem)
+            3 usage or input error: "not a certificate: ..." for a file that is
+              missing, a folder, not UTF-8, empty, truncated or not JSON (a
+              broken download, never the exit 1 of a forgery); a problem file
+              or a YAML file instead of a certificate; a bad --problem
 The first line (and "verdict" under --json) always agrees with the exit code.
 
 The same checker runs without attnproof: 'python -m attnproof.checker CERT',
@@ -177,7 +179,11 @@ def run(args: argparse.Namespace) -> int:
     v = too_large(file_size(args.certificate), work)
     if v is not None:
         return _answer(v, args)
-    text = read_text_file(args.certificate, byte_limit(work))
+    from ..errors import InputError
+    try:
+        text = read_text_file(args.certificate, byte_limit(work))
+    except InputError as e:     # missing, a folder, not UTF-8: exit 3, as for text that is not JSON
+        raise InputError(f"not a certificate: {e}") from None
     _not_a_certificate(args.certificate, text)
     expected = None
     if args.problem:
@@ -186,6 +192,9 @@ def run(args: argparse.Namespace) -> int:
     with ProgressBar("checking the certificate", heartbeat=True):
         v = check_text(text, expected_sha256=expected, strict=args.strict, work=work,
                        reference=getattr(args, "reference", False))
+    if v.status == "error":     # empty, truncated, not JSON: a broken download, not a forgery
+        raise InputError(f"not a certificate: {args.certificate}: "
+                         f"{v.message.removeprefix('not a certificate: ')}")
     if args.replay and v.bounds_verified and (v.window_steps or v.line_steps):
         v = v.after_replay(replay(text, budget_s))
     return _answer(v, args)

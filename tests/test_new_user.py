@@ -1,0 +1,94 @@
+"""What a new user meets first: the exit codes a CI script reads, the advice a verdict gives,
+the place an error names, and the words the default output prints."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+CERTS = ROOT / "certificates"
+GOLDEN = CERTS / "valid" / "w3.json"
+
+
+def _broken(tmp_path: Path) -> dict[str, Path]:
+    """The ways a download breaks: each is 'not a certificate' (exit 3), never exit 1."""
+    text = GOLDEN.read_text()
+    files = {"truncated": text[: len(text) // 2], "empty": "", "html": "<html>404</html>",
+             "half-line": text[:1]}
+    out = {}
+    for name, content in files.items():
+        out[name] = tmp_path / f"{name}.json"
+        out[name].write_text(content)
+    out["latin-1"] = tmp_path / "latin.json"
+    out["latin-1"].write_bytes(b"\xff\xfe{}")
+    out["directory"] = tmp_path
+    out["missing"] = tmp_path / "missing.json"
+    return out
+
+
+@pytest.fixture(scope="module")
+def exported(tmp_path_factory):
+    from attnproof.cli.cmd_export_checker import export
+
+    d = tmp_path_factory.mktemp("exported") / "chk"
+    export(str(d))
+    return d
+
+
+def _forged(tmp_path: Path) -> Path:
+    forged = tmp_path / "forged.json"
+    forged.write_text(GOLDEN.read_text().replace('"lower_bound":8', '"lower_bound":9'))
+    return forged
+
+
+@pytest.mark.parametrize("how", ["attnproof", "module", "exported"])
+def test_a_broken_download_is_exit_3_and_a_forgery_exit_1(tmp_path, exported, how):
+    cmd = {"attnproof": [sys.executable, "-m", "attnproof", "check"],
+           "module": [sys.executable, "-m", "attnproof.checker"],
+           "exported": [sys.executable, "-S", str(exported / "check.py")]}[how]
+    forged = subprocess.run(cmd + [str(_forged(tmp_path))], capture_output=True, text=True)
+    assert forged.returncode == 1 and forged.stdout.startswith("invalid: claims: lower_bound")
+    for name, path in _broken(tmp_path).items():
+        p = subprocess.run(cmd + [str(path)], capture_output=True, text=True)
+        assert p.returncode == 3, (name, p.stdout, p.stderr)
+        line, = p.stderr.splitlines()
+        assert ": error: not a certificate: " in line and str(path) in line, line
+        assert "at at" not in line and p.stdout == ""
+        j = subprocess.run(cmd + [str(path), "--json"], capture_output=True, text=True)
+        doc = json.loads(j.stdout)
+        assert j.returncode == doc["exit_code"] == 3 and doc["verdict"] == "error"
+        assert doc["message"].startswith("not a certificate: ")
+
+
+def test_the_standalone_checker_names_itself_in_every_error(tmp_path, exported):
+    """argparse wrote 'check.py: error:', the checker 'attnproof: error:': one prefix now."""
+    run = [sys.executable, "-S", str(exported / "check.py")]
+    usage = subprocess.run(run + ["--bogus"], capture_output=True, text=True)
+    missing = subprocess.run(run + [str(tmp_path / "none.json")], capture_output=True, text=True)
+    assert usage.returncode == missing.returncode == 3
+    assert usage.stderr.splitlines()[-1].startswith("check.py: error: ")
+    assert missing.stderr.startswith("check.py: error: not a certificate: ")
+
+
+def test_the_api_raises_for_text_that_is_not_json(tmp_path):
+    from attnproof import check
+    from attnproof.errors import InputError
+
+    with pytest.raises(InputError, match="not a certificate: not valid JSON: Unterminated string "
+                                         "starting at line"):
+        check(GOLDEN.read_text()[:50])
+    assert check(str(GOLDEN)).status == "valid"
+
+
+def test_json_errors_say_at_once():
+    from attnproof.errors import InputError
+    from attnproof.io import loads_json
+
+    with pytest.raises(InputError, match=r"^not valid JSON: Unterminated string starting at line 1 "
+                                         r"column 7$"):
+        loads_json('{"a": "b')
