@@ -92,3 +92,44 @@ def test_json_errors_say_at_once():
     with pytest.raises(InputError, match=r"^not valid JSON: Unterminated string starting at line 1 "
                                          r"column 7$"):
         loads_json('{"a": "b')
+
+
+def _options_advised(text: str) -> set[str]:
+    """The options a text tells the reader to use with *this* program (those it names for
+    'attnproof check' are attnproof's, not the standalone checker's)."""
+    import re
+
+    text = re.sub(r"attnproof check[^'\n)]*", "", text)
+    return set(re.findall(r"(?<![\w-])--[a-z][a-z-]*", text))
+
+
+def test_the_exported_checker_advises_only_options_it_has(tmp_path, exported):
+    run = [sys.executable, "-S", str(exported / "check.py")]
+    usage = subprocess.run(run + ["--help"], capture_output=True, text=True).stdout
+    own = _options_advised(usage)
+    assert {"--problem", "--strict", "--max-work", "--json"} <= own and "--replay" not in own
+    said = []
+    for name in ("k3-lines", "k3-window", "flint", "w3"):
+        for extra in ([], ["--strict"], ["--max-work", "1"]):
+            p = subprocess.run(run + [str(CERTS / "valid" / f"{name}.json"), *extra],
+                               capture_output=True, text=True)
+            said.append(p.stdout + p.stderr)
+            assert _options_advised(p.stdout + p.stderr) <= own, (name, extra, p.stdout)
+    lines = [s for s in said if s.startswith("inconclusive") and "refutation" in s]
+    assert lines and all("'attnproof check --replay'" in s for s in lines)
+    readme = (exported / "README.txt").read_text()
+    assert _options_advised(readme) <= own, readme
+    assert "attnproof check CERT --replay" in readme and "z3 and cvc5" in readme
+    assert "line-refuted" in readme and "window-refuted" in readme
+
+
+def test_the_exported_folder_carries_the_rule_reference(exported):
+    readme = (exported / "README.txt").read_text()
+    assert "docs/certificates.md" not in readme and "certificates.md in this folder" in readme
+    reference = (exported / "certificates.md").read_text()
+    assert reference == (ROOT / "docs" / "certificates.md").read_text()
+    from attnproof.checker import RULES
+
+    for rule in RULES:                      # every rule the checker runs is specified there
+        assert f"`{rule}`" in reference, rule
+    assert (exported / "theory.md").read_text() == (ROOT / "docs" / "theory.md").read_text()
