@@ -133,3 +133,54 @@ def test_the_exported_folder_carries_the_rule_reference(exported):
     for rule in RULES:                      # every rule the checker runs is specified there
         assert f"`{rule}`" in reference, rule
     assert (exported / "theory.md").read_text() == (ROOT / "docs" / "theory.md").read_text()
+
+
+# ---- long commands: progress while they wait, each stage once ------------------------------
+
+def _merged(*argv: str, cwd: Path) -> tuple[int, str]:
+    """Exit code and the ``2>&1`` log of one command run with ``--progress`` into a pipe."""
+    p = subprocess.run([sys.executable, "-m", "attnproof", *argv, "--progress"], cwd=cwd,
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=300)
+    return p.returncode, p.stdout
+
+
+@pytest.fixture(scope="module")
+def k3(tmp_path_factory):
+    d = tmp_path_factory.mktemp("k3")
+    subprocess.run([sys.executable, "-m", "attnproof", "family", "graph", "--graph", "complete",
+                    "--n", "3", "-o", str(d / "k3.json")], check=True, capture_output=True)
+    return d / "k3.json"
+
+
+@pytest.mark.parametrize("argv, stage", [
+    (["prove", "{k3}", "-o", "{dir}/k3.cert.json"], "line query k = 6: unsat"),
+    (["search", "{k3}", "--minimize", "--global"], "k = 6: unsat"),
+    (["search", "{k3}", "--minimize", "--window", "1"], "k = 6: unsat"),
+])
+def test_each_stage_is_printed_once_in_a_merged_log(k3, argv, stage):
+    argv = [a.format(k3=k3, dir=k3.parent) for a in argv]
+    rc, log = _merged(*argv, cwd=k3.parent)
+    assert rc == 0, log
+    assert sum(stage in line for line in log.splitlines()) == 1, log
+
+
+def test_check_replay_shows_progress_when_piped(k3):
+    rc, log = _merged("check", str(CERTS / "valid" / "k3-lines.json"), "--replay", cwd=k3.parent)
+    assert rc == 0, log
+    lines = log.splitlines()
+    assert any(line.startswith("replaying 1 SMT refutation with z3 and cvc5") for line in lines), log
+    assert lines[-2].startswith("valid: ") and "re-proven by replay" in lines[-2]
+
+
+def test_search_minimize_global_has_an_overall_time_limit(tmp_path):
+    c4 = tmp_path / "c4.json"
+    subprocess.run([sys.executable, "-m", "attnproof", "family", "graph", "--graph", "cycle",
+                    "--n", "4", "-o", str(c4)], check=True, capture_output=True)
+    p = subprocess.run([sys.executable, "-m", "attnproof", "search", str(c4), "--minimize",
+                        "--global", "--time-limit", "3"], capture_output=True, text=True,
+                       timeout=120)
+    assert p.returncode == 2, p.stdout + p.stderr
+    assert "stopped: the --time-limit of 3 s is spent" in p.stdout
+    bad = subprocess.run([sys.executable, "-m", "attnproof", "search", str(c4), "--atoms", "14",
+                          "--time-limit", "3"], capture_output=True, text=True)
+    assert bad.returncode == 3 and "--time-limit goes with --minimize" in bad.stderr

@@ -62,12 +62,14 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 _NOT_A_REFUTATION = ("not available", "unavailable", "answered unknown")
 
 
-def replay(text: str, budget_s: float | None = None) -> list[tuple[int, bool | None, str]]:
+def replay(text: str, budget_s: float | None = None,
+           progress=None) -> list[tuple[int, bool | None, str]]:
     """Replay every window_refutation and line_refutation step: ``[(step index, ok, message)]``.
 
     ``ok`` is None when a step could not be replayed (no solvers, time budget
     spent).  Identical steps are replayed once; the whole replay, re-encoding
-    and symmetry search included, stops at ``budget_s`` seconds.
+    and symmetry search included, stops at ``budget_s`` seconds.  ``progress``
+    (a :class:`ProgressBar`) is told ``(steps done, steps)`` as each step ends.
     """
     import signal
     import time
@@ -134,6 +136,8 @@ def replay(text: str, budget_s: float | None = None) -> list[tuple[int, bool | N
                     done[key] = (None, msg)     # no solver, or a timeout: nothing was refuted
             ok, msg = done[key]
             out.append((i, ok, msg))
+            if progress is not None:
+                progress(len(out), len(steps))
     finally:
         if use_alarm:
             signal.signal(signal.SIGALRM, old)
@@ -196,7 +200,12 @@ def run(args: argparse.Namespace) -> int:
         raise InputError(f"not a certificate: {args.certificate}: "
                          f"{v.message.removeprefix('not a certificate: ')}")
     if args.replay and v.bounds_verified and (v.window_steps or v.line_steps):
-        v = v.after_replay(replay(text, budget_s))
+        n = len(v.window_steps) + len(v.line_steps)
+        # the solvers take tens of seconds: a bar on a terminal, a line every few seconds
+        # under --progress (the check above took well under one)
+        with ProgressBar(f"replaying {n} SMT refutation{'' if n == 1 else 's'} with z3 and cvc5",
+                         heartbeat=True) as bar:
+            v = v.after_replay(replay(text, budget_s, progress=bar))
     return _answer(v, args)
 
 
