@@ -403,6 +403,25 @@ class ProgressBar:
 PLAIN_INTERVAL = 5.0     # seconds between two progress lines when stderr is not a terminal
 
 
+def time_limits(args: argparse.Namespace) -> str:
+    """The time limits of a walk, as its progress line names them.
+
+    >>> time_limits(argparse.Namespace(timeout=600.0, time_limit=None))
+    'timeout 600 s per query'
+    >>> time_limits(argparse.Namespace(timeout=600.0, time_limit=120.0))
+    'timeout 600 s per query, 120 s in all'
+    """
+    limit = getattr(args, "time_limit", None)
+    return f"timeout {args.timeout:g} s per query" + ("" if limit is None else f", {limit:g} s in all")
+
+
+def spent_note(args: argparse.Namespace, stopped: str, elapsed: float) -> None:
+    """Say on stdout when the walk stopped because --time-limit was spent."""
+    limit = getattr(args, "time_limit", None)
+    if stopped == "unknown" and limit is not None and elapsed >= limit - 1:
+        print(f"  stopped: the --time-limit of {limit:g} s is spent")
+
+
 def note(message: str) -> None:
     """An informational line on stderr (a stage's result), left out under ``-q/--quiet``."""
     if not _QUIET.get():

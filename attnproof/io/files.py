@@ -88,7 +88,8 @@ def loads_json(text: str) -> Any:
         return json.loads(text, object_pairs_hook=_no_duplicates, parse_float=_float_hook,
                           parse_int=_int_hook, parse_constant=_reject_constant)
     except json.JSONDecodeError as e:
-        raise InputError(f"not valid JSON: {e.msg} at line {e.lineno} column {e.colno}") from None
+        at = "" if e.msg.endswith(" at") else " at"         # "starting at", not "at at"
+        raise InputError(f"not valid JSON: {e.msg}{at} line {e.lineno} column {e.colno}") from None
     except RecursionError:
         raise InputError("JSON nested too deeply") from None
 

@@ -437,7 +437,8 @@ def minimize(M: MultiHead, window: int | Sequence | Window, timeout: float = 600
              options: SearchOptions = SearchOptions(), progress: Progress = None,
              max_atoms: int | None = DEFAULT_MAX_ATOMS,
              on_step: Optional[Callable[[SearchResult], None]] = None,
-             on_solvers: Optional[Callable[[str], None]] = None) -> MinimizeResult:
+             on_solvers: Optional[Callable[[str], None]] = None,
+             budget: float | None = None) -> MinimizeResult:
     """Bisect ``k`` between the Newton bound and the best cheap fusion.
 
     ``low`` starts at the Newton bound (Theorem 3: no fusion has fewer atoms),
@@ -449,7 +450,8 @@ def minimize(M: MultiHead, window: int | Sequence | Window, timeout: float = 600
     minimum), or ``"unknown"`` (a query was inconclusive).  ``on_step`` is
     called with each query's result as soon as it is known, ``on_solvers``
     with the solvers' states during each (see :func:`search_fusion`); ``timeout``
-    applies to each query.
+    applies to each query, ``budget`` (seconds, None: no limit) to the whole walk,
+    which then stops ``"unknown"`` with what it proved so far.
 
     >>> from attnproof.families import graph_sum, named_graph
     >>> mr = minimize(graph_sum(named_graph("complete", 3)), 1, timeout=60)
@@ -470,9 +472,14 @@ def minimize(M: MultiHead, window: int | Sequence | Window, timeout: float = 600
     high = best.atoms
     stopped = "bound"
     cache: dict = {}
+    t0 = time.perf_counter()
     while low < high:
         k = next_target(low, high)
-        res = search_fusion(M, k, window, timeout, options, r, cache=cache, on_solvers=on_solvers)
+        left = timeout if budget is None else min(timeout, budget - (time.perf_counter() - t0))
+        if left <= 1:
+            stopped = "unknown"
+            break
+        res = search_fusion(M, k, window, left, options, r, cache=cache, on_solvers=on_solvers)
         steps.append(res)
         if on_step is not None:
             on_step(res)
