@@ -184,3 +184,70 @@ def test_search_minimize_global_has_an_overall_time_limit(tmp_path):
     bad = subprocess.run([sys.executable, "-m", "attnproof", "search", str(c4), "--atoms", "14",
                           "--time-limit", "3"], capture_output=True, text=True)
     assert bad.returncode == 3 and "--time-limit goes with --minimize" in bad.stderr
+
+
+# ---- the words of the output: one glossary, 'attnproof help TERM' --------------------------
+
+def test_every_word_of_the_default_output_is_explained(run_cli, tmp_path):
+    """bound, prove and fuse print trust levels, paths, block kinds and fusion methods; the
+    line that names them points to the glossary, and 'attnproof help' explains each."""
+    import re
+
+    import networkx as nx
+
+    from attnproof import dump_problem, graph_sum, sigmoid_sum
+
+    problems = {"w3": sigmoid_sum(3), "k3": graph_sum(nx.complete_graph(3))}
+    said = []
+    for name, M in problems.items():
+        path = tmp_path / f"{name}.json"
+        dump_problem(M, path)
+        for argv in (["bound", str(path)], ["prove", str(path), "--no-lines"], ["fuse", str(path)]):
+            rc, out, _ = run_cli(*argv)
+            assert rc == 0
+            said.append(out)
+    words = [w for out in said for m in re.finditer(r"\(words: (.*): 'attnproof help TERM'", out)
+             for w in m.group(1).split(", ")]
+    assert {"trust exact", "path c1", "zonotope_independent", "zonotope_graphic"} <= set(words)
+    from attnproof.cli.glossary import lookup
+
+    for w in set(words):
+        rc, out, err = run_cli("help", w)
+        assert rc == 0 and out.startswith(f"{lookup(w).name}: ") and "more: docs/" in out, (w, out)
+
+
+def test_help_term_covers_every_trust_level_block_kind_and_fusion_method(run_cli):
+    from attnproof.checker.rules import TRUST_ORDER
+    from attnproof.cli.glossary import lookup
+
+    kinds = ["zonotope_independent", "zonotope_graphic", "zonotope_general_position", "simplex",
+             "vertices", "planar"]
+    methods = ["reduced", "lcm", "product", "merged-product"]
+    for word in [*TRUST_ORDER, *kinds, *methods, "path c1", "path c3", "path geometry",
+                 "indecomposable", "pairwise non-homothetic"]:
+        assert lookup(word) is not None, word
+    rc, out, _ = run_cli("help", "merged-product", "fusion")
+    assert rc == 0 and out.startswith("merged-product: ")
+    rc, _, err = run_cli("help", "zonotope")
+    assert rc == 3 and "did you mean 'zonotope_graphic'?" in err and "attnproof help terms" in err
+    rc, out, _ = run_cli("help", "terms")
+    assert rc == 0 and "zonotope_independent" in out
+    rc, out, _ = run_cli("help", "prove")               # a command still gets its help
+    assert rc == 0 and out.startswith("usage: attnproof prove")
+
+
+def test_the_glossary_page_is_written_from_the_terms():
+    from attnproof.cli.glossary import TERMS, render_markdown
+
+    page = (ROOT / "docs" / "glossary.md").read_text(encoding="utf-8")
+    assert page == render_markdown(), "docs/glossary.md is out of date: run python docs/gen_cli.py"
+    assert "glossary.md" in (ROOT / "mkdocs.yml").read_text()
+    assert "(glossary.md)" in (ROOT / "docs" / "index.md").read_text()
+    for t in TERMS:                   # each page a term points to exists
+        assert (ROOT / "docs" / t.see.split("#")[0]).is_file(), t
+
+
+def test_the_home_page_lists_every_example():
+    index = (ROOT / "docs" / "index.md").read_text(encoding="utf-8")
+    for script in sorted((ROOT / "examples").glob("[0-9][0-9]_*.py")):
+        assert f"`{script.name}`" in index, script.name

@@ -104,6 +104,10 @@ def _geometric_reduced_form(M, lat, obstacle: str, out) -> list | None:
                 "non-homothetic, THEORY Cor 9.3, 9.3'")
     out("  Q = " + (" * ".join(f"({n})" for n in names) if names else "1")
         + f"  ({why}; '=' joins associate heads)")
+    from .glossary import words_line
+
+    out(words_line(["indecomposable", "non-homothetic", "associate"] if fc.indecomposable
+                   else ["associate"]))
     if const:
         out(f"  constant classes (no factor of Q): {const}")
     n = 1
