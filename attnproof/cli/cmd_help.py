@@ -8,7 +8,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from .common import EXIT_OK
+from .common import EXIT_OK, subcommands
 
 NAME = "help"
 HELP = ("show the help of a command (attnproof help CMD is attnproof CMD --help) or explain a "
@@ -54,7 +54,7 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_OK
     from . import glossary
 
-    commands = parser._subparsers._group_actions[0].choices    # type: ignore[union-attr]
+    commands = subcommands(parser)
     sub = commands.get(topic)
     if sub is not None:
         sub.print_help()

@@ -180,7 +180,8 @@ def _run(args: argparse.Namespace) -> int:
     if verdict.minimum is None:
         from ..certificate import gap_note
 
-        s["notes"].append(gap_note(verdict.lower_bound, verdict.upper_bound))
+        if verdict.lower_bound is not None and verdict.upper_bound is not None:  # verified: set
+            s["notes"].append(gap_note(verdict.lower_bound, verdict.upper_bound))
         if skipped:
             s["notes"].append(f"line query not asked: {skipped}")
         elif lines is not None and lines.stopped == "gap":

@@ -272,7 +272,7 @@ def _run_query(args: argparse.Namespace, M, window, opts) -> int:
                                 f"{head} ({text}, timeout {args.timeout:g} s)"))
     if args.smtlib:
         atomic_write_text(args.smtlib, res.encoding.smtlib)
-    if res.result == "sat" and args.output:
+    if res.result == "sat" and res.fusion is not None and args.output:
         atomic_write_text(args.output, canonical_json(res.fusion.to_problem_dict()))
     if args.certificate:
         if res.result == "unknown":

@@ -96,11 +96,11 @@ def loads_json(text: str) -> Any:
 
 def _loads_yaml(text: str) -> Any:
     try:
-        import yaml  # type: ignore
+        import yaml
     except ImportError:
         raise InputError("YAML input needs PyYAML (pip install pyyaml); or use JSON") from None
 
-    class _StrictLoader(yaml.SafeLoader):  # type: ignore[misc]
+    class _StrictLoader(yaml.SafeLoader):
         def compose_node(self, parent: Any, index: Any) -> Any:
             # an alias repeats a node without its text: 600 kB of YAML naming one
             # 20,000-atom head 20,000 times is a 4·10^8-atom problem that no size or
@@ -206,7 +206,7 @@ def canonical_json(obj: Any) -> str:
                       allow_nan=False) + "\n"
 
 
-def atomic_write(path: str | os.PathLike, write: Callable[[BinaryIO], None]) -> None:
+def atomic_write(path: str | os.PathLike, write: Callable[[BinaryIO], object]) -> None:
     """Write a file atomically: ``write(f)`` fills a temp file in the same folder,
     then fsync and ``os.replace``.  A crash mid-write leaves the old file or none,
     never a partial one; a new file gets the usual permissions (umask), a replaced

@@ -153,9 +153,11 @@ class SearchResult:
         return d
 
 
-def _frame_and_window(r, window: int | Sequence, options: SearchOptions) -> tuple[Frame, Window]:
+def _frame_and_window(r, window: int | Sequence | Window, options: SearchOptions) -> tuple[Frame, Window]:
     d = r.lattice.dim
-    if isinstance(window, int) and not isinstance(window, bool):
+    if isinstance(window, bool):
+        raise InputError(f"a window is a radius or a list of points, not {window!r}")
+    if isinstance(window, int):
         frame = lineality_frame(r) if options.lineality else full_frame(d)
         return frame, box_window(frame, window)
     if isinstance(window, Window):
@@ -190,7 +192,7 @@ def build_query(M: MultiHead, k: int, window: int | Sequence | Window,
     # each piece is cached under what it depends on, so that queries differing in other
     # options (a replay tries every combination) share the frame, symmetries and directions
     wkey = repr(window) if not isinstance(window, Window) else window
-    keys = {"frame": (id(r), wkey, options.lineality)}
+    keys: dict[str, tuple] = {"frame": (id(r), wkey, options.lineality)}
     keys["perms"] = keys["frame"] + (options.numerators, options.symmetry)
     keys["dirs"] = (id(r), options.parity)
 
@@ -481,7 +483,7 @@ def minimize(M: MultiHead, window: int | Sequence | Window, timeout: float = 600
         steps.append(res)
         if on_step is not None:
             on_step(res)
-        if res.result == "sat":
+        if res.result == "sat" and res.fusion is not None:
             best = res.fusion
             high = best.atoms
         elif res.result == "unsat":
