@@ -251,3 +251,37 @@ def test_the_home_page_lists_every_example():
     index = (ROOT / "docs" / "index.md").read_text(encoding="utf-8")
     for script in sorted((ROOT / "examples").glob("[0-9][0-9]_*.py")):
         assert f"`{script.name}`" in index, script.name
+
+
+# ---- errors name their place ----------------------------------------------------------------
+
+_HEAD = "format: attnproof-problem\nversion: 1\ndim: 1\nheads:\n"
+
+
+@pytest.mark.parametrize("name, text, message", [
+    ("float.yaml", _HEAD + "  - atoms:\n      - key: [0.5]\n        value: 1\n",
+     "head 0, atom 0, key: '0.5' at line 6, column 15 is a YAML float"),
+    ("tab.yaml", _HEAD + "  - atoms:\n\t- key: [1]\n",
+     "not valid YAML: found character '\\t' that cannot start any token at line 6, column 1"),
+    ("brace.yaml", _HEAD.replace("heads:\n", "heads: [{atoms: [{key: [1], value: 1}]\n"),
+     "not valid YAML: expected ',' or '}', but got '<stream end>' at line 5, column 1 (while "
+     "parsing a flow mapping at line 4, column 9)"),
+    ("duplicate.yaml", _HEAD.replace("version: 1\n", "version: 1\nversion: 1\n")
+     + "  - atoms:\n      - key: [1]\n        value: 1\n",
+     "duplicate key 'version' at line 3, column 1"),
+    ("hex.yaml", _HEAD + "  - atoms:\n      - key: [1]\n        value: 0x10\n",
+     "'0x10' at line 7, column 16 is ambiguous in YAML 1.1"),
+    ("nan.json", '{"format": "attnproof-problem", "version": 1, "dim": 1, "heads": [{"atoms": '
+                 '[{"key": [NaN], "value": 1}]}]}', "head 0, atom 0, key: NaN is not an exact number"),
+    ("inf.json", '{"format": "attnproof-problem", "version": 1, "dim": 1, "heads": [{"atoms": '
+                 '[{"key": [1], "value": -Infinity}]}]}',
+     "head 0, atom 0, value: -Infinity is not an exact number"),
+])
+def test_problem_file_errors_name_their_place(tmp_path, run_cli, name, text, message):
+    path = tmp_path / name
+    path.write_text(text)
+    rc, out, err = run_cli("show", str(path))
+    assert (rc, out) == (3, "")
+    assert err.strip() == f"attnproof: error: {path}: {message}" or (
+        err.startswith(f"attnproof: error: {path}: {message}") and err.count("\n") == 1), err
+    assert "JSON object" not in err
