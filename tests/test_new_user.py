@@ -285,3 +285,33 @@ def test_problem_file_errors_name_their_place(tmp_path, run_cli, name, text, mes
     assert err.strip() == f"attnproof: error: {path}: {message}" or (
         err.startswith(f"attnproof: error: {path}: {message}") and err.count("\n") == 1), err
     assert "JSON object" not in err
+
+
+# ---- install and notebook ---------------------------------------------------------------------
+
+def test_every_page_that_says_open_the_notebook_says_how():
+    """The README, the tutorial and the home page send readers to examples/tour.ipynb: the
+    'notebook' extra installs a front end and nbconvert, and each page names it."""
+    import re
+    import tomllib
+
+    extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]
+    names = {re.split(r"[<>=\[ ]", d)[0] for d in extras["notebook"]}
+    assert names & {"jupyterlab", "notebook"} and "nbconvert" in names
+    for page in ("README.md", "docs/tutorial.md", "docs/index.md", "examples/README.md"):
+        text = (ROOT / page).read_text(encoding="utf-8")
+        assert "tour.ipynb" in text and "'.[notebook]'" in text, page
+
+
+def test_the_readme_names_what_the_test_extra_installs():
+    import re
+    import tomllib
+
+    extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    row = next(line for line in readme.splitlines() if line.startswith("| second:"))
+    shown = {"ipykernel": "kernel", "mkdocs": "MkDocs", "mkdocstrings": "mkdocstrings"}
+    for dep in extras["test"]:
+        name = re.split(r"[<>=\[ ]", dep)[0]
+        assert shown.get(name, name).lower() in row.lower(), name
+    assert "about 4 minutes" not in readme and "9:54" in readme
