@@ -315,3 +315,45 @@ def test_the_readme_names_what_the_test_extra_installs():
         name = re.split(r"[<>=\[ ]", dep)[0]
         assert shown.get(name, name).lower() in row.lower(), name
     assert "about 4 minutes" not in readme and "9:54" in readme
+
+
+# ---- small things -------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("family", ["k3", "w2"])
+def test_the_newton_picture_keeps_labels_inside_ticks_on_the_lattice_and_the_product_visible(family):
+    import networkx as nx
+
+    from attnproof import graph_sum, sigmoid_sum
+    from attnproof.plot import newton_figure, newton_picture
+
+    M = graph_sum(nx.complete_graph(3)) if family == "k3" else sigmoid_sum(2)
+    fig = newton_figure(newton_picture(M))
+    ax = fig.axes[0]
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    frame = ax.get_window_extent(renderer)
+    assert ax.texts
+    for t in ax.texts:                       # the vertex labels stay inside the frame
+        box = t.get_window_extent(renderer)
+        assert frame.x0 <= box.x0 and box.x1 <= frame.x1, t.get_text()
+        assert frame.y0 <= box.y0 and box.y1 <= frame.y1, t.get_text()
+    for ticks in (ax.get_xticks(), ax.get_yticks()):   # an integer lattice: integer ticks
+        assert all(float(x).is_integer() for x in ticks), ticks
+    orders = {c.get_label(): c.get_zorder() for c in ax.collections if c.get_label()}
+    product = next(z for label, z in orders.items() if label.startswith("product fusion"))
+    assert product == max(orders.values()), orders
+
+
+def test_a_head_prints_as_its_atoms_write_it(tmp_path, run_cli):
+    path = tmp_path / "half.json"
+    path.write_text(json.dumps({"format": "attnproof-problem", "version": 1, "dim": 1, "heads": [
+        {"atoms": [{"key": ["3/2"], "value": 1}, {"key": [0], "value": 0}]},
+        {"atoms": [{"key": ["1/2"], "value": 1}, {"key": [0], "value": 0}]}]}))
+    rc, out, _ = run_cli("show", str(path))
+    assert rc == 0
+    assert "  x1**3/(x1**3 + 1)\n" in out and "(x1**2 - x1 + 1))\n" in out.split("P/Q")[-1]
+
+
+def test_bare_search_names_only_what_is_required(run_cli):
+    rc, _, err = run_cli("search")
+    assert rc == 3 and err.splitlines()[-1].endswith("required: PROBLEM"), err
