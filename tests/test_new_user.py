@@ -357,3 +357,16 @@ def test_a_head_prints_as_its_atoms_write_it(tmp_path, run_cli):
 def test_bare_search_names_only_what_is_required(run_cli):
     rc, _, err = run_cli("search")
     assert rc == 3 and err.splitlines()[-1].endswith("required: PROBLEM"), err
+
+
+def test_the_adversarial_texts_that_are_no_json_are_not_certificates():
+    """The corpus's empty file, byte-order mark, trailing comma, ...: exit 3 in process too."""
+    from attnproof.checker import check_text
+
+    index = json.loads((CERTS / "adversarial" / "index.json").read_text())
+    names = [n for n, e in index.items() if "not JSON: not a certificate" in e["what"]]
+    assert len(names) >= 6
+    for name in names:
+        assert index[name]["exit"] == 3
+        v = check_text((CERTS / "adversarial" / name).read_text(encoding="utf-8"))
+        assert (v.status, v.code) == ("error", 3) and v.message.startswith("not a certificate: ")
