@@ -370,3 +370,11 @@ def test_the_adversarial_texts_that_are_no_json_are_not_certificates():
         assert index[name]["exit"] == 3
         v = check_text((CERTS / "adversarial" / name).read_text(encoding="utf-8"))
         assert (v.status, v.code) == ("error", 3) and v.message.startswith("not a certificate: ")
+
+
+def test_graph_heads_are_named_in_the_numbers_of_the_variables(tmp_path, run_cli):
+    path = tmp_path / "k3.json"
+    assert run_cli("family", "graph", "--graph", "complete", "--n", "3", "-o", str(path))[0] == 0
+    rc, out, _ = run_cli("show", str(path))
+    assert rc == 0 and "(e1-2), 2 atoms:\n  x1/(x1 + x2)\n" in out
+    assert "(e2-3), 2 atoms:\n  x2/(x2 + x3)\n" in out and "e0-" not in out
