@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from .common import EXIT_INCONCLUSIVE, EXIT_NEGATIVE, EXIT_OK, ProgressBar, print_json
+from .common import EXIT_INCONCLUSIVE, EXIT_NEGATIVE, EXIT_OK, print_json, query_progress
 
 
 def run_global(args: argparse.Namespace) -> int:
@@ -23,26 +23,18 @@ def run_global(args: argparse.Namespace) -> int:
                          "which are outside the SMT search (THEORY §6)")
     t0 = time.perf_counter()
     if args.minimize:
-        stage = {"query": "line refutations: query 1", "solvers": "z3 and cvc5 running"}
-
-        def label() -> str:
-            return f"{stage['query']} ({stage['solvers']}, timeout {args.timeout:g} s per query)"
-
-        with ProgressBar(label(), heartbeat=True) as bar:
+        with query_progress("line refutations: query 1", "z3 and cvc5 running",
+                            f", timeout {args.timeout:g} s per query") as (bar, label):
             asked = []
 
             def step(res) -> None:
                 asked.append(res)
                 bar.write(f"k = {res.target}: {res.result} [{res.seconds:.1f} s]")
-                stage["query"] = (f"line refutations: query {len(asked) + 1} after k = "
-                                  f"{res.target} {res.result}")
-
-            def solver_states(text: str) -> None:
-                stage["solvers"] = text
-                bar.describe(label())
+                label.query(f"line refutations: query {len(asked) + 1} after k = "
+                            f"{res.target} {res.result}", "z3 and cvc5 running")
 
             mr = line_minimize(M, args.timeout, max_atoms=args.max_atoms, on_step=step,
-                               on_solvers=solver_states)
+                               on_solvers=label.solvers)
         if args.smtlib and mr.steps:
             atomic_write_text(args.smtlib, mr.steps[-1].encoding.smtlib)
         if args.output:
@@ -71,11 +63,9 @@ def run_global(args: argparse.Namespace) -> int:
                       f"cvc5; SMT-LIB2 sha256 {ref.encoding.sha256})")
         sys.stdout.flush()
         return EXIT_INCONCLUSIVE if mr.stopped == "unknown" else EXIT_OK
-    head = f"line query: at most {args.atoms} points"
-    with ProgressBar(f"{head} (z3 and cvc5 running, timeout {args.timeout:g} s)",
-                     heartbeat=True) as bar:
-        res = line_query(M, args.atoms, args.timeout, on_solvers=lambda text: bar.describe(
-            f"{head} ({text}, timeout {args.timeout:g} s)"))
+    with query_progress(f"line query: at most {args.atoms} points", "z3 and cvc5 running",
+                        f", timeout {args.timeout:g} s") as (bar, label):
+        res = line_query(M, args.atoms, args.timeout, on_solvers=label.solvers)
     if args.smtlib:
         atomic_write_text(args.smtlib, res.encoding.smtlib)
     if args.output and res.fusion is not None:

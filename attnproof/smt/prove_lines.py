@@ -80,14 +80,17 @@ def line_obstacle(M, cert, forced: bool, max_points: int = MAX_AUTO_LINE_POINTS)
 def add_line_refutations(M, cert, timeout: float, max_atoms: int | None = None,
                          on_step: Optional[Callable] = None,
                          on_solvers: Optional[Callable[[str], None]] = None):
-    """The certificate document with the line refutations of THEORY §12 added, and the result.
+    """The certificate with the line refutations of THEORY §12 added, and the line queries.
 
     Ascends ``k`` from the certificate's lower bound within ``timeout`` seconds in
     all: every ``unsat`` raises the bound by one.  A fusion found smaller than the
     certificate's upper bound is embedded.  When no query refutes anything and no
-    smaller fusion is found, the document is None: the certificate stands as it is.
+    smaller fusion is found, the certificate is ``cert`` itself.
     ``on_step(result)`` after each query, ``on_solvers(text)`` on each solver state.
     """
+    from dataclasses import replace
+
+    from ..certificate import Certificate
     from .certify import line_certificate
     from .line_query import line_minimize
 
@@ -95,5 +98,10 @@ def add_line_refutations(M, cert, timeout: float, max_atoms: int | None = None,
                        lower=cert.lower.value, strategy="ascend", on_solvers=on_solvers)
     fusion = mr.best if mr.best.atoms < cert.upper else None
     if fusion is None and mr.refutation is None:
-        return None, mr
-    return line_certificate(M, fusion, mr.refutation, cert=cert), mr
+        return cert, mr
+    doc = line_certificate(M, fusion, mr.refutation, cert=cert)
+    claims = doc["claims"]
+    return Certificate(doc, replace(cert.lower, value=int(claims["lower_bound"]),
+                                    trust=doc["trust"]),
+                       fusion or cert.fusion, int(claims["upper_bound"]),
+                       upper_note=cert.upper_note), mr
