@@ -202,7 +202,7 @@ def _with_fusion(M, frac, f):
 
     g = ExplicitFusion(M, frac, f.method, f.coords, f.inner)
     doc = copy.deepcopy(build_certificate(M).doc)
-    doc["steps"][-1] = explicit_fusion_step(g.to_problem_dict(None)["heads"][0], g.order_keys())
+    doc["steps"][-1] = explicit_fusion_step(g)
     lower = doc["claims"]["lower_bound"]
     doc["claims"]["upper_bound"] = g.atoms
     doc["claims"]["minimum"] = g.atoms if g.atoms == lower else None

@@ -72,3 +72,61 @@ def test_the_defaults_of_the_api_are_the_pipelines():
     assert api["lines_timeout"].default == lib["lines_timeout"].default == \
         prove_text.DEFAULT_LINES_TIMEOUT
     assert prove_text.MAX_AUTO_LINE_POINTS == proving.MAX_AUTO_LINE_POINTS
+
+
+def _document_writes(tree) -> list[str]:
+    """Where a module writes a certificate's claims or trust: a dict display with two of
+    the keys ``claims``, ``steps`` and ``trust`` (a report that quotes the claims is not a
+    document); an assignment to ``x["claims"]``,
+    ``x["trust"]`` or ``x["steps"]``; ``dict(..., claims=...)`` or ``dict(..., trust=...)``."""
+    import ast
+
+    out = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Dict):
+            keys = {k.value for k in node.keys if isinstance(k, ast.Constant)}
+            if len(keys & {"claims", "steps", "trust"}) >= 2:
+                out.append(f"line {node.lineno}: a document display")
+        elif isinstance(node, (ast.Assign, ast.AugAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            for t in targets:
+                if (isinstance(t, ast.Subscript) and isinstance(t.slice, ast.Constant)
+                        and t.slice.value in ("claims", "trust", "steps")):
+                    out.append(f"line {node.lineno}: [{t.slice.value!r}] assigned")
+        elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+              and node.func.id == "dict"
+              and {k.arg for k in node.keywords} & {"claims", "trust", "steps"}):
+            out.append(f"line {node.lineno}: dict(..., claims/trust/steps=...)")
+    return out
+
+
+def test_one_module_writes_every_certificate_document():
+    """certificate/document.py is the one writer of steps, claims and trust; the checker,
+    which reads them, is the only other place that names them together."""
+    import ast
+
+    writers = {}
+    for path in sorted((ROOT / "attnproof").rglob("*.py")):
+        rel = path.relative_to(ROOT).as_posix()
+        if rel.startswith("attnproof/checker/"):
+            continue
+        found = _document_writes(ast.parse(path.read_text(encoding="utf-8")))
+        if found:
+            writers[rel] = found
+    assert list(writers) == ["attnproof/certificate/document.py"], writers
+
+
+def test_the_writer_test_sees_the_writes_it_forbids():
+    import ast
+
+    for src in ('d = {"claims": {}, "steps": []}', 'd = {"claims": {}, "trust": "exact"}', 'doc["trust"] = "exact"',
+                'doc = dict(doc, claims=c)', 'x = {"trust": t, "steps": s}'):
+        assert _document_writes(ast.parse(src)), src
+    assert not _document_writes(ast.parse('s = {"trust": v.trust, "lower_bound": 3}'))
+    assert not _document_writes(ast.parse('r = {"certificate": p, "claims": c}'))
+
+
+def test_trust_order_is_the_checkers():
+    from attnproof import certificate, checker
+
+    assert certificate.TRUST_ORDER is checker.TRUST_ORDER

@@ -205,8 +205,8 @@ def _run_minimize(args: argparse.Namespace, M, window, opts) -> int:
         atomic_write_text(args.output, canonical_json(mr.best.to_problem_dict()))
     ref = mr.refutation
     if args.certificate:
-        doc = search_certificate(M, mr.best, [ref] if ref is not None else [])
-        atomic_write_text(args.certificate, canonical_json(doc))
+        cert = search_certificate(M, mr.best, [ref] if ref is not None else [])
+        atomic_write_text(args.certificate, cert.text)
     if args.json:
         summary = mr.to_dict()
         summary["verdict"] = {"refuted": "unsat", "bound": "sat", "unknown": "unknown"}[mr.stopped]
@@ -260,8 +260,8 @@ def _run_query(args: argparse.Namespace, M, window, opts) -> int:
     if args.certificate:
         if res.result == "unknown":
             raise InputError("--certificate: the query was inconclusive, there is nothing to certify")
-        doc = search_certificate(M, res.fusion, [res] if res.result == "unsat" else [])
-        atomic_write_text(args.certificate, canonical_json(doc))
+        cert = search_certificate(M, res.fusion, [res] if res.result == "unsat" else [])
+        atomic_write_text(args.certificate, cert.text)
     if args.json:
         summary = res.to_dict()
         summary["verdict"] = summary.pop("result")

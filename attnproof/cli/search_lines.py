@@ -40,8 +40,7 @@ def run_global(args: argparse.Namespace) -> int:
         if args.output:
             atomic_write_text(args.output, canonical_json(mr.best.to_problem_dict()))
         if args.certificate:
-            atomic_write_text(args.certificate,
-                              canonical_json(line_certificate(M, mr.best, mr.refutation)))
+            atomic_write_text(args.certificate, line_certificate(M, mr.best, mr.refutation).text)
         summary = {"verdict": "unknown" if mr.stopped == "unknown" else "unsat"
                    if mr.refutation is not None else "sat", **mr.to_dict(),
                    "atoms": mr.best.atoms,
@@ -74,7 +73,7 @@ def run_global(args: argparse.Namespace) -> int:
         if res.result != "unsat":
             raise InputError("--certificate: only a refutation is certified with --global --atoms "
                              "(use --minimize for the whole walk)")
-        atomic_write_text(args.certificate, canonical_json(line_certificate(M, None, res)))
+        atomic_write_text(args.certificate, line_certificate(M, None, res).text)
     if args.json:
         doc = res.to_dict()
         doc.pop("result")

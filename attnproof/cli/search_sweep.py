@@ -99,7 +99,7 @@ def run_sweep(args: argparse.Namespace, options) -> int:
             atomic_write_text(fused, canonical_json(best.to_problem_dict()))
             written.append(fused)
         if cert:
-            atomic_write_text(cert, canonical_json(search_certificate(M, best, sw.refutations(name))))
+            atomic_write_text(cert, search_certificate(M, best, sw.refutations(name)).text)
             written.append(cert)
     if args.json:
         doc = sw.to_dict()
