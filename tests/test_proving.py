@@ -130,3 +130,13 @@ def test_trust_order_is_the_checkers():
     from attnproof import certificate, checker
 
     assert certificate.TRUST_ORDER is checker.TRUST_ORDER
+
+
+def test_every_rule_has_a_step_writer_named_after_it():
+    """certificate/steps exports ``<rule>_step`` for every rule the checker reads (§6)."""
+    from attnproof.certificate import steps
+    from attnproof.checker import RULES
+
+    assert {f"{rule}_step" for rule in RULES} <= set(steps.__all__)
+    for rule in RULES:
+        assert callable(getattr(steps, f"{rule}_step"))
