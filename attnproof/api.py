@@ -84,7 +84,9 @@ def check(certificate: Any, *, problem: Any = None, strict: bool = False):
 
     ``certificate``: a :class:`~attnproof.certificate.Certificate`, a document
     (dict), certificate JSON text, or a file path.  ``problem``: when given,
-    the certificate must be about this problem.
+    the certificate must be about this problem.  Text that is not JSON at all
+    (empty, truncated) raises :class:`~attnproof.errors.InputError` ("not a
+    certificate: ..."), as an unreadable file does.
     """
     from .checker import check_text
 
@@ -115,21 +117,25 @@ def check(certificate: Any, *, problem: Any = None, strict: bool = False):
         from .io import problem_sha256
 
         expected = problem_sha256(as_problem(problem))
-    return check_text(text, expected_sha256=expected, strict=strict)
+    v = check_text(text, expected_sha256=expected, strict=strict)
+    if v.status == "error":         # not JSON at all (empty, truncated): not a forgery
+        raise InputError(v.message)
+    return v
 
 
 def search(problem: Any, atoms: int | None = None, *, window: int | Sequence | Any = 1,
            minimize: bool = False, timeout: float = 600, options: Any = None,
            max_atoms: int | None = DEFAULT_MAX_ATOMS, progress: Progress = None,
            on_step: Callable[[Any], None] | None = None,
-           on_solvers: Callable[[str], None] | None = None):
+           on_solvers: Callable[[str], None] | None = None, budget: float | None = None):
     """Search a window for a fusion with at most ``atoms`` atoms (z3; unsat re-checked by cvc5).
 
     With ``minimize=True`` walk the atom count down from the best cheap fusion
     (:func:`attnproof.smt.minimize`; ``on_step(result)`` after each query); otherwise one
     query (:func:`attnproof.smt.search_fusion`).  ``window``: a box radius or a list of
     exponent vectors of the multiplier ``G`` (THEORY §6).  ``on_solvers(text)``: the
-    solvers' states as they change (``attnproof search`` shows them).
+    solvers' states as they change (``attnproof search`` shows them).  ``budget``: with
+    ``minimize``, seconds for the whole walk (past them it stops with what it proved).
     """
     from .smt import SearchOptions, minimize as _minimize, search_fusion
 
@@ -139,7 +145,7 @@ def search(problem: Any, atoms: int | None = None, *, window: int | Sequence | A
         if atoms is not None:
             raise InputError("give either atoms or minimize=True, not both")
         return _minimize(M, window, timeout, opts, progress=progress, max_atoms=max_atoms,
-                         on_step=on_step, on_solvers=on_solvers)
+                         on_step=on_step, on_solvers=on_solvers, budget=budget)
     if atoms is None:
         raise InputError("search needs atoms=K (or minimize=True)")
     from .fusion import reduced_form

@@ -54,7 +54,8 @@ class Proved:
         out = [n for n in self.certificate.summary()["notes"] if not n.startswith("gap:")]
         if v.minimum is not None:
             return out
-        out.append(gap_note(v.lower_bound, v.upper_bound))
+        if v.lower_bound is not None and v.upper_bound is not None:     # verified: set
+            out.append(gap_note(v.lower_bound, v.upper_bound))
         if self.skipped:
             out.append(f"line query not asked: {self.skipped}")
         elif lines is not None and lines.stopped == "gap":
@@ -192,7 +193,7 @@ def _lines_step(M: MultiHead, cert: Certificate, lines: bool | None, timeout: fl
 def _line_queries(M: MultiHead, cert: Certificate, timeout: float, max_atoms: int | None,
                   stage: Stages) -> tuple[Certificate, Any]:
     """The line queries, ascending from the certificate's lower bound, shown as one stage
-    whose label names the query asked; each answer is written as a line of its own."""
+    whose label names the query asked (the result lists each answer, once)."""
     running = "z3 and cvc5 running"
     label = QueryLabel(None, f"proving: line query k = {cert.lower.value}", running,
                        f"; {timeout:g} s for the line queries")
@@ -200,8 +201,6 @@ def _line_queries(M: MultiHead, cert: Certificate, timeout: float, max_atoms: in
         label.describe = bar.describe
 
         def step(res: Any) -> None:
-            bar.write(f"line query k = {res.target}: {res.result} [{res.seconds:.1f} s]"
-                      + (f" ({res.reason})" if res.reason else ""))
             if res.result == "unsat":                 # ascending: the next query asks k + 1
                 label.query(f"proving: line query k = {res.target + 1}", running)
 

@@ -270,16 +270,16 @@ def assemble(M: MultiHead, lower: LowerBound, fusion: Fusion | None, upper: int 
     """A :class:`Certificate` of :func:`certificate_document`; its ``lower`` is the bound the
     document claims (raised by a line refutation, with its trust).  ``upper``: the
     counted product fusion's atoms, when ``fusion`` is None."""
-    if fusion is None and upper is None:
+    if fusion is not None:
+        upper = fusion.atoms
+    elif upper is None:
         raise CertificateError("the upper bound needs a fusion or the product count")
     problem = _problem_text(M)
-    doc = certificate_document(M, lower, fusion, upper if fusion is None else fusion.atoms,
-                               windows, line, problem)
+    doc = certificate_document(M, lower, fusion, upper, windows, line, problem)
     claimed = lower.value if line is None else max(lower.value, line.atoms + 1)
     if claimed != lower.value or doc["trust"] != lower.trust:
         lower = replace(lower, value=claimed, trust=doc["trust"])
-    return Certificate(doc, lower, fusion, fusion.atoms if fusion is not None else upper,
-                       problem, upper_note)
+    return Certificate(doc, lower, fusion, upper, problem, upper_note)
 
 
 def with_refutations(M: MultiHead, cert: Certificate, witness: Fusion | None = None,

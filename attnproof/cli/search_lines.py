@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from .common import EXIT_INCONCLUSIVE, EXIT_NEGATIVE, EXIT_OK, print_json, query_progress
+from .common import (EXIT_INCONCLUSIVE, EXIT_NEGATIVE, EXIT_OK, print_json, query_progress,
+                     spent_note, time_limits)
 
 
 def run_global(args: argparse.Namespace) -> int:
@@ -24,17 +25,16 @@ def run_global(args: argparse.Namespace) -> int:
     t0 = time.perf_counter()
     if args.minimize:
         with query_progress("line refutations: query 1", "z3 and cvc5 running",
-                            f", timeout {args.timeout:g} s per query") as (bar, label):
+                            f", {time_limits(args)}") as (bar, label):
             asked = []
 
-            def step(res) -> None:
+            def step(res) -> None:  # the result lists each query: the progress line alone names it
                 asked.append(res)
-                bar.write(f"k = {res.target}: {res.result} [{res.seconds:.1f} s]")
                 label.query(f"line refutations: query {len(asked) + 1} after k = "
                             f"{res.target} {res.result}", "z3 and cvc5 running")
 
             mr = line_minimize(M, args.timeout, max_atoms=args.max_atoms, on_step=step,
-                               on_solvers=label.solvers)
+                               on_solvers=label.solvers, budget=args.time_limit)
         if args.smtlib and mr.steps:
             atomic_write_text(args.smtlib, mr.steps[-1].encoding.smtlib)
         if args.output:
@@ -60,6 +60,7 @@ def run_global(args: argparse.Namespace) -> int:
             if ref is not None:
                 print(f"every fusion has at least {ref.target + 1} atoms (line refutation, z3 and "
                       f"cvc5; SMT-LIB2 sha256 {ref.encoding.sha256})")
+            spent_note(args, mr.stopped, time.perf_counter() - t0)
         sys.stdout.flush()
         return EXIT_INCONCLUSIVE if mr.stopped == "unknown" else EXIT_OK
     with query_progress(f"line query: at most {args.atoms} points", "z3 and cvc5 running",

@@ -32,7 +32,7 @@ __all__ = ["Stage", "Stages", "QuietStage", "quiet_stages", "QueryLabel"]
 class Stage(Protocol):
     """What a stage offers the work inside it."""
 
-    def __call__(self, done: int, total: int | None = None) -> None: ...
+    def __call__(self, done: int, total: int) -> None: ...
 
     def describe(self, label: str) -> None: ...
 
@@ -54,7 +54,7 @@ class QuietStage:
     def __init__(self, progress: Progress = None) -> None:
         self.progress = progress
 
-    def __call__(self, done: int, total: int | None = None) -> None:
+    def __call__(self, done: int, total: int) -> None:
         if self.progress is not None:
             self.progress(done, total)
 
