@@ -182,7 +182,7 @@ def test_checked_gcd_refuses_flints_silent_zero():
     import flint
 
     from attnproof.errors import AlgebraError
-    from attnproof.fusion import checked_gcd
+    from attnproof.algebra.identity import checked_gcd
 
     ctx = flint.fmpz_mpoly_ctx.get(("x",), "lex")
     (x,) = ctx.gens()
