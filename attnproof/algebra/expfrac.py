@@ -119,7 +119,7 @@ class ExpFraction:
 
     def __repr__(self) -> str:
         """Short: the number of terms of ``N`` and ``D``."""
-        from ..brief import fields_repr
+        from ..display import fields_repr
 
         return fields_repr("ExpFraction", den_terms=len(self.den),
                            num_terms=tuple(len(p) for p in self.num), dim=self.lattice.dim)

@@ -56,7 +56,7 @@ class Lattice:
         >>> Lattice(2, (1, 3))
         Lattice(dim=2, scales=(1, 3), bias_scale=0)
         """
-        from ..brief import fields_repr, short
+        from ..display import fields_repr, short
 
         scales = self.scales if len(short(self.scales)) <= 48 else None
         other = None if scales is not None else f"<{len(self.scale_map)} scales other than 1>"

@@ -43,7 +43,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def _fmt(num, den, lattice, style: str, max_terms: int) -> str:
-    from ..algebra import factor_obstacle, fraction_text
+    from ..algebra import factor_obstacle
+    from ..display.formulas import fraction_text
 
     if factor_obstacle(den) is not None:
         # factoring would take minutes to hours: the denominator as it stands
@@ -57,7 +58,7 @@ def _fmt(num, den, lattice, style: str, max_terms: int) -> str:
 
 
 def _factored_or_count(p, lattice, max_terms):
-    from ..algebra import factored_expr
+    from ..display.formulas import factored_expr
 
     _, factors = p.factor()
     if all(len(f) <= max_terms for f, _ in factors) and len(factors) <= max_terms:
@@ -71,7 +72,7 @@ def _unfactored(num, den, lattice, style: str, max_terms: int) -> str:
     """``num/den`` without factoring (long exponents: FLINT's factor is out of reach)."""
     import sympy
 
-    from ..algebra import fraction_expr
+    from ..display.formulas import fraction_expr
 
     if len(num) > max_terms or len(den) > max_terms:
         return f"[{len(num)}-term polynomial]/[{len(den)}-term polynomial]"
@@ -117,7 +118,8 @@ MAX_SHOW_VARIABLES = 1024
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..algebra import head_fraction, Lattice, legend
+    from ..algebra import head_fraction, Lattice
+    from ..display.formulas import legend
     from ..errors import InputError
     from ..fusion import reduced_form
     from ..io import load_problem

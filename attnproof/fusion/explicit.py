@@ -70,7 +70,7 @@ class ExplicitFusion:
         """Notebooks: the fused head ``N/D`` (when small) and its atom count."""
         text = rf"\text{{{self.method} fusion of {len(self.multihead)} heads: {self.atoms} atoms}}"
         if len(self.frac.den) <= 12 and len(self.frac.num) == 1:
-            from ..algebra.display import fraction_text
+            from ..display.formulas import fraction_text
 
             text += r"\quad " + fraction_text(self.frac.num[0], self.frac.den, self.lattice, "latex")
         return f"${text}$"

@@ -136,7 +136,7 @@ class ReducedForm:
         >>> reduced_form(sigmoid_sum(2))
         ReducedForm(Q_terms=4, P_terms=(3,), heads=2, dim=2)
         """
-        from ..brief import fields_repr
+        from ..display import fields_repr
 
         return fields_repr("ReducedForm", Q_terms=len(self.Q), P_terms=tuple(len(p) for p in self.P),
                            heads=len(self.multihead), dim=self.multihead.dim)

@@ -73,7 +73,7 @@ class Encoding:
 
     def __repr__(self) -> str:
         """Short: the query's size and hash (``.smtlib`` is the text)."""
-        from ..brief import fields_repr
+        from ..display import fields_repr
 
         return fields_repr("Encoding", atoms=self.atoms, window_points=len(self.window),
                            smtlib_lines=self.smtlib.count("\n") + 1, sha256=self.sha256[:16] + "...")

@@ -99,7 +99,7 @@ class Frame:
 
     def __repr__(self) -> str:
         """Short: the free and dependent coordinates and the lineality directions."""
-        from ..brief import fields_repr
+        from ..display import fields_repr
 
         return fields_repr("Frame", dim=self.dim, free=self.free, dependent=self.dependent,
                            directions=self.directions)

@@ -51,7 +51,7 @@ class SolverRun:
 
     def __repr__(self) -> str:
         """Short: ``SolverRun('z3', 'unsat', version='4.13.0', seconds=0.4)`` (the model is ``.model``)."""
-        from ..brief import fields_repr
+        from ..display import fields_repr
 
         return fields_repr("SolverRun", repr(self.solver), repr(self.result), version=self.version,
                            seconds=self.seconds, reason=self.reason or None,

@@ -75,7 +75,7 @@ class SweepRow:
 
     def __repr__(self) -> str:
         """Short: the question and its answer."""
-        from ..brief import fields_repr
+        from ..display import fields_repr
 
         return fields_repr("SweepRow", repr(self.result), problem=self.problem, window=self.window,
                            target=self.target, reason=self.reason or None)
@@ -121,7 +121,7 @@ class WindowSummary:
 
     def __repr__(self) -> str:
         """Short: the problem, the window and the bounds found in it."""
-        from ..brief import fields_repr
+        from ..display import fields_repr
 
         return fields_repr("WindowSummary", problem=self.problem, window=self.window,
                            lower_bound=self.lower_bound, start=self.start,
@@ -162,7 +162,7 @@ class SweepResult:
 
     def __repr__(self) -> str:
         """Short: how many queries, problems and windows, and whether all were answered."""
-        from ..brief import fields_repr
+        from ..display import fields_repr
 
         return fields_repr("SweepResult", queries=len(self.rows), problems=len(self.problems),
                            windows=len(self.summaries), complete=self.complete,
