@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from ..errors import InputError
 from .common import EXIT_OK, subcommands
 
 NAME = "help"
@@ -22,7 +23,6 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from . import build_parser
     from .common import did_you_mean
-    from ..errors import InputError
 
     parser = build_parser()
     if args.man:

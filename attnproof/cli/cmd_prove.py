@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from ..errors import InputError
 from .common import (EXIT_OK, EXPLICIT_FUSION_LIMIT, ProgressBar, add_common, add_executor_options,
                      add_max_atoms, executor_spec, positive_int, print_json)
 from .prove_text import DEFAULT_LINES_TIMEOUT, DESCRIPTION, MAX_AUTO_LINE_POINTS, print_report
@@ -47,7 +48,6 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     # the library is imported here, not at the top: building the parser must stay light
-    from ..errors import InputError
     from ..io import load_problem
     from ..parallel import mapper
     from ..proving import prove_problem

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from ..errors import InputError
 from .common import (EXIT_INCONCLUSIVE, EXIT_NEGATIVE, EXIT_OK, add_common, add_max_atoms,
                      positive_int, print_json, query_progress, spent_note, time_limits)
 
@@ -106,7 +107,6 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def _check_output_paths(args: argparse.Namespace) -> None:
     import os
 
-    from ..errors import InputError
     for flag, path in (("-o", args.output), ("--certificate", args.certificate), ("--smtlib", args.smtlib)):
         if path:
             folder = os.path.dirname(path) or "."
@@ -136,7 +136,6 @@ def _describe_window(res) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..errors import InputError
     from ..io import load_problem
     from ..smt import parse_window
 
@@ -252,7 +251,6 @@ def _print_minimize(mr, ref) -> None:
 def _run_query(args: argparse.Namespace, M, window, opts) -> int:
     """One query: is there a fusion with at most ``--atoms`` atoms whose G lies in the window?"""
     from ..api import search
-    from ..errors import InputError
     from ..io import atomic_write_text, canonical_json
     from ..smt import search_certificate
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 
+from ..errors import InputError, LimitError
 from .common import EXIT_OK, add_common, add_max_atoms, plural, positive_int, print_json
 
 NAME = "show"
@@ -120,7 +121,6 @@ MAX_SHOW_VARIABLES = 1024
 def run(args: argparse.Namespace) -> int:
     from ..algebra import head_fraction, Lattice
     from ..display.formulas import legend
-    from ..errors import InputError
     from ..fusion import reduced_form
     from ..io import load_problem
 
@@ -128,7 +128,6 @@ def run(args: argparse.Namespace) -> int:
     lat = Lattice.of(M)
     if lat.nvars > MAX_SHOW_VARIABLES:
         # a polynomial context over this many variables is beyond display (and FLINT)
-        from ..errors import LimitError
 
         raise LimitError(f"show displays formulas in at most {MAX_SHOW_VARIABLES} lattice "
                          f"variables; this problem has {lat.nvars} (use 'attnproof bound' or "

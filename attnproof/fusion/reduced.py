@@ -16,6 +16,7 @@ from typing import Any
 
 import flint
 
+from ..display import fields_repr
 from ..heads import Atom, Head, MultiHead
 from ..algebra.expfrac import ExpFraction, head_fraction, poly_context
 from ..algebra.lattice import Lattice
@@ -136,8 +137,6 @@ class ReducedForm:
         >>> reduced_form(sigmoid_sum(2))
         ReducedForm(Q_terms=4, P_terms=(3,), heads=2, dim=2)
         """
-        from ..display import fields_repr
-
         return fields_repr("ReducedForm", Q_terms=len(self.Q), P_terms=tuple(len(p) for p in self.P),
                            heads=len(self.multihead), dim=self.multihead.dim)
 

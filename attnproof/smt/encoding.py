@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from typing import Sequence
 
 from ..algebra.expfrac import poly_to_dict
+from ..display import fields_repr
 from ..errors import InputError
 from .window import Window
 
@@ -73,8 +74,6 @@ class Encoding:
 
     def __repr__(self) -> str:
         """Short: the query's size and hash (``.smtlib`` is the text)."""
-        from ..display import fields_repr
-
         return fields_repr("Encoding", atoms=self.atoms, window_points=len(self.window),
                            smtlib_lines=self.smtlib.count("\n") + 1, sha256=self.sha256[:16] + "...")
 

@@ -27,6 +27,7 @@ import itertools
 import re
 from dataclasses import replace
 
+from ..errors import AttnproofError
 from .solvers import run_solvers, solver_available
 
 __all__ = ["replay_step", "replay_line_step", "encoding_options_of", "line_options_of", "header_mismatch",
@@ -107,7 +108,6 @@ def encoding_options_of(step: dict, M) -> dict | None:
     >>> encoding_options_of(step, sigmoid_sum(2))["cardinality"]
     'counter'
     """
-    from ..errors import AttnproofError
     from .query import SearchOptions, build_query
 
     window, k, digest = step.get("window"), step.get("atoms"), step.get("smtlib_sha256")
@@ -194,7 +194,6 @@ def line_options_of(step: dict, M) -> tuple[str, ...] | None:
     """
     from fractions import Fraction
 
-    from ..errors import AttnproofError
     from ..fusion import reduced_form
     from .lines import LINE_OPTIONS, LineFactor, encode_lines, line_factors
 
