@@ -124,7 +124,7 @@ def add_into(acc: Poly, p: Poly, scale=1) -> None:
             acc.pop(m, None)
 
 
-_FRACTION_COST = 4            # a Fraction product and sum (gcds) against an int's, in units
+FRACTION_COST = 4             # a Fraction product and sum (gcds) against an int's, in units
 
 
 def _load(p: Poly) -> tuple[int, int, int]:
@@ -164,7 +164,7 @@ def product_cost(p: Poly, q: Poly) -> int:
     fp, sp, s2p = _load(p)
     fq, sq, s2q = _load(q)
     if fp or fq:
-        work += _FRACTION_COST * (fp * nq + fq * np_) + (nq * s2p + 2 * sp * sq + np_ * s2q) // 64
+        work += FRACTION_COST * (fp * nq + fq * np_) + (nq * s2p + 2 * sp * sq + np_ * s2q) // 64
     else:
         work += sp * sq // 128
     return work
@@ -380,7 +380,7 @@ def _steps(a: Poly, b: Poly, budget: Budget, least: int, step_cost: int, lb: Mon
         qc = c // lcb if type(c) is int and type(lcb) is int and c % lcb == 0 else Fraction(c) / lcb
         if type(qc) is not int or qc.bit_length() > 63:    # its products and sums cost its words
             w = (abs(qc.numerator).bit_length() + qc.denominator.bit_length()) >> 6
-            budget.charge(len(b) * (2 * _FRACTION_COST + w + w * w // 64), "an exact division")
+            budget.charge(len(b) * (2 * FRACTION_COST + w + w * w // 64), "an exact division")
         Q[qm] = qc
         for u, cb in products(t, qm):
             s = R.get(u, 0) - qc * cb
