@@ -56,7 +56,7 @@ MAX_READ_BYTES = 16 * 1024 * 1024
 READ_BYTES_PER_UNIT = 4
 BYTES_PER_WORK = READ_BYTES_PER_UNIT
 WORK_BASE = 1_000_000
-WORK_PER_BYTE = 1
+WORK_PER_BYTE = 1.5
 UNIT_MICROSECONDS = 0.5
 ANSWER_SECONDS_BASE = UNIT_MICROSECONDS * WORK_BASE / 1e6
 ANSWER_SECONDS_PER_MIB = UNIT_MICROSECONDS * WORK_PER_BYTE * (1 << 20) / 1e6
@@ -96,10 +96,10 @@ def work_limit(nbytes: int) -> int:
     """The checker's default work budget for a certificate of ``nbytes`` bytes: linear,
     no cap (the cost model bounds the time of a unit, so of the whole check).
 
-    >>> work_limit(0) == WORK_BASE, work_limit(10 ** 6) == WORK_BASE + WORK_PER_BYTE * 10 ** 6
+    >>> work_limit(0) == WORK_BASE, work_limit(10 ** 6) == WORK_BASE + 1_500_000
     (True, True)
     """
-    return WORK_BASE + WORK_PER_BYTE * nbytes
+    return WORK_BASE + int(WORK_PER_BYTE * nbytes)
 
 
 def byte_limit(work: int | None) -> int:

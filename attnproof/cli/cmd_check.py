@@ -49,10 +49,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="run the checker's reference path alone, without its fast paths "
                         "(same verdicts; also ATTNPROOF_CHECKER_REFERENCE=1)")
     p.add_argument("--max-work", metavar="OPS", type=int, default=None,
-                   help="the work budget in elementary operations (default: 500,000 plus 16 per "
-                        "byte, at most 6,000,000, which a hostile file spends in seconds); past "
-                        "it the verdict is inconclusive; a certificate is read up to 16 MiB or 2 "
-                        "bytes per OPS ('attnproof prove' names the figure a large one needs)")
+                   help="the work budget in units of at most 0.5 microseconds (default: "
+                        "1,000,000 plus 1.5 per byte of the certificate); past it the verdict is "
+                        "inconclusive; with OPS a certificate is read up to 16 MiB or 4 bytes per OPS")
     add_common(p)
 
 
