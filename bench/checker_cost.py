@@ -84,7 +84,7 @@ def keys_scaled(doc: dict, k: int) -> dict:
     return d
 
 
-def width_functionals(nbytes: int, digits: int = 1990, seed: int = 1) -> str:
+def width_functionals(nbytes: int, digits: int = 1990, seed: int = 1, count: int | None = None) -> str:
     """The valid ``geom-indecomposable`` certificate, its keys ``digits`` digits long, with
     ``nbytes`` of width functionals whose entries have ``digits`` digits (each a random
     multiple of one of the golden two)."""
@@ -92,7 +92,7 @@ def width_functionals(nbytes: int, digits: int = 1990, seed: int = 1) -> str:
     d = keys_scaled(_golden("geom-indecomposable"), _big(rng, digits))
     (g,) = [s for s in d["steps"] if s["rule"] == "generic_heads"]
     base = g["width_functionals"]
-    k = max(1, nbytes // (3 * digits + 8))
+    k = count or max(1, nbytes // (3 * digits + 8))
     g["width_functionals"] = [[x * _big(rng, digits) for x in base[i % len(base)]] for i in range(k)]
     return _canon(d)
 
