@@ -50,7 +50,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "(same verdicts; also ATTNPROOF_CHECKER_REFERENCE=1)")
     p.add_argument("--max-work", metavar="OPS", type=int, default=None,
                    help="the work budget in units of at most 0.5 microseconds (default: "
-                        "1,000,000 plus 1.5 per byte of the certificate); past it the verdict is "
+                        "2,000,000 plus 1.5 per byte of the certificate); past it the verdict is "
                         "inconclusive; with OPS a certificate is read up to 16 MiB or 4 bytes per OPS")
     add_common(p)
 
