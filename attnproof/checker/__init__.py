@@ -239,6 +239,8 @@ def _check_document(doc, expected_sha256: str | None, strict: bool, work: int | 
             raise Reject("certificate: the embedded problem is not the given problem file")
         if work is None:            # the default budget, and the size it reads (check_text's)
             budget.limit = work_limit(size := len(canonical_text(doc)))
+            if big := too_large(size, None):
+                return big
             budget.charge(size // READ_BYTES_PER_UNIT, "reading the certificate")
         claims = _claims(doc)
         if doc["trust"] not in TRUST_ORDER:
