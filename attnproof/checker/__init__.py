@@ -308,7 +308,7 @@ def _check_document(doc, expected_sha256: str | None, strict: bool, work: int | 
             v.status, v.code = "inconclusive", 2
             v.message = (f"inconclusive: {v._exact_text()}, but {v._refutations()} "
                          f"{'is' if len(st.windows) + len(v.line_steps) == 1 else 'are'} not "
-                         f"re-proven (check with --replay)")
+                         f"re-proven")
         if strict and st.trust != "exact":
             v.status, v.code = "inconclusive", 2
             v.message = (f"inconclusive under --strict: the certificate needs trust {st.trust!r} "

@@ -20,6 +20,7 @@ import os
 import re
 import sys
 from contextlib import suppress
+from dataclasses import replace
 from fractions import Fraction
 
 from . import check_text, too_large
@@ -309,6 +310,16 @@ def build_parser(prog: str | None = None, version: str | None = None) -> argpars
     return p
 
 
+def advised(v):
+    """The verdict ``v`` with the command line's advice: an inconclusive check past its
+    work budget names ``--max-work``, one that waits for refutations ``--replay``."""
+    if v.code == 2 and v.message.endswith("(the work budget of this certificate)"):
+        v = replace(v, message=v.message[:-1] + "; --max-work raises it)")
+    elif v.code == 2 and v.bounds_verified and (v.window_steps or v.line_steps) and not v.replay:
+        v = replace(v, message=v.message + " (check with --replay)")
+    return v
+
+
 def _error(message: str, as_json: bool) -> int:
     print(f"attnproof: error: {message}", file=sys.stderr)
     if as_json:
@@ -346,6 +357,7 @@ def main(argv: list[str] | None = None, prog: str | None = None, version: str | 
     except KeyboardInterrupt:           # Ctrl-C (a long check, a FIFO with no writer): no traceback
         print("attnproof: interrupted", file=sys.stderr)
         return 130
+    v = advised(v)
     with suppress(OSError):             # a reader that stopped early cuts the text, not the exit code
         print(json.dumps(v.to_dict(), sort_keys=True, indent=2) if args.json else v.message, flush=True)
     return v.code if v.code in (0, 1, 2) else EXIT_USAGE

@@ -258,7 +258,7 @@ def divexact(a: Poly, b: Poly, budget: Budget = UNLIMITED) -> Poly | None:
     >>> divexact({(): 1, ((0, 10 ** 100 + 1),): 1}, {(): 1, ((0, 1),): 1}, Budget(1000))
     Traceback (most recent call last):
     ...
-    attnproof.checker.syntax.Unsupported: an exact division: the check needs more than 1000 operations (the work budget of this certificate; --max-work raises it)
+    attnproof.checker.syntax.Unsupported: an exact division: the check needs more than 1000 operations (the work budget of this certificate)
     """
     if not b:
         raise ZeroDivisionError("division by the zero polynomial")
