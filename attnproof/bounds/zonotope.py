@@ -21,6 +21,8 @@ from typing import Sequence
 
 import flint
 
+from ..errors import LimitError
+
 __all__ = ["primitive", "generator_classes", "classify", "graphic_edges", "count_acyclic_orientations",
            "acyclic_orientations_within", "chordal_spanning_subgraph", "checker_general_steps",
            "acyclic_orientations_tutte", "acyclic_orientations_brute", "graphic_functionals",
@@ -287,11 +289,11 @@ def _blocks_of(n: int, edges) -> list:
 
     G = nx.Graph()
     G.add_nodes_from(range(n))
-    index = {}
+    index: dict[tuple[int, int], list[int]] = {}
     for i, (a, b) in enumerate(edges):
         G.add_edge(a, b)
         index.setdefault((min(a, b), max(a, b)), []).append(i)
-    out = []
+    out: list[tuple] = []
     for block in nx.biconnected_component_edges(G):
         B = nx.Graph(block)
         ids = sorted(i for a, b in B.edges() for i in index[(min(a, b), max(a, b))])
@@ -359,10 +361,11 @@ def acyclic_orientations_within(n: int, edges, max_steps: int | None = GENERAL_S
         else:
             adj = {v: set(B[v]) for v in nodes}
             steps = checker_general_steps(nodes, adj) if len(nodes) <= MAX_GENERAL_NODES else None
-            general.append((steps if steps is not None else float("inf"), ids, nodes, adj))
-    for steps, ids, nodes, adj in sorted(general, key=lambda g: g[0]):
+            general.append((steps, ids, nodes, adj))
+    # the cheapest first; None (a block over MAX_GENERAL_NODES) last
+    for steps, ids, nodes, adj in sorted(general, key=lambda g: float("inf") if g[0] is None else g[0]):
         m = len(nodes)
-        if m <= MAX_GENERAL_NODES and (max_steps is None or used + steps <= max_steps):
+        if steps is not None and (max_steps is None or used + steps <= max_steps):
             used += steps
             total *= acyclic_orientations_independence(nodes, adj)
             how.append("general")
@@ -373,7 +376,7 @@ def acyclic_orientations_within(n: int, edges, max_steps: int | None = GENERAL_S
         # the better of a chordal spanning subgraph and a countable dense core with
         # chordal trees hung from it
         left = None if max_steps is None else max_steps - used
-        choices = [(chordal_spanning_subgraph(nodes, adj), 1, [])]
+        choices: list[tuple[tuple[list, int], int, list]] = [(chordal_spanning_subgraph(nodes, adj), 1, [])]
         core = countable_core(nodes, adj, left) if left is None or left > 0 else []
         if len(core) > 3:
             cadj = {v: adj[v] & set(core) for v in core}
@@ -425,8 +428,6 @@ def count_acyclic_orientations(n: int, edges, max_steps: int | None = GENERAL_ST
     >>> count_acyclic_orientations(5, [(0, 1), (1, 2), (2, 3), (3, 0), (3, 4)])
     (28, ['complete', 'cycle'])
     """
-    from ..errors import LimitError
-
     total, how, kept, notes = acyclic_orientations_within(n, edges, max_steps)
     if kept is not None:
         raise LimitError(notes[0].split(": the bound counts")[0])

@@ -7,6 +7,7 @@ import contextlib
 import json
 import sys
 
+from ..errors import AttnproofError, InputError
 from .common import (EXIT_INCONCLUSIVE, EXIT_NEGATIVE, EXIT_OK, EXIT_USAGE, ProgressBar, add_common,
                      print_json)
 
@@ -20,8 +21,10 @@ exit codes: 0 valid, 1 invalid (the failing step and rule are named),
             2 inconclusive (a step beyond the checker's limits, FLINT missing for
               reduced_by_flint, window refutations not re-proven without --replay,
               or --strict and a step that trusts FLINT or SMT),
-            3 usage or input error (unreadable file, a problem file or a YAML
-              file instead of a certificate, bad --problem)
+            3 usage or input error: "not a certificate: ..." for a file that is
+              missing, a folder, not UTF-8, empty, truncated or not JSON (a
+              broken download, never the exit 1 of a forgery); a problem file
+              or a YAML file instead of a certificate; a bad --problem
 The first line (and "verdict" under --json) always agrees with the exit code.
 
 The same checker runs without attnproof: 'python -m attnproof.checker CERT',
@@ -59,18 +62,19 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 _NOT_A_REFUTATION = ("not available", "unavailable", "answered unknown")
 
 
-def replay(text: str, budget_s: float | None = None) -> list[tuple[int, bool | None, str]]:
+def replay(text: str, budget_s: float | None = None,
+           progress=None) -> list[tuple[int, bool | None, str]]:
     """Replay every window_refutation and line_refutation step: ``[(step index, ok, message)]``.
 
     ``ok`` is None when a step could not be replayed (no solvers, time budget
     spent).  Identical steps are replayed once; the whole replay, re-encoding
-    and symmetry search included, stops at ``budget_s`` seconds.
+    and symmetry search included, stops at ``budget_s`` seconds.  ``progress``
+    (a :class:`ProgressBar`) is told ``(steps done, steps)`` as each step ends.
     """
     import signal
     import time
 
     from ..checker.limits import REPLAY_SECONDS
-    from ..errors import AttnproofError
 
     doc = json.loads(text)
     steps = [(i, s) for i, s in enumerate(doc.get("steps", []))
@@ -131,6 +135,8 @@ def replay(text: str, budget_s: float | None = None) -> list[tuple[int, bool | N
                     done[key] = (None, msg)     # no solver, or a timeout: nothing was refuted
             ok, msg = done[key]
             out.append((i, ok, msg))
+            if progress is not None:
+                progress(len(out), len(steps))
     finally:
         if use_alarm:
             signal.signal(signal.SIGALRM, old)
@@ -140,8 +146,6 @@ def replay(text: str, budget_s: float | None = None) -> list[tuple[int, bool | N
 def _not_a_certificate(path: str, text: str) -> None:
     """Refuse (exit 3) a YAML file or a problem file given where a certificate belongs."""
     from pathlib import Path
-
-    from ..errors import InputError
 
     if Path(path).suffix.lower() in (".yaml", ".yml"):
         raise InputError(f"{path}: certificates are JSON, this is a YAML file")
@@ -165,18 +169,19 @@ def run(args: argparse.Namespace) -> int:
 
     work = getattr(args, "max_work", None)
     if work is not None and work < 1:
-        from ..errors import InputError
         raise InputError("--max-work must be a positive number of operations")
     budget_s = getattr(args, "replay_timeout", None)
     if budget_s is not None and not 0 < budget_s <= 86400:
-        from ..errors import InputError
         # nan, inf, 1e308 and negative budgets made the replay fail inside (or never start)
         raise InputError(f"--replay-timeout {budget_s:g}: give seconds between 0 and 86400")
     # a certificate beyond the size its work budget reads is answered unread, not replayed
     v = too_large(file_size(args.certificate), work)
     if v is not None:
         return _answer(v, args)
-    text = read_text_file(args.certificate, byte_limit(work))
+    try:
+        text = read_text_file(args.certificate, byte_limit(work))
+    except InputError as e:     # missing, a folder, not UTF-8: exit 3, as for text that is not JSON
+        raise InputError(f"not a certificate: {e}") from None
     _not_a_certificate(args.certificate, text)
     expected = None
     if args.problem:
@@ -185,8 +190,16 @@ def run(args: argparse.Namespace) -> int:
     with ProgressBar("checking the certificate", heartbeat=True):
         v = check_text(text, expected_sha256=expected, strict=args.strict, work=work,
                        reference=getattr(args, "reference", False))
+    if v.status == "error":     # empty, truncated, not JSON: a broken download, not a forgery
+        raise InputError(f"not a certificate: {args.certificate}: "
+                         f"{v.message.removeprefix('not a certificate: ')}")
     if args.replay and v.bounds_verified and (v.window_steps or v.line_steps):
-        v = v.after_replay(replay(text, budget_s))
+        n = len(v.window_steps) + len(v.line_steps)
+        # the solvers take tens of seconds: a bar on a terminal, a line every few seconds
+        # under --progress (the check above took well under one)
+        with ProgressBar(f"replaying {n} SMT refutation{'' if n == 1 else 's'} with z3 and cvc5",
+                         heartbeat=True) as bar:
+            v = v.after_replay(replay(text, budget_s, progress=bar))
     return _answer(v, args)
 
 
@@ -197,7 +210,9 @@ def _advised(v):
     if v.code == 2 and v.message.endswith("(the work budget of this certificate)"):
         return replace(v, message=v.message[:-1] + "; --max-work raises it)")
     if v.code == 2 and v.bounds_verified and (v.window_steps or v.line_steps) and not v.replay:
-        return replace(v, message=v.message + " (check with --replay)")
+        it = "it" if len(v.window_steps) + len(v.line_steps) == 1 else "them"
+        return replace(v, message=v.message + f" ('attnproof check --replay' re-proves {it} with z3 "
+                       "and cvc5)")
     return v
 
 

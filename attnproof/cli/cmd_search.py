@@ -5,8 +5,9 @@ from __future__ import annotations
 import argparse
 import sys
 
-from .common import (EXIT_INCONCLUSIVE, EXIT_NEGATIVE, EXIT_OK, ProgressBar, add_common,
-                     add_max_atoms, positive_int, print_json)
+from ..errors import InputError
+from .common import (EXIT_INCONCLUSIVE, EXIT_NEGATIVE, EXIT_OK, add_common, add_max_atoms,
+                     positive_int, print_json, query_progress, spent_note, time_limits)
 
 NAME = "search"
 HELP = "search a window for a smaller single-head fusion (z3 and cvc5 at once)"
@@ -37,7 +38,8 @@ coefficients are outside this search).
 gives a verified witness (possibly smaller than K).  It ends when the two
 meet (exit 0; the witness is the smallest with G in the window, or meets the
 bound), or when a query is inconclusive (exit 2); --timeout applies to each
-query, and each query's K, answer and time are printed on stderr as it ends.
+query, --time-limit to the whole walk; the progress line on stderr names the
+last query's K and answer, and the result lists every query once.
 
 --global drops the window: for the factors 1 + x^g of the reduced denominator
 (graph sums, sigmoid sums) it asks whether any set of at most K lattice points
@@ -81,6 +83,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--timeout", type=float, default=600.0, metavar="S",
                    help="seconds per query, both solvers together; past it the query is "
                         "'unknown' (default 600)")
+    p.add_argument("--time-limit", type=float, default=None, metavar="S",
+                   help="with --minimize: seconds for the whole walk; past it the walk stops "
+                        "with what it proved so far, exit 2 (default: no limit but --timeout "
+                        "per query)")
     p.add_argument("-o", "--output", metavar="FILE",
                    help="write the verified fused head as a one-head problem file (a sat answer; "
                         "with --minimize, the smallest fusion found)")
@@ -101,7 +107,6 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def _check_output_paths(args: argparse.Namespace) -> None:
     import os
 
-    from ..errors import InputError
     for flag, path in (("-o", args.output), ("--certificate", args.certificate), ("--smtlib", args.smtlib)):
         if path:
             folder = os.path.dirname(path) or "."
@@ -131,12 +136,16 @@ def _describe_window(res) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..errors import InputError
     from ..io import load_problem
     from ..smt import parse_window
 
     if not (args.timeout > 0) or args.timeout > 86400:
         raise InputError(f"--timeout {args.timeout}: give seconds between 0 and 86400")
+    limit = getattr(args, "time_limit", None)
+    if limit is not None and (not (0 < limit <= 86400) or not args.minimize):
+        raise InputError(f"--time-limit {limit:g}: give seconds between 0 and 86400, with --minimize"
+                         if args.minimize else "--time-limit goes with --minimize (one query has "
+                         "--timeout)")
     # --- sweep ---
     from .search_sweep import check_not_sweep, run_sweep
     if args.sweep:
@@ -172,38 +181,29 @@ def _run_minimize(args: argparse.Namespace, M, window, opts) -> int:
     """``--minimize``: queries for fewer and fewer atoms until refuted, met or inconclusive."""
     import time
 
+    from ..api import search
     from ..io import atomic_write_text, canonical_json
-    from ..smt import minimize, search_certificate
+    from ..smt import search_certificate
 
     t0 = time.perf_counter()
     solvers = "z3" if args.no_cross_check else "z3 and cvc5"
-    stage = {"query": "minimizing: query 1", "solvers": f"{solvers} running"}
-
-    def label() -> str:
-        return f"{stage['query']} ({stage['solvers']}, timeout {args.timeout:g} s per query)"
-
-    with ProgressBar(label(), heartbeat=True) as bar:
+    with query_progress("minimizing: query 1", f"{solvers} running",
+                        f", {time_limits(args)}") as (bar, label):
         asked = []
 
-        def step(res) -> None:
+        def step(res) -> None:      # the result lists each query: the progress line alone names it
             asked.append(res)
-            extra = f", {res.atoms} atoms" if res.atoms else ""
-            why = f" ({res.reason})" if res.result == "unknown" and res.reason else ""
-            bar.write(f"k = {res.target}: {res.result}{extra}{why} [{res.seconds:.1f} s]")
             refuted = [r.target for r in asked if r.result == "unsat"]
             found = [r.atoms for r in asked if r.result == "sat" and r.atoms]
             known = "; ".join(([f"no fusion with <= {max(refuted)} atoms in the window"]
                                if refuted else [])
                               + ([f"a fusion with {min(found)}"] if found else []))
-            stage["query"] = (f"minimizing: query {len(asked) + 1} after k = {res.target} "
-                              f"{res.result}{'; ' + known if known else ''}")
+            label.query(f"minimizing: query {len(asked) + 1} after k = {res.target} "
+                        f"{res.result}{'; ' + known if known else ''}", f"{solvers} running")
 
-        def solver_states(text: str) -> None:
-            stage["solvers"] = text
-            bar.describe(label())
-
-        mr = minimize(M, window, args.timeout, opts, progress=bar, max_atoms=args.max_atoms,
-                      on_step=step, on_solvers=solver_states)
+        mr = search(M, window=window, minimize=True, timeout=args.timeout, options=opts,
+                    progress=bar, max_atoms=args.max_atoms, on_step=step,
+                    on_solvers=label.solvers, budget=args.time_limit)
     last = mr.steps[-1] if mr.steps else None
     if args.smtlib and last is not None:
         atomic_write_text(args.smtlib, last.encoding.smtlib)
@@ -211,8 +211,8 @@ def _run_minimize(args: argparse.Namespace, M, window, opts) -> int:
         atomic_write_text(args.output, canonical_json(mr.best.to_problem_dict()))
     ref = mr.refutation
     if args.certificate:
-        doc = search_certificate(M, mr.best, [ref] if ref is not None else [])
-        atomic_write_text(args.certificate, canonical_json(doc))
+        cert = search_certificate(M, mr.best, [ref] if ref is not None else [])
+        atomic_write_text(args.certificate, cert.text)
     if args.json:
         summary = mr.to_dict()
         summary["verdict"] = {"refuted": "unsat", "bound": "sat", "unknown": "unknown"}[mr.stopped]
@@ -227,6 +227,7 @@ def _run_minimize(args: argparse.Namespace, M, window, opts) -> int:
         print_json(summary)
     else:
         _print_minimize(mr, ref)
+        spent_note(args, mr.stopped, time.perf_counter() - t0)
     sys.stdout.flush()
     return {"refuted": EXIT_OK, "bound": EXIT_OK, "unknown": EXIT_INCONCLUSIVE}[mr.stopped]
 
@@ -249,28 +250,24 @@ def _print_minimize(mr, ref) -> None:
 
 def _run_query(args: argparse.Namespace, M, window, opts) -> int:
     """One query: is there a fusion with at most ``--atoms`` atoms whose G lies in the window?"""
-    from ..errors import InputError
-    from ..fusion import reduced_form
+    from ..api import search
     from ..io import atomic_write_text, canonical_json
-    from ..smt import search_certificate, search_fusion
+    from ..smt import search_certificate
 
-    r = reduced_form(M, args.max_atoms)
     solvers = "z3" if args.no_cross_check else "z3 and cvc5"
-    head = f"SMT query: at most {args.atoms} atoms"
-    with ProgressBar(f"{head} ({solvers} running, timeout {args.timeout:g} s)",
-                     heartbeat=True) as bar:
-        res = search_fusion(M, args.atoms, window, args.timeout, opts, r=r,
-                            on_solvers=lambda text: bar.describe(
-                                f"{head} ({text}, timeout {args.timeout:g} s)"))
+    with query_progress(f"SMT query: at most {args.atoms} atoms", f"{solvers} running",
+                        f", timeout {args.timeout:g} s") as (bar, label):
+        res = search(M, args.atoms, window=window, timeout=args.timeout, options=opts,
+                     max_atoms=args.max_atoms, on_solvers=label.solvers)
     if args.smtlib:
         atomic_write_text(args.smtlib, res.encoding.smtlib)
-    if res.result == "sat" and args.output:
+    if res.result == "sat" and res.fusion is not None and args.output:
         atomic_write_text(args.output, canonical_json(res.fusion.to_problem_dict()))
     if args.certificate:
         if res.result == "unknown":
             raise InputError("--certificate: the query was inconclusive, there is nothing to certify")
-        doc = search_certificate(M, res.fusion, [res] if res.result == "unsat" else [])
-        atomic_write_text(args.certificate, canonical_json(doc))
+        cert = search_certificate(M, res.fusion, [res] if res.result == "unsat" else [])
+        atomic_write_text(args.certificate, cert.text)
     if args.json:
         summary = res.to_dict()
         summary["verdict"] = summary.pop("result")

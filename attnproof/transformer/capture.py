@@ -99,7 +99,7 @@ class Capture:
 
     def __repr__(self) -> str:
         """Short: where it comes from and the shapes (the arrays are attributes)."""
-        from ..brief import fields_repr
+        from ..display import fields_repr
 
         return fields_repr("Capture", model=self.meta.get("model"), layer=self.meta.get("layer"),
                            heads=self.heads, n_ctx=self.x.shape[0], d_model=self.x.shape[1])
@@ -230,7 +230,7 @@ def save_capture(cap: Capture, path: str | os.PathLike) -> None:
     p = Path(path)
     if p.suffix.lower() == ".safetensors":
         try:
-            from safetensors.numpy import save as st_save  # type: ignore
+            from safetensors.numpy import save as st_save
         except ImportError:
             raise InputError("writing .safetensors needs the safetensors package "
                              "(pip install 'attnproof[models]'); or use .npz") from None
@@ -244,7 +244,7 @@ def save_capture(cap: Capture, path: str | os.PathLike) -> None:
 
     def write(f):
         buf = _io.BytesIO()
-        np.savez(buf, **arrays)
+        np.savez(buf, allow_pickle=False, **arrays)      # no pickles: load_capture reads none
         f.write(buf.getvalue())
 
     atomic_write(p, write)
@@ -277,7 +277,7 @@ def _read_npz(p: Path) -> dict[str, np.ndarray]:
 
 def _read_safetensors(p: Path) -> dict[str, np.ndarray]:
     try:
-        from safetensors import safe_open  # type: ignore
+        from safetensors import safe_open
     except ImportError:
         raise InputError("reading .safetensors needs the safetensors package "
                          "(pip install 'attnproof[models]'); or use .npz") from None
@@ -353,7 +353,8 @@ def capture_from_arrays(arrays: dict[str, np.ndarray], where: str = "capture") -
     if meta.get("version") != CAPTURE_VERSION:
         raise InputError(f"{where}: unsupported capture version {meta.get('version')!r}")
     meta = {k: v for k, v in meta.items() if k not in ("format", "version")}
-    kw = {k: arrays[k] for k in _REQUIRED if k != "meta"}
+    # the arrays as read: Capture's validation checks them and converts scale and heads
+    kw: dict[str, Any] = {k: arrays[k] for k in _REQUIRED if k != "meta"}
     kw.update({k: arrays[k] for k in _OPTIONAL if k in arrays})
     try:
         return Capture(meta=meta, **kw)
