@@ -177,7 +177,7 @@ def test_checker_imports_only_the_standard_library():
                                  # its coefficient products and growing sums (about 10);
                                  # proportionality refuted by images mod p (about 20);
                                  # text that is no JSON answered exit 3, "not a
-                                 # certificate", not 1 (issue 33, about 25 with doctests)
+                                 # certificate", not 1 (issue 33, about 25 with doctests);
                                  # the cost model in time of issue 29 (words of operands,
                                  # reading by the byte, about 90)
 
@@ -199,8 +199,7 @@ def test_window_refutation_trust_strict_and_replay(capsys):
     assert v.code == 2 and v.status == "inconclusive" and v.trust == "window-refuted"
     assert v.bounds_verified and not v.windows_verified and v.message.endswith("not re-proven")
     assert main(["check", str(cert)]) == 2           # the command line names --replay
-    assert capsys.readouterr().out.rstrip().endswith(
-        "not re-proven ('attnproof check --replay' re-proves it with z3 and cvc5)")
+    assert capsys.readouterr().out.rstrip().endswith("not re-proven ('attnproof check --replay' re-proves it with z3 and cvc5)")
     assert v.window_refutations and v.window_refutations[0]["atoms"] == 6
     assert check_text(cert.read_text(), strict=True).code == 2
     pytest.importorskip("attnproof.smt.replay")

@@ -32,7 +32,7 @@ FORMAT = "attnproof-certificate"
 VERSION = 1
 
 __all__ = ["Verdict", "check_text", "check_document", "too_large", "show_count", "FORMAT", "VERSION",
-           "RULES", "TRUST_ORDER"]
+           "RULES"]
 
 _MAX_COUNT = None
 
@@ -306,9 +306,9 @@ def _check_document(doc, expected_sha256: str | None, strict: bool, work: int | 
                           "vertices only)")
         if st.windows or v.line_steps:
             v.status, v.code = "inconclusive", 2
-            one = len(st.windows) + len(v.line_steps) == 1
             v.message = (f"inconclusive: {v._exact_text()}, but {v._refutations()} "
-                         f"{'is' if one else 'are'} not re-proven")
+                         f"{'is' if len(st.windows) + len(v.line_steps) == 1 else 'are'} not "
+                         f"re-proven")
         if strict and st.trust != "exact":
             v.status, v.code = "inconclusive", 2
             v.message = (f"inconclusive under --strict: the certificate needs trust {st.trust!r} "
