@@ -32,7 +32,7 @@ FORMAT = "attnproof-certificate"
 VERSION = 1
 
 __all__ = ["Verdict", "check_text", "check_document", "too_large", "show_count", "FORMAT", "VERSION",
-           "RULES"]
+           "RULES", "TRUST_ORDER"]
 
 _MAX_COUNT = None
 

@@ -210,9 +210,9 @@ def _advised(v):
     if v.code == 2 and v.message.endswith("(the work budget of this certificate)"):
         return replace(v, message=v.message[:-1] + "; --max-work raises it)")
     if v.code == 2 and v.bounds_verified and (v.window_steps or v.line_steps) and not v.replay:
-        one = len(v.window_steps) + len(v.line_steps) == 1
-        return replace(v, message=v.message + f" ('attnproof check --replay' re-proves "
-                                              f"{'it' if one else 'them'} with z3 and cvc5)")
+        it = "it" if len(v.window_steps) + len(v.line_steps) == 1 else "them"
+        return replace(v, message=v.message + f" ('attnproof check --replay' re-proves {it} with z3 "
+                       "and cvc5)")
     return v
 
 
