@@ -48,6 +48,7 @@ examples:
 def print_report(proved: Any, output: str | None) -> None:
     """The bounds, the line queries and the notes of a :class:`attnproof.proving.Proved`."""
     from ..checker import show_count
+    from .glossary import words_line
 
     v, cert, lines = proved.verdict, proved.certificate, proved.lines
     mn = v.minimum
@@ -74,3 +75,4 @@ def print_report(proved: Any, output: str | None) -> None:
     else:
         print(f"  certificate checked ({len(proved.text)} bytes), not kept: give -o CERT to "
               f"write it")
+    print(words_line([f"trust {v.trust}"] + (["line query"] if lines is not None else [])))
