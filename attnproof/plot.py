@@ -26,6 +26,7 @@ from __future__ import annotations
 import math
 import os
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Sequence
 
 from .errors import AlgebraError, InputError
@@ -231,8 +232,6 @@ class NewtonPicture:
         >>> pic.key_label((1, 0)), newton_picture(sigmoid_sum(5)).key_label((1, 0, 2, 0, 0))
         ('(1, 0)', 'x1·x3^2')
         """
-        from fractions import Fraction
-
         key = [Fraction(x, s) for x, s in zip(p, self.scales)]
         if self.dim <= 4:
             return "(" + ", ".join(str(k) for k in key) + ")"

@@ -27,6 +27,7 @@ answer is the trivial bound 1, marked incomplete (never a crash).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from fractions import Fraction
 
 from ..algebra.binomials import direction
 from ..algebra.budget import flint_obstacle, head_flint_obstacle
@@ -561,7 +562,6 @@ def _c3(M: MultiHead, r, explicit: bool) -> LowerBound:
     P = [from_flint(vs, p) for p in r.P]
     nQ = normal_form(Q)
     # normal_form may change the sign, the content and a monomial factor: apply the same to P
-    from fractions import Fraction
 
     # find the scalar s and monomial x^t with nQ = s·x^t·Q by matching the leading terms
     lead_q = max(Q, key=lambda m: tuple(dict(m).get(v, 0) for v in vs))

@@ -15,8 +15,8 @@ regions of the central arrangement ``{g_j^⊥}`` (parallel generators merged).
 
 from __future__ import annotations
 
-from itertools import product
-from math import gcd
+from itertools import combinations, product
+from math import comb, factorial, gcd
 from typing import Sequence
 
 import flint
@@ -66,8 +66,6 @@ def classify(gens: Sequence[tuple], max_subsets: int = 20000) -> str | None:
         # distinct primitive directions (first non-zero entry positive) are pairwise
         # independent: in rank <= 2 they are always in general position
         return "general_position"
-    from itertools import combinations
-    from math import comb
     if comb(len(gens), r) <= max_subsets and all(
             flint.fmpz_mat([list(g) for g in sub]).rank() == r for sub in combinations(gens, r)):
         return "general_position"
@@ -285,7 +283,6 @@ def _blocks_of(n: int, edges) -> list:
     """``(edge indices, nodes, kind, count)`` per biconnected block; ``kind`` is
     ``complete``, ``cycle``, ``chordal`` (each counted) or ``general`` (count None)."""
     import networkx as nx
-    from math import factorial
 
     G = nx.Graph()
     G.add_nodes_from(range(n))
@@ -471,5 +468,4 @@ def regions_general_position(n: int, r: int) -> int:
     >>> regions_general_position(3, 2), regions_general_position(3, 3)
     (6, 8)
     """
-    from math import comb
     return 2 * sum(comb(n - 1, i) for i in range(r))

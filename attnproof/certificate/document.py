@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field, replace
+from math import log2
 from typing import Sequence
 
 from ..bounds.lower import LowerBound
@@ -164,8 +165,6 @@ def gap_note(lower: int, upper: int) -> str:
     >>> gap_note(65534, 65535)
     'gap: the minimum lies between the lower and the upper bound, which differ by 1'
     """
-    from math import log2
-
     if upper < 2 * lower and upper - lower < 10 ** 15:
         return ("gap: the minimum lies between the lower and the upper bound, which differ by "
                 f"{upper - lower}")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 
 from ..errors import InputError
 from .common import EXIT_OK, add_common, nonneg_int, print_json
@@ -57,8 +58,6 @@ def _ids(text: str) -> list:
 
 
 def run(args: argparse.Namespace) -> int:
-    import os
-
     from ..transformer import capture, load_local_model, save_capture
 
     if not args.output.lower().endswith((".npz", ".safetensors")):

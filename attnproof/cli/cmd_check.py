@@ -5,7 +5,10 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import signal
 import sys
+import time
+from pathlib import Path
 
 from ..errors import AttnproofError, InputError
 from .common import (EXIT_INCONCLUSIVE, EXIT_NEGATIVE, EXIT_OK, EXIT_USAGE, ProgressBar, add_common,
@@ -71,9 +74,6 @@ def replay(text: str, budget_s: float | None = None,
     and symmetry search included, stops at ``budget_s`` seconds.  ``progress``
     (a :class:`ProgressBar`) is told ``(steps done, steps)`` as each step ends.
     """
-    import signal
-    import time
-
     from ..checker.limits import REPLAY_SECONDS
 
     doc = json.loads(text)
@@ -145,16 +145,12 @@ def replay(text: str, budget_s: float | None = None,
 
 def _not_a_certificate(path: str, text: str) -> None:
     """Refuse (exit 3) a YAML file or a problem file given where a certificate belongs."""
-    from pathlib import Path
-
     if Path(path).suffix.lower() in (".yaml", ".yml"):
         raise InputError(f"{path}: certificates are JSON, this is a YAML file")
     head = text.lstrip()[:4096]
     if head.startswith("{") and '"attnproof-problem"' in head:
-        import json as _json
-
         try:
-            doc = _json.loads(text)
+            doc = json.loads(text)
         except (ValueError, RecursionError):     # the checker itself says why
             return
         if isinstance(doc, dict) and doc.get("format") == "attnproof-problem":

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import hashlib
+import os
+from pathlib import Path
 
 from ..errors import InputError
 from .common import EXIT_OK, add_common, print_json
@@ -98,10 +101,6 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def export(directory: str, force: bool = False) -> list[str]:
     """Write the standalone checker to ``directory``; return the files written (relative paths)."""
-    import hashlib
-    import os
-    from pathlib import Path
-
     from .. import __version__
     from ..io import atomic_write_text
 

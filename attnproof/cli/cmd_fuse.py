@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 
 from ..errors import LimitError, NumberError
@@ -92,8 +93,6 @@ def _write_fused(path: str, f, dim: int) -> None:
     """Write ``f.to_problem_dict()`` as canonical JSON (the same bytes as
     ``canonical_json``), one atom at a time: a million-atom fusion held as documents and
     text took two gigabytes."""
-    import json
-
     from ..io import PROBLEM_FORMAT, PROBLEM_VERSION, atomic_write
 
     def dump(x) -> bytes:

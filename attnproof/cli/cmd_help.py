@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import textwrap
 
 from ..errors import InputError
 from .common import EXIT_OK, subcommands
@@ -62,7 +63,6 @@ def run(args: argparse.Namespace) -> int:
     if topic in ("terms", "glossary", "words"):
         print("the words attnproof prints ('attnproof help TERM' explains one; all of them: "
               "docs/glossary.md):")
-        import textwrap
 
         print(textwrap.fill(", ".join(glossary.names()), 79, initial_indent="  ",
                             subsequent_indent="  "))

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
+import time
+from dataclasses import replace
 
 from ..errors import InputError
 from .common import (EXIT_INCONCLUSIVE, EXIT_NEGATIVE, EXIT_OK, add_common, add_max_atoms,
@@ -105,8 +108,6 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def _check_output_paths(args: argparse.Namespace) -> None:
-    import os
-
     for flag, path in (("-o", args.output), ("--certificate", args.certificate), ("--smtlib", args.smtlib)):
         if path:
             folder = os.path.dirname(path) or "."
@@ -118,7 +119,6 @@ def _options(args: argparse.Namespace):
     from ..smt import SearchOptions
     opts = SearchOptions.straightforward() if args.plain else SearchOptions()
     if args.no_cross_check:
-        from dataclasses import replace
         opts = replace(opts, cross_check=False)
     return opts
 
@@ -179,8 +179,6 @@ def run(args: argparse.Namespace) -> int:
 
 def _run_minimize(args: argparse.Namespace, M, window, opts) -> int:
     """``--minimize``: queries for fewer and fewer atoms until refuted, met or inconclusive."""
-    import time
-
     from ..api import search
     from ..io import atomic_write_text, canonical_json
     from ..smt import search_certificate

@@ -6,10 +6,11 @@ import argparse
 import contextlib
 import json
 import os
+import re
 import signal
 import sys
-import time
 import threading
+import time
 import traceback
 from contextvars import ContextVar
 from typing import Any, Callable, Iterator, NoReturn, TextIO
@@ -62,8 +63,6 @@ class ArgumentParser(argparse.ArgumentParser):
     a close match suggested for a mistyped command or choice."""
 
     def error(self, message: str) -> NoReturn:
-        import re
-
         m = re.match(r"argument (\S+): invalid choice: '([^']*)' \(choose from (.*)\)$", message)
         if m is not None and "did you mean" not in message:
             choices = re.findall(r"'([^']*)'", m.group(3)) or [c.strip() for c in m.group(3).split(",")]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import time
 
 from ..errors import InputError
 from .common import (EXIT_INCONCLUSIVE, EXIT_NEGATIVE, EXIT_OK, print_json, query_progress,
@@ -12,8 +13,6 @@ from .common import (EXIT_INCONCLUSIVE, EXIT_NEGATIVE, EXIT_OK, print_json, quer
 
 def run_global(args: argparse.Namespace) -> int:
     """One line query (``--atoms``) or the bisection (``--minimize``); exit codes as for windows."""
-    import time
-
     from ..io import atomic_write_text, canonical_json, load_problem
     from ..smt import line_certificate, line_minimize
     from ..smt.line_query import line_query

@@ -4,10 +4,11 @@ written without polynomial algebra (keys too long for it, THEORY §9).
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass
 from fractions import Fraction
+from math import lcm
 from typing import Iterator
-import random
 
 from ..errors import AlgebraError, LimitError
 from ..heads import Atom, Head, MultiHead
@@ -281,7 +282,6 @@ class ClassProductFusion:
         """
         if points <= 0:
             return
-        from math import lcm
 
         from ..algebra.identity import fusion_identity
 

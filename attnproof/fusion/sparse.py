@@ -5,6 +5,7 @@ sparse head polynomials, with no FLINT and no dense exponent vectors.
 from __future__ import annotations
 
 from fractions import Fraction
+from math import gcd
 
 from ..errors import AlgebraError
 from ..algebra.expfrac import ExpFraction
@@ -115,7 +116,6 @@ def sparse_fusion(M: MultiHead, cells: int = SPARSE_FUSION_CELLS) -> SparseFusio
     handle more than ``cells`` exponent entries; else None (use :func:`fuse`)."""
     if len(M.heads) != 1:
         return None
-    from math import gcd
 
     from ..algebra.factors import _proportional, irreducibility_witness
     from ..algebra.sparse import _shift, head_polys, normal_form

@@ -23,6 +23,7 @@ True
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass, field
 from math import gcd
 from typing import Sequence
@@ -359,8 +360,6 @@ def _primitive(ws) -> tuple:
 def _candidates(d: int, tries: int, seed: int):
     """Functionals to try: the first axes, ``e_i ± e_j`` among the first coordinates,
     then ``tries`` small random ones (a bounded number whatever ``d``)."""
-    import random
-
     for i in range(min(d, 8)):
         yield tuple(int(k == i) for k in range(d))
     for i in range(min(d, 4)):

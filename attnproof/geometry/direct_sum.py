@@ -18,7 +18,7 @@ True
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from math import gcd
+from math import gcd, log
 from typing import Sequence
 
 from .modular import PRIMES, EchelonModP, rank_mod_p
@@ -194,8 +194,6 @@ def direct_sub_sum(heads_points: Sequence[Sequence[Sequence[int]]],
     >>> S, ds.bases
     ([0, 2], [[1, 2], [1]])
     """
-    from math import log
-
     heads = [check_distinct(pts) for pts in heads_points]
     if not heads or not heads[0]:
         return None

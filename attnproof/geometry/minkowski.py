@@ -23,6 +23,7 @@ Candidates are decided in chunks through a map of tasks (:class:`attnproof.paral
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Sequence
@@ -314,8 +315,6 @@ def decide_chunk(heads: tuple, candidates: tuple, certificates: bool, final: boo
 def _partial(heads, verts, res, max_candidates, progress, map_tasks: MapTasks):
     """Decide a deterministic random sample of full tuples (no refutations kept): a
     verified lower bound.  The vertex of one generic direction is always included."""
-    import random
-
     rng = random.Random(20261130)
     picked = set()
     # the maximizers of a generic integer direction: a vertex tuple (verified below)

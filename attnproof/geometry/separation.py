@@ -24,6 +24,7 @@ Gordan(mu={0: 3, 1: 1})
 from __future__ import annotations
 
 from dataclasses import dataclass
+from math import gcd
 from typing import Sequence
 
 from .exact_lp import gordan_alternative
@@ -141,7 +142,6 @@ def _round_functional(rows, cf, B):
 
 def _primitive(c: tuple) -> tuple:
     """Divide by the gcd: ``<c, g>`` stays a positive integer, so still ``>= 1``."""
-    from math import gcd
     g = 0
     for x in c:
         g = gcd(g, x)
@@ -163,7 +163,6 @@ def _kernel_gordan(rows, support):
         v = [-x for x in v]
     if not all(x > 0 for x in v):
         return None
-    from math import gcd
     g = 0
     for x in v:
         g = gcd(g, x)

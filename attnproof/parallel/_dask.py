@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import atexit
 import logging
+import os
 import signal
 import threading
 import time
@@ -437,7 +438,6 @@ def unpack(blob: bytes) -> Any:
 
 
 def _worker_pid() -> int:
-    import os
     return os.getpid()
 
 
@@ -448,9 +448,6 @@ def _expire(client, futures, local: bool) -> None:
     for it; the local cluster's nannies start a fresh worker in place of a
     killed one.  An external cluster's workers are left alone.
     """
-    import os
-    import signal
-
     keys = {f.key for f in futures}
     workers = []
     if local:

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import os
 import re
+import sys
 import time
 from dataclasses import dataclass
 from functools import partial
@@ -190,7 +191,6 @@ def mapper(spec: Optional[ExecutorSpec] = None) -> MapTasks:
 
 def shutdown_executors() -> None:
     """Close every Dask client and local cluster this process opened (also done at exit)."""
-    import sys
     mod = sys.modules.get(__name__.rsplit(".", 1)[0] + "._dask")
     if mod is not None:
         mod.shutdown()

@@ -27,6 +27,8 @@ of ``G``'s bounding box (translations).
 from __future__ import annotations
 
 import hashlib
+import itertools
+import random
 from dataclasses import dataclass, field
 from typing import Sequence
 
@@ -249,9 +251,6 @@ def term_orders(d: int, support: Sequence[Exponent], max_orders: int) -> list[tu
     >>> len(term_orders(2, [(0, 0), (1, 0), (0, 1), (1, 1)], 10))
     4
     """
-    import itertools
-    import random
-
     def candidates():
         if d <= 5:
             for perm in itertools.permutations(range(d)):

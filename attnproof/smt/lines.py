@@ -35,6 +35,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass, field
 from fractions import Fraction
+from itertools import combinations, permutations
 from math import gcd
 from typing import Sequence
 
@@ -398,8 +399,6 @@ def zonotope_vertices(gammas: Sequence[Vector]) -> int:
     >>> zonotope_vertices([])
     1
     """
-    from itertools import combinations
-
     g = list(gammas)
     total = 0
     for size in range(len(g) + 1):
@@ -415,8 +414,6 @@ def facet_functionals(gammas: Sequence[Vector]) -> list[Vector]:
     >>> facet_functionals([(1, 0), (0, 1), (1, 1)])
     [(0, 1), (1, -1), (1, 0)]
     """
-    from itertools import combinations
-
     r = _rank(gammas)
     if r < 2:
         return []
@@ -823,8 +820,6 @@ def facet_permutations(dirs: Sequence[Vector], faces: Sequence[frozenset],
     >>> len(facet_permutations(dirs, faces))
     5
     """
-    from itertools import permutations
-
     n = len(dirs[0])
     if n > MAX_SYMMETRY_COORDINATES or len(set(map(tuple, dirs))) < len(dirs):
         return []

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field, replace
+from math import gcd
 from typing import Any, Callable, Optional, Sequence
 
 from ..display import fields_repr
@@ -233,8 +234,6 @@ def binomial_directions(r) -> tuple[tuple[int, ...], ...]:
     >>> binomial_directions(reduced_form(graph_sum(named_graph("path", 3))))
     ((0, 1, -1), (1, -1, 0))
     """
-    from math import gcd
-
     from ..algebra.budget import factor_obstacle
     from ..algebra.expfrac import poly_to_dict
 

@@ -26,6 +26,7 @@ import hashlib
 import itertools
 import re
 from dataclasses import replace
+from fractions import Fraction
 
 from ..errors import AttnproofError
 from .solvers import run_solvers, solver_available
@@ -192,8 +193,6 @@ def line_options_of(step: dict, M) -> tuple[str, ...] | None:
     >>> line_options_of(dict(step, atoms=5), M) is None
     True
     """
-    from fractions import Fraction
-
     from ..fusion import reduced_form
     from .lines import LINE_OPTIONS, LineFactor, encode_lines, line_factors
 

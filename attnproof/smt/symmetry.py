@@ -27,6 +27,7 @@ and is rejected; reversing every edge together with ``q ↦ -q`` is kept.
 
 from __future__ import annotations
 
+from collections import Counter
 from fractions import Fraction
 from typing import Sequence
 
@@ -55,8 +56,6 @@ def coordinate_automorphisms(support: Sequence[Exponent], d: int, target: Sequen
     >>> len(coordinate_automorphisms([(1, 1, 0), (0, 1, 1), (1, 0, 1)], 3))
     6
     """
-    from collections import Counter
-
     if target is None:
         target = support
     if len(support) != len(target):

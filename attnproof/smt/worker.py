@@ -15,6 +15,7 @@ attnproof, so a broken producer cannot change what the solver is asked.
 from __future__ import annotations
 
 import json
+import os
 import sys
 import threading
 import time
@@ -186,8 +187,6 @@ def exit_with_parent(interval: float = 0.5) -> threading.Thread:
     >>> exit_with_parent().daemon
     True
     """
-    import os
-
     parent = os.getppid()
 
     def watch() -> None:
