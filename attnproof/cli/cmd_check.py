@@ -203,17 +203,28 @@ def run(args: argparse.Namespace) -> int:
     return _answer(v, args)
 
 
+def _advised(v):
+    """The verdict ``v`` with the command line's advice, word for word the standalone
+    checker's (``checker.__main__.advised``; the first lines of the two agree, a test holds
+    them to it): past the work budget ``--max-work``, refutations not re-proven
+    ``'attnproof check --replay'``, named as attnproof check's (the standalone has none)."""
+    from dataclasses import replace
+    if v.code == 2 and v.message.endswith("(the work budget of this certificate)"):
+        return replace(v, message=v.message[:-1] + "; --max-work raises it)")
+    if v.code == 2 and v.bounds_verified and (v.window_steps or v.line_steps) and not v.replay:
+        one = len(v.window_steps) + len(v.line_steps) == 1
+        return replace(v, message=v.message + f" ('attnproof check --replay' re-proves "
+                                              f"{'it' if one else 'them'} with z3 and cvc5)")
+    return v
+
+
 def _answer(v, args: argparse.Namespace) -> int:
     """Print the verdict ``v`` (``--json``: as JSON) and return its exit code.
 
     A reader that stops early (``| head -c1``) cuts the text, never the exit code: a
     broken pipe made an invalid certificate exit 0."""
-    from ..checker.__main__ import advised
-
     code = v.code
-    # the standalone checker's advice, word for word: the first lines of the two agree, and
-    # the one that names --replay says it is attnproof check's (the standalone has none)
-    v = advised(v)
+    v = _advised(v)
     with contextlib.suppress(OSError):
         if args.json:
             print_json(v.to_dict())
