@@ -29,7 +29,10 @@ the manual page `docs/attnproof.1`, which `attnproof help --man` prints (read it
 
 Exit codes, shared by every command: **0** success (valid, consistent), **1** a
 negative verdict (invalid certificate, refuted claim), **2** inconclusive or
-undecided, **3** usage or input error, **4** internal error.
+undecided, **3** usage or input error (for `check`: "not a certificate", a file
+that is missing, empty, truncated or not JSON, never the 1 of a forged one), **4**
+internal error.  The words the output prints are explained in the
+[glossary](glossary.md) and by `attnproof help TERM`.
 
 Machine output (`--json`) uses one vocabulary in every command: `verdict` (what
 happened: `fused`, `proven`, `valid`, `sat`, `consistent`, ...), `atoms`,
