@@ -31,7 +31,8 @@ from ..algebra.identity import checked_gcd
 from ..algebra.lattice import Lattice
 from ..errors import AlgebraError, LimitError
 from ..io import as_problem
-from ..io.problem import decimal_atom_docs, fused_atom_docs, one_head_document
+from ..io.problem import (SPARSE_KEY_DIM, decimal_atom_docs, fused_atom_docs, fused_atom_json,
+                          number_json, one_head_document)
 from ..heads import Atom, Head, MultiHead
 from ..parallel.tasks import Progress
 
@@ -254,6 +255,8 @@ class Fusion(Protocol):
 
     def atom_docs(self) -> Iterator[dict]: ...
 
+    def atom_json(self) -> Iterator[str]: ...
+
     def to_problem_dict(self, name: str | None = "fused") -> dict: ...
 
     def verify(self, points: int = 2, seed: int = 0) -> None: ...
@@ -374,6 +377,50 @@ class ExplicitFusion:
         return fused_atom_docs((row[:4] for row in self._atom_rows()), self.multihead.dim,
                                self.multihead.value_dim)
 
+    def atom_json(self) -> Iterator[str]:
+        """The canonical JSON text of each of :meth:`atom_docs`, built directly
+        (:func:`attnproof.io.problem.fused_atom_json`).
+
+        >>> from attnproof.families import sigmoid_sum
+        >>> next(fuse(sigmoid_sum(2)).atom_json())
+        '{"key":[0,0],"value":0}'
+        """
+        lat = self.lattice
+        if (lat.scale_map or lat.has_z or self.coords is not None or lat.dim != self.multihead.dim
+                or lat.dim > SPARSE_KEY_DIM):
+            return self._rows_json()
+        return self._integer_atom_json()
+
+    def _rows_json(self) -> Iterator[str]:
+        """:meth:`atom_json` from the rows of :meth:`_atom_rows` (any keys)."""
+        return fused_atom_json((row[:4] for row in self._atom_rows()), self.multihead.dim,
+                               self.multihead.value_dim)
+
+    def _integer_atom_json(self) -> Iterator[str]:
+        """:meth:`atom_json` of a fusion whose keys are its integer lattice exponents
+        (scales 1, no bias variable, dense keys): the text straight from the columns of
+        ``frac`` (:meth:`ExpFraction.term_table`), in the order of :meth:`_atom_rows`."""
+        dm, dc, cols = self.frac.term_table()
+        sh = self.frac.shift
+        shifted = any(sh)
+        scalar = len(cols) == 1
+        text = _Decimal()               # str(int(x)) of each FLINT integer, computed once
+        for i in range(len(dm) - 1, -1, -1):
+            e = dm[i]
+            if shifted:
+                key = ",".join([str(int(x) + s) for x, s in zip(e, sh)])
+            else:
+                key = ",".join(map(text.__getitem__, e))
+            c = dc[i]
+            if c == 1:
+                vals = [str(col[i]) for col in cols]
+            else:
+                vals = [str(n // c) if n % c == 0 else number_json(Fraction(n, c))
+                        for n in (col[i] for col in cols)]
+            v = vals[0] if scalar else "[" + ",".join(vals) + "]"
+            yield ('{"key":[' + key + '],"value":' + v
+                   + (',"weight":' + str(c) + "}" if c != 1 else "}"))
+
     def to_problem_dict(self, name: str | None = "fused") -> dict:
         """The one-head problem document (same as ``problem_to_dict(self.to_multihead())``).
 
@@ -384,6 +431,19 @@ class ExplicitFusion:
         True
         """
         return one_head_document(self.atom_docs(), self.multihead.dim, name)
+
+
+class _Decimal(dict):
+    """``str(int(x))`` of each key ``x`` (a FLINT integer), computed once per distinct
+    value: the exponents of a fusion repeat a few small values.
+
+    >>> _Decimal()[flint.fmpz(-12)]
+    '-12'
+    """
+
+    def __missing__(self, x) -> str:
+        text = self[x] = str(int(x))
+        return text
 
 
 def _as_fusion(M: MultiHead, frac: ExpFraction, method: str) -> ExplicitFusion:
@@ -768,6 +828,12 @@ class ClassProductFusion:
         """The atoms of :meth:`to_problem_dict`, one at a time (:func:`attnproof.io.problem.decimal_atom_docs`)."""
         return decimal_atom_docs(self.to_head(), self.multihead.dim, self.multihead.value_dim)
 
+    def atom_json(self) -> Iterator[str]:
+        """The canonical JSON text of each of :meth:`atom_docs`."""
+        from ..io import canonical_json
+
+        return (canonical_json(a)[:-1] for a in self.atom_docs())
+
     def verify(self, points: int = 2, seed: int = 0) -> None:
         """The exact polynomial identity ``N/D = Σ_h N_h/D_h`` of the written head, in FLINT
         integer polynomials (:func:`attnproof.algebra.identity.fusion_identity`): the
@@ -903,6 +969,7 @@ class SparseFusion:
     to_multihead = ExplicitFusion.to_multihead
     to_problem_dict = ExplicitFusion.to_problem_dict
     atom_docs = ExplicitFusion.atom_docs
+    atom_json = ExplicitFusion._rows_json
 
     def verify(self, points: int = 2, seed: int = 0) -> None:
         """The exact identity ``N·D_h = N_h·D`` on the sparse head polynomials, in integers:
