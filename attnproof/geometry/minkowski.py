@@ -28,14 +28,17 @@ from typing import Sequence
 
 from ..errors import LimitError
 from ..parallel.tasks import MapTasks, Progress, map_in_process
-from .separation import Functional, dot, refute, separate
+from .exact_lp import gordan_alternative
+from .separation import Functional, dot, refute, separate, verify_gordan
 from .vertices import check_distinct, classify_chunk, collect_points
 
 __all__ = ["MinkowskiVertices", "minkowski_vertices", "decide_chunk", "tuple_rows",
-           "CHUNK", "POINT_CHUNK"]
+           "CHUNK", "POINT_CHUNK", "EXACT_CHUNK", "EXACT_ENTRIES"]
 
 CHUNK = 512          # candidate tuples per task (fixed: a chunk's answers depend on its tuples only)
 POINT_CHUNK = 16     # points per vertex-test task
+EXACT_CHUNK = 64     # a chunk of at most this many candidates ...
+EXACT_ENTRIES = 96   # ... whose difference rows have at most this many entries: exact simplex
 
 
 @dataclass
@@ -261,15 +264,21 @@ def decide_chunk(heads: tuple, candidates: tuple, certificates: bool, final: boo
 
     A module-level pure function of picklable arguments (one executor task).
     ``c`` is kept on the ``final`` level only, ``μ`` only with ``certificates``.
+
+    A small chunk (at most :data:`EXACT_CHUNK` candidates, each with at most
+    :data:`EXACT_ENTRIES` entries in its difference rows) decides what the
+    least-squares guess leaves with the exact simplex (:func:`.exact_lp.gordan_alternative`,
+    a few milliseconds at that size) instead of the float LP: a process that proves a
+    small problem then never imports SciPy's LP, which took longer than the proof.
     """
     import numpy as np
 
     k = len(candidates[0]) if candidates else 0
     F, B = _float_points(heads[:k]) if candidates else (None, None)
-    try:
-        warm = _WarmLP(F) if candidates else None
-    except ImportError:
-        warm = None
+    warm = None
+    entries = sum(len(pts) - 1 for pts in heads[:k]) * (len(heads[0][0]) if heads else 0)
+    small = len(candidates) <= EXACT_CHUNK and entries <= EXACT_ENTRIES
+    tried_warm = small and entries > 0   # the LP (and SciPy's import) only once a guess fails
     exact = _ExactValues(heads[:k]) if candidates else None
     guesses = _least_squares_guesses(F, candidates) if candidates else []
     out = []
@@ -279,6 +288,23 @@ def decide_chunk(heads: tuple, candidates: tuple, certificates: bool, final: boo
             if c is not None:
                 out.append((t, "v", c if final else None))
                 continue
+        if small and entries:
+            rows, labels = tuple_rows(heads, t)
+            kind, val = gordan_alternative(rows)
+            if kind == "functional":
+                out.append((t, "v", tuple(val) if final else None))
+            else:
+                if not verify_gordan(rows, val):
+                    raise ArithmeticError("exact simplex produced multipliers that do not cancel")
+                out.append((t, "n", {labels[i]: v for i, v in sorted(val.items())}
+                            if certificates else None))
+            continue
+        if not tried_warm:
+            tried_warm = True
+            try:
+                warm = _WarmLP(F)
+            except ImportError:
+                warm = None
         if warm is not None:
             cf = warm.solve(t)
             if cf is not None:
