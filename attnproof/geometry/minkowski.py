@@ -32,7 +32,8 @@ from .exact_lp import gordan_alternative
 from .separation import Functional, dot, refute, separate, verify_gordan
 from .vertices import check_distinct, classify_chunk, collect_points
 
-__all__ = ["MinkowskiVertices", "minkowski_vertices", "decide_chunk", "tuple_rows",
+__all__ = ["MinkowskiVertices", "minkowski_vertices", "minkowski_prefix_vertices", "decide_chunk",
+           "tuple_rows",
            "CHUNK", "POINT_CHUNK", "EXACT_CHUNK", "EXACT_ENTRIES"]
 
 CHUNK = 512          # candidate tuples per task (fixed: a chunk's answers depend on its tuples only)
@@ -447,3 +448,76 @@ def minkowski_vertices(heads_points: Sequence[Sequence[Sequence[int]]], *, compl
     res.non_vertices.sort()
     res.certified = complete
     return res
+
+
+def minkowski_prefix_vertices(heads_points: Sequence[Sequence[Sequence[int]]],
+                              max_candidates: int, *, listable=None, progress: Progress = None,
+                              mapper: MapTasks | None = None) -> tuple[int, MinkowskiVertices]:
+    """``(k, vertices of Σ_{h<k} conv(K_h))`` for the longest prefix of the heads whose
+    enumeration decides at most ``max_candidates`` candidate tuples in all (``k >= 1``).
+
+    Output-sensitive, by refining the normal fan one summand at a time: level ``k``
+    decides only ``V(P_{k-1}) · n_k`` tuples, the vertices of the partial sum found so far
+    extended by the vertices of head ``k`` (a vertex of ``P_{k-1} + conv(K_k)`` is the sum
+    of a vertex of each, Lemma 9.4), never the product of all the point counts.  The
+    heads' own vertex tests come first, one head at a time.  Every listed vertex keeps
+    its functional (a unique maximizer on every head of the prefix); with no Gordan
+    certificates kept (``certified`` False) the result is a vertex list, sound for any
+    sub-sum (docs/certificates.md §6.3, §6.14).  The prefix stops before the first level
+    that would pass the budget.
+
+    ``listable(k)``: the most vertices a list of the first ``k`` heads' sum may hold (a
+    checker's budget).  Once a level reaches it, the enumeration stops there: the
+    vertices found first, in chunk order, up to that many (``complete`` False when some
+    candidate of the level was left undecided), since more levels could list no more.
+
+    >>> T = [[(0, 0, 0), (1, 0, 0), (0, 1, 0)], [(0, 0, 0), (0, 0, 1)], [(0, 0, 0), (1, 1, 1)]]
+    >>> k, mv = minkowski_prefix_vertices(T, 30)
+    >>> k, mv.count, mv.complete, mv.candidates, mv.count == minkowski_vertices(T).count
+    (3, 11, True, 21, True)
+    >>> minkowski_prefix_vertices(T, 20)[0]     # 3 + 6 decided, then 12 more would pass 20
+    2
+    >>> k, mv = minkowski_prefix_vertices(T, 30, listable=lambda k: 4)
+    >>> k, mv.count, mv.complete
+    (2, 4, False)
+    """
+    heads = tuple(tuple(check_distinct(pts)) for pts in heads_points)
+    if not heads or any(not pts for pts in heads):
+        raise ValueError("every head needs at least one point")
+    if len({len(pts[0]) for pts in heads}) != 1:
+        raise ValueError("all heads must have the same dimension")
+    map_tasks = mapper if mapper is not None else map_in_process
+    first = _classify_heads(heads[:1], False, map_tasks)[0]
+    vertices = [((i,), c) for i, c in first.vertices]
+    spent = len(heads[0])
+    k = 1
+    complete = True
+    batch = 8                           # chunks per call of the map: a level can stop early
+    while k < len(heads) and (listable is None or len(vertices) < listable(k)):
+        vk = _classify_heads(heads[k:k + 1], False, map_tasks)[0].vertex_indices
+        cands = [t + (v,) for t, _ in vertices for v in vk]
+        if spent + len(cands) > max_candidates:
+            break
+        cap = listable(k + 1) if listable is not None else None
+        chunks = [(heads[:k + 1], tuple(cands[s:s + CHUNK]), False, True)
+                  for s in range(0, len(cands), CHUNK)]
+        found: list = []
+        for b in range(0, len(chunks), batch):
+            part_chunks = chunks[b:b + batch]
+            results = map_tasks(decide_chunk, part_chunks, progress=(
+                (lambda i, n, base=b * CHUNK, total=len(cands):
+                 progress(min(base + i * CHUNK, total), total)) if progress is not None else None))
+            spent += sum(len(c[1]) for c in part_chunks)
+            for part in results:
+                if not isinstance(part, list):
+                    raise LimitError(f"a vertex enumeration task failed: {part!r}")
+                found.extend((t, data) for t, kind, data in part if kind == "v")
+            if cap is not None and len(found) >= cap and b + batch < len(chunks):
+                complete = False
+                break
+        vertices = sorted(found[:cap] if cap is not None else found)
+        if cap is not None and len(found) > cap:
+            complete = False
+        k += 1
+    return k, MinkowskiVertices(vertices=vertices, complete=complete, candidates=spent,
+                                certified=False)
