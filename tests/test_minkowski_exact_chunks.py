@@ -9,7 +9,6 @@ import pytest
 
 import attnproof.geometry.minkowski as mk
 from attnproof.geometry.minkowski import minkowski_vertices, tuple_rows
-from attnproof.geometry.separation import verify_functional
 
 
 def _heads(seed: int, r: int, n: int, d: int):

@@ -24,12 +24,12 @@ Candidates are decided in chunks through a map of tasks (:class:`attnproof.paral
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Sequence
+from typing import Callable, Sequence
 
 from ..errors import LimitError
 from ..parallel.tasks import MapTasks, Progress, map_in_process
 from .exact_lp import gordan_alternative
-from .separation import Functional, dot, refute, separate, verify_gordan
+from .separation import Functional, Gordan, dot, refute, separate, verify_gordan
 from .vertices import check_distinct, classify_chunk, collect_points
 
 __all__ = ["MinkowskiVertices", "minkowski_vertices", "minkowski_prefix_vertices", "decide_chunk",
@@ -274,14 +274,16 @@ def decide_chunk(heads: tuple, candidates: tuple, certificates: bool, final: boo
     """
     import numpy as np
 
-    k = len(candidates[0]) if candidates else 0
-    F, B = _float_points(heads[:k]) if candidates else (None, None)
-    warm = None
-    entries = sum(len(pts) - 1 for pts in heads[:k]) * (len(heads[0][0]) if heads else 0)
+    if not candidates:
+        return []
+    k = len(candidates[0])
+    F, B = _float_points(heads[:k])
+    warm: _WarmLP | None = None
+    entries = sum(len(pts) - 1 for pts in heads[:k]) * len(heads[0][0])
     small = len(candidates) <= EXACT_CHUNK and entries <= EXACT_ENTRIES
     tried_warm = small and entries > 0   # the LP (and SciPy's import) only once a guess fails
-    exact = _ExactValues(heads[:k]) if candidates else None
-    guesses = _least_squares_guesses(F, candidates) if candidates else []
+    exact = _ExactValues(heads[:k])
+    guesses = _least_squares_guesses(F, candidates)
     out = []
     for t, g in zip(candidates, guesses):
         if g is not None:
@@ -291,9 +293,9 @@ def decide_chunk(heads: tuple, candidates: tuple, certificates: bool, final: boo
                 continue
         if small and entries:
             rows, labels = tuple_rows(heads, t)
-            kind, val = gordan_alternative(rows)
-            if kind == "functional":
-                out.append((t, "v", tuple(val) if final else None))
+            _, val = gordan_alternative(rows)
+            if isinstance(val, tuple):        # a functional: verified by gordan_alternative
+                out.append((t, "v", val if final else None))
             else:
                 if not verify_gordan(rows, val):
                     raise ArithmeticError("exact simplex produced multipliers that do not cancel")
@@ -320,7 +322,7 @@ def decide_chunk(heads: tuple, candidates: tuple, certificates: bool, final: boo
             parts.append(np.delete(A[i] - A, i, axis=0))
         approx = (np.vstack(parts), B)
         d = len(heads[0][0])
-        r = None
+        r: Functional | Gordan | None = None
         if warm is not None and warm.infeasible:
             r = refute(rows, approx)           # Gordan multipliers first; None: undecided
         if r is None:
@@ -342,7 +344,7 @@ def _partial(heads, verts, res, max_candidates, progress, map_tasks: MapTasks):
     picked = set()
     # the maximizers of a generic integer direction: a vertex tuple (verified below)
     c = [rng.randint(-2 ** 40, 2 ** 40) for _ in heads[0][0]]
-    picked.add(tuple(max(range(len(pts)), key=lambda i, pts=pts: dot(c, pts[i])) for pts in heads))
+    picked.add(tuple(max(range(len(pts)), key=lambda i: dot(c, pts[i])) for pts in heads))
     while len(picked) < max_candidates:
         picked.add(tuple(rng.choice(v) for v in verts))
     cands = sorted(picked)
@@ -451,7 +453,8 @@ def minkowski_vertices(heads_points: Sequence[Sequence[Sequence[int]]], *, compl
 
 
 def minkowski_prefix_vertices(heads_points: Sequence[Sequence[Sequence[int]]],
-                              max_candidates: int, *, listable=None, progress: Progress = None,
+                              max_candidates: int, *, listable: Callable[[int], int] | None = None,
+                              progress: Progress = None,
                               mapper: MapTasks | None = None) -> tuple[int, MinkowskiVertices]:
     """``(k, vertices of Σ_{h<k} conv(K_h))`` for the longest prefix of the heads whose
     enumeration decides at most ``max_candidates`` candidate tuples in all (``k >= 1``).
@@ -502,11 +505,17 @@ def minkowski_prefix_vertices(heads_points: Sequence[Sequence[Sequence[int]]],
         chunks = [(heads[:k + 1], tuple(cands[s:s + CHUNK]), False, True)
                   for s in range(0, len(cands), CHUNK)]
         found: list = []
+        total = len(cands)
         for b in range(0, len(chunks), batch):
             part_chunks = chunks[b:b + batch]
-            results = map_tasks(decide_chunk, part_chunks, progress=(
-                (lambda i, n, base=b * CHUNK, total=len(cands):
-                 progress(min(base + i * CHUNK, total), total)) if progress is not None else None))
+            bar = None
+            if progress is not None:
+                shown = progress
+
+                def bar(i: int, n: int, base: int = b * CHUNK) -> None:
+                    shown(min(base + i * CHUNK, total), total)
+
+            results = map_tasks(decide_chunk, part_chunks, progress=bar)
             spent += sum(len(c[1]) for c in part_chunks)
             for part in results:
                 if not isinstance(part, list):
