@@ -142,3 +142,28 @@ def test_the_300_head_problem_of_issue_30(tmp_path, run_cli):
     assert int(doc["lower_bound"]) > 4 and int(doc["upper_bound"]) == 4 ** 300
     rc, out, _ = run_cli("check", str(cert))
     assert rc == 0 and out.startswith("valid")
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_pruned_candidates_are_non_vertices_here(seed, monkeypatch):
+    """``decide_chunk(prune=True)`` sets aside what the float LP finds infeasible; on these
+    sums every tuple set aside is one the exact decision refutes, and the vertices agree."""
+    import attnproof.geometry.minkowski as mk
+
+    monkeypatch.setattr(mk, "EXACT_CHUNK", 0)          # the float LP path, not the simplex
+    heads = tuple(tuple(p) for p in _points(seed, 3, 4, 3))
+    cands = tuple((i, j, k) for i in range(4) for j in range(4) for k in range(4))
+    exact = {t: kind for t, kind, _ in mk.decide_chunk(heads, cands, False, True)}
+    pruned = {t: kind for t, kind, _ in mk.decide_chunk(heads, cands, False, True, True)}
+    assert {t for t, k in pruned.items() if k == "v"} == {t for t, k in exact.items() if k == "v"}
+    assert all(exact[t] == "n" for t, k in pruned.items() if k == "p")
+
+
+def test_many_heads_in_three_dimensions(monkeypatch):
+    """Most tuples of a 3-D sum are not vertices: they are set aside by the float LP, the
+    listed vertices are all proven, the certificate is valid."""
+    monkeypatch.setattr(lower_mod, "SUB_SUM_CANDIDATES", 2_000)
+    M = random_multihead(40, 4, 3, seed=1, max_key=3)
+    cert = build_certificate(M)
+    v = check_text(cert.text)
+    assert v.code == 0 and v.lower_bound == cert.lower_bound > 4

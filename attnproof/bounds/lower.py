@@ -53,7 +53,7 @@ MAX_DENSE_CELLS = 1 << 22     # factors × variables of a block handled with den
 # many candidate tuples (small and readable); beyond, it is counted as a planar sum
 PLANAR_LIST_LIMIT = 1 << 10
 # candidate tuples a block past MAX_EXPLICIT_CANDIDATES decides for the exact count of a sub-sum
-SUB_SUM_CANDIDATES = 100_000
+SUB_SUM_CANDIDATES = 20_000
 
 
 @dataclass
@@ -443,12 +443,19 @@ def _sub_sum_block(fs: list, pts: list, xs: list, xvars: list) -> Block:
         verts.setdefault(u, ck)
     vl = sorted(verts.items())
     dropped = [fs[i] for i in range(len(fs)) if i not in set(kept)]
+    how = ("an exact sub-sum count" if mv.complete else
+           "as many as the checker budget lists" if len(vl) >= listable(k) else
+           "verified vertices; tuples the float LP set aside are not refuted")
     note = (f"a block of {len(fs)} factors in {len(block_vs)} variables is past a complete "
             f"vertex list: {len(vl)} vertices of the sum of {len(kept_fs)} of its factors "
-            f"({'an exact sub-sum count' if mv.complete else 'as many as the checker budget lists'}; "
+            f"({how}; "
             f"{mv.candidates} candidate tuples decided)")
-    return Block(kept_fs, vs, "vertices", len(vl), vertices=vl, complete=False,
-                 dropped=dropped, notes=[note], bind_dropped=False)
+    if not dropped and mv.complete:     # every factor fitted: the block's own exact count
+        note = (f"a block of {len(fs)} factors in {len(block_vs)} variables: {len(vl)} vertices, "
+                f"counted one factor at a time ({mv.candidates} candidate tuples decided)")
+    return Block(kept_fs, vs, "vertices", len(vl), vertices=vl,
+                 complete=not dropped and mv.complete, dropped=dropped, notes=[note],
+                 bind_dropped=False)
 
 
 def _blocks(polys: list, mults: list, dim: int, explicit: bool) -> list[Block]:

@@ -260,11 +260,16 @@ class _WarmLP:
         return c
 
 
-def decide_chunk(heads: tuple, candidates: tuple, certificates: bool, final: bool) -> list:
-    """Decide candidate tuples: ``[(t, 'v', c or None) | (t, 'n', μ or None)]``.
+def decide_chunk(heads: tuple, candidates: tuple, certificates: bool, final: bool,
+                 prune: bool = False) -> list:
+    """Decide candidate tuples: ``[(t, 'v', c or None) | (t, 'n', μ or None) | (t, 'p', None)]``.
 
     A module-level pure function of picklable arguments (one executor task).
     ``c`` is kept on the ``final`` level only, ``μ`` only with ``certificates``.
+    ``prune``: a candidate that the float LP finds infeasible is set aside as ``'p'``
+    (pruned, *not* proven a non-vertex) instead of being refuted exactly: for a list of
+    verified vertices, which stays sound whatever is set aside, but is then no proof of
+    a complete count.
 
     A small chunk (at most :data:`EXACT_CHUNK` candidates, each with at most
     :data:`EXACT_ENTRIES` entries in its difference rows) decides what the
@@ -323,6 +328,9 @@ def decide_chunk(heads: tuple, candidates: tuple, certificates: bool, final: boo
         approx = (np.vstack(parts), B)
         d = len(heads[0][0])
         r: Functional | Gordan | None = None
+        if prune and warm is not None and warm.infeasible:
+            out.append((t, "p", None))
+            continue
         if warm is not None and warm.infeasible:
             r = refute(rows, approx)           # Gordan multipliers first; None: undecided
         if r is None:
@@ -467,7 +475,10 @@ def minkowski_prefix_vertices(heads_points: Sequence[Sequence[Sequence[int]]],
     its functional (a unique maximizer on every head of the prefix); with no Gordan
     certificates kept (``certified`` False) the result is a vertex list, sound for any
     sub-sum (docs/certificates.md §6.3, §6.14).  The prefix stops before the first level
-    that would pass the budget.
+    that would pass the budget.  A tuple the float LP finds infeasible is set aside
+    without an exact refutation (``decide_chunk(..., prune=True)``; the refutation cost
+    ten times the decision); ``complete`` then says False, since a vertex could hide
+    among those set aside, while every listed vertex is still proven.
 
     ``listable(k)``: the most vertices a list of the first ``k`` heads' sum may hold (a
     checker's budget).  Once a level reaches it, the enumeration stops there: the
@@ -502,7 +513,7 @@ def minkowski_prefix_vertices(heads_points: Sequence[Sequence[Sequence[int]]],
         if spent + len(cands) > max_candidates:
             break
         cap = listable(k + 1) if listable is not None else None
-        chunks = [(heads[:k + 1], tuple(cands[s:s + CHUNK]), False, True)
+        chunks = [(heads[:k + 1], tuple(cands[s:s + CHUNK]), False, True, True)
                   for s in range(0, len(cands), CHUNK)]
         found: list = []
         total = len(cands)
@@ -521,6 +532,7 @@ def minkowski_prefix_vertices(heads_points: Sequence[Sequence[Sequence[int]]],
                 if not isinstance(part, list):
                     raise LimitError(f"a vertex enumeration task failed: {part!r}")
                 found.extend((t, data) for t, kind, data in part if kind == "v")
+                complete = complete and all(kind != "p" for _, kind, _ in part)
             if cap is not None and len(found) >= cap and b + batch < len(chunks):
                 complete = False
                 break
