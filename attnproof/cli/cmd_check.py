@@ -7,6 +7,7 @@ import contextlib
 import json
 import sys
 
+from ..errors import AttnproofError, InputError
 from .common import (EXIT_INCONCLUSIVE, EXIT_NEGATIVE, EXIT_OK, EXIT_USAGE, ProgressBar, add_common,
                      print_json)
 
@@ -51,10 +52,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="run the checker's reference path alone, without its fast paths "
                         "(same verdicts; also ATTNPROOF_CHECKER_REFERENCE=1)")
     p.add_argument("--max-work", metavar="OPS", type=int, default=None,
-                   help="the work budget in elementary operations (default: 500,000 plus 16 per "
-                        "byte, at most 6,000,000, which a hostile file spends in seconds); past "
-                        "it the verdict is inconclusive; a certificate is read up to 16 MiB or 2 "
-                        "bytes per OPS ('attnproof prove' names the figure a large one needs)")
+                   help="the work budget in units of at most 0.5 microseconds (default: "
+                        "2,000,000 plus 1.5 per byte of the certificate); past it the verdict is "
+                        "inconclusive; with OPS a certificate is read up to 16 MiB or 4 bytes per OPS")
     add_common(p)
 
 
@@ -75,7 +75,6 @@ def replay(text: str, budget_s: float | None = None,
     import time
 
     from ..checker.limits import REPLAY_SECONDS
-    from ..errors import AttnproofError
 
     doc = json.loads(text)
     steps = [(i, s) for i, s in enumerate(doc.get("steps", []))
@@ -148,8 +147,6 @@ def _not_a_certificate(path: str, text: str) -> None:
     """Refuse (exit 3) a YAML file or a problem file given where a certificate belongs."""
     from pathlib import Path
 
-    from ..errors import InputError
-
     if Path(path).suffix.lower() in (".yaml", ".yml"):
         raise InputError(f"{path}: certificates are JSON, this is a YAML file")
     head = text.lstrip()[:4096]
@@ -172,18 +169,15 @@ def run(args: argparse.Namespace) -> int:
 
     work = getattr(args, "max_work", None)
     if work is not None and work < 1:
-        from ..errors import InputError
         raise InputError("--max-work must be a positive number of operations")
     budget_s = getattr(args, "replay_timeout", None)
     if budget_s is not None and not 0 < budget_s <= 86400:
-        from ..errors import InputError
         # nan, inf, 1e308 and negative budgets made the replay fail inside (or never start)
         raise InputError(f"--replay-timeout {budget_s:g}: give seconds between 0 and 86400")
     # a certificate beyond the size its work budget reads is answered unread, not replayed
     v = too_large(file_size(args.certificate), work)
     if v is not None:
         return _answer(v, args)
-    from ..errors import InputError
     try:
         text = read_text_file(args.certificate, byte_limit(work))
     except InputError as e:     # missing, a folder, not UTF-8: exit 3, as for text that is not JSON
@@ -209,12 +203,24 @@ def run(args: argparse.Namespace) -> int:
     return _answer(v, args)
 
 
+def _advised(v):
+    """The verdict ``v`` with the command line's advice (the checker states the verdict
+    only): past the work budget ``--max-work``, refutations not re-proven ``--replay``."""
+    from dataclasses import replace
+    if v.code == 2 and v.message.endswith("(the work budget of this certificate)"):
+        return replace(v, message=v.message[:-1] + "; --max-work raises it)")
+    if v.code == 2 and v.bounds_verified and (v.window_steps or v.line_steps) and not v.replay:
+        return replace(v, message=v.message + " (check with --replay)")
+    return v
+
+
 def _answer(v, args: argparse.Namespace) -> int:
     """Print the verdict ``v`` (``--json``: as JSON) and return its exit code.
 
     A reader that stops early (``| head -c1``) cuts the text, never the exit code: a
     broken pipe made an invalid certificate exit 0."""
     code = v.code
+    v = _advised(v)
     with contextlib.suppress(OSError):
         if args.json:
             print_json(v.to_dict())

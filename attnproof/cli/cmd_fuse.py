@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from ..errors import LimitError, NumberError
 from .common import EXIT_OK, ProgressBar, add_common, add_max_atoms, nonneg_int, plural, print_json
 
 NAME = "fuse"
@@ -65,7 +66,6 @@ def _overlong_number(a: dict) -> str | None:
     True
     """
     from ..checker.limits import MAX_DIGITS, fits_digits
-    from ..errors import NumberError
     from ..io import parse_number
 
     def long(x) -> bool:
@@ -104,7 +104,6 @@ def _write_fused(path: str, f, dim: int) -> None:
     import json
 
     from ..checker.limits import MAX_DIGITS
-    from ..errors import LimitError
     from ..io import PROBLEM_FORMAT, PROBLEM_VERSION, atomic_write
 
     def dump(x) -> bytes:
@@ -168,5 +167,9 @@ def run(args: argparse.Namespace) -> int:
             print(f"  {f.entries} (key, bias) entries: atoms sharing a key differ in bias")
         if args.output:
             print(f"  written to {args.output}")
+        if f.method != "reduced":           # 'reduced' is explained where it is printed first
+            from .glossary import words_line
+
+            print(words_line([f.method]))
     sys.stdout.flush()
     return EXIT_OK
