@@ -226,14 +226,50 @@ def test_checker_rejects_forgeries(forge):
 
 
 def test_thin_cone_uses_the_exact_fallback():
-    """Margin 1e-20 of the row norms: the float LP cannot see it, the exact simplex decides."""
+    """Margin 1e-20 of the row norms: the float LP cannot see it, the exact simplex decides
+    (a third row makes the rows dependent, so the Gram solution does not apply)."""
     from attnproof.geometry.separation import stats
 
-    rows = [(10 ** 20, 10 ** 20 + 1), (-10 ** 20, -10 ** 20 + 1)]
+    rows = [(10 ** 20, 10 ** 20 + 1), (-10 ** 20, -10 ** 20 + 1), (0, 2)]
     before = stats["exact"]
     r = separate(rows)
     assert isinstance(r, Functional) and verify_functional(rows, r.c)
     assert stats["exact"] == before + 1
+
+
+def test_thin_cone_of_independent_rows_is_decided_by_the_gram_matrix():
+    """The same two rows alone are independent: ``<c, g>`` equal for both, no LP."""
+    from attnproof.geometry.separation import stats, tight_functional
+
+    rows = [(10 ** 20, 10 ** 20 + 1), (-10 ** 20, -10 ** 20 + 1)]
+    before = dict(stats)
+    r = separate(rows)
+    assert isinstance(r, Functional) and verify_functional(rows, r.c)
+    assert r.c == tight_functional(rows) and len({sum(a * b for a, b in zip(r.c, g)) for g in rows}) == 1
+    assert stats["tight"] == before["tight"] + 1 and stats["lp"] == before["lp"]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(1, 5).flatmap(lambda d: st.lists(
+    st.lists(st.integers(-6, 6), min_size=d, max_size=d).map(tuple), min_size=1, max_size=d + 1)))
+def test_tight_functional_exactly_when_the_rows_are_independent(rows):
+    """A functional with all ``<c, g>`` equal and positive for independent rows, None for
+    dependent ones; :func:`separate` agrees with the exact simplex on the kind of answer."""
+    import flint
+
+    from attnproof.geometry.exact_lp import gordan_alternative
+    from attnproof.geometry.separation import tight_functional
+
+    c = tight_functional(rows)
+    independent = len(rows) <= len(rows[0]) and flint.fmpz_mat([list(g) for g in rows]).rank() == len(rows)
+    assert (c is not None) == independent
+    if c is not None:
+        vals = {sum(a * b for a, b in zip(c, g)) for g in rows}
+        assert len(vals) == 1 and min(vals) >= 1
+    kind, _ = gordan_alternative(rows)
+    r = separate(rows)
+    assert isinstance(r, Functional) == (kind == "functional")
+    assert verify_functional(rows, r.c) if isinstance(r, Functional) else verify_gordan(rows, r.mu)
 
 
 # -- modular ranks on packed rows (producer and checker) -------------------------

@@ -167,6 +167,20 @@ class ExpFraction:
             raise AlgebraError("denominator vanishes at the evaluation point")
         return tuple(evaluate_poly(p, point) / den for p in self.num)
 
+    def term_table(self) -> tuple[list, list[int], list[list[int]]]:
+        """The columns of :meth:`terms` before any exponent is shifted or converted:
+        ``(monomials of D as FLINT returns them, D coefficients, N coefficients per
+        value coordinate)``, index by index (a million rows without a tuple per row).
+
+        >>> from attnproof.families import sigmoid_sum
+        >>> from attnproof.fusion import fuse
+        >>> dm, dc, cols = fuse(sigmoid_sum(1)).frac.term_table()
+        >>> [tuple(map(int, e)) for e in dm], dc, cols
+        ([(1,), (0,)], [1, 1], [[1, 0]])
+        """
+        dm = self.den.monoms()
+        return dm, [int(c) for c in self.den.coeffs()], [_aligned_coeffs(dm, p) for p in self.num]
+
     def terms(self) -> Iterator[tuple[Exponent, int, tuple[int, ...]]]:
         """``(true exponent, D coefficient, N coefficients)`` for each monomial of ``D``."""
         dm = self.den.monoms()
@@ -179,25 +193,15 @@ class ExpFraction:
 
 
 def _aligned_coeffs(dm: list, p) -> list[int]:
-    """Coefficients of ``p`` at the monomials ``dm`` (FLINT order) of a denominator.
+    """Coefficients of ``p`` at the monomials ``dm`` (FLINT order) of a denominator;
+    terms of ``p`` outside ``dm`` are dropped (callers check supports first).
 
-    Both lists are in the same monomial order, so a merge walk suffices when
-    ``supp(p) ⊆ dm``; otherwise terms of ``p`` outside ``dm`` are dropped by a
-    dictionary look-up (callers check supports first).
+    The same monomial list is read off directly; otherwise each monomial is looked up
+    in ``p`` (FLINT's own search, quicker than a merge walk over Python tuples).
     """
-    pm, pc = p.monoms(), p.coeffs()
-    if len(pm) == len(dm) and pm == dm:
-        return [int(c) for c in pc]
-    out = [0] * len(dm)
-    j = 0
-    for i, e in enumerate(dm):
-        if j < len(pm) and pm[j] == e:
-            out[i] = int(pc[j])
-            j += 1
-    if j == len(pm):
-        return out
-    look = dict(zip(pm, pc))
-    return [int(look.get(e, 0)) for e in dm]
+    if len(p) == len(dm) and p.monoms() == dm:
+        return [int(c) for c in p.coeffs()]
+    return [int(p[e]) for e in dm]
 
 
 def _int_tuple(e) -> Exponent:

@@ -53,6 +53,8 @@ MAX_DENSE_CELLS = 1 << 22     # factors × variables of a block handled with den
 # a block in at most two variables is listed vertex by vertex while it has at most this
 # many candidate tuples (small and readable); beyond, it is counted as a planar sum
 PLANAR_LIST_LIMIT = 1 << 10
+# candidate tuples a block past MAX_EXPLICIT_CANDIDATES decides for the exact count of a sub-sum
+SUB_SUM_CANDIDATES = 20_000
 
 
 @dataclass
@@ -67,6 +69,7 @@ class Block:
     complete: bool = True             # the count is the block's full vertex count
     dropped: list = field(default_factory=list)   # factors left out: the count is a sub-sum's
     notes: list = field(default_factory=list)
+    bind_dropped: bool = True         # False: a certificate does not bind the dropped factors
 
 
 @dataclass
@@ -358,6 +361,8 @@ def _count_block(polys: list, mults: list, fs: list, dim: int, explicit: bool,
         total = 1
         for p, _ in pts:
             total *= len(p)
+        if total > MAX_EXPLICIT_CANDIDATES and not explicit and len(vs) > 2:
+            return _sub_sum_block(fs, pts, xs, xvars)
         if total > MAX_EXPLICIT_CANDIDATES:
             how = ("drop --explicit" if explicit else
                    "a fixed limit of this path, no option raises it")
@@ -389,6 +394,69 @@ def _count_block(polys: list, mults: list, fs: list, dim: int, explicit: bool,
                          f"{MAX_EXPLICIT_VERTICES}; {how})")
     vl = sorted(verts.items())
     return Block(fs, vs, "vertices", len(vl), vertices=vl, complete=complete)
+
+
+def _sub_sum_block(fs: list, pts: list, xs: list, xvars: list) -> Block:
+    """A block past the candidate budget of a complete vertex list: the exact vertices of
+    a sub-sum of its factors (docs/certificates.md §6.14, the same partial answer as the
+    float heads' ``_minkowski_sub_sum``).
+
+    The factors go in by their number of points (most first, then by index) for as
+    long as the output-sensitive enumeration of the partial sum
+    (:func:`attnproof.geometry.minkowski.minkowski_prefix_vertices`: each level decides
+    the vertices found so far times the next factor's) stays within
+    :data:`SUB_SUM_CANDIDATES` decided tuples; the factors left out are ``dropped``.  The
+    vertex list is cut where the checker's work on it would pass
+    :data:`attnproof.geometry.proof.MINKOWSKI_SUB_SUM_WORK` (a verified part of the
+    sub-sum's vertices: still a bound).  ``pts``: each factor's dense points over the
+    block's variables and its multiplicity.
+
+    A certificate binds only the kept factors (``bind_dropped`` False): the count needs
+    nothing of the others, and the checker's divisibility test of each factor against
+    every head (hundreds of factors times hundreds of heads) would pass its budget.
+    """
+    from ..geometry.minkowski import minkowski_prefix_vertices
+    from ..geometry.proof import MINKOWSKI_SUB_SUM_WORK
+
+    order = sorted(range(len(fs)), key=lambda i: (-len(pts[i][0]), i))
+    width = len(pts[0][0][0]) if pts and pts[0][0] else 0
+
+    def listable(k: int) -> int:
+        # the checker charges every listed vertex against every point of the kept
+        # factors (at most the block's variables each)
+        per = sum(len(pts[i][0]) for i in order[:k]) * max(width, 1) + 2 * width
+        return max(MINKOWSKI_SUB_SUM_WORK // per, 1)
+
+    k, mv = minkowski_prefix_vertices([pts[i][0] for i in order], SUB_SUM_CANDIDATES,
+                                      listable=listable)
+    kept = sorted(order[:k])
+    kept_fs = [fs[i] for i in kept]
+    vs = sorted(set().union(*(xvars[j] for j in kept_fs)))
+    block_vs = sorted(set().union(*(xvars[j] for j in fs)))
+    col = [block_vs.index(v) for v in vs]
+    kpts = [(_dense(xs[j], vs), pts[i][1]) for i, j in zip(kept, kept_fs)]
+    verts: dict = {}
+    for _, c in mv.vertices:
+        ck = tuple(c[i] for i in col)      # the kept factors do not vary off their variables
+        u = minkowski_vertex(ck, kpts)
+        if u is None:
+            raise AlgebraError("a vertex functional is not generic (internal error)")
+        verts.setdefault(u, ck)
+    vl = sorted(verts.items())
+    dropped = [fs[i] for i in range(len(fs)) if i not in set(kept)]
+    how = ("an exact sub-sum count" if mv.complete else
+           "as many as the checker budget lists" if len(vl) >= listable(k) else
+           "verified vertices; tuples the float LP set aside are not refuted")
+    note = (f"a block of {len(fs)} factors in {len(block_vs)} variables is past a complete "
+            f"vertex list: {len(vl)} vertices of the sum of {len(kept_fs)} of its factors "
+            f"({how}; "
+            f"{mv.candidates} candidate tuples decided)")
+    if not dropped and mv.complete:     # every factor fitted: the block's own exact count
+        note = (f"a block of {len(fs)} factors in {len(block_vs)} variables: {len(vl)} vertices, "
+                f"counted one factor at a time ({mv.candidates} candidate tuples decided)")
+    return Block(kept_fs, vs, "vertices", len(vl), vertices=vl,
+                 complete=not dropped and mv.complete, dropped=dropped, notes=[note],
+                 bind_dropped=False)
 
 
 def _blocks(polys: list, mults: list, dim: int, explicit: bool) -> list[Block]:

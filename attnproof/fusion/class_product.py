@@ -268,6 +268,12 @@ class ClassProductFusion:
         """The atoms of :meth:`to_problem_dict`, one at a time (:func:`attnproof.io.problem.decimal_atom_docs`)."""
         return decimal_atom_docs(self.to_head(), self.multihead.dim, self.multihead.value_dim)
 
+    def atom_json(self) -> Iterator[str]:
+        """The canonical JSON text of each of :meth:`atom_docs`."""
+        from ..io import canonical_json
+
+        return (canonical_json(a)[:-1] for a in self.atom_docs())
+
     def verify(self, points: int = 2, seed: int = 0) -> None:
         """The exact polynomial identity ``N/D = Σ_h N_h/D_h`` of the written head, in FLINT
         integer polynomials (:func:`attnproof.algebra.identity.fusion_identity`): the

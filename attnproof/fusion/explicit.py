@@ -14,11 +14,27 @@ from ..algebra.expfrac import ExpFraction, head_fraction, poly_context
 from ..algebra.lattice import Lattice
 from ..parallel.tasks import Progress
 from ..io import as_problem
-from ..io.problem import fused_atom_docs, one_head_document
+from ..io.problem import (SPARSE_KEY_DIM, fused_atom_docs, fused_atom_json, number_json,
+                          one_head_document)
 from ..algebra.budget import require_flint
 from .reduced import DEFAULT_MAX_ATOMS, ReducedForm, check_size
 
 __all__ = ["ExplicitFusion", "product_fusion", "lcm_fusion"]
+
+
+
+class _Decimal(dict):
+    """``str(int(x))`` of each key ``x`` (a FLINT integer), computed once per distinct
+    value: the exponents of a fusion repeat a few small values.
+
+    >>> import flint
+    >>> _Decimal()[flint.fmpz(-12)]
+    '-12'
+    """
+
+    def __missing__(self, x) -> str:
+        text = self[x] = str(int(x))
+        return text
 
 
 @dataclass(frozen=True, eq=False)
@@ -138,6 +154,51 @@ class ExplicitFusion:
         """
         return fused_atom_docs((row[:4] for row in self._atom_rows()), self.multihead.dim,
                                self.multihead.value_dim)
+
+    def atom_json(self) -> Iterator[str]:
+        """The canonical JSON text of each of :meth:`atom_docs`, built directly
+        (:func:`attnproof.io.problem.fused_atom_json`).
+
+        >>> from attnproof.fusion import fuse
+        >>> from attnproof.families import sigmoid_sum
+        >>> next(fuse(sigmoid_sum(2)).atom_json())
+        '{"key":[0,0],"value":0}'
+        """
+        lat = self.lattice
+        if (lat.scale_map or lat.has_z or self.coords is not None or lat.dim != self.multihead.dim
+                or lat.dim > SPARSE_KEY_DIM):
+            return self._rows_json()
+        return self._integer_atom_json()
+
+    def _rows_json(self) -> Iterator[str]:
+        """:meth:`atom_json` from the rows of :meth:`_atom_rows` (any keys)."""
+        return fused_atom_json((row[:4] for row in self._atom_rows()), self.multihead.dim,
+                               self.multihead.value_dim)
+
+    def _integer_atom_json(self) -> Iterator[str]:
+        """:meth:`atom_json` of a fusion whose keys are its integer lattice exponents
+        (scales 1, no bias variable, dense keys): the text straight from the columns of
+        ``frac`` (:meth:`ExpFraction.term_table`), in the order of :meth:`_atom_rows`."""
+        dm, dc, cols = self.frac.term_table()
+        sh = self.frac.shift
+        shifted = any(sh)
+        scalar = len(cols) == 1
+        text = _Decimal()               # str(int(x)) of each FLINT integer, computed once
+        for i in range(len(dm) - 1, -1, -1):
+            e = dm[i]
+            if shifted:
+                key = ",".join([str(int(x) + s) for x, s in zip(e, sh)])
+            else:
+                key = ",".join(map(text.__getitem__, e))
+            c = dc[i]
+            if c == 1:
+                vals = [str(col[i]) for col in cols]
+            else:
+                vals = [str(n // c) if n % c == 0 else number_json(Fraction(n, c))
+                        for n in (col[i] for col in cols)]
+            v = vals[0] if scalar else "[" + ",".join(vals) + "]"
+            yield ('{"key":[' + key + '],"value":' + v
+                   + (',"weight":' + str(c) + "}" if c != 1 else "}"))
 
     def to_problem_dict(self, name: str | None = "fused") -> dict:
         """The one-head problem document (same as ``problem_to_dict(self.to_multihead())``).

@@ -82,6 +82,7 @@ class SparseFusion:
     to_multihead = ExplicitFusion.to_multihead
     to_problem_dict = ExplicitFusion.to_problem_dict
     atom_docs = ExplicitFusion.atom_docs
+    atom_json = ExplicitFusion._rows_json
 
     def verify(self, points: int = 2, seed: int = 0) -> None:
         """The exact identity ``N·D_h = N_h·D`` on the sparse head polynomials, in integers:

@@ -26,18 +26,22 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 from types import ModuleType
-from typing import Sequence
+from typing import Callable, Sequence
 
 from ..errors import LimitError
 from ..parallel.tasks import MapTasks, Progress, map_in_process
-from .separation import Functional, Gordan, dot, refute, separate
+from .exact_lp import gordan_alternative
+from .separation import Functional, Gordan, dot, refute, separate, verify_gordan
 from .vertices import check_distinct, classify_chunk, collect_points
 
-__all__ = ["MinkowskiVertices", "minkowski_vertices", "decide_chunk", "tuple_rows",
-           "CHUNK", "POINT_CHUNK"]
+__all__ = ["MinkowskiVertices", "minkowski_vertices", "minkowski_prefix_vertices", "decide_chunk",
+           "tuple_rows",
+           "CHUNK", "POINT_CHUNK", "EXACT_CHUNK", "EXACT_ENTRIES"]
 
 CHUNK = 512          # candidate tuples per task (fixed: a chunk's answers depend on its tuples only)
 POINT_CHUNK = 16     # points per vertex-test task
+EXACT_CHUNK = 64     # a chunk of at most this many candidates ...
+EXACT_ENTRIES = 96   # ... whose difference rows have at most this many entries: exact simplex
 
 
 @dataclass
@@ -259,11 +263,22 @@ class _WarmLP:
         return c
 
 
-def decide_chunk(heads: tuple, candidates: tuple, certificates: bool, final: bool) -> list:
-    """Decide candidate tuples: ``[(t, 'v', c or None) | (t, 'n', μ or None)]``.
+def decide_chunk(heads: tuple, candidates: tuple, certificates: bool, final: bool,
+                 prune: bool = False) -> list:
+    """Decide candidate tuples: ``[(t, 'v', c or None) | (t, 'n', μ or None) | (t, 'p', None)]``.
 
     A module-level pure function of picklable arguments (one executor task).
     ``c`` is kept on the ``final`` level only, ``μ`` only with ``certificates``.
+    ``prune``: a candidate that the float LP finds infeasible is set aside as ``'p'``
+    (pruned, *not* proven a non-vertex) instead of being refuted exactly: for a list of
+    verified vertices, which stays sound whatever is set aside, but is then no proof of
+    a complete count.
+
+    A small chunk (at most :data:`EXACT_CHUNK` candidates, each with at most
+    :data:`EXACT_ENTRIES` entries in its difference rows) decides what the
+    least-squares guess leaves with the exact simplex (:func:`.exact_lp.gordan_alternative`,
+    a few milliseconds at that size) instead of the float LP: a process that proves a
+    small problem then never imports SciPy's LP, which took longer than the proof.
     """
     import numpy as np
 
@@ -271,11 +286,10 @@ def decide_chunk(heads: tuple, candidates: tuple, certificates: bool, final: boo
         return []
     k = len(candidates[0])
     F, B = _float_points(heads[:k])
-    warm: _WarmLP | None
-    try:
-        warm = _WarmLP(F)
-    except ImportError:
-        warm = None
+    warm: _WarmLP | None = None
+    entries = sum(len(pts) - 1 for pts in heads[:k]) * len(heads[0][0])
+    small = len(candidates) <= EXACT_CHUNK and entries <= EXACT_ENTRIES
+    tried_warm = small and entries > 0   # the LP (and SciPy's import) only once a guess fails
     exact = _ExactValues(heads[:k])
     guesses = _least_squares_guesses(F, candidates)
     out = []
@@ -285,6 +299,23 @@ def decide_chunk(heads: tuple, candidates: tuple, certificates: bool, final: boo
             if c is not None:
                 out.append((t, "v", c if final else None))
                 continue
+        if small and entries:
+            rows, labels = tuple_rows(heads, t)
+            _, val = gordan_alternative(rows)
+            if isinstance(val, tuple):        # a functional: verified by gordan_alternative
+                out.append((t, "v", val if final else None))
+            else:
+                if not verify_gordan(rows, val):
+                    raise ArithmeticError("exact simplex produced multipliers that do not cancel")
+                out.append((t, "n", {labels[i]: v for i, v in sorted(val.items())}
+                            if certificates else None))
+            continue
+        if not tried_warm:
+            tried_warm = True
+            try:
+                warm = _WarmLP(F)
+            except ImportError:
+                warm = None
         if warm is not None:
             cf = warm.solve(t)
             if cf is not None:
@@ -300,6 +331,9 @@ def decide_chunk(heads: tuple, candidates: tuple, certificates: bool, final: boo
         approx = (np.vstack(parts), B)
         d = len(heads[0][0])
         r: Functional | Gordan | None = None
+        if prune and warm is not None and warm.infeasible:
+            out.append((t, "p", None))
+            continue
         if warm is not None and warm.infeasible:
             r = refute(rows, approx)           # Gordan multipliers first; None: undecided
         if r is None:
@@ -425,3 +459,87 @@ def minkowski_vertices(heads_points: Sequence[Sequence[Sequence[int]]], *, compl
     res.non_vertices.sort()
     res.certified = complete
     return res
+
+
+def minkowski_prefix_vertices(heads_points: Sequence[Sequence[Sequence[int]]],
+                              max_candidates: int, *, listable: Callable[[int], int] | None = None,
+                              progress: Progress = None,
+                              mapper: MapTasks | None = None) -> tuple[int, MinkowskiVertices]:
+    """``(k, vertices of Σ_{h<k} conv(K_h))`` for the longest prefix of the heads whose
+    enumeration decides at most ``max_candidates`` candidate tuples in all (``k >= 1``).
+
+    Output-sensitive, by refining the normal fan one summand at a time: level ``k``
+    decides only ``V(P_{k-1}) · n_k`` tuples, the vertices of the partial sum found so far
+    extended by the vertices of head ``k`` (a vertex of ``P_{k-1} + conv(K_k)`` is the sum
+    of a vertex of each, Lemma 9.4), never the product of all the point counts.  The
+    heads' own vertex tests come first, one head at a time.  Every listed vertex keeps
+    its functional (a unique maximizer on every head of the prefix); with no Gordan
+    certificates kept (``certified`` False) the result is a vertex list, sound for any
+    sub-sum (docs/certificates.md §6.3, §6.14).  The prefix stops before the first level
+    that would pass the budget.  A tuple the float LP finds infeasible is set aside
+    without an exact refutation (``decide_chunk(..., prune=True)``; the refutation cost
+    ten times the decision); ``complete`` then says False, since a vertex could hide
+    among those set aside, while every listed vertex is still proven.
+
+    ``listable(k)``: the most vertices a list of the first ``k`` heads' sum may hold (a
+    checker's budget).  Once a level reaches it, the enumeration stops there: the
+    vertices found first, in chunk order, up to that many (``complete`` False when some
+    candidate of the level was left undecided), since more levels could list no more.
+
+    >>> T = [[(0, 0, 0), (1, 0, 0), (0, 1, 0)], [(0, 0, 0), (0, 0, 1)], [(0, 0, 0), (1, 1, 1)]]
+    >>> k, mv = minkowski_prefix_vertices(T, 30)
+    >>> k, mv.count, mv.complete, mv.candidates, mv.count == minkowski_vertices(T).count
+    (3, 11, True, 21, True)
+    >>> minkowski_prefix_vertices(T, 20)[0]     # 3 + 6 decided, then 12 more would pass 20
+    2
+    >>> k, mv = minkowski_prefix_vertices(T, 30, listable=lambda k: 4)
+    >>> k, mv.count, mv.complete
+    (2, 4, False)
+    """
+    heads = tuple(tuple(check_distinct(pts)) for pts in heads_points)
+    if not heads or any(not pts for pts in heads):
+        raise ValueError("every head needs at least one point")
+    if len({len(pts[0]) for pts in heads}) != 1:
+        raise ValueError("all heads must have the same dimension")
+    map_tasks = mapper if mapper is not None else map_in_process
+    first = _classify_heads(heads[:1], False, map_tasks)[0]
+    vertices = [((i,), c) for i, c in first.vertices]
+    spent = len(heads[0])
+    k = 1
+    complete = True
+    batch = 8                           # chunks per call of the map: a level can stop early
+    while k < len(heads) and (listable is None or len(vertices) < listable(k)):
+        vk = _classify_heads(heads[k:k + 1], False, map_tasks)[0].vertex_indices
+        cands = [t + (v,) for t, _ in vertices for v in vk]
+        if spent + len(cands) > max_candidates:
+            break
+        cap = listable(k + 1) if listable is not None else None
+        chunks = [(heads[:k + 1], tuple(cands[s:s + CHUNK]), False, True, True)
+                  for s in range(0, len(cands), CHUNK)]
+        found: list = []
+        total = len(cands)
+        for b in range(0, len(chunks), batch):
+            part_chunks = chunks[b:b + batch]
+            bar = None
+            if progress is not None:
+                shown = progress
+
+                def bar(i: int, n: int, base: int = b * CHUNK) -> None:
+                    shown(min(base + i * CHUNK, total), total)
+
+            results = map_tasks(decide_chunk, part_chunks, progress=bar)
+            spent += sum(len(c[1]) for c in part_chunks)
+            for part in results:
+                if not isinstance(part, list):
+                    raise LimitError(f"a vertex enumeration task failed: {part!r}")
+                found.extend((t, data) for t, kind, data in part if kind == "v")
+                complete = complete and all(kind != "p" for _, kind, _ in part)
+            if cap is not None and len(found) >= cap and b + batch < len(chunks):
+                complete = False
+                break
+        vertices = sorted(found[:cap] if cap is not None else found)
+        if cap is not None and len(found) > cap:
+            complete = False
+        k += 1
+    return k, MinkowskiVertices(vertices=vertices, complete=complete, candidates=spent,
+                                certified=False)

@@ -15,6 +15,14 @@ the answer is then made exact and verified:
 
 When either step fails the exact simplex of :mod:`.exact_lp` decides.
 
+Linearly independent rows (at most ``d`` of them, the common case of a vertex
+question on a few heads) need no LP: ``c = Σ λ_i g_i`` with ``G λ = 1`` for the Gram
+matrix ``G`` of the rows (non-singular) makes every ``<c, g_i>`` equal, and
+clearing the denominators of ``λ`` makes them equal positive integers; such rows
+have no Gordan certificate.  Exact (FLINT), verified like the others, and it spares
+a process the import of SciPy's LP (a second on a loaded machine, more than the
+proof of a small problem).
+
 >>> separate([(1, 0), (0, 1), (1, 1)])
 Functional(c=(1, 1))
 >>> separate([(1, 0), (-3, 0), (0, 1)])
@@ -31,7 +39,7 @@ from .exact_lp import gordan_alternative
 
 __all__ = ["Functional", "Gordan", "separate", "refute", "verify_functional", "verify_gordan", "stats"]
 
-stats = {"lp": 0, "rounded": 0, "kernel": 0, "exact": 0}
+stats = {"lp": 0, "rounded": 0, "kernel": 0, "exact": 0, "tight": 0}
 
 
 @dataclass(frozen=True)
@@ -86,6 +94,36 @@ def _scaled(rows: Sequence[Sequence[int]]):
             A[i, j] = float(x >> sh if sh > 0 else x << -sh) if x else 0.0
     A *= 2.0 ** -60
     return A, B
+
+
+def tight_functional(rows: Sequence[Sequence[int]]) -> tuple | None:
+    """A primitive integer ``c`` with ``<c, g>`` the same positive integer for every row
+    when the rows are linearly independent (``c`` in their span, through the Gram
+    matrix); None when they are dependent (or more rows than coordinates).
+
+    >>> tight_functional([(1, 0, 0), (1, 1, 0)])
+    (1, 0, 0)
+    >>> tight_functional([(2, 1), (-1, 3)])          # <c, g> = 7 for both rows
+    (2, 3)
+    >>> tight_functional([(1, 2), (2, 4)]) is None
+    True
+    """
+    from math import lcm
+
+    import flint
+
+    m, d = len(rows), len(rows[0])
+    if m > d:
+        return None
+    G = flint.fmpz_mat([[dot(a, b) for b in rows] for a in rows])
+    if G.det() == 0:
+        return None
+    X = G.solve(flint.fmpz_mat([[1]] * m))
+    lam = [X[i, 0] for i in range(m)]
+    q = lcm(*(int(x.denom()) for x in lam))
+    lam = [int(x.numer()) * (q // int(x.denom())) for x in lam]
+    c = _primitive(tuple(sum(l * g[j] for l, g in zip(lam, rows)) for j in range(d)))
+    return c if verify_functional(rows, c) else None
 
 
 def _lp_functional(A):
@@ -182,6 +220,8 @@ def refute(rows: Sequence[Sequence[int]], approx=None) -> Gordan | None:
     for i, g in enumerate(rows):
         if not any(g):
             return Gordan({i: 1})
+    if tight_functional(rows) is not None:      # independent rows: no Gordan certificate
+        return None
     try:
         A, _ = approx if approx is not None else _scaled(rows)
         return _lp_refutation(rows, A)
@@ -223,6 +263,10 @@ def separate(rows: Sequence[Sequence[int]], dim: int | None = None,
     for i, g in enumerate(rows):
         if not any(g):
             return Gordan({i: 1})
+    c = tight_functional(rows)
+    if c is not None:
+        stats["tight"] += 1
+        return Functional(c)
     try:
         A, B = approx if approx is not None else _scaled(rows)
         stats["lp"] += 1

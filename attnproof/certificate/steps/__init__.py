@@ -56,10 +56,19 @@ def lower_bound_steps(lb: LowerBound) -> list[dict]:
         P, Q = lb.reduced
         steps = [reduced_by_flint_step(P, Q), newton_blocks_step(lb.blocks)]
     else:
-        steps = [irreducible_factor_step(poly, wit, comp) for poly, _mult, wit, comp in lb.factors]
+        # a block may leave its dropped factors unbound (Block.bind_dropped): the count of
+        # the kept ones needs only that each kept factor divides Q
+        unbound = {j for b in lb.blocks if not b.bind_dropped for j in b.dropped}
+        bound = [j for j in range(len(lb.factors)) if j not in unbound]
+        steps = []
+        for j in bound:
+            poly, _mult, wit, comp = lb.factors[j]
+            steps.append(irreducible_factor_step(poly, wit, comp))
         blocks = lb.blocks
         if lb.sub_sum is not None:       # §6.14: the blocks count the kept factors, renumbered
-            steps.append(sub_sum_step(lb.sub_sum))
+            at = {j: i for i, j in enumerate(bound)}
+            if list(lb.sub_sum) != bound:
+                steps.append(sub_sum_step([at[j] for j in lb.sub_sum]))
             new = {j: i for i, j in enumerate(lb.sub_sum)}
             blocks = sorted((Block([new[j] for j in b.factors], b.variables, b.method, b.count,
                                    b.vertices, b.complete) for b in blocks),
