@@ -259,6 +259,11 @@ def main(argv: list[str] | None = None) -> int:
     scratch = Path(args.keep or tempfile.mkdtemp(prefix="attnproof-compare-")).resolve()
     scratch.mkdir(parents=True, exist_ok=True)
     selection = [str(SUITE)]
+    try:
+        print(f"{os.cpu_count()} CPUs, load average %.1f %.1f %.1f (a shared machine slows both sides)"
+              % os.getloadavg(), flush=True)
+    except OSError:
+        pass
     if args.ci:
         selection += ["-m", "ci"]
     if args.keyword or args.ratios:
@@ -287,6 +292,9 @@ def _ratios_only(scratch: Path, selection: list[str], args) -> int:
     out = scratch / "head-1.json"
     rc = run_side(REPO, out, selection, args, label="working tree")
     head = medians([out])
+    print(f"\n{'benchmark':<44}{'median':>13}")
+    for n, (m, _, _) in sorted(head.items()):
+        print(f"{n:<44}{_seconds(m):>13}")
     print("\nheadline ratios, measured in this one run (anchor / attnproof):")
     for line in headline_ratios(head) or ["(none: the anchors and their partners did not all run)"]:
         print(f"  {line}")
