@@ -29,9 +29,9 @@ A slowdown that a change means to make (a check that costs time, say) is accepte
 line ``Accept-slowdown: NAME`` in a commit message between the two sides, ``NAME`` a
 benchmark's name as printed (``bench_fuse_cli[12]``) or the name of its function.
 
-``--ci`` runs the short subset (marked ``ci``: about three minutes on 2 cores, in 2 pairs
-of 2 rounds) against the parent commit; without a parent (a shallow clone, the first commit) it says so and exits
-0.  ``--ratios`` runs only the working tree, the anchors and their partners, and prints
+``--ci`` runs the short subset (marked ``ci``: about three minutes on 2 idle cores, in 2
+pairs of 2 rounds) against the parent commit; without a parent (a shallow clone, the
+first commit) it says so and exits 0.  ``--ratios`` runs only the working tree, the anchors and their partners, and prints
 the headline ratios of ``docs/benchmarks.md``.
 
 Exit status: 0 no slowdown beyond the factor, 1 a confirmed slowdown or a benchmark
@@ -214,7 +214,8 @@ def headline_ratios(head: dict) -> list[str]:
 def code_of(rev: str, scratch: Path, name: str) -> tuple[Path, str]:
     """The folder holding the package of ``rev`` and a label for it."""
     if rev == WORKTREE:
-        return REPO, "working tree"
+        at = resolve("HEAD")
+        return REPO, f"working tree (HEAD {at[:12]})" if at else "working tree"
     if (Path(rev) / "attnproof" / "__init__.py").is_file():
         return Path(rev).resolve(), f"folder {rev}"
     commit = resolve(rev)
