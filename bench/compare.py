@@ -96,7 +96,10 @@ def extract(commit: str, into: Path) -> Path:
     shutil.rmtree(into, ignore_errors=True)
     into.mkdir(parents=True)
     with tarfile.open(fileobj=io.BytesIO(data)) as tar:
-        tar.extractall(into, filter="data")
+        try:
+            tar.extractall(into, filter="data")
+        except TypeError:            # Python before 3.11.4 has no filters (the archive is our own)
+            tar.extractall(into)
     return into
 
 
@@ -330,6 +333,8 @@ def _compare(scratch: Path, selection: list[str], args, base_side, head_side) ->
     print_table(base, head, args.factor, accepted, f"{base_label} -> {head_side[1]}")
     for line in headline_ratios(head):
         print(f"  {line}")
+    if not base:
+        print("\nno benchmark ran on the base (see its run above): nothing to compare against")
     failed = not head_ok or not head
     if failed:
         print("\nbenchmark comparison FAILED: a benchmark fails on the head (see above)")
@@ -356,4 +361,7 @@ def _compare(scratch: Path, selection: list[str], args, base_side, head_side) ->
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    try:
+        raise SystemExit(main())
+    except KeyboardInterrupt:
+        raise SystemExit(130) from None
