@@ -19,11 +19,14 @@ machine's load then hits both sides alike), every round of one side's runs poole
 Printed: pytest-benchmark's own comparison tables (``--tables``: each run of the head
 with ``--benchmark-compare`` against the first of the base, a ratio to the faster in
 each column), then one line per benchmark: the median of each side and their ratio
-head / base.  A ratio above ``--factor`` is a slowdown; before it counts, the benchmarks
-that showed one are run again in as many pairs, and only a slowdown beyond the factor
-both times fails the run (a noisy machine slows one run, rarely two in a row).  Anchors (marked ``anchor``: SymPy, NumPy, plain z3)
-run no attnproof code: their ratio shows how much the machine itself drifted between
-the two sides and decides nothing.
+head / base.  Anchors (named ``bench_anchor_*``: a bare Python process, SymPy, NumPy,
+plain z3) run no attnproof code: the median of their ratios is the machine's drift
+between the two sides (a busier machine slows every job alike).  A slowdown is a ratio
+above ``--factor`` that stays above it once divided by the drift (a job slowed only as
+much as the machine was is not one; a job slowed while the anchors were not is).  Before
+it counts, the benchmarks that showed one and the anchors run again in as many pairs,
+and only a slowdown both times fails the run (a noisy machine slows one run, rarely two
+in a row).
 
 A slowdown that a change means to make (a check that costs time, say) is accepted by a
 line ``Accept-slowdown: NAME`` in a commit message between the two sides, ``NAME`` a
@@ -173,14 +176,32 @@ def ratios(base: dict, head: dict) -> dict[str, float]:
     return {n: head[n][0] / base[n][0] for n in sorted(head) if n in base and base[n][0] > 0}
 
 
-def slowdowns(r: dict[str, float], base: dict, factor: float, accepted: set[str]) -> list[str]:
-    """The names whose ratio exceeds ``factor``, anchors and accepted slowdowns left out.
+def drift(r: dict[str, float], base: dict) -> float:
+    """How much slower the machine ran the head's side than the base's: the median ratio of
+    the anchors (which run no attnproof code), 1 when none ran on both sides.
 
-    >>> slowdowns({"a": 1.6, "b": 1.2, "c": 3.0, "d": 2.0}, {"a": (1, False, ""), "b": (1, False, ""),
-    ...           "c": (1, True, ""), "d": (1, False, "")}, 1.5, {"d"})
-    ['a']
+    >>> drift({"bench_a": 3.0, "bench_anchor_x": 1.2, "bench_anchor_y": 1.4}, {"bench_a": (1, False, ""),
+    ...       "bench_anchor_x": (1, True, ""), "bench_anchor_y": (1, True, "")})
+    1.3
     """
-    return [n for n, x in r.items() if x > factor and not base[n][1] and not is_accepted(n, accepted)]
+    xs = [x for n, x in r.items() if base[n][1]]
+    return round(statistics.median(xs), 12) if xs else 1.0
+
+
+def slowdowns(r: dict[str, float], base: dict, factor: float, accepted: set[str]) -> list[str]:
+    """The names whose ratio exceeds ``factor``, also once the machine's drift is discounted
+    (a side that ran on a busier machine slows every job, the anchors too); anchors and
+    accepted slowdowns left out.
+
+    >>> base = {"a": (1, False, ""), "b": (1, False, ""), "c": (1, True, ""), "d": (1, False, "")}
+    >>> slowdowns({"a": 1.6, "b": 1.2, "c": 1.0, "d": 2.0}, base, 1.5, {"d"})
+    ['a']
+    >>> slowdowns({"a": 1.6, "b": 1.2, "c": 1.2, "d": 2.0}, base, 1.5, set())   # 1.6 / 1.2 < 1.5
+    ['d']
+    """
+    d = drift(r, base)
+    return [n for n, x in r.items() if x > factor and x / d > factor and not base[n][1]
+            and not is_accepted(n, accepted)]
 
 
 def _seconds(x: float) -> str:
@@ -189,14 +210,18 @@ def _seconds(x: float) -> str:
 
 def print_table(base: dict, head: dict, factor: float, accepted: set[str], title: str) -> None:
     r = ratios(base, head)
-    print(f"\n{title}: median of each side, ratio head / base (a slowdown above {factor:g}x)")
+    d = drift(r, base)
+    print(f"\n{title}: median of each side, ratio head / base (a slowdown above {factor:g}x, "
+          f"also after the machine's drift of {d:.2f}x, the anchors' median ratio)")
     print(f"{'benchmark':<44}{'base':>13}{'head':>13}{'ratio':>9}")
     for n in sorted(set(base) | set(head)):
         b, h = base.get(n), head.get(n)
         if b and h:
             x = r.get(n)
             note = ("anchor (no attnproof code: the machine's drift)" if b[1] else
-                    "SLOWER" + (" (accepted)" if is_accepted(n, accepted) else "") if x and x > factor
+                    "SLOWER" + (" (accepted)" if is_accepted(n, accepted) else "")
+                    if x and x > factor and x / d > factor
+                    else "slower, as the machine was" if x and x > factor
                     else "faster" if x and x < 1 / factor else "")
             print(f"{n:<44}{_seconds(b[0]):>13}{_seconds(h[0]):>13}{x:>8.2f}x  {note}")
         elif h:

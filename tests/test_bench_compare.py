@@ -49,11 +49,14 @@ def test_medians_pool_the_rounds_of_every_run_of_a_side(tmp_path):
 
 def test_slowdowns_beyond_the_factor_leave_out_anchors_and_accepted_ones():
     base = {"bench_a": (1.0, False, ""), "bench_b": (1.0, False, ""), "bench_anchor_c": (1.0, True, ""),
+            "bench_anchor_e": (1.0, True, ""), "bench_anchor_f": (1.0, True, ""),
             "bench_d[2]": (1.0, False, ""), "bench_gone": (1.0, False, "")}
     head = {"bench_a": (1.51, False, ""), "bench_b": (1.49, False, ""), "bench_anchor_c": (4.0, True, ""),
+            "bench_anchor_e": (1.0, True, ""), "bench_anchor_f": (0.9, True, ""),
             "bench_d[2]": (2.0, False, ""), "bench_new": (9.0, False, "")}
     r = compare.ratios(base, head)
-    assert set(r) == {"bench_a", "bench_b", "bench_anchor_c", "bench_d[2]"}     # both sides only
+    assert set(r) == set(base) - {"bench_gone"}                                 # both sides only
+    assert compare.drift(r, base) == 1.0                                         # the median anchor
     assert compare.slowdowns(r, base, 1.5, set()) == ["bench_a", "bench_d[2]"]
     assert compare.slowdowns(r, base, 1.5, {"bench_d"}) == ["bench_a"]          # by its function
     assert compare.slowdowns(r, base, 1.5, {"bench_d[2]", "bench_a"}) == []
@@ -136,7 +139,8 @@ def _package_copy(into: Path, sleep: float | None = None) -> Path:
 def test_a_deliberate_slowdown_fails_the_ci_step_and_its_removal_passes(tmp_path):
     clean = _package_copy(tmp_path / "clean")
     slow = _package_copy(tmp_path / "slow", sleep=2.0)
-    argv = [sys.executable, str(ROOT / "bench" / "compare.py"), "--ci", "-k", "bench_fuse_cli"]
+    argv = [sys.executable, str(ROOT / "bench" / "compare.py"), "--ci", "-k",
+            "bench_fuse_cli or bench_anchor_python_process"]
 
     failed = subprocess.run(argv + [str(clean), str(slow)], capture_output=True, text=True, timeout=900)
     assert failed.returncode == 1, failed.stdout[-3000:]
@@ -152,3 +156,19 @@ def test_the_examples_in_the_docstrings():
     import doctest
 
     assert doctest.testmod(compare).failed == 0
+
+
+def test_a_slowdown_must_outgrow_the_machines_drift():
+    base = {"bench_a": (1.0, False, ""), "bench_b": (1.0, False, ""), "bench_anchor_p": (1.0, True, ""),
+            "bench_anchor_q": (1.0, True, "")}
+    # the head ran on a machine 1.7x busier: every job slower, none by more than the machine
+    busy = {"bench_a": 1.8, "bench_b": 1.6, "bench_anchor_p": 1.7, "bench_anchor_q": 1.7}
+    assert compare.drift(busy, base) == 1.7 and compare.slowdowns(busy, base, 1.5, set()) == []
+    # one job 2.4x slower while the anchors ran faster: a slowdown
+    quiet = {"bench_a": 2.4, "bench_b": 1.1, "bench_anchor_p": 0.7, "bench_anchor_q": 0.6}
+    assert compare.slowdowns(quiet, base, 1.5, set()) == ["bench_a"]
+    # below the factor it is never one, however fast the anchors got
+    assert compare.slowdowns({"bench_a": 1.4, "bench_anchor_p": 0.5}, base, 1.5, set()) == []
+    # a slowdown of everything beyond what the anchors show is caught
+    assert compare.slowdowns({"bench_a": 3.2, "bench_b": 3.0, "bench_anchor_p": 1.1}, base, 1.5,
+                             set()) == ["bench_a", "bench_b"]

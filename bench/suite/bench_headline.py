@@ -31,6 +31,25 @@ def _sigmoid_problem(cli, d: int) -> str:
     return f"w{d}.json"
 
 
+# --- the machine itself -------------------------------------------------------------------------
+
+@anchor
+@ci
+@group(group="machine drift, whole process")
+def bench_anchor_python_process(timed):
+    """A Python process that sums squares for a moment: start-up and arithmetic, no attnproof.
+
+    With the other anchors it measures how much faster or slower the machine ran one side
+    of a comparison than the other (``compare.py`` discounts that drift)."""
+    import subprocess
+    import sys
+
+    code = "print(sum(i * i for i in range(1_500_000)))"
+    proc = timed(lambda: subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                                        check=True))
+    assert int(proc.stdout) == sum(i * i for i in range(1_500_000))
+
+
 # --- fuse and reduced forms (SymPy is the anchor) --------------------------------------------
 
 @group(group="fuse W_d, whole process")
@@ -224,7 +243,7 @@ def bench_eval_kernel(benchmark, log2n):
 
 @anchor
 @group(group="head evaluation, 500 queries")
-@pytest.mark.parametrize("log2n", [13, 16])
+@pytest.mark.parametrize("log2n", [pytest.param(13, marks=ci), 16])
 def bench_anchor_numpy_eval(benchmark, log2n):
     """NumPy's block matrix product and ``exp`` (the same online softmax): the kernel's anchor."""
     from attnproof.numeric import softmax_reference
