@@ -6,8 +6,8 @@
 
 ``BASE`` and ``HEAD`` are commits (anything ``git rev-parse`` reads) or folders that hold
 an ``attnproof/`` package; ``HEAD`` may be ``.``, the working tree with its uncommitted
-changes, which is also the default; ``BASE``
-defaults to ``main`` (``HEAD^``, the parent commit, with ``--ci``).  A commit's package
+changes, which is also the default; ``BASE`` defaults to ``main`` (``HEAD^``, the parent
+commit, with ``--ci``).  A commit's package
 (``attnproof/``) is extracted with ``git archive`` into a scratch folder, and the
 benchmark definitions of *this* checkout measure it (``ATTNPROOF_BENCH_CODE``): a commit
 that predates a benchmark is measured all the same, and a benchmark that the older code
@@ -34,8 +34,8 @@ benchmark's name as printed (``bench_fuse_cli[12]``) or the name of its function
 
 ``--ci`` runs the short subset (marked ``ci``: about three minutes on 2 idle cores, in 2
 pairs of 2 rounds) against the parent commit; without a parent (a shallow clone, the
-first commit) it says so and exits 0.  ``--ratios`` runs only the working tree, the anchors and their partners, and prints
-the headline ratios of ``docs/benchmarks.md``.
+first commit) it says so and exits 0.  ``--ratios`` runs only the working tree, the
+anchors and their partners, and prints the headline ratios of ``docs/benchmarks.md``.
 
 Exit status: 0 no slowdown beyond the factor, 1 a confirmed slowdown or a benchmark
 that fails on the head, 3 a commit that does not resolve or a bad option.
@@ -286,7 +286,11 @@ def main(argv: list[str] | None = None) -> int:
         print("compare.py: pytest-benchmark is not installed (pip install -e '.[test]')", file=sys.stderr)
         return 3
     scratch = Path(args.keep or tempfile.mkdtemp(prefix="attnproof-compare-")).resolve()
-    scratch.mkdir(parents=True, exist_ok=True)
+    try:
+        scratch.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        print(f"compare.py: --keep {args.keep}: {e.strerror or e}", file=sys.stderr)
+        return 3
     selection = [str(SUITE)]
     try:
         print(f"{os.cpu_count()} CPUs, load average %.1f %.1f %.1f (a shared machine slows both sides)"

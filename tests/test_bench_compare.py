@@ -85,6 +85,8 @@ def test_usage_errors_exit_3(capsys):
     assert compare.main(["--factor", "1"]) == 3
     assert compare.main(["--pairs", "0"]) == 3
     assert compare.main(["--no-such-option"]) == 3
+    assert compare.main(["--keep", str(ROOT / "README.md"), "HEAD", "."]) == 3
+    assert "--keep" in capsys.readouterr().err
 
 
 def test_ci_without_a_parent_commit_says_so_and_passes(tmp_path, monkeypatch, capsys):
