@@ -32,8 +32,8 @@ A slowdown that a change means to make (a check that costs time, say) is accepte
 line ``Accept-slowdown: NAME`` in a commit message between the two sides, ``NAME`` a
 benchmark's name as printed (``bench_fuse_cli[12]``) or the name of its function.
 
-``--ci`` runs the short subset (marked ``ci``: about three minutes on 2 idle cores, in 2
-pairs of 2 rounds) against the parent commit; without a parent (a shallow clone, the
+``--ci`` runs the short subset (marked ``ci``: about four minutes on 2 lightly loaded
+cores, in 2 pairs of 2 rounds) against the parent commit; without a parent (a shallow clone, the
 first commit) it says so and exits 0.  ``--ratios`` runs only the working tree, the
 anchors and their partners, and prints the headline ratios of ``docs/benchmarks.md``.
 
