@@ -71,7 +71,12 @@ def cli(tmp_path) -> CLI:
 
 @pytest.fixture
 def timed(benchmark, rounds):
-    """``timed(fn)``: time ``fn()`` over ``rounds`` rounds (one call each), return its last value."""
-    def run(fn, n: int | None = None, setup=None):
-        return benchmark.pedantic(fn, setup=setup, rounds=n or rounds, iterations=1, warmup_rounds=0)
+    """``timed(fn)``: time ``fn()`` over ``rounds`` rounds (one call each), return its last value.
+
+    ``warmup``: untimed calls first, for work in this process (its first call imports and
+    allocates what later calls reuse; a whole process needs none).  ``setup``: called
+    before each round, untimed."""
+    def run(fn, n: int | None = None, setup=None, warmup: int = 0):
+        return benchmark.pedantic(fn, setup=setup, rounds=n or rounds, iterations=1,
+                                  warmup_rounds=warmup)
     return run
