@@ -14,7 +14,8 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
 PAGES = ["index.md", "tutorial.md", "theory.md", "certificates.md", "search.md", "real-keys.md",
-         "models.md", "scale.md", "cli.md", "faq.md", "api.md", "checker-audit.md", "glossary.md"]
+         "models.md", "scale.md", "cli.md", "faq.md", "api.md", "checker-audit.md", "glossary.md",
+         "benchmarks.md"]
 
 
 def _gen_cli():

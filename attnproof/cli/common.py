@@ -456,15 +456,22 @@ def plural(n: int, word: str, words: str | None = None) -> str:
 
 
 def json_ready(obj: Any) -> Any:
-    """The one number rule of every ``--json``: integers >= 2^53 become decimal strings.
+    """The one number rule of every ``--json``: integers >= 2^53 become decimal strings,
+    of any length (``str`` refuses more than 4300 digits: the bounds of ``W_100000``).
 
     >>> json_ready({"a": [2 ** 60, 3], "b": None})
     {'a': ['1152921504606846976', 3], 'b': None}
+    >>> len(json_ready(2 ** 100000)), json_ready(-2 ** 100000)[:4]
+    (30103, '-999')
     """
     if isinstance(obj, bool) or obj is None:
         return obj
     if isinstance(obj, int):
-        return str(obj) if abs(obj) >= BIG else obj
+        if abs(obj) < BIG:
+            return obj
+        from ..io import decimal_string
+
+        return decimal_string(obj)
     if isinstance(obj, dict):
         return {str(k): json_ready(v) for k, v in obj.items()}
     if isinstance(obj, (list, tuple)):
