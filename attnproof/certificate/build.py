@@ -219,7 +219,8 @@ def _check_digits(obj: object) -> None:
 
 def build_certificate(M: MultiHead, explicit: bool = False, max_atoms: int | None = DEFAULT_MAX_ATOMS,
                       explicit_fusion_limit: int = EXPLICIT_FUSION_LIMIT,
-                      progress: Progress = None, mapper: MapTasks | None = None) -> Certificate:
+                      progress: Progress = None, mapper: MapTasks | None = None,
+                      minors: bool = False) -> Certificate:
     """Prove lower and upper bounds for ``M`` and assemble the certificate.
 
     The upper bound is the best verified fusion of :func:`attnproof.fusion.fuse`,
@@ -229,13 +230,38 @@ def build_certificate(M: MultiHead, explicit: bool = False, max_atoms: int | Non
     Long keys (THEORY §9) take the geometry steps of
     :mod:`attnproof.certificate.geometry_steps`; with a direct sum of heads
     whose keys are all vertices, lower and upper bound meet at ``Π_h n_h``.
+    ``minors``: when the certified factors include ``x_u + x_v`` (a graph sum, THEORY
+    §13), add the ``graph_minors`` step of :mod:`attnproof.bounds.graph_sums` if it
+    proves more than the count.
     """
     with paused_gc():                  # millions of small objects that live on: no rescans
-        return _build(M, explicit, max_atoms, explicit_fusion_limit, progress, mapper)
+        return _build(M, explicit, max_atoms, explicit_fusion_limit, progress, mapper, minors)
+
+
+def _minor_step(M: MultiHead, lb: LowerBound, upper: int) -> dict | None:
+    """The ``graph_minors`` step when it raises ``lb`` (which it then raises), else None."""
+    from ..bounds.graph_sums import graph_of_factors, minor_bound
+    from .steps.graph_sums import graph_minors_step
+
+    if lb.path != "c1" or not lb.factors or any(a.bias for h in M.heads for a in h.atoms):
+        return None
+    G = graph_of_factors([f[0] for f in lb.factors], [f[1] for f in lb.factors], M.dim)
+    if G is None:
+        return None
+    value, term = minor_bound(G)
+    if value <= lb.value:
+        return None
+    if value > upper:
+        raise CertificateError(f"graph minors prove {value} atoms, over the fusion's {upper} "
+                               "(internal error)")
+    lb.notes.append(f"graph minors (THEORY §13): at least {value} atoms, over the count "
+                    f"{lb.value} of Newt(Q)")
+    lb.value = value
+    return graph_minors_step(term)
 
 
 def _build(M: MultiHead, explicit: bool, max_atoms: int | None, explicit_fusion_limit: int,
-           progress: Progress, mapper: MapTasks | None) -> Certificate:
+           progress: Progress, mapper: MapTasks | None, minors: bool = False) -> Certificate:
     from ..algebra.sparse import head_polys
 
     lat = Lattice.of(M)
@@ -281,6 +307,10 @@ def _build(M: MultiHead, explicit: bool, max_atoms: int | None, explicit_fusion_
         steps.append(explicit_fusion_step(head, fusion.order_keys()))
     else:
         steps.append(product_fusion_step())
+    if minors:
+        step = _minor_step(M, lb, upper)
+        if step is not None:
+            steps.append(step)
     if lb.value > upper:
         raise CertificateError(f"lower bound {lb.value} exceeds the fusion's {upper} atoms "
                                "(internal error)")

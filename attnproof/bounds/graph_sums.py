@@ -1,0 +1,274 @@
+"""Graph sums ``W_G``: the two Tutte evaluations and the minor bounds of THEORY §13.
+
+A *multigraph* here is a dict ``{(u, v): m}`` with ``u < v`` (integer node labels,
+``m ≥ 1`` parallel edges); it stands for ``Q_G = Π (1 + x^{e_u − e_v})^m``.  Nodes
+are the coordinates of the problem plus one *ground* node (label ``dim``) for the
+factors ``1 + x_u`` (THEORY §4, dehomogenized).
+
+* :func:`acyclic_orientations` is ``T_G(2,0)``, the vertices of ``Newt(Q_G)`` (the
+  Newton bound); :func:`forests` is ``T_G(2,1) = |supp Q_G|``, the atoms of the
+  fusion ``Q_G`` itself.  Both by deletion-contraction over parallel classes with
+  memoization, multiplied over connected components.
+* :func:`minor_bound` proves a lower bound for ``m'(G)`` (THEORY §13: the fewest
+  points of a positive multiple of ``Q_G``) from the minor lemmas of docs/theory.md
+  §13 (fibers, odd contraction, cycles, Descartes), and returns the proof term that
+  the checker's ``graph_minors`` rule (docs/certificates.md §6.15) re-verifies.
+
+>>> K4 = {(0, 1): 1, (0, 2): 1, (0, 3): 1, (1, 2): 1, (1, 3): 1, (2, 3): 1}
+>>> acyclic_orientations(K4), forests(K4), minor_bound(K4)[0]
+(24, 38, 28)
+>>> C5 = {(0, 1): 1, (1, 2): 1, (2, 3): 1, (3, 4): 1, (0, 4): 1}
+>>> acyclic_orientations(C5), forests(C5), minor_bound(C5)[0]
+(30, 31, 31)
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from itertools import combinations
+
+__all__ = ["Multigraph", "graph_of_factors", "contract", "restrict", "acyclic_orientations",
+           "forests", "minor_bound", "tutte_counts", "MAX_SEARCH_NODES"]
+
+Multigraph = dict          # {(u, v): multiplicity}, u < v
+MAX_SEARCH_NODES = 7       # above this, the fiber lemma is tried on the blocks only
+
+
+def _pair(u: int, v: int) -> tuple:
+    return (u, v) if u < v else (v, u)
+
+
+def graph_of_factors(polys: list, mults: list, dim: int) -> Multigraph | None:
+    """The multigraph of the factors ``x_u + x_v`` (and ``1 + x_u``: node ``dim``), or None
+    when no factor has that form; other factors are skipped.
+
+    >>> graph_of_factors([{((0, 1),): 1, ((1, 1),): 1}, {(): 1, ((1, 1),): 1}], [1, 2], 2)
+    {(0, 1): 1, (1, 2): 2}
+    """
+    G: dict = {}
+    for f, m in zip(polys, mults):
+        if len(f) != 2 or set(f.values()) != {1}:
+            continue
+        a, b = sorted(f)
+        ea, eb = dict(a), dict(b)
+        diff = {v: eb.get(v, 0) - ea.get(v, 0) for v in set(ea) | set(eb)}
+        diff = {v: x for v, x in diff.items() if x}
+        if any(v >= dim for v in diff):
+            continue
+        vals = sorted(diff.values())
+        if vals == [-1, 1]:
+            u, v = sorted(diff)
+        elif len(vals) == 1 and abs(vals[0]) == 1:
+            u, v = next(iter(diff)), dim
+        else:
+            continue
+        p = _pair(u, v)
+        G[p] = G.get(p, 0) + m
+    return dict(sorted(G.items())) if G else None
+
+
+def contract(G: Multigraph, A) -> Multigraph:
+    """``G/A``: the nodes joined by the pairs ``A`` merged (each component is named by its
+    least node), loops dropped, parallel edges added up.
+
+    >>> contract({(0, 1): 1, (1, 2): 1, (0, 2): 1}, [(0, 1)])
+    {(0, 2): 2}
+    """
+    parent: dict = {}
+
+    def find(x: int) -> int:
+        while parent.get(x, x) != x:
+            x = parent[x]
+        return x
+
+    for u, v in A:
+        ru, rv = find(u), find(v)
+        if ru != rv:
+            parent[max(ru, rv)] = min(ru, rv)
+    out: dict = {}
+    for (u, v), m in G.items():
+        ru, rv = find(u), find(v)
+        if ru != rv:
+            p = _pair(ru, rv)
+            out[p] = out.get(p, 0) + m
+    return dict(sorted(out.items()))
+
+
+def restrict(G: Multigraph, A) -> Multigraph:
+    """``G|A``: the parallel classes of the pairs ``A`` only.
+
+    >>> restrict({(0, 1): 2, (1, 2): 1}, [(0, 1)])
+    {(0, 1): 2}
+    """
+    keep = set(A)
+    return {p: m for p, m in G.items() if p in keep}
+
+
+def _canon(G: Multigraph) -> tuple:
+    nodes = sorted({v for p in G for v in p})
+    ix = {v: i for i, v in enumerate(nodes)}
+    return tuple(sorted(((ix[u], ix[v]), m) for (u, v), m in G.items()))
+
+
+def _components(G: Multigraph) -> list:
+    parent: dict = {}
+
+    def find(x):
+        while parent.get(x, x) != x:
+            x = parent[x]
+        return x
+
+    for u, v in G:
+        parent.setdefault(u, u)
+        parent.setdefault(v, v)
+        ru, rv = find(u), find(v)
+        if ru != rv:
+            parent[ru] = rv
+    comps: dict = {}
+    for p, m in G.items():
+        comps.setdefault(find(p[0]), {})[p] = m
+    return list(comps.values())
+
+
+@lru_cache(maxsize=1 << 16)
+def _dc(key: tuple, x: int) -> int:
+    """``T_G(2, x)`` for ``x ∈ {0, 1}`` by deletion-contraction on the last parallel class:
+    forests (``x = 1``) take none or one of its ``m`` edges, ``F = F(G∖c) + m·F(G/c)``;
+    acyclic orientations (``x = 0``) see only the simple graph, ``A = A(G∖c) + A(G/c)``."""
+    G = dict(key)
+    if not G:
+        return 1
+    comps = _components(G)
+    if len(comps) > 1:
+        out = 1
+        for c in comps:
+            out *= _dc(_canon(c), x)
+        return out
+    (p, m) = max(G.items(), key=lambda t: (t[0][1], t[0][0]))
+    rest = {q: k for q, k in G.items() if q != p}
+    if not rest:                         # one parallel class: T(2, x) of m parallel edges
+        return 1 + m if x else 2
+    return _dc(_canon(rest), x) + (m if x else 1) * _dc(_canon(contract(G, [p])), x)
+
+
+def acyclic_orientations(G: Multigraph) -> int:
+    """``T_G(2,0)``: acyclic orientations of the underlying simple graph, the vertices of
+    the graphic zonotope ``Newt(Q_G)`` (THEORY Lemma 7; multiplicities do not matter).
+
+    >>> acyclic_orientations({(0, 1): 3, (1, 2): 1, (0, 2): 1})
+    6
+    """
+    return _dc(_canon(G), 0)
+
+
+def forests(G: Multigraph) -> int:
+    """``T_G(2,1)``: forests of the multigraph (parallel copies distinct), ``|supp Q_G|``.
+
+    >>> forests({(0, 1): 1, (1, 2): 1, (0, 2): 1}), forests({(0, 1): 2})
+    (7, 3)
+    """
+    return _dc(_canon(G), 1)
+
+
+def tutte_counts(G: Multigraph) -> dict:
+    """The two evaluations the commands report: ``{"acyclic_orientations", "forests"}``.
+
+    >>> tutte_counts({(0, 1): 1, (1, 2): 1})
+    {'acyclic_orientations': 4, 'forests': 4}
+    """
+    return {"acyclic_orientations": acyclic_orientations(G), "forests": forests(G)}
+
+
+def _is_cycle(G: Multigraph) -> int:
+    """The length of ``G`` when it is one simple cycle on at least 3 nodes, else 0."""
+    if any(m != 1 for m in G.values()) or len(G) < 3:
+        return 0
+    deg: dict = {}
+    for u, v in G:
+        deg[u] = deg.get(u, 0) + 1
+        deg[v] = deg.get(v, 0) + 1
+    if set(deg.values()) != {2} or len(_components(G)) != 1:
+        return 0
+    return len(G)
+
+
+def _flats(G: Multigraph) -> list:
+    """Candidate pair sets ``A`` for the fiber lemma: single classes, and the pairs inside
+    each connected proper node subset (the blocks among them); blocks only for large G."""
+    nodes = sorted({v for p in G for v in p})
+    out = [[p] for p in G]
+    if len(nodes) > MAX_SEARCH_NODES:
+        import networkx as nx
+
+        blocks = nx.biconnected_component_edges(nx.Graph(list(G)))
+        out += [sorted({_pair(a, b) for a, b in blk}) for blk in blocks]
+        return [A for A in out if len(A) > 1 or A in ([p] for p in G)]
+    for r in range(3, len(nodes)):
+        for U in combinations(nodes, r):
+            Us = set(U)
+            A = [p for p in G if p[0] in Us and p[1] in Us]
+            if len(A) >= 2 and len(_components({p: 1 for p in A})) == 1 and len(
+                    {v for p in A for v in p}) == r:
+                out.append(A)
+    return out
+
+
+def _options(G: Multigraph, value) -> list:
+    """Every way the lemmas bound ``G``: ``(value, term, sub-graphs)`` with the term's
+    children to fill in; ``value`` gives the bound of a smaller graph."""
+    if not G:
+        return [(1, {"by": "newton"}, [])]
+    opts = [(acyclic_orientations(G), {"by": "newton"}, [])]
+    if len(G) == 1:
+        opts.append((1 + next(iter(G.values())), {"by": "parallel"}, []))
+    n = _is_cycle(G)
+    if n:
+        opts.append(((1 << n) - 1, {"by": "cycle"}, []))
+    for A in _flats(G):
+        R, C = restrict(G, A), contract(G, A)
+        if not C or R == G:
+            continue
+        opts.append((value(R) * value(C), {"by": "fiber", "edges": [list(p) for p in A]},
+                     [("restriction", R), ("contraction", C)]))
+    singles = [p for p, m in G.items() if m == 1]
+    if len({v for p in G for v in p}) > MAX_SEARCH_NODES:
+        singles = []
+    for e, f in combinations(singles, 2):
+        Ce, Cf = contract(G, [e]), contract(G, [f])
+        B = min(value(Ce), value(Cf))
+        opts.append((2 * B + (B & 1), {"by": "odd", "edges": [list(e), list(f)]},
+                     [("first", Ce), ("second", Cf)]))
+    return opts
+
+
+@lru_cache(maxsize=1 << 14)
+def _value(key: tuple) -> int:
+    G = {p: m for p, m in key}
+    return max(v for v, _, _ in _options(G, lambda H: _value(_canon(H))))
+
+
+def minor_bound(G: Multigraph) -> tuple[int, dict]:
+    """A lower bound for ``m'(G)`` and its proof term (docs/certificates.md §6.15).
+
+    The term names, at each node, the lemma used and the sub-terms of the graphs it
+    refers to; pairs are written in the labels of the graph at that node (contraction
+    names a merged node by its least label).
+
+    >>> minor_bound({(0, 1): 1, (1, 2): 1, (0, 2): 1})
+    (7, {'by': 'cycle'})
+    >>> minor_bound({(0, 1): 2})
+    (3, {'by': 'parallel'})
+    """
+    def value(H):
+        return _value(_canon(H))
+
+    best = None
+    for v, term, subs in _options(G, value):
+        if best is None or v > best[0]:
+            best = (v, term, subs)
+    assert best is not None
+    v, term, subs = best
+    term = dict(term)
+    for name, H in subs:
+        term[name] = minor_bound(H)[1]
+    return v, term
