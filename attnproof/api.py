@@ -45,7 +45,8 @@ def bound(problem: Any, *, explicit: bool = False, max_atoms: int | None = DEFAU
 
 def prove(problem: Any, *, explicit: bool = False, max_atoms: int | None = DEFAULT_MAX_ATOMS,
           explicit_fusion_limit: int | None = None, output: str | os.PathLike | None = None,
-          progress: Progress = None, lines: bool | None = None, lines_timeout: float = 120.0):
+          progress: Progress = None, lines: bool | None = None, lines_timeout: float = 120.0,
+          minors: bool = True):
     """Lower and upper bounds in a certificate that the independent checker accepts.
 
     The certificate is checked before it is returned (and written to ``output``,
@@ -60,6 +61,8 @@ def prove(problem: Any, *, explicit: bool = False, max_atoms: int | None = DEFAU
     ``lines_timeout`` seconds in all; True asks it whatever the size (an
     :class:`~attnproof.errors.InputError` when it cannot apply); False never.  A bound it
     raises has trust ``line-refuted``: ``attnproof check CERT --replay`` re-proves it.
+    ``minors``: the ``graph_minors`` step of a graph sum (THEORY §13), as ``attnproof
+    prove`` adds it unless ``--no-minors``.
     """
     from .certificate import EXPLICIT_FUSION_LIMIT, build_certificate, check_own, waits_for_replay
 
@@ -69,7 +72,7 @@ def prove(problem: Any, *, explicit: bool = False, max_atoms: int | None = DEFAU
     cert = build_certificate(M, explicit=explicit, max_atoms=max_atoms,
                              explicit_fusion_limit=(EXPLICIT_FUSION_LIMIT if explicit_fusion_limit
                                                     is None else explicit_fusion_limit),
-                             progress=progress)
+                             progress=progress, minors=minors)
     if lines is not False and cert.lower.value != cert.upper:
         cert = _with_lines(M, cert, bool(lines), lines_timeout, max_atoms)
     v, budget_note = check_own(cert.text)

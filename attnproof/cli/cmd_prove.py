@@ -71,6 +71,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                             "apply; by default it is asked when a gap remains and it applies")
     lines.add_argument("--no-lines", action="store_true",
                        help="do not ask the line query: exact steps only")
+    p.add_argument("--no-minors", action="store_true",
+                   help="leave out the graph_minors step (THEORY §13) that raises the lower bound "
+                        "of a graph sum from the minors of its graph")
     p.add_argument("--lines-timeout", type=float, default=DEFAULT_LINES_TIMEOUT, metavar="S",
                    help=f"seconds for the line queries in all (default {DEFAULT_LINES_TIMEOUT:g})")
     add_max_atoms(p)
@@ -116,7 +119,7 @@ def _run(args: argparse.Namespace) -> int:
     with ProgressBar("proving: factors and bounds", heartbeat=True) as bar:
         cert = build_certificate(M, explicit=args.explicit, max_atoms=args.max_atoms,
                                  explicit_fusion_limit=args.explicit_fusion_limit, progress=bar,
-                                 mapper=mapper(executor_spec(args)))
+                                 mapper=mapper(executor_spec(args)), minors=not args.no_minors)
     if cert.fusion is not None:
         with ProgressBar("ball check of the fusion", heartbeat=True):
             ball_check(M, cert.fusion.to_head())
@@ -148,7 +151,8 @@ def _run(args: argparse.Namespace) -> int:
         with ProgressBar("proving: factors and bounds", heartbeat=True) as bar:
             cert = build_certificate(M, explicit=args.explicit, max_atoms=args.max_atoms,
                                      explicit_fusion_limit=0, progress=bar,
-                                     mapper=mapper(executor_spec(args)))
+                                     mapper=mapper(executor_spec(args)),
+                                     minors=not args.no_minors)
         cert.upper_note = (f"the upper bound is the product fusion, counted without building "
                            f"it: the best fusion found has {atoms} atoms, but the checker "
                            f"cannot verify it embedded within its work budget "

@@ -106,8 +106,9 @@ def search_certificate(M: MultiHead, fusion: Fusion | None = None,
     if fusion is not None and fusion.atoms < cert.upper:
         if fusion.multihead != M:
             raise CertificateError("the witness fuses a different problem")
-        steps = [s for s in steps if s["rule"] not in ("explicit_fusion", "product_fusion")]
-        steps.append(explicit_fusion_step(fusion))
+        # in the place of the upper-bound step (a graph_minors step may follow it)
+        steps = [explicit_fusion_step(fusion) if s["rule"] in ("explicit_fusion", "product_fusion")
+                 else s for s in steps]
         upper = fusion.atoms
         claims["upper_bound"] = encode_count(upper)
         claims["minimum"] = encode_count(upper) if cert.lower.value == upper else None
@@ -236,8 +237,9 @@ def line_certificate(M: MultiHead, fusion: Fusion | None = None, refutation=None
     if fusion is not None and fusion.atoms < upper:
         if fusion.multihead != M:
             raise CertificateError("the witness fuses a different problem")
-        steps = [s for s in steps if s["rule"] not in ("explicit_fusion", "product_fusion")]
-        steps.append(explicit_fusion_step(fusion))
+        # in the place of the upper-bound step (a graph_minors step may follow it)
+        steps = [explicit_fusion_step(fusion) if s["rule"] in ("explicit_fusion", "product_fusion")
+                 else s for s in steps]
         upper = fusion.atoms
     lower = cert.lower.value
     trust = doc["trust"]
