@@ -27,11 +27,13 @@ from __future__ import annotations
 from functools import lru_cache
 from itertools import combinations
 
-__all__ = ["Multigraph", "graph_of_factors", "contract", "restrict", "acyclic_orientations",
+__all__ = ["Multigraph", "graph_of_factors", "graph_of_heads", "graph_of_lower_bound",
+           "graph_report", "contract", "restrict", "acyclic_orientations",
            "forests", "minor_bound", "tutte_counts", "MAX_SEARCH_NODES"]
 
 Multigraph = dict          # {(u, v): multiplicity}, u < v
 MAX_SEARCH_NODES = 7       # above this, the fiber lemma is tried on the blocks only
+MAX_MINOR_EDGES = 64       # minor_bound_within gives up on larger graphs
 
 
 def _pair(u: int, v: int) -> tuple:
@@ -151,6 +153,32 @@ def _dc(key: tuple, x: int) -> int:
     return _dc(_canon(rest), x) + (m if x else 1) * _dc(_canon(contract(G, [p])), x)
 
 
+MAX_DC_EDGES = 40          # deletion-contraction on a block with more edges is refused
+
+
+def _by_blocks(G: Multigraph, x: int) -> int:
+    """``T_G(2, x)`` as a product over blocks: a lone class of ``m`` edges is ``1 + m`` or
+    2, a cycle ``2^n − 1`` or ``2^n − 2``, another block by deletion-contraction."""
+    import networkx as nx
+
+    out = 1
+    for blk in nx.biconnected_component_edges(nx.Graph(list(G))):
+        B = {p: G[p] for p in {_pair(a, b) for a, b in blk}}
+        n = _is_cycle(B)
+        if n:
+            out *= (1 << n) - (1 if x else 2)
+        elif len(B) == 1:
+            out *= (1 + next(iter(B.values()))) if x else 2
+        elif len(B) > MAX_DC_EDGES:
+            from ..errors import LimitError
+
+            raise LimitError(f"a block of the graph has {len(B)} edge classes, over the "
+                             f"{MAX_DC_EDGES} that deletion-contraction counts")
+        else:
+            out *= _dc(_canon(B), x)
+    return out
+
+
 def acyclic_orientations(G: Multigraph) -> int:
     """``T_G(2,0)``: acyclic orientations of the underlying simple graph, the vertices of
     the graphic zonotope ``Newt(Q_G)`` (THEORY Lemma 7; multiplicities do not matter).
@@ -158,7 +186,7 @@ def acyclic_orientations(G: Multigraph) -> int:
     >>> acyclic_orientations({(0, 1): 3, (1, 2): 1, (0, 2): 1})
     6
     """
-    return _dc(_canon(G), 0)
+    return _by_blocks(G, 0) if G else 1
 
 
 def forests(G: Multigraph) -> int:
@@ -167,7 +195,7 @@ def forests(G: Multigraph) -> int:
     >>> forests({(0, 1): 1, (1, 2): 1, (0, 2): 1}), forests({(0, 1): 2})
     (7, 3)
     """
-    return _dc(_canon(G), 1)
+    return _by_blocks(G, 1) if G else 1
 
 
 def tutte_counts(G: Multigraph) -> dict:
@@ -194,15 +222,20 @@ def _is_cycle(G: Multigraph) -> int:
 
 def _flats(G: Multigraph) -> list:
     """Candidate pair sets ``A`` for the fiber lemma: single classes, and the pairs inside
-    each connected proper node subset (the blocks among them); blocks only for large G."""
+    each connected proper node subset (the blocks among them).  Above
+    ``MAX_SEARCH_NODES`` nodes only the block of the least edge, when there are two or
+    more blocks (the product over blocks, one block at a time)."""
     nodes = sorted({v for p in G for v in p})
-    out = [[p] for p in G]
     if len(nodes) > MAX_SEARCH_NODES:
         import networkx as nx
 
-        blocks = nx.biconnected_component_edges(nx.Graph(list(G)))
-        out += [sorted({_pair(a, b) for a, b in blk}) for blk in blocks]
-        return [A for A in out if len(A) > 1 or A in ([p] for p in G)]
+        first = min(G)
+        for blk in nx.biconnected_component_edges(nx.Graph(list(G))):
+            A = sorted({_pair(a, b) for a, b in blk})
+            if first in A:
+                return [A] if len(A) < len(G) else []
+        return []
+    out = [[p] for p in G]
     for r in range(3, len(nodes)):
         for U in combinations(nodes, r):
             Us = set(U)
@@ -272,3 +305,78 @@ def minor_bound(G: Multigraph) -> tuple[int, dict]:
     for name, H in subs:
         term[name] = minor_bound(H)[1]
     return v, term
+
+
+def minor_bound_within(G: Multigraph) -> tuple[int, dict] | None:
+    """:func:`minor_bound`, or None above ``MAX_MINOR_EDGES`` edge classes or when a block
+    is too large to count.
+
+    >>> minor_bound_within({(i, i + 1): 1 for i in range(100)}) is None
+    True
+    """
+    from ..errors import LimitError
+
+    if len(G) > MAX_MINOR_EDGES:
+        return None
+    try:
+        return minor_bound(G)
+    except LimitError:
+        return None
+
+
+def graph_report(G: Multigraph | None) -> dict | None:
+    """What ``bound``, ``prove`` and ``show`` report for a graph sum: nodes, edges (with
+    multiplicity), the two Tutte evaluations and the minor bound; None without a graph.
+
+    >>> graph_report({(0, 1): 1, (1, 2): 1, (0, 2): 1})
+    {'nodes': 3, 'edges': 3, 'acyclic_orientations': 6, 'forests': 7, 'minor_bound': 7}
+    """
+    if not G:
+        return None
+    from ..errors import LimitError
+
+    mb = minor_bound_within(G)
+    try:
+        counts = tutte_counts(G)
+    except LimitError:
+        counts = {"acyclic_orientations": None, "forests": None}
+    return {"nodes": len({v for p in G for v in p}), "edges": sum(G.values()), **counts,
+            "minor_bound": None if mb is None else mb[0]}
+
+
+def graph_of_lower_bound(lb, dim: int) -> Multigraph | None:
+    """The multigraph of a lower bound's certified factors ``x_u + x_v`` (path ``c1``)."""
+    if getattr(lb, "path", None) != "c1" or not lb.factors:
+        return None
+    return graph_of_factors([f[0] for f in lb.factors], [f[1] for f in lb.factors], dim)
+
+
+def graph_of_heads(M) -> Multigraph | None:
+    """The multigraph of a multi-head whose heads all have two atoms with equal weights, no
+    biases, and keys differing by ``±(e_u − e_v)`` or ``±e_u`` (node ``dim``): the graph of
+    the heads' denominators ``x^a + x^b``, before any cancellation; else None.
+
+    >>> from attnproof.families import graph_sum, named_graph
+    >>> graph_of_heads(graph_sum(named_graph("path", 3)))
+    {(0, 1): 1, (1, 2): 1}
+    """
+    G: dict = {}
+    for h in M.heads:
+        if len(h.atoms) != 2:
+            return None
+        a, b = h.atoms
+        if a.bias or b.bias or a.weight != b.weight:
+            return None
+        diff = dict(a.sparse_key)
+        for i, y in b.sparse_key:
+            diff[i] = diff.get(i, 0) - y
+        diff = {i: x for i, x in diff.items() if x}
+        vals = sorted(diff.values())
+        if vals == [-1, 1]:
+            p = tuple(sorted(diff))
+        elif len(vals) == 1 and abs(vals[0]) == 1:
+            p = (next(iter(diff)), M.dim)
+        else:
+            return None
+        G[p] = G.get(p, 0) + 1
+    return dict(sorted(G.items())) if G else None

@@ -240,15 +240,16 @@ def build_certificate(M: MultiHead, explicit: bool = False, max_atoms: int | Non
 
 def _minor_step(M: MultiHead, lb: LowerBound, upper: int) -> dict | None:
     """The ``graph_minors`` step when it raises ``lb`` (which it then raises), else None."""
-    from ..bounds.graph_sums import graph_of_factors, minor_bound
+    from ..bounds.graph_sums import graph_of_lower_bound, minor_bound_within
     from .steps.graph_sums import graph_minors_step
 
-    if lb.path != "c1" or not lb.factors or any(a.bias for h in M.heads for a in h.atoms):
+    if M.has_bias:
         return None
-    G = graph_of_factors([f[0] for f in lb.factors], [f[1] for f in lb.factors], M.dim)
-    if G is None:
+    G = graph_of_lower_bound(lb, M.dim)
+    found = None if G is None else minor_bound_within(G)
+    if found is None:
         return None
-    value, term = minor_bound(G)
+    value, term = found
     if value <= lb.value:
         return None
     if value > upper:

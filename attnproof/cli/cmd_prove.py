@@ -179,6 +179,11 @@ def _run(args: argparse.Namespace) -> int:
          "minimum": verdict.minimum, "trust": verdict.trust}
     if lines is not None:
         s["lines"] = lines.to_dict()
+    from ..bounds.graph_sums import graph_of_lower_bound, graph_report
+
+    graph = graph_report(graph_of_lower_bound(cert.lower, M.dim))
+    if graph is not None:
+        s["graph"] = graph
     # the gap between the bounds the checker verified (a line step may have raised the lower)
     s["notes"] = [n for n in s["notes"] if not n.startswith("gap:")]
     if verdict.minimum is None:
@@ -212,6 +217,10 @@ def _run(args: argparse.Namespace) -> int:
           f"{show_count(mn) if mn is not None else 'unknown (the bounds differ)'}, trust {s['trust']}")
     if cert.upper_note and verdict.minimum is None:
         print(f"  {cert.upper_note}")
+    if graph is not None:
+        from .cmd_bound import graph_line
+
+        print("  " + graph_line(graph))
     if lines is not None:
         for q in lines.steps:
             print(f"  line query k = {q.target}: {q.result} [{q.seconds:.1f} s]"
