@@ -246,7 +246,10 @@ def _flats(G: Multigraph) -> list:
     return out
 
 
-def _options(G: Multigraph, value) -> list:
+LEMMAS = frozenset({"newton", "parallel", "cycle", "fiber", "odd"})
+
+
+def _options(G: Multigraph, value, lemmas: frozenset = LEMMAS) -> list:
     """Every way the lemmas bound ``G``: ``(value, term, sub-graphs)`` with the term's
     children to fill in; ``value`` gives the bound of a smaller graph."""
     if not G:
@@ -255,16 +258,16 @@ def _options(G: Multigraph, value) -> list:
     if len(G) == 1:
         opts.append((1 + next(iter(G.values())), {"by": "parallel"}, []))
     n = _is_cycle(G)
-    if n:
+    if n and "cycle" in lemmas:
         opts.append(((1 << n) - 1, {"by": "cycle"}, []))
-    for A in _flats(G):
+    for A in (_flats(G) if "fiber" in lemmas else []):
         R, C = restrict(G, A), contract(G, A)
         if not C or R == G:
             continue
         opts.append((value(R) * value(C), {"by": "fiber", "edges": [list(p) for p in A]},
                      [("restriction", R), ("contraction", C)]))
     singles = [p for p, m in G.items() if m == 1]
-    if len({v for p in G for v in p}) > MAX_SEARCH_NODES:
+    if len({v for p in G for v in p}) > MAX_SEARCH_NODES or "odd" not in lemmas:
         singles = []
     for e, f in combinations(singles, 2):
         Ce, Cf = contract(G, [e]), contract(G, [f])
@@ -275,12 +278,12 @@ def _options(G: Multigraph, value) -> list:
 
 
 @lru_cache(maxsize=1 << 14)
-def _value(key: tuple) -> int:
+def _value(key: tuple, lemmas: frozenset = LEMMAS) -> int:
     G = {p: m for p, m in key}
-    return max(v for v, _, _ in _options(G, lambda H: _value(_canon(H))))
+    return max(v for v, _, _ in _options(G, lambda H: _value(_canon(H), lemmas), lemmas))
 
 
-def minor_bound(G: Multigraph) -> tuple[int, dict]:
+def minor_bound(G: Multigraph, lemmas: frozenset = LEMMAS) -> tuple[int, dict]:
     """A lower bound for ``m'(G)`` and its proof term (docs/certificates.md §6.15).
 
     The term names, at each node, the lemma used and the sub-terms of the graphs it
@@ -291,19 +294,25 @@ def minor_bound(G: Multigraph) -> tuple[int, dict]:
     (7, {'by': 'cycle'})
     >>> minor_bound({(0, 1): 2})
     (3, {'by': 'parallel'})
+
+    ``lemmas``: the lemmas allowed (``newton`` and ``parallel`` always are); without
+    ``cycle``, cycles are proven by odd contraction all the way down.
+
+    >>> minor_bound({(0, 1): 1, (1, 2): 1, (0, 2): 1}, frozenset({"odd"}))[0]
+    7
     """
     def value(H):
-        return _value(_canon(H))
+        return _value(_canon(H), lemmas)
 
     best = None
-    for v, term, subs in _options(G, value):
+    for v, term, subs in _options(G, value, lemmas):
         if best is None or v > best[0]:
             best = (v, term, subs)
     assert best is not None
     v, term, subs = best
     term = dict(term)
     for name, H in subs:
-        term[name] = minor_bound(H)[1]
+        term[name] = minor_bound(H, lemmas)[1]
     return v, term
 
 

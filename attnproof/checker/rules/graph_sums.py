@@ -68,8 +68,9 @@ def _pairs(H: dict, xs, where: str) -> list:
         if not isinstance(x, list) or len(x) != 2:
             raise Reject(f"{where}: an edge is a pair of nodes")
         p = (integer(x[0], where), integer(x[1], where))
-        if p not in H or p in out:
-            raise Reject(f"{where}: {list(p)} is not an edge of the graph here, or repeated")
+        if p not in H or (out and not out[-1] < p):
+            raise Reject(f"{where}: {list(p)} is not an edge of the graph here, or the edges "
+                         f"are not strictly increasing")
         out.append(p)
     return out
 
