@@ -114,9 +114,10 @@ def bound(H: dict, t, budget: Budget, where: str, depth: int = 0) -> int:
                         depth + 1))
     if by == "odd":
         fields(t, {"by", "edges", "first", "second"}, set(), where)
-        e, f = A = _pairs(H, t["edges"], where)
-        if len(A) != 2 or H[e] != 1 or H[f] != 1:
+        A = _pairs(H, t["edges"], where)
+        if len(A) != 2 or H[A[0]] != 1 or H[A[1]] != 1:
             raise Reject(f"{where}: odd needs two distinct edges of multiplicity 1")
+        e, f = A
         b = min(bound(contract(H, [e]), t["first"], budget, where + " first", depth + 1),
                 bound(contract(H, [f]), t["second"], budget, where + " second", depth + 1))
         return 2 * b + (b & 1)
