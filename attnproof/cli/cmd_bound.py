@@ -84,7 +84,7 @@ def run(args: argparse.Namespace) -> int:
     with ProgressBar("bound: factors, then vertices", heartbeat=True) as bar:
         lb = lower_bound(M, explicit=args.explicit, max_atoms=args.max_atoms, progress=bar,
                          mapper=mapper(executor_spec(args)))
-    from ..bounds.graph_sums import graph_of_lower_bound, graph_report
+    from ..bounds import graph_of_lower_bound, graph_report
 
     s = summarize(lb)
     graph = graph_report(graph_of_lower_bound(lb, M.dim))

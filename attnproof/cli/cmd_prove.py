@@ -179,7 +179,7 @@ def _run(args: argparse.Namespace) -> int:
          "minimum": verdict.minimum, "trust": verdict.trust}
     if lines is not None:
         s["lines"] = lines.to_dict()
-    from ..bounds.graph_sums import graph_of_lower_bound, graph_report
+    from ..bounds import graph_of_lower_bound, graph_report
 
     graph = graph_report(graph_of_lower_bound(cert.lower, M.dim))
     if graph is not None:

@@ -149,7 +149,7 @@ def run(args: argparse.Namespace) -> int:
     doc: dict = {"verdict": "shown", "variables": legend(lat, 'latex' if args.latex else 'plain'),
                  "heads": len(M.heads), "formulas": [], "style": style}
     out(f"variables: {doc['variables']}")
-    from ..bounds.graph_sums import graph_of_heads, graph_report
+    from ..bounds import graph_of_heads, graph_report
     from .cmd_bound import graph_line
 
     graph = graph_report(graph_of_heads(M))
