@@ -306,8 +306,8 @@ class MergeReport:
                   "time (s) | certificate |",
                   "|---|---|---|---|---|---|---|---|---|"]
         for q in self.pairs + ([self.layer] if self.layer else []):
-            name = ",".join(map(str, q["heads"])) if q is not self.layer else \
-                f"layer ({len(q['heads'])} heads)"
+            is_layer = q is self.layer
+            name = f"layer ({len(q['heads'])} heads)" if is_layer else ",".join(map(str, q["heads"]))
             cert = Path(q["certificate"]).name if q.get("certificate") else \
                 (q.get("error", "")[:80] or "-")
             lines.append(f"| {name} | {'+'.join(str(self.atoms[h]) for h in q['heads'])} | "
