@@ -281,6 +281,7 @@ def test_lemma_values_are_pinned():
     ({(0, 1): 1, (1, 2): 1}, {"by": "cycle"}, "simple cycle"),          # a path
     ({(0, 1): 1, (1, 2): 1, (2, 3): 1, (0, 3): 1, (0, 2): 1}, {"by": "cycle"}, "simple cycle"),
     (TRI, P, "two nodes"),
+    ({(0, 1): 1, (1, 2): 1}, P, "two nodes"),
     ({(0, 1): 2, (1, 2): 1}, {"by": "odd", "edges": [[0, 1], [1, 2]], "first": P, "second": P},
      "multiplicity 1"),
     (TRI, {"by": "odd", "edges": [[0, 1]], "first": P, "second": P}, "two distinct"),
@@ -365,3 +366,32 @@ def test_large_graphs_are_left_to_the_count():
     assert minor_bound_within(path) is None
     assert forests(path) == acyclic_orientations(path) == 2 ** 100
     assert contract({(0, 1): 1}, [(0, 1)]) == {}
+
+
+class _St:
+    """What factor_graph reads of the checker's state."""
+
+    def __init__(self, factors, dim):
+        from types import SimpleNamespace
+        self.factors, self.pb, self.budget = factors, SimpleNamespace(dim=dim), UNLIMITED
+
+
+def test_the_graph_is_read_off_the_factors_x_u_plus_x_v_only():
+    x0, x1 = ((0, 1),), ((1, 1),)
+    assert rule.factor_graph(_St([({x0: 1, x1: 1}, 2), ({(): 1, x1: 1}, 1)], 2), "t") == {
+        (0, 1): 2, (1, 2): 1}                    # multiplicity kept; 1 + x_1: the ground 2
+    for f in ({x0: 1, x1: 2},                    # c = 2: not a graph edge
+              {(): 1, ((0, 1), (1, 1)): 1},      # 1 + x_0 x_1: e_0 + e_1, no edge
+              {(): 1, ((0, 2),): 1},             # 1 + x_0^2
+              {(): 1, ((0, 1), (1, -2)): 1}):    # e_0 - 2 e_1
+        with pytest.raises(Reject, match="no bound factor"):
+            rule.factor_graph(_St([(f, 1)], 2), "t")
+
+
+def test_a_weaker_term_keeps_the_count():
+    doc = copy.deepcopy(build_certificate(graph_sum(named_graph("cycle", 4))).doc)
+    assert doc["claims"]["lower_bound"] == 14
+    doc["steps"].append({"rule": "graph_minors", "proof": {     # 2 · 6 = 12 < 14
+        "by": "fiber", "edges": [[0, 1]], "restriction": P, "contraction": N}})
+    v = _check(doc)
+    assert (v.code, v.lower_bound) == (0, 14)

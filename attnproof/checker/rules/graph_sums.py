@@ -102,7 +102,8 @@ def bound(H: dict, t, budget: Budget, where: str, depth: int = 0) -> int:
         seen = {min(nodes)} if nodes else set()
         for _ in nodes:                     # the nodes reached from the least one
             seen |= {v for p in H if seen & set(p) for v in p}
-        if len(H) < 3 or set(H.values()) != {1} or set(deg.values()) != {2} or seen != nodes:
+        # simple, 2-regular and connected: one cycle, on at least 3 nodes
+        if set(H.values()) != {1} or set(deg.values()) != {2} or seen != nodes:
             raise Reject(f"{where}: cycle needs one simple cycle on at least 3 nodes")
         return (1 << len(H)) - 1
     if by == "fiber":
@@ -150,10 +151,8 @@ def rule_graph_minors(st: State, step: dict, where: str) -> None:
     """``{"rule": "graph_minors", "proof": TERM}``: raises the lower bound to what the term
     proves for the graph of the bound factors (after the upper bound, before refutations)."""
     fields(step, {"rule", "proof"}, set(), where)
-    if st.pb.has_z:
-        raise Reject(f"{where}: graph minors need a problem without biases")
-    if st.lower is None or st.upper is None:
-        raise Reject(f"{where}: graph minors come after the bounds")
+    if st.pb.has_z:             # (phase 2.5: the lower bound is set, the upper-bound step
+        raise Reject(f"{where}: graph minors need a problem without biases")  # is required)
     st.lower = max(st.lower, bound(factor_graph(st, where), step["proof"], st.budget, where))
 
 
