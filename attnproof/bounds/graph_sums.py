@@ -156,27 +156,48 @@ def _dc(key: tuple, x: int) -> int:
 MAX_DC_EDGES = 40          # deletion-contraction on a block with more edges is refused
 
 
-def _by_blocks(G: Multigraph, x: int) -> int:
-    """``T_G(2, x)`` as a product over blocks: a lone class of ``m`` edges is ``1 + m`` or
-    2, a cycle ``2^n − 1`` or ``2^n − 2``, another block by deletion-contraction."""
+def _is_forest(G: Multigraph) -> bool:
+    """One edge per class and no cycle (union-find): then both counts are ``2^|E|``."""
+    parent: dict = {}
+
+    def find(x):
+        while parent.get(x, x) != x:
+            parent[x] = x = parent.get(parent[x], parent[x])
+        return x
+
+    for (u, v), m in G.items():
+        ru, rv = find(u), find(v)
+        if m != 1 or ru == rv:
+            return False
+        parent[ru] = rv
+    return True
+
+
+def _by_blocks(G: Multigraph, xs: tuple) -> tuple:
+    """``T_G(2, x)`` for each ``x`` in ``xs`` as a product over blocks: a lone class of
+    ``m`` edges is ``1 + m`` or 2, a cycle ``2^n − 1`` or ``2^n − 2``, another block by
+    deletion-contraction; a forest is ``2^|E|`` at once."""
+    if _is_forest(G):
+        return tuple(1 << len(G) for _ in xs)
     import networkx as nx
 
-    out = 1
+    out = [1] * len(xs)
     for blk in nx.biconnected_component_edges(nx.Graph(list(G))):
         B = {p: G[p] for p in {_pair(a, b) for a, b in blk}}
         n = _is_cycle(B)
-        if n:
-            out *= (1 << n) - (1 if x else 2)
-        elif len(B) == 1:
-            out *= (1 + next(iter(B.values()))) if x else 2
-        elif len(B) > MAX_DC_EDGES:
+        if len(B) > MAX_DC_EDGES and not n:
             from ..errors import LimitError
 
             raise LimitError(f"a block of the graph has {len(B)} edge classes, over the "
                              f"{MAX_DC_EDGES} that deletion-contraction counts")
-        else:
-            out *= _dc(_canon(B), x)
-    return out
+        for i, x in enumerate(xs):
+            if n:
+                out[i] *= (1 << n) - (1 if x else 2)
+            elif len(B) == 1:
+                out[i] *= (1 + next(iter(B.values()))) if x else 2
+            else:
+                out[i] *= _dc(_canon(B), x)
+    return tuple(out)
 
 
 def acyclic_orientations(G: Multigraph) -> int:
@@ -186,7 +207,7 @@ def acyclic_orientations(G: Multigraph) -> int:
     >>> acyclic_orientations({(0, 1): 3, (1, 2): 1, (0, 2): 1})
     6
     """
-    return _by_blocks(G, 0) if G else 1
+    return _by_blocks(G, (0,))[0] if G else 1
 
 
 def forests(G: Multigraph) -> int:
@@ -195,7 +216,7 @@ def forests(G: Multigraph) -> int:
     >>> forests({(0, 1): 1, (1, 2): 1, (0, 2): 1}), forests({(0, 1): 2})
     (7, 3)
     """
-    return _by_blocks(G, 1) if G else 1
+    return _by_blocks(G, (1,))[0] if G else 1
 
 
 def tutte_counts(G: Multigraph) -> dict:
@@ -204,7 +225,10 @@ def tutte_counts(G: Multigraph) -> dict:
     >>> tutte_counts({(0, 1): 1, (1, 2): 1})
     {'acyclic_orientations': 4, 'forests': 4}
     """
-    return {"acyclic_orientations": acyclic_orientations(G), "forests": forests(G)}
+    if not G:
+        return {"acyclic_orientations": 1, "forests": 1}
+    a, f = _by_blocks(G, (0, 1))
+    return {"acyclic_orientations": a, "forests": f}
 
 
 def _is_cycle(G: Multigraph) -> int:

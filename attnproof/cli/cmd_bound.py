@@ -68,8 +68,10 @@ def graph_line(g: dict) -> str:
     ...             "minor_bound": 7})
     'graph: 3 nodes, 3 edges; acyclic orientations T(2,0) = 6 (Newton), forests T(2,1) = 7 (the fusion Q), minors prove 7'
     """
+    from ..checker import show_count
+
     def c(x):
-        return "?" if x is None else str(x)
+        return "?" if x is None else show_count(x)
     return (f"graph: {g['nodes']} nodes, {g['edges']} edges; acyclic orientations T(2,0) = "
             f"{c(g['acyclic_orientations'])} (Newton), forests T(2,1) = {c(g['forests'])} "
             f"(the fusion Q), minors prove {c(g['minor_bound'])}")

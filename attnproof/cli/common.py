@@ -453,7 +453,11 @@ def json_ready(obj: Any) -> Any:
     if isinstance(obj, bool) or obj is None:
         return obj
     if isinstance(obj, int):
-        return str(obj) if abs(obj) >= BIG else obj
+        if abs(obj) < BIG:
+            return obj
+        from ..io import decimal_string        # any size: str() refuses 4300 digits and more
+
+        return decimal_string(obj)
     if isinstance(obj, dict):
         return {str(k): json_ready(v) for k, v in obj.items()}
     if isinstance(obj, (list, tuple)):
