@@ -32,9 +32,16 @@ from fractions import Fraction
 from math import lcm
 from typing import Sequence
 
+from ..display import fields_repr, short
 from ..heads import Atom, MultiHead
 
 __all__ = ["Lattice"]
+
+_FROM_SCALES: dict = {}     # the default scale_map, replaced by the map of the dense scales
+
+
+def _from_scales() -> dict:
+    return _FROM_SCALES
 
 
 @dataclass(frozen=True, repr=False)
@@ -48,7 +55,7 @@ class Lattice:
     dim: int
     scales: tuple[int, ...]
     bias_scale: int = 0
-    scale_map: dict = field(default_factory=dict, compare=False, repr=False)
+    scale_map: dict = field(default_factory=_from_scales, compare=False, repr=False)
 
     def __repr__(self) -> str:
         """Short: the scales while they are few, those different from 1 otherwise.
@@ -56,16 +63,13 @@ class Lattice:
         >>> Lattice(2, (1, 3))
         Lattice(dim=2, scales=(1, 3), bias_scale=0)
         """
-        from ..brief import fields_repr, short
-
         scales = self.scales if len(short(self.scales)) <= 48 else None
         other = None if scales is not None else f"<{len(self.scale_map)} scales other than 1>"
         return fields_repr("Lattice", dim=self.dim, scales=scales, scale_map=other,
                            bias_scale=self.bias_scale)
 
     def __post_init__(self) -> None:
-        if not self.scale_map:
-            # derived from the dense scales when not given (and empty when every scale is 1)
+        if self.scale_map is _FROM_SCALES:             # not given: derived from the dense scales
             object.__setattr__(self, "scale_map",
                                {j: s for j, s in enumerate(self.scales) if s != 1})
 

@@ -78,16 +78,15 @@ def graph_line(g: dict) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..bounds import lower_bound
-    from ..parallel import mapper
+    from ..api import bound
+    from ..bounds import graph_of_lower_bound, graph_report
     from ..io import load_problem
+    from ..parallel import mapper
 
     M = load_problem(args.problem)
     with ProgressBar("bound: factors, then vertices", heartbeat=True) as bar:
-        lb = lower_bound(M, explicit=args.explicit, max_atoms=args.max_atoms, progress=bar,
-                         mapper=mapper(executor_spec(args)))
-    from ..bounds import graph_of_lower_bound, graph_report
-
+        lb = bound(M, explicit=args.explicit, max_atoms=args.max_atoms, progress=bar,
+                   mapper=mapper(executor_spec(args)))
     s = summarize(lb)
     graph = graph_report(graph_of_lower_bound(lb, M.dim))
     if graph is not None:
@@ -115,4 +114,10 @@ def run(args: argparse.Namespace) -> int:
         print("  " + graph_line(graph))
     for n in s["notes"]:
         print(f"  note: {n}")
+    from .glossary import words_line
+
+    words = [f"trust {lb.trust}", f"path {lb.path}", *sorted(methods)]
+    if any("non-homothetic" in n for n in lb.notes):
+        words += ["indecomposable", "non-homothetic"]
+    print(words_line(words))
     return EXIT_OK

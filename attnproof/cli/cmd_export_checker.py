@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 
+from ..errors import InputError
 from .common import EXIT_OK, add_common, print_json
 
 NAME = "export-checker"
@@ -69,7 +70,8 @@ What this checker cannot re-prove: a certificate with trust line-refuted or
 window-refuted rests on SMT refutations (rules line_refutation and
 window_refutation).  Here it is inconclusive (exit 2) at best, with the
 bounds its exact steps prove.  It becomes valid only with attnproof itself,
-installed with z3 and cvc5 (pip install attnproof installs both):
+installed with z3 and cvc5 (pip install -e . in a checkout of attnproof
+installs both):
 
     attnproof check CERT --replay          # re-encodes and re-solves each query
 
@@ -101,7 +103,6 @@ def export(directory: str, force: bool = False) -> list[str]:
     from pathlib import Path
 
     from .. import __version__
-    from ..errors import InputError
     from ..io import atomic_write_text
 
     src = Path(__file__).resolve().parents[1] / "checker"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 
+from ..errors import InputError, LimitError
 from .common import EXIT_OK, add_common, add_max_atoms, plural, positive_int, print_json
 
 NAME = "show"
@@ -43,7 +44,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def _fmt(num, den, lattice, style: str, max_terms: int) -> str:
-    from ..algebra import factor_obstacle, fraction_text
+    from ..algebra import factor_obstacle
+    from ..display.formulas import fraction_text
 
     if factor_obstacle(den) is not None:
         # factoring would take minutes to hours: the denominator as it stands
@@ -57,7 +59,7 @@ def _fmt(num, den, lattice, style: str, max_terms: int) -> str:
 
 
 def _factored_or_count(p, lattice, max_terms):
-    from ..algebra import factored_expr
+    from ..display.formulas import factored_expr
 
     _, factors = p.factor()
     if all(len(f) <= max_terms for f, _ in factors) and len(factors) <= max_terms:
@@ -71,7 +73,7 @@ def _unfactored(num, den, lattice, style: str, max_terms: int) -> str:
     """``num/den`` without factoring (long exponents: FLINT's factor is out of reach)."""
     import sympy
 
-    from ..algebra import fraction_expr
+    from ..display.formulas import fraction_expr
 
     if len(num) > max_terms or len(den) > max_terms:
         return f"[{len(num)}-term polynomial]/[{len(den)}-term polynomial]"
@@ -104,6 +106,10 @@ def _geometric_reduced_form(M, lat, obstacle: str, out) -> list | None:
                 "non-homothetic, THEORY Cor 9.3, 9.3'")
     out("  Q = " + (" * ".join(f"({n})" for n in names) if names else "1")
         + f"  ({why}; '=' joins associate heads)")
+    from .glossary import words_line
+
+    out(words_line(["indecomposable", "non-homothetic", "associate"] if fc.indecomposable
+                   else ["associate"]))
     if const:
         out(f"  constant classes (no factor of Q): {const}")
     n = 1
@@ -117,8 +123,8 @@ MAX_SHOW_VARIABLES = 1024
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..algebra import head_fraction, Lattice, legend
-    from ..errors import InputError
+    from ..algebra import head_fraction, Lattice
+    from ..display.formulas import legend
     from ..fusion import reduced_form
     from ..io import load_problem
 
@@ -126,7 +132,6 @@ def run(args: argparse.Namespace) -> int:
     lat = Lattice.of(M)
     if lat.nvars > MAX_SHOW_VARIABLES:
         # a polynomial context over this many variables is beyond display (and FLINT)
-        from ..errors import LimitError
 
         raise LimitError(f"show displays formulas in at most {MAX_SHOW_VARIABLES} lattice "
                          f"variables; this problem has {lat.nvars} (use 'attnproof bound' or "
@@ -161,8 +166,9 @@ def run(args: argparse.Namespace) -> int:
         label = f"head {i}" + (f" ({h.name})" if h.name else "")
         for c, n in enumerate(f.num):
             comp = f"[{c}]" if len(f.num) > 1 else ""
-            text = (_fmt(n, f.den, lat, style, args.max_terms) if obstacle is None
-                    else _unfactored(n, f.den, lat, style, args.max_terms))
+            # a head as its atoms write it: the sum of its exponentials, not factored (a key
+            # 3/2 is x1**3/(x1**3 + 1), not x1**3/((x1 + 1)*(x1**2 - x1 + 1)))
+            text = _unfactored(n, f.den, lat, style, args.max_terms)
             doc["formulas"].append({"head": i, "name": h.name, "component": c, "atoms": len(h),
                                  "formula": text})
             out(f"{label}{comp}, {len(h)} atoms:")
