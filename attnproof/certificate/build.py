@@ -74,7 +74,7 @@ def _raise_by_minors(M: MultiHead, lb) -> None:
     prove more than the count: its ``minors`` term becomes the ``graph_minors`` step."""
     from ..bounds.graph_sums import graph_of_lower_bound, minor_bound_within
 
-    if M.has_bias:
+    if M.has_bias or lb.sub_sum is not None:    # a sub-sum: the checker keeps fewer factors
         return
     G = graph_of_lower_bound(lb, M.dim)
     found = None if G is None else minor_bound_within(G)
