@@ -32,7 +32,7 @@ __all__ = ["Multigraph", "graph_of_factors", "graph_of_heads", "graph_of_lower_b
            "forests", "minor_bound", "tutte_counts", "MAX_SEARCH_NODES"]
 
 Multigraph = dict          # {(u, v): multiplicity}, u < v
-MAX_SEARCH_NODES = 7       # above this, the fiber lemma is tried on the blocks only
+MAX_SEARCH_NODES = 6       # above this, the fiber lemma is tried on the blocks only
 MAX_MINOR_EDGES = 64       # minor_bound_within gives up on larger graphs
 
 

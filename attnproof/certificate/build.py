@@ -91,11 +91,11 @@ def _build(M: MultiHead, explicit: bool, max_atoms: int | None, explicit_fusion_
     hp = head_polys(M, lat)             # built once: the bound and the product count share it
     lb = lower_bound(M, explicit=explicit, max_atoms=max_atoms, progress=progress, mapper=mapper,
                      lattice=lat, hp=hp)
-    if minors:
-        _raise_by_minors(M, lb)
     prod = distinct_key_product(M, hp, lat)
     fusion, upper_note = _upper_fusion(M, lb.value, lb.path == "geometry" and lb.value == prod,
                                        prod, max_atoms, explicit_fusion_limit)
+    if minors:                # after the fusion is chosen: the same fusion with or without
+        _raise_by_minors(M, lb)
     return assemble(M, lb, fusion, prod, upper_note=upper_note)
 
 
