@@ -48,7 +48,7 @@ def bound(problem: Any, *, explicit: bool = False, max_atoms: int | None = DEFAU
 def prove(problem: Any, *, explicit: bool = False, max_atoms: int | None = DEFAULT_MAX_ATOMS,
           explicit_fusion_limit: int | None = None, output: str | os.PathLike | None = None,
           progress: Progress = None, lines: bool | None = None,
-          lines_timeout: float = 120.0, mapper: MapTasks | None = None):
+          lines_timeout: float = 120.0, mapper: MapTasks | None = None, minors: bool = True):
     """Lower and upper bounds in a certificate that the independent checker accepts.
 
     The pipeline of ``attnproof prove`` (:func:`attnproof.proving.prove_problem`), which
@@ -65,7 +65,8 @@ def prove(problem: Any, *, explicit: bool = False, max_atoms: int | None = DEFAU
     :class:`~attnproof.errors.InputError` when it cannot apply); False never.  A bound it
     raises has trust ``line-refuted``: ``attnproof check CERT --replay`` re-proves it.
     ``lines_timeout``'s default is :data:`attnproof.smt.DEFAULT_LINES_TIMEOUT` (a test
-    holds them equal).
+    holds them equal).  ``minors``: the ``graph_minors`` step of a graph sum (THEORY §13),
+    as ``attnproof prove`` adds it unless ``--no-minors``.
     """
     # imported here: the pipeline imports the certificate, checker and SMT packages, which
     # would make ``from attnproof import bound`` four times slower (docs/layout.md)
@@ -76,6 +77,7 @@ def prove(problem: Any, *, explicit: bool = False, max_atoms: int | None = DEFAU
                          explicit_fusion_limit=(EXPLICIT_FUSION_LIMIT if explicit_fusion_limit
                                                 is None else explicit_fusion_limit),
                          lines=lines, lines_timeout=lines_timeout, output=output, mapper=mapper,
+                         minors=minors,
                          progress=progress).certificate
 
 

@@ -74,8 +74,19 @@ class Proved:
              "upper_bound": v.upper_bound, "minimum": v.minimum, "trust": v.trust}
         if self.lines is not None:
             s["lines"] = self.lines.to_dict()
+        graph = self.graph()
+        if graph is not None:
+            s["graph"] = graph
         s["notes"] = self.notes()
         return s
+
+    def graph(self) -> dict | None:
+        """A graph sum's counts (THEORY §13: nodes, edges, acyclic orientations, forests,
+        the minor bound), from the certified factors; None for other problems."""
+        from .bounds import graph_of_lower_bound, graph_report
+
+        lb = self.certificate.lower
+        return graph_report(graph_of_lower_bound(lb, self.certificate.doc["problem"]["dim"]))
 
 
 def ball_check(M: MultiHead, head: Any) -> None:
@@ -95,7 +106,8 @@ def prove_problem(M: MultiHead, *, explicit: bool = False,
                   explicit_fusion_limit: int = EXPLICIT_FUSION_LIMIT, lines: bool | None = None,
                   lines_timeout: float = DEFAULT_LINES_TIMEOUT,
                   output: str | os.PathLike | None = None, mapper: MapTasks | None = None,
-                  stages: Stages | None = None, progress: Progress = None) -> Proved:
+                  stages: Stages | None = None, progress: Progress = None,
+                  minors: bool = True) -> Proved:
     """Prove lower and upper bounds for ``M`` in a certificate the checker accepts.
 
     ``lines``: the line query of THEORY §12: by default (None) when the exact steps
@@ -104,6 +116,8 @@ def prove_problem(M: MultiHead, *, explicit: bool = False,
     ``lines_timeout`` seconds in all; True asks it whatever the size (an
     :class:`~attnproof.errors.InputError` when it cannot apply); False never.
     ``output``: the certificate is written there atomically, once checked.
+    ``minors``: the ``graph_minors`` step of a graph sum (THEORY §13, no solver); False
+    leaves it out (``prove --no-minors``).
     ``stages``: how each stage is shown (the command line's progress bars; by default
     nothing, with the counts of the first stage going to ``progress``).
 
@@ -119,7 +133,7 @@ def prove_problem(M: MultiHead, *, explicit: bool = False,
     # millions of live objects (a third of the time on W_100000)
     with paused_gc():
         proved = _prove(M, explicit, max_atoms, explicit_fusion_limit, lines, lines_timeout,
-                        mapper, stage)
+                        mapper, stage, minors)
     if output is not None:
         atomic_write_text(output, proved.text)
     return proved
@@ -127,11 +141,12 @@ def prove_problem(M: MultiHead, *, explicit: bool = False,
 
 def _prove(M: MultiHead, explicit: bool, max_atoms: int | None, explicit_fusion_limit: int,
            lines: bool | None, lines_timeout: float, mapper: MapTasks | None,
-           stage: Stages) -> Proved:
+           stage: Stages, minors: bool = True) -> Proved:
     def build(limit: int) -> Certificate:
         with stage("proving: factors and bounds") as bar:
             return build_certificate(M, explicit=explicit, max_atoms=max_atoms,
-                                     explicit_fusion_limit=limit, progress=bar, mapper=mapper)
+                                     explicit_fusion_limit=limit, progress=bar, mapper=mapper,
+                                     minors=minors)
 
     cert = build(explicit_fusion_limit)
     if cert.fusion is not None:

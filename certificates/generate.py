@@ -156,6 +156,16 @@ def _constant_head_forgery() -> dict:
         "trust": "exact"})
 
 
+def _odd_c4() -> dict:
+    # C_4 = 15 by odd contraction down to the double edge (no cycle lemma)
+    from attnproof.bounds.graph_sums import minor_bound
+
+    doc = build_certificate(graph_sum(named_graph("cycle", 4)), minors=True).doc
+    G = {(0, 1): 1, (0, 3): 1, (1, 2): 1, (2, 3): 1}
+    _step(doc, "graph_minors")["proof"] = minor_bound(G, frozenset({"odd"}))[1]
+    return doc
+
+
 def valid(window: bool = True) -> dict[str, dict]:
     """name -> certificate document (``window``: include the SMT window refutation)."""
     docs = {
@@ -181,6 +191,9 @@ def valid(window: bool = True) -> dict[str, dict]:
         "non-constant": build_certificate(_long_exponent()).doc,
         "capelli": build_certificate(_capelli()).doc,
         "sub-sum": geometry_certificate(_sub_sum(), max_candidates=5).doc,
+        "c5-minors": build_certificate(graph_sum(named_graph("cycle", 5)), minors=True).doc,
+        "k4-minors": build_certificate(graph_sum(named_graph("complete", 4)), minors=True).doc,
+        "c4-odd": _odd_c4(),
     }
     w = _window_k3() if window else None
     if w is not None:
@@ -353,6 +366,20 @@ def invalid(v: dict[str, dict]) -> list[tuple[str, str, object, int, list]]:
     mut("sub-sum-complete", "sub-sum", "sub_sum: the sub-sum's count claimed as the minimum "
         "of a sum it bounds only from below", lambda d: d["claims"].update(
             upper_bound=6, minimum=6))
+    # graph_minors (§6.15): each lemma where it does not apply
+    mut("minors-cycle-k4", "k4-minors", "graph_minors: the cycle lemma on K_4",
+        lambda d: _step(d, "graph_minors").__setitem__("proof", {"by": "cycle"}))
+    mut("minors-parallel", "k4-minors", "graph_minors: Descartes on a triangle",
+        lambda d: _step(d, "graph_minors")["proof"].__setitem__("restriction", {"by": "parallel"}))
+    mut("minors-not-an-edge", "k4-minors", "graph_minors: a fiber over a pair that is no edge "
+        "(the nodes 0 and 4: the ground, not in this problem)",
+        lambda d: _step(d, "graph_minors")["proof"]["edges"].__setitem__(2, [0, 4]))
+    mut("minors-odd-twice", "c4-odd", "graph_minors: odd contraction over one edge twice",
+        lambda d: _step(d, "graph_minors")["proof"].__setitem__("edges", [[0, 1], [0, 1]]))
+    mut("minors-over-claim", "c5-minors", "graph_minors: claims 32, over the fusion's 31",
+        lambda d: d["claims"].update(lower_bound=32))
+    mut("minors-before-upper", "c5-minors", "graph_minors before the lower- and upper-bound steps",
+        lambda d: d["steps"].insert(-2, d["steps"].pop()))
     # graphic block over the checker's limit: the 4 x 5 grid, a biconnected block on 20 nodes
     # that is neither chordal nor a cycle, claimed as zonotope_graphic (the producer refuses it)
     from unittest import mock

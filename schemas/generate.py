@@ -126,6 +126,14 @@ ERROR = {"type": "object", "additionalProperties": False,
 BLOCK = {"type": "object", "required": ["factors", "variables", "method", "count"],
          "properties": {"factors": INT, "variables": INT, "method": {"type": "string"},
                         "count": COUNT}}
+GRAPH = {"description": "a graph sum (THEORY §13): nodes, edges with multiplicity, the "
+                        "acyclic orientations T(2,0) (the Newton bound), the forests T(2,1) "
+                        "(the atoms of the fusion Q) and the bound the graph minors prove; a "
+                        "count is null when it was out of reach",
+         "type": "object", "additionalProperties": False,
+         "required": ["nodes", "edges", "acyclic_orientations", "forests", "minor_bound"],
+         "properties": {"nodes": INT, "edges": INT, "acyclic_orientations": COUNT_OR_NULL,
+                        "forests": COUNT_OR_NULL, "minor_bound": COUNT_OR_NULL}}
 QUESTION = {"type": "object", "required": ["heads", "lower_bound", "upper_bound", "minimum", "trust"],
             "properties": {"heads": {"type": "array", "items": INT}, "lower_bound": COUNT_OR_NULL,
                            "upper_bound": COUNT_OR_NULL, "minimum": COUNT_OR_NULL,
@@ -141,12 +149,12 @@ OUTPUTS = {
         "lower_bound": COUNT, "trust": TRUST, "path": {"enum": ["c1", "c3", "geometry", "none"]},
         "complete": BOOL,
         "factors": {"type": ["integer", "null"]}, "blocks": {"type": "array", "items": BLOCK},
-        "notes": {"type": "array", "items": {"type": "string"}}},
+        "graph": GRAPH, "notes": {"type": "array", "items": {"type": "string"}}},
         ["lower_bound", "trust", "complete", "blocks"]),
     "prove": _output(["proven"], {
         "lower_bound": COUNT, "upper_bound": COUNT, "minimum": COUNT_OR_NULL, "trust": TRUST,
         "complete": BOOL, "path": {"enum": ["c1", "c3", "geometry", "none"]},
-        "certificate": STR_OR_NULL, "lines": {"type": "object"},
+        "certificate": STR_OR_NULL, "lines": {"type": "object"}, "graph": GRAPH,
         "notes": {"type": "array", "items": {"type": "string"}}},
         ["lower_bound", "upper_bound", "minimum", "trust", "complete", "certificate"]),
     "check": _output(["valid", "invalid", "inconclusive"], {
@@ -189,7 +197,7 @@ OUTPUTS = {
         ["heads", "dim", "output", "problem"]),
     "show": _output(["shown"], {
         "variables": {"type": "string"}, "style": {"enum": ["plain", "unicode", "latex"]},
-        "heads": INT,
+        "heads": INT, "graph": GRAPH,
         "formulas": {"type": "array", "items": {"type": "object",
                                                  "required": ["head", "atoms", "formula"]}},
         "reduced": {"type": "array", "items": {"type": "string"}},

@@ -48,10 +48,11 @@ def as_given(request, c4, tmp_path):
     ("product_fusion", lambda r: r.method == "product" and r.atoms == 15),
     ("reduced_form", lambda r: len(r.Q) == 15),
     ("bound", lambda r: r.value == 14),
-    ("prove", lambda r: (r.lower_bound, r.upper_bound) == (14, 15)),
+    ("prove", lambda r: (r.lower_bound, r.upper_bound, r.trust) == (15, 15, "exact")),
 ])
 def test_every_verb_takes_a_multihead_a_path_or_a_document(verb, answer, as_given):
-    # prove's line query (which raises C_4 to 15) is tested in test_lines.py
+    # the graph minors prove C_4 = 15 with no solver (THEORY §13); the line query is tested
+    # in test_lines.py
     options = {"lines": False} if verb == "prove" else {}
     assert answer(getattr(attnproof, verb)(as_given, **options))
 

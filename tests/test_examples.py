@@ -34,6 +34,10 @@ EXPECTED = {
     "10_lines_k3.py": ["k = 6: unsat (z3 and cvc5): every fusion has at least 7 atoms",
                        "k = 7: sat, a support of 7 points:",
                        "valid after replay: minimum 7, trust line-refuted"],
+    "11_graph_minors.py": ["C6                    62       63               63",
+                           "K4                    24       28               38",
+                           "C4 by odd contraction alone: 15",
+                           "C6 certificate: valid: lower bound 63, upper bound 63, trust exact"],
 }
 
 # modules an example needs beyond the base install (the models extra; float keys need geometry)

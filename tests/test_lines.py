@@ -157,7 +157,7 @@ def test_prove_lines_and_replay(tmp_path, capsys):
     assert main(["family", "graph", "--graph", "complete", "--n", "3", "-o", str(p)]) == 0
     capsys.readouterr()                        # "... written to k3.json"
     cert = tmp_path / "k3.cert.json"
-    assert main(["prove", str(p), "-o", str(cert), "--lines", "--json"]) == 0
+    assert main(["prove", str(p), "-o", str(cert), "--lines", "--json", "--no-minors"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert (out["lower_bound"], out["minimum"], out["trust"]) == (7, 7, "line-refuted")
     assert main(["check", str(cert)]) == 2
@@ -185,13 +185,13 @@ def test_plain_prove_asks_the_line_query_and_no_lines_turns_it_off(tmp_path, cap
     assert main(["family", "graph", "--graph", "complete", "--n", "3", "-o", str(p)]) == 0
     capsys.readouterr()
     cert = tmp_path / "k3.cert.json"
-    assert main(["prove", str(p), "-o", str(cert), "--json"]) == 0       # no --lines
+    assert main(["prove", str(p), "-o", str(cert), "--json", "--no-minors"]) == 0  # no --lines
     out = json.loads(capsys.readouterr().out)
     assert (out["lower_bound"], out["minimum"], out["trust"]) == (7, 7, "line-refuted")
     assert [q["answer"] for q in out["lines"]["queries"]] == ["unsat"]
     assert main(["check", str(cert)]) == 2                  # inconclusive until replayed
     capsys.readouterr()
-    assert main(["prove", str(p), "-o", str(cert), "--json", "--no-lines"]) == 0
+    assert main(["prove", str(p), "-o", str(cert), "--json", "--no-lines", "--no-minors"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert (out["lower_bound"], out["upper_bound"], out["trust"]) == (6, 7, "exact")
     assert "lines" not in out
@@ -234,12 +234,13 @@ def test_prove_asks_no_solver_when_the_query_does_not_apply(tmp_path, capsys, mo
     assert any(n.startswith("line query not asked: ") and "1 + c·x^g" in n for n in out["notes"])
     assert main(["prove", str(g), "--lines"]) == 3           # asked for, and impossible
     assert "(--lines) but does not apply" in capsys.readouterr().err
-    # K_5: a gap (120 vs 291), but past the size of the default query
+    # K_5: a gap (Newton 120, graph minors 140, fusion 291), but past the size of the
+    # default query
     k5 = tmp_path / "k5.json"
     dump_problem(graph_sum(named_graph("complete", 5)), k5)
     assert main(["prove", str(k5), "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
-    assert out["lower_bound"] == 120 and "lines" not in out
+    assert out["lower_bound"] == 140 and "lines" not in out
     assert any("exceeds 64 points" in n for n in out["notes"])
 
 
@@ -421,12 +422,12 @@ def test_prove_keeps_the_exact_certificate_when_the_line_query_cannot_be_asked(t
     p, cert = tmp_path / "k3.json", tmp_path / "k3.cert.json"
     M = graph_sum(named_graph("complete", 3))
     dump_problem(M, p)
-    assert main(["prove", str(p), "-o", str(cert), "--json"]) == 0       # by default: a note
+    assert main(["prove", str(p), "-o", str(cert), "--json", "--no-minors"]) == 0  # by default: a note
     out = json.loads(capsys.readouterr().out)
     assert (out["lower_bound"], out["trust"]) == (6, "exact")
     assert any("cannot be factored (test)" in n for n in out["notes"])
     assert cert.read_text() == build_certificate(M).text
-    assert main(["prove", str(p), "--lines"]) == 3                      # asked for: an error
+    assert main(["prove", str(p), "--lines", "--no-minors"]) == 3         # asked for: an error
 
 
 def test_the_python_prove_asks_the_line_query_as_the_command_does(tmp_path, capsys):
@@ -440,14 +441,14 @@ def test_the_python_prove_asks_the_line_query_as_the_command_does(tmp_path, caps
     from attnproof.heads import Atom, Head, MultiHead
 
     M = graph_sum(named_graph("complete", 3))
-    cert = prove(M)
+    cert = prove(M, minors=False)      # the minors alone prove 7 (exact)
     assert (cert.lower_bound, cert.upper_bound, cert.minimum, cert.trust) == (7, 7, 7,
                                                                               "line-refuted")
     p, out = tmp_path / "k3.json", tmp_path / "k3.cert.json"
     dump_problem(M, p)
-    assert main(["prove", str(p), "-o", str(out)]) == 0
+    assert main(["prove", str(p), "-o", str(out), "--no-minors"]) == 0
     assert out.read_text() == cert.text
-    exact = prove(M, lines=False)
+    exact = prove(M, lines=False, minors=False)
     assert (exact.lower_bound, exact.trust) == (6, "exact")
     h1 = Head((Atom((0, 0), (0,)), Atom((1, 0), (1,)), Atom((0, 1), (2,))))
     h2 = Head((Atom((0, 0), (0,)), Atom((2, 1), (1,)), Atom((1, 2), (3,))))

@@ -87,6 +87,8 @@ class LowerBound:
     geometry: GeometryProof | None = None     # path "geometry": the GeometryProof
     floor: list | None = None          # witnesses that M is not constant: the bound 1 raised to 2
     sub_sum: list | None = None        # c1: the factors the blocks count, when some are left out
+    minors: dict | None = None         # c1 graph sums: the graph_minors proof term that raised
+                                       # ``value`` above the count (THEORY §13)
 
     @property
     def complete(self) -> bool:

@@ -50,7 +50,8 @@ def distinct_key_product(M: MultiHead, hp: list | None = None,
 
 def build_certificate(M: MultiHead, explicit: bool = False, max_atoms: int | None = DEFAULT_MAX_ATOMS,
                       explicit_fusion_limit: int = EXPLICIT_FUSION_LIMIT,
-                      progress: Progress = None, mapper: MapTasks | None = None) -> Certificate:
+                      progress: Progress = None, mapper: MapTasks | None = None,
+                      minors: bool = False) -> Certificate:
     """Prove lower and upper bounds for ``M`` and assemble the certificate.
 
     The upper bound is the best verified fusion of :func:`attnproof.fusion.fuse`,
@@ -60,13 +61,32 @@ def build_certificate(M: MultiHead, explicit: bool = False, max_atoms: int | Non
     Long keys (THEORY §9) take the geometry steps of
     :mod:`attnproof.certificate.geometry_steps`; with a direct sum of heads
     whose keys are all vertices, lower and upper bound meet at ``Π_h n_h``.
+    ``minors``: when the certified factors include ``x_u + x_v`` (a graph sum, THEORY
+    §13), raise the lower bound by the ``graph_minors`` step of
+    :mod:`attnproof.bounds.graph_sums` when it proves more than the count.
     """
     with paused_gc():                  # millions of small objects that live on: no rescans
-        return _build(M, explicit, max_atoms, explicit_fusion_limit, progress, mapper)
+        return _build(M, explicit, max_atoms, explicit_fusion_limit, progress, mapper, minors)
+
+
+def _raise_by_minors(M: MultiHead, lb) -> None:
+    """Raise ``lb`` (path ``c1``, no biases) by the graph minors of its factors, when they
+    prove more than the count: its ``minors`` term becomes the ``graph_minors`` step."""
+    from ..bounds.graph_sums import graph_of_lower_bound, minor_bound_within
+
+    if M.has_bias or lb.sub_sum is not None:    # a sub-sum: the checker keeps fewer factors
+        return
+    G = graph_of_lower_bound(lb, M.dim)
+    found = None if G is None else minor_bound_within(G)
+    if found is None or found[0] <= lb.value:
+        return
+    lb.notes.append(f"graph minors (THEORY §13): at least {found[0]} atoms, over the count "
+                    f"{lb.value} of Newt(Q)")
+    lb.value, lb.minors = found
 
 
 def _build(M: MultiHead, explicit: bool, max_atoms: int | None, explicit_fusion_limit: int,
-           progress: Progress, mapper: MapTasks | None) -> Certificate:
+           progress: Progress, mapper: MapTasks | None, minors: bool = False) -> Certificate:
     lat = Lattice.of(M)
     hp = head_polys(M, lat)             # built once: the bound and the product count share it
     lb = lower_bound(M, explicit=explicit, max_atoms=max_atoms, progress=progress, mapper=mapper,
@@ -74,6 +94,8 @@ def _build(M: MultiHead, explicit: bool, max_atoms: int | None, explicit_fusion_
     prod = distinct_key_product(M, hp, lat)
     fusion, upper_note = _upper_fusion(M, lb.value, lb.path == "geometry" and lb.value == prod,
                                        prod, max_atoms, explicit_fusion_limit)
+    if minors:                # after the fusion is chosen: the same fusion with or without
+        _raise_by_minors(M, lb)
     return assemble(M, lb, fusion, prod, upper_note=upper_note)
 
 

@@ -236,6 +236,10 @@ def certificate_document(M: MultiHead, lower: LowerBound | GeometryProof, fusion
         steps.append(explicit_fusion_step(fusion))
     else:
         steps.append(product_fusion_step())
+    if not isinstance(lower, GeometryProof) and lower.minors is not None:
+        from .steps.graph_sums import graph_minors_step
+
+        steps.append(graph_minors_step(lower.minors))     # value already raised (THEORY §13)
     if value > upper:
         raise CertificateError(f"lower bound {value} exceeds the fusion's {upper} atoms "
                                "(internal error)")

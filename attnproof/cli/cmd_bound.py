@@ -61,8 +61,25 @@ def summarize(lb) -> dict:
             "notes": lb.notes}
 
 
+def graph_line(g: dict) -> str:
+    """One line for a graph sum's counts (THEORY §13).
+
+    >>> graph_line({"nodes": 3, "edges": 3, "acyclic_orientations": 6, "forests": 7,
+    ...             "minor_bound": 7})
+    'graph: 3 nodes, 3 edges; acyclic orientations T(2,0) = 6 (Newton), forests T(2,1) = 7 (the fusion Q), minors prove 7'
+    """
+    from ..checker import show_count
+
+    def c(x):
+        return "?" if x is None else show_count(x)
+    return (f"graph: {g['nodes']} nodes, {g['edges']} edges; acyclic orientations T(2,0) = "
+            f"{c(g['acyclic_orientations'])} (Newton), forests T(2,1) = {c(g['forests'])} "
+            f"(the fusion Q), minors prove {c(g['minor_bound'])}")
+
+
 def run(args: argparse.Namespace) -> int:
     from ..api import bound
+    from ..bounds import graph_of_lower_bound, graph_report
     from ..io import load_problem
     from ..parallel import mapper
 
@@ -71,20 +88,31 @@ def run(args: argparse.Namespace) -> int:
         lb = bound(M, explicit=args.explicit, max_atoms=args.max_atoms, progress=bar,
                    mapper=mapper(executor_spec(args)))
     s = summarize(lb)
+    graph = graph_report(graph_of_lower_bound(lb, M.dim))
+    if graph is not None:
+        s["graph"] = graph
+        if graph["minor_bound"] is not None and graph["minor_bound"] > lb.value and not M.has_bias:
+            s["lower_bound"] = graph["minor_bound"]
+            s["notes"] = s["notes"] + [f"graph minors (THEORY §13): at least "
+                                       f"{graph['minor_bound']} atoms, over the count "
+                                       f"{lb.value} of Newt(Q)"]
     if args.json:
         print_json(s)
         return EXIT_OK
     from ..checker import show_count
 
-    print(f"every exact single-head fusion needs at least {show_count(lb.value)} "
-          f"atom{'' if lb.value == 1 else 's'} "
+    low = s["lower_bound"]
+    print(f"every exact single-head fusion needs at least {show_count(low)} "
+          f"atom{'' if low == 1 else 's'} "
           f"(trust {lb.trust}, path {lb.path}{'' if lb.tight else ', not known to be V(Q)'})")
     methods: dict = {}
     for b in lb.blocks:
         methods[b.method] = methods.get(b.method, 0) + 1
     if lb.blocks:
         print("  blocks: " + ", ".join(f"{n} {m}" for m, n in sorted(methods.items())))
-    for n in lb.notes:
+    if graph is not None:
+        print("  " + graph_line(graph))
+    for n in s["notes"]:
         print(f"  note: {n}")
     from .glossary import words_line
 

@@ -39,6 +39,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                             "apply; by default it is asked when a gap remains and it applies")
     lines.add_argument("--no-lines", action="store_true",
                        help="do not ask the line query: exact steps only")
+    p.add_argument("--no-minors", action="store_true",
+                   help="leave out the graph_minors step (THEORY §13) that raises the lower bound "
+                        "of a graph sum from the minors of its graph")
     p.add_argument("--lines-timeout", type=float, default=DEFAULT_LINES_TIMEOUT, metavar="S",
                    help=f"seconds for the line queries in all (default {DEFAULT_LINES_TIMEOUT:g})")
     add_max_atoms(p)
@@ -60,7 +63,8 @@ def run(args: argparse.Namespace) -> int:
                            lines=True if args.lines else False if args.no_lines else None,
                            lines_timeout=args.lines_timeout, mapper=mapper(executor_spec(args)),
                            output=None if to_stdout else args.output,
-                           stages=lambda label: ProgressBar(label, heartbeat=True))
+                           stages=lambda label: ProgressBar(label, heartbeat=True),
+                           minors=not args.no_minors)
     if to_stdout:
         sys.stdout.write(proved.text)
         sys.stdout.flush()

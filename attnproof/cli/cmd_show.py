@@ -154,6 +154,13 @@ def run(args: argparse.Namespace) -> int:
     doc: dict = {"verdict": "shown", "variables": legend(lat, 'latex' if args.latex else 'plain'),
                  "heads": len(M.heads), "formulas": [], "style": style}
     out(f"variables: {doc['variables']}")
+    from ..bounds import graph_of_heads, graph_report
+    from .cmd_bound import graph_line
+
+    graph = graph_report(graph_of_heads(M))
+    if graph is not None:               # the heads' graph, before any cancellation
+        doc["graph"] = graph
+        out(graph_line(graph))
     for i, h in enumerate(M.heads):
         f = head_fraction(h, lat)
         label = f"head {i}" + (f" ({h.name})" if h.name else "")

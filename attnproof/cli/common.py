@@ -469,7 +469,7 @@ def json_ready(obj: Any) -> Any:
     if isinstance(obj, int):
         if abs(obj) < BIG:
             return obj
-        from ..io import decimal_string
+        from ..io import decimal_string        # any size: str() refuses 4300 digits and more
 
         return decimal_string(obj)
     if isinstance(obj, dict):

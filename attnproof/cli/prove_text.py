@@ -57,6 +57,11 @@ def print_report(proved: Any, output: str | None) -> None:
           f"trust {v.trust}")
     if cert.upper_note and mn is None:
         print(f"  {cert.upper_note}")
+    graph = proved.graph()
+    if graph is not None:
+        from .cmd_bound import graph_line
+
+        print("  " + graph_line(graph))
     if lines is not None:
         for q in lines.steps:
             print(f"  line query k = {q.target}: {q.result} [{q.seconds:.1f} s]"

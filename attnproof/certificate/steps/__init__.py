@@ -12,7 +12,8 @@ of the same family:
   ``direct_sum``: :mod:`.geometry` (``checker/rules/geometry``);
 * §6.11 ``line_refutation``: :mod:`.windows` (``checker/rules/windows``);
 * §6.12 ``planar_vertices``: :mod:`.planar` (``checker/rules/planar``);
-* §6.13-6.14 ``non_constant``, ``sub_sum``: :mod:`.floors` (``checker/rules/floors``).
+* §6.13-6.14 ``non_constant``, ``sub_sum``: :mod:`.floors` (``checker/rules/floors``);
+* §6.15 ``graph_minors``: :mod:`.graph_sums` (``checker/rules/graph_sums``).
 
 Each writer is named after its rule (``<rule>_step``) and takes the typed object
 the producer holds: a :class:`~attnproof.bounds.LowerBound`'s parts, a
@@ -32,13 +33,14 @@ from ...bounds.lower import Block, LowerBound
 from .factors import irreducible_factor_step, reduced_by_flint_step
 from .floors import non_constant_step, sub_sum_step
 from .fusion import explicit_fusion_step, product_fusion_step
+from .graph_sums import graph_minors_step
 from .geometry import (direct_sum_step, generic_heads_step, geometry_steps,
                        indecomposable_chain_step, minkowski_vertices_step)
 from .newton import newton_blocks_step
 from .planar import planar_vertices_step
 from .windows import line_refutation_step, window_refutation_step
 
-__all__ = ["lower_bound_steps", "irreducible_factor_step", "reduced_by_flint_step",
+__all__ = ["lower_bound_steps", "graph_minors_step", "irreducible_factor_step", "reduced_by_flint_step",
            "newton_blocks_step", "product_fusion_step", "explicit_fusion_step",
            "window_refutation_step", "indecomposable_chain_step", "generic_heads_step",
            "minkowski_vertices_step", "direct_sum_step", "line_refutation_step",

@@ -15,6 +15,7 @@ module               rules (docs/certificates.md)                    THEORY
 ``planar``           ``planar_vertices`` (§6.12), the ``planar``      Lemma 6
                      block of ``newton_blocks`` (§6.3)
 ``floors``           ``non_constant`` (§6.13), ``sub_sum`` (§6.14)    §1-2, §4, §9
+``graph_sums``       ``graph_minors`` (§6.15)                        §13
 ===================  ==============================================  =========
 
 Each family module exports ``RULES``: rule name -> ``(function, phase)``; a new
@@ -25,16 +26,16 @@ identity check, ``newton`` the ``graphs`` count).
 
 from __future__ import annotations
 
-from . import factors, floors, fusion, geometry, newton, planar, windows
+from . import factors, floors, fusion, geometry, graph_sums, newton, planar, windows
 from .factors import poly_text, read_poly
 from .state import TRUST_ORDER, State
 from ..syntax import Reject, Unsupported
 
-FAMILIES = (factors, newton, fusion, windows, geometry, planar, floors)
+FAMILIES = (factors, newton, fusion, windows, geometry, planar, floors, graph_sums)
 
 # rule name -> (function, phase).  Steps come in non-decreasing phase order:
 # 0 factors, 0.5 generic heads, 0.75 sub-sums, 1 lower bound, 1.5 the non-constant floor,
-# 2 upper bound, 3 windowed refutations.
+# 2 upper bound, 2.5 graph minors, 3 windowed refutations.
 RULES: dict = {}
 for _family in FAMILIES:
     RULES.update(_family.RULES)

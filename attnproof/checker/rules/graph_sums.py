@@ -1,0 +1,160 @@
+"""The ``graph_minors`` rule (docs/certificates.md §6.15; THEORY §13, docs/theory.md §13).
+
+The bound factors ``x_u + x_v`` (and ``1 + x_u``: the ground node ``dim``) of ``Q``
+form a multigraph ``G`` (multiplicities from their steps), and ``Q_G | Q | D`` for the
+denominator ``D`` of every fusion.  A proof term bounds ``m'(H)``, the fewest points
+of a positive multiple of ``Q_H``, for ``H = G`` and the minors it names:
+
+* ``newton``: the acyclic orientations of ``H``'s simple graph (Theorem 3, Lemma 7);
+* ``parallel``: every edge joins the same two nodes, ``m`` of them: ``m + 1`` (Descartes);
+* ``cycle``: ``H`` is one simple cycle on ``n ≥ 3`` nodes: ``2^n − 1`` (Theorem 13.5);
+* ``fiber`` over pairs ``A``: ``m'(H|A)·m'(H/A)`` (Lemma 13.3);
+* ``odd`` over two single edges ``e ≠ f``: with ``B = min(m'(H/e), m'(H/f))``,
+  ``2B + 1`` when ``B`` is odd, else ``2B`` (Lemma 13.4).
+
+Contraction names a merged node by its least label.  The checker builds every minor
+itself; the term only says which lemma to apply where.  No search.
+
+>>> bound({(0, 1): 1, (1, 2): 1, (0, 2): 1}, {"by": "cycle"}, UNLIMITED, "t")
+7
+>>> bound({(0, 1): 2, (1, 2): 1}, {"by": "fiber", "edges": [[0, 1]],
+...        "restriction": {"by": "parallel"}, "contraction": {"by": "newton"}}, UNLIMITED, "t")
+6
+"""
+
+from __future__ import annotations
+
+from ..syntax import UNLIMITED, Budget, Reject, Unsupported, fields, integer
+from .graphs import GraphTooLarge, acyclic_orientations
+from .state import State
+from .windows import binomial_factor
+
+__all__ = ["bound", "contract", "RULES"]
+
+MAX_DEPTH = 64
+
+
+def contract(H: dict, A: list) -> dict:
+    """``H/A``: the nodes joined by ``A`` merged (named by the least), loops dropped.
+
+    >>> contract({(0, 1): 1, (1, 2): 1, (0, 2): 1}, [(0, 1)])
+    {(0, 2): 2}
+    """
+    parent: dict = {}
+
+    def find(x: int) -> int:
+        while parent.get(x, x) != x:
+            x = parent[x]
+        return x
+
+    for u, v in A:
+        ru, rv = find(u), find(v)
+        if ru != rv:
+            parent[max(ru, rv)] = min(ru, rv)
+    out: dict = {}
+    for (u, v), m in H.items():
+        ru, rv = find(u), find(v)
+        if ru != rv:
+            p = (min(ru, rv), max(ru, rv))
+            out[p] = out.get(p, 0) + m
+    return out
+
+
+def _pairs(H: dict, xs, where: str) -> list:
+    if not isinstance(xs, list) or not xs:
+        raise Reject(f"{where}: edges must be a non-empty list of node pairs")
+    out = []
+    for x in xs:
+        if not isinstance(x, list) or len(x) != 2:
+            raise Reject(f"{where}: an edge is a pair of nodes")
+        p = (integer(x[0], where), integer(x[1], where))
+        if p not in H or (out and not out[-1] < p):
+            raise Reject(f"{where}: {list(p)} is not an edge of the graph here, or the edges "
+                         f"are not strictly increasing")
+        out.append(p)
+    return out
+
+
+def bound(H: dict, t, budget: Budget, where: str, depth: int = 0) -> int:
+    """The lower bound for ``m'(H)`` that the term ``t`` proves."""
+    if not isinstance(t, dict) or depth > MAX_DEPTH:
+        raise Reject(f"{where}: a proof term is an object, nested at most {MAX_DEPTH} deep")
+    budget.charge(1 + 4 * len(H), "graph minors")
+    by = t.get("by")
+    nodes = {v for p in H for v in p}
+    if by == "newton":
+        fields(t, {"by"}, set(), where)
+        ix = {v: i for i, v in enumerate(sorted(nodes))}
+        try:
+            return acyclic_orientations(len(ix), [(ix[u], ix[v]) for u, v in H], budget=budget)
+        except GraphTooLarge as e:
+            raise Unsupported(f"{where}: {e}") from None
+    if by == "parallel":
+        fields(t, {"by"}, set(), where)
+        if len(H) != 1:
+            raise Reject(f"{where}: parallel needs all edges between two nodes")
+        return 1 + next(iter(H.values()))
+    if by == "cycle":
+        fields(t, {"by"}, set(), where)
+        deg: dict = {}
+        for u, v in H:
+            deg[u], deg[v] = deg.get(u, 0) + 1, deg.get(v, 0) + 1
+        seen = {min(nodes)} if nodes else set()
+        for _ in nodes:                     # the nodes reached from the least one
+            seen |= {v for p in H if seen & set(p) for v in p}
+        # simple, 2-regular and connected: one cycle, on at least 3 nodes
+        if set(H.values()) != {1} or set(deg.values()) != {2} or seen != nodes:
+            raise Reject(f"{where}: cycle needs one simple cycle on at least 3 nodes")
+        return (1 << len(H)) - 1
+    if by == "fiber":
+        fields(t, {"by", "edges", "restriction", "contraction"}, set(), where)
+        A = _pairs(H, t["edges"], where)
+        R = {p: H[p] for p in A}
+        return (bound(R, t["restriction"], budget, where + " restriction", depth + 1)
+                * bound(contract(H, A), t["contraction"], budget, where + " contraction",
+                        depth + 1))
+    if by == "odd":
+        fields(t, {"by", "edges", "first", "second"}, set(), where)
+        A = _pairs(H, t["edges"], where)
+        if len(A) != 2 or H[A[0]] != 1 or H[A[1]] != 1:
+            raise Reject(f"{where}: odd needs two distinct edges of multiplicity 1")
+        e, f = A
+        b = min(bound(contract(H, [e]), t["first"], budget, where + " first", depth + 1),
+                bound(contract(H, [f]), t["second"], budget, where + " second", depth + 1))
+        return 2 * b + (b & 1)
+    raise Reject(f"{where}: unknown lemma {str(by)[:40]!r}")
+
+
+def factor_graph(st: State, where: str) -> dict:
+    """The multigraph of the bound factors ``α·x^a(1 + x^g)``, ``g = ±(e_u − e_v)`` or
+    ``±e_u`` (node ``dim``); other bound factors are not used."""
+    H: dict = {}
+    for f, m in st.factors:
+        st.budget.charge(1 + len(f), "graph minors")
+        gc = binomial_factor(f, st.pb.dim)
+        if gc is None or gc[1] != 1:
+            continue
+        g = gc[0]
+        if len(g) == 1 and g[0][1] == 1:
+            p = (g[0][0], st.pb.dim)
+        elif len(g) == 2 and g[0][1] == 1 and g[1][1] == -1:
+            p = (g[0][0], g[1][0])
+        else:
+            continue
+        H[p] = H.get(p, 0) + m
+    if not H:
+        raise Reject(f"{where}: no bound factor x_u + x_v (or 1 + x_u) to build a graph from")
+    return H
+
+
+def rule_graph_minors(st: State, step: dict, where: str) -> None:
+    """``{"rule": "graph_minors", "proof": TERM}``: raises the lower bound to what the term
+    proves for the graph of the bound factors (after the upper bound, before refutations)."""
+    fields(step, {"rule", "proof"}, set(), where)
+    if st.pb.has_z:             # (phase 2.5: the lower bound is set, the upper-bound step
+        raise Reject(f"{where}: graph minors need a problem without biases")  # is required)
+    st.lower = max(st.lower, bound(factor_graph(st, where), step["proof"], st.budget, where))
+
+
+# rule name -> (function, phase): after the upper bound, before the refutations
+RULES = {"graph_minors": (rule_graph_minors, 2.5)}

@@ -1,0 +1,150 @@
+"""The table of graph sums: every connected graph on 3, 4 and 5 nodes (29 graphs).
+
+For each graph ``G`` (networkx's atlas, in its order) the row gives the nodes, the
+edges, the acyclic orientations ``T_G(2,0)`` (the Newton bound), the forests
+``T_G(2,1)`` (the atoms of the fusion ``Q_G``), the lower bound proven by
+``attnproof.prove`` (the exact steps, the ``graph_minors`` step of THEORY §13, then the
+line queries of THEORY §12 for at most ``--per-graph`` seconds), the best upper bound,
+the certificate's trust level and the wall-clock seconds.  Each certificate is checked
+by the standard-library checker (``check_own``), and one that rests on a line
+refutation is re-proven by replay (``--replay``: z3 and cvc5 again) before its row
+says so.  The baseline column is the Newton bound: the ratio minimum / Newton.
+
+    python bench/graph_sums.py --per-graph 600 --write    # the full run: docs/graph-sums.md
+    python bench/graph_sums.py --per-graph 20             # a quick run, printed only
+
+``--write`` rewrites the table inside docs/graph-sums.md (between the markers).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+import networkx as nx
+
+from attnproof import graph_sum, prove
+from attnproof.bounds import graph_of_heads
+from attnproof.bounds.graph_sums import acyclic_orientations, forests
+
+ROOT = Path(__file__).resolve().parent.parent
+PAGE = ROOT / "docs" / "graph-sums.md"
+BEGIN, END = "<!-- table: begin -->", "<!-- table: end -->"
+
+NAMES = {  # a few graphs by name, matched up to isomorphism
+    "K_3 = C_3": nx.complete_graph(3), "C_4": nx.cycle_graph(4), "C_5": nx.cycle_graph(5),
+    "K_4": nx.complete_graph(4), "K_5": nx.complete_graph(5),
+    "diamond": nx.Graph([(0, 1), (0, 2), (1, 2), (1, 3), (2, 3)]),
+    "paw": nx.Graph([(0, 1), (0, 2), (1, 2), (2, 3)]),
+    "bowtie": nx.Graph([(0, 1), (0, 2), (1, 2), (0, 3), (0, 4), (3, 4)]),
+    "house": nx.house_graph(), "K_{2,3}": nx.complete_bipartite_graph(2, 3),
+    "W_4 (wheel)": nx.wheel_graph(5), "K_5 − e": nx.Graph(
+        [e for e in nx.complete_graph(5).edges() if e != (0, 1)]),
+    "star K_{1,3}": nx.star_graph(3), "star K_{1,4}": nx.star_graph(4),
+}
+
+
+def graphs() -> list:
+    """The 29 connected graphs on 3-5 nodes, in atlas order, with names where known."""
+    out = []
+    for i, g in enumerate(nx.graph_atlas_g()):
+        if 3 <= len(g) <= 5 and nx.is_connected(g):
+            name = next((n for n, h in NAMES.items() if nx.is_isomorphic(g, h)), None)
+            if name is None and nx.is_tree(g):
+                name = "path" if max(d for _, d in g.degree()) <= 2 else "tree"
+            out.append((f"G{i}", name or "", g))
+    return out
+
+
+def _kind(g) -> str:
+    """``tree``, ``cactus`` (every block an edge or a cycle) or ``other``."""
+    if nx.is_tree(g):
+        return "tree"
+    for blk in nx.biconnected_component_edges(g):
+        B = nx.Graph(list(blk))
+        if B.number_of_edges() > 1 and not all(d == 2 for _, d in B.degree()):
+            return "other"
+    return "cactus"
+
+
+def row(label: str, name: str, g, per_graph: float, replay: bool) -> dict:
+    M = graph_sum(g)
+    G = graph_of_heads(M)
+    t = time.perf_counter()
+    cert = prove(M, lines_timeout=per_graph)
+    verdict = "checked"
+    if cert.trust == "line-refuted" and replay:
+        import subprocess
+        import tempfile
+
+        with tempfile.TemporaryDirectory() as tmp:
+            path = Path(tmp) / "cert.json"
+            path.write_text(cert.text)
+            rc = subprocess.run([sys.executable, "-m", "attnproof", "check", str(path),
+                                 "--replay"], capture_output=True).returncode
+        verdict = "replayed" if rc == 0 else f"REPLAY FAILED (exit {rc})"
+    seconds = time.perf_counter() - t
+    return {"label": label, "name": name, "nodes": len(g), "edges": g.number_of_edges(),
+            "ao": acyclic_orientations(G), "forests": forests(G), "lower": cert.lower_bound,
+            "upper": cert.upper_bound, "trust": cert.trust, "seconds": seconds,
+            "kind": _kind(g), "verdict": verdict}
+
+
+def table(rows: list, per_graph: float) -> str:
+    head = ("| graph | name | nodes | edges | acyclic orientations T(2,0) | forests T(2,1) | "
+            "lower bound | upper bound | exact | trust | seconds |\n"
+            "|---|---|---|---|---|---|---|---|---|---|---|\n")
+    body = ""
+    for r in rows:
+        exact = "yes" if r["lower"] == r["upper"] else "no"
+        body += (f"| {r['label']} | {r['name']} | {r['nodes']} | {r['edges']} | {r['ao']} | "
+                 f"{r['forests']} | {r['lower']} | {r['upper']} | {exact} | {r['trust']} | "
+                 f"{r['seconds']:.1f} |\n")
+    n_exact = sum(r["lower"] == r["upper"] for r in rows)
+    kinds = {k: sum(r["kind"] == k for r in rows) for k in ("tree", "cactus", "other")}
+    exact_kinds = {k: sum(r["kind"] == k and r["lower"] == r["upper"] for r in rows)
+                   for k in kinds}
+    total = sum(r["seconds"] for r in rows)
+    tail = (f"\n{n_exact} of {len(rows)} exact: trees {exact_kinds['tree']}/{kinds['tree']}, "
+            f"cacti (blocks edges and cycles) {exact_kinds['cactus']}/{kinds['cactus']}, "
+            f"others {exact_kinds['other']}/{kinds['other']}. Line queries at most "
+            f"{per_graph:g} s per graph; {total:.0f} s in all.\n")
+    return head + body + tail
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--per-graph", type=float, default=600.0, metavar="S",
+                    help="seconds of line queries per graph (default 600)")
+    ap.add_argument("--write", action="store_true", help="rewrite the table in docs/graph-sums.md")
+    ap.add_argument("--no-replay", action="store_true",
+                    help="do not replay line refutations (their rows then say 'checked')")
+    ap.add_argument("--only", metavar="LABELS", help="comma-separated labels (G7,G18,...)")
+    args = ap.parse_args(argv)
+    rows = []
+    only = set(args.only.split(",")) if args.only else None
+    for label, name, g in graphs():
+        if only and label not in only:
+            continue
+        r = row(label, name, g, args.per_graph, not args.no_replay)
+        rows.append(r)
+        print(f"{label:>4} {name:>12} n={r['nodes']} e={r['edges']} T20={r['ao']} "
+              f"T21={r['forests']} lower={r['lower']} upper={r['upper']} trust={r['trust']} "
+              f"{r['verdict']} {r['seconds']:.1f} s", flush=True)
+    text = table(rows, args.per_graph)
+    print(text)
+    ratio = [r["lower"] / r["ao"] for r in rows]
+    print(f"lower bound / Newton bound: mean {sum(ratio) / len(ratio):.3f}, "
+          f"max {max(ratio):.3f}")
+    if args.write:
+        page = PAGE.read_text()
+        a, b = page.index(BEGIN) + len(BEGIN), page.index(END)
+        PAGE.write_text(page[:a] + "\n" + text + page[b:])
+        print(f"written to {PAGE.relative_to(ROOT)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
