@@ -218,6 +218,16 @@ OUTPUTS = {
         "reduced": {"type": "array", "items": {"type": "string"}},
         "q_support_points": COUNT_OR_NULL, "q_positive": BOOL, "plot": STR_OR_NULL,
         "plot_vertices": INT,
+        "summary": {"description": "float keys without --formulas: what show prints instead "
+                                   "of the formulas",
+                    "type": "object", "required": ["heads", "exponent_bits", "structures"],
+                    "properties": {
+                        "heads": {"type": "array", "items": {
+                            "type": "object", "required": ["head", "atoms", "distinct_keys"],
+                            "properties": {"head": INT, "name": STR_OR_NULL, "atoms": INT,
+                                           "distinct_keys": INT}}},
+                        "exponent_bits": INT,
+                        "structures": {"type": "array", "items": {"type": "string"}}}},
         "q_classes": {"description": "long keys (THEORY §9): classes of associate heads whose "
                                      "denominators multiply to Q; null when not certified",
                       "type": ["array", "null"], "items": {"type": "array", "items": INT}}},
