@@ -112,7 +112,9 @@ def check(certificate: Any, *, problem: Any = None, strict: bool = False):
 
     ``certificate``: a :class:`~attnproof.certificate.Certificate`, a document
     (dict), certificate JSON text, or a file path.  ``problem``: when given,
-    the certificate must be about this problem.
+    the certificate must be about this problem.  Text that is not JSON at all
+    (empty, truncated) raises :class:`~attnproof.errors.InputError` ("not a
+    certificate: ..."), as an unreadable file does.
     """
     from .checker import check_text
 
@@ -143,7 +145,10 @@ def check(certificate: Any, *, problem: Any = None, strict: bool = False):
         from .io import problem_sha256
 
         expected = problem_sha256(as_problem(problem))
-    return check_text(text, expected_sha256=expected, strict=strict)
+    v = check_text(text, expected_sha256=expected, strict=strict)
+    if v.status == "error":         # not JSON at all (empty, truncated): not a forgery
+        raise InputError(v.message)
+    return v
 
 
 def search(problem: Any, atoms: int | None = None, *, window: int | Sequence | Any = 1,

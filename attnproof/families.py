@@ -222,7 +222,7 @@ def float_multihead(heads: int, atoms: int | Sequence[int], dim: int, seed: int,
         hs = []
         for i in range(n):
             hs.append(Atom(tuple(exact(x) for x in K[i]), tuple(exact(x) for x in V[i]),
-                           bias=exact(B[i]) if biases else _ZERO))
+                           bias=exact(B[i]) if B is not None else _ZERO))
         out.append(Head(tuple(hs), name=f"h{h + 1}"))
     return MultiHead(tuple(out), dim=dim)
 

@@ -106,6 +106,7 @@ class Atom:
     value: tuple
     bias: Fraction
     weight: Fraction
+    _dense: tuple | None               # the dense key, cached while ``dim`` is small
 
     def __init__(self, key: Iterable | None = None, value: Iterable | None = None,
                  bias: Fraction | int = _ZERO, weight: Fraction | int = _ONE, *,

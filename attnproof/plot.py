@@ -28,9 +28,9 @@ import os
 from dataclasses import dataclass
 from typing import Sequence
 
-from .errors import InputError
+from .errors import AlgebraError, InputError
 from .io import atomic_write
-from .fusion import DEFAULT_MAX_ATOMS, fuse, product_fusion, reduced_form
+from .fusion import DEFAULT_MAX_ATOMS, ExplicitFusion, SparseFusion, fuse, product_fusion, reduced_form
 from .geometry.hull import hull_2d
 from .heads import MultiHead
 
@@ -263,6 +263,9 @@ def newton_picture(M: MultiHead, project: Sequence[int] | None = None,
     support = _true_support(r.frac)
     negative = () if r.lattice.has_z else tuple(sorted(e for e, c, _ in r.frac.terms() if c < 0))
     f = fuse(M, max_atoms)
+    if not isinstance(f, (ExplicitFusion, SparseFusion)):
+        # reduced_form above needs FLINT, and then fuse gives N/D as FLINT polynomials
+        raise AlgebraError(f"the {f.method} fusion has no polynomial form (internal error)")
     prod = product_fusion(M, max_atoms)
     fus, prs = _true_support(f.frac), _true_support(prod.frac)
     adim, frame = affine_frame(support)
@@ -277,7 +280,7 @@ def newton_picture(M: MultiHead, project: Sequence[int] | None = None,
         projected = True
     proj = sorted({tuple(p[c] for c in coords) for p in support})
     pdim = affine_frame(proj)[0]
-    lift = {}
+    lift: dict[Point, Point] = {}
     for p in support:
         lift.setdefault(tuple(p[c] for c in coords), p)
     edges: list[tuple[Point, Point]] = []
@@ -366,13 +369,16 @@ def newton_figure(pic: NewtonPicture, title: str | None = None):
     ['(0, 0)', '(0, 1)', '(1, 0)', '(1, 1)']
     """
     from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.axes import Axes
     from matplotlib.figure import Figure
 
     chart, cdim = _chart(pic)
     fig = Figure(figsize=(6.4, 5.6), dpi=100)
     FigureCanvasAgg(fig)
     three = cdim == 3
-    ax = fig.add_subplot(projection="3d") if three else fig.add_subplot()
+    # ax3: the same axes as Axes3D (mpl_toolkits is untyped), for the calls only 3D axes have
+    ax3 = fig.add_subplot(projection="3d") if three else None
+    ax: Axes = ax3 if ax3 is not None else fig.add_subplot()
     width = 3 if three else 2
 
     def xy(points):
@@ -380,11 +386,18 @@ def newton_figure(pic: NewtonPicture, title: str | None = None):
         rows = [r + [0.0] * (width - len(r)) for r in rows]
         return [list(c) for c in zip(*rows)] if rows else [[] for _ in range(width)]
 
-    if three:
+    def scatter(points, label: str, **style) -> None:
+        cs = xy(list(points))
+        if ax3 is not None:
+            ax3.scatter(cs[0], cs[1], cs[2], label=label, **style)
+        else:
+            ax.scatter(cs[0], cs[1], label=label, **style)
+
+    if ax3 is not None:
         from mpl_toolkits.mplot3d.art3d import Poly3DCollection
 
         polys = [[chart(v) for v in ring] for ring in pic.facets]
-        ax.add_collection3d(Poly3DCollection(polys, facecolor="tab:blue", alpha=0.15,
+        ax3.add_collection3d(Poly3DCollection(polys, facecolor="tab:blue", alpha=0.15,
                                              edgecolor="tab:blue", linewidth=0.8))
     else:
         for ring in pic.facets:
@@ -393,25 +406,21 @@ def newton_figure(pic: NewtonPicture, title: str | None = None):
     for a, b in pic.edges:
         cs = xy([a, b])
         ax.plot(*cs, color="tab:blue", linewidth=1.5)
-    prod = xy(list(pic.product_support))
-    ax.scatter(*prod, marker="x", s=18, color="gray", label=f"product fusion ({len(pic.product_support)} keys)")
-    fus = xy(list(pic.fusion_support))
-    ax.scatter(*fus, s=120, facecolors="none", edgecolors="tab:green", linewidths=1.5,
-               label=f"best fusion, {pic.fusion_method} ({len(pic.fusion_support)} keys)")
-    sup = xy(list(pic.support))
-    ax.scatter(*sup, s=12, color="black", label=f"supp Q ({len(pic.support)} points)")
+    scatter(pic.product_support, f"product fusion ({len(pic.product_support)} keys)",
+            marker="x", s=18, color="gray")
+    scatter(pic.fusion_support, f"best fusion, {pic.fusion_method} ({len(pic.fusion_support)} keys)",
+            s=120, facecolors="none", edgecolors="tab:green", linewidths=1.5)
+    scatter(pic.support, f"supp Q ({len(pic.support)} points)", s=12, color="black")
     if pic.negative:
-        neg = xy(list(pic.negative))
-        ax.scatter(*neg, marker="s", s=70, facecolors="none", edgecolors="black",
-                   label=f"negative coefficient in Q ({len(pic.negative)})")
-    ver = xy(list(pic.vertices))
+        scatter(pic.negative, f"negative coefficient in Q ({len(pic.negative)})",
+                marker="s", s=70, facecolors="none", edgecolors="black")
     what = "shadow vertices" if pic.projected else "vertices of Newt(Q)"
-    ax.scatter(*ver, s=60, color="tab:red", label=f"{what} ({len(pic.vertices)})", zorder=3)
+    scatter(pic.vertices, f"{what} ({len(pic.vertices)})", s=60, color="tab:red", zorder=3)
     if len(pic.vertices) <= MAX_VERTEX_LABELS:
         for v, text in zip(pic.vertices, pic.vertex_labels()):
             c = chart(v) + [0.0] * (width - cdim)
-            if three:
-                ax.text(c[0], c[1], c[2], " " + text, fontsize=7, color="tab:red")
+            if ax3 is not None:
+                ax3.text(c[0], c[1], c[2], " " + text, fontsize=7, color="tab:red")
             else:
                 ax.annotate(text, (c[0], c[1]), xytext=(4, 4), textcoords="offset points",
                             fontsize=7, color="tab:red")
@@ -422,8 +431,8 @@ def newton_figure(pic: NewtonPicture, title: str | None = None):
     ax.set_xlabel((names[0] if names else "") + rest, fontsize=8 if rest else None)
     if len(names) > 1:
         ax.set_ylabel(names[1])
-    if three and len(names) > 2:
-        ax.set_zlabel(names[2])
+    if ax3 is not None and len(names) > 2:
+        ax3.set_zlabel(names[2])
     every = xy(list(pic.support) + list(pic.fusion_support) + list(pic.product_support))
     lo = [min(c) for c in every]
     hi = [max(c) for c in every]
@@ -431,9 +440,9 @@ def newton_figure(pic: NewtonPicture, title: str | None = None):
     mid = [(l + h) / 2 for l, h in zip(lo, hi)]
     ax.set_xlim(mid[0] - half, mid[0] + half)
     ax.set_ylim(mid[1] - half, mid[1] + half)
-    if three:
-        ax.set_zlim(mid[2] - half, mid[2] + half)
-        ax.set_box_aspect((1, 1, 1))
+    if ax3 is not None:
+        ax3.set_zlim(mid[2] - half, mid[2] + half)
+        ax3.set_box_aspect((1, 1, 1))
     else:
         ax.set_aspect("equal")
         ax.grid(True, linewidth=0.3)

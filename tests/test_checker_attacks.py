@@ -988,9 +988,9 @@ def test_an_interrupted_standalone_check_is_one_line(tmp_path, monkeypatch, caps
     cert.write_text('{"format": "attnproof-certificate"}')
     monkeypatch.setattr(standalone, where, interrupted)
     capsys.readouterr()
-    assert standalone.main([str(cert)]) == 130
+    assert standalone.main([str(cert)], prog="check.py") == 130
     out = capsys.readouterr()
-    assert (out.out, out.err) == ("", "attnproof: interrupted\n")
+    assert (out.out, out.err) == ("", "check.py: interrupted\n")
 
 
 @pytest.mark.parametrize("seed", range(4))

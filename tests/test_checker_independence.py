@@ -97,7 +97,7 @@ def test_the_walk_sees_function_level_and_relative_imports(tmp_path):
         "def f():\n    from ..checker.rules.graphs import _count_general\n"
         "    from ..checker import check_text, _private\n    from ..checker.limits import X\n")
     (pkg / "checker" / "rules" / "newton.py").write_text(
-        "from ...model import Atom\nfrom ..poly import mul\nimport numpy\n")
+        "from ...heads import Atom\nfrom ..poly import mul\nimport numpy\n")
     global ROOT
     saved, ROOT = ROOT, tmp_path
     try:

@@ -179,11 +179,10 @@ def test_errors_under_json_are_json(run_cli, tmp_path, golden, argv):
     rc, out, err = run_cli(*argv, "--json")
     doc = json.loads(out)
     _valid(f"cli-{argv[0]}", doc)
-    if doc["verdict"] == "error":
-        _valid("error", doc)
-        assert rc == doc["exit_code"] == 3 and err.count("\n") >= 1
-    else:                                      # an unparsable certificate is 'invalid'
-        assert argv[0] == "check" and rc == doc["exit_code"] == 1
+    # every one is an error, an unparsable certificate too ("not a certificate", not 'invalid')
+    assert doc["verdict"] == "error", doc
+    _valid("error", doc)
+    assert rc == doc["exit_code"] == 3 and err.count("\n") >= 1
 
 
 def test_json_error_in_a_separate_process(tmp_path):

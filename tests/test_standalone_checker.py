@@ -126,7 +126,7 @@ def _first_line(out: str, err: str) -> str:
 def _standalone(capsys, *argv: str) -> tuple[int, str]:
     from attnproof.checker.__main__ import main
 
-    rc = main(list(argv))
+    rc = main(list(argv), prog="attnproof")     # its errors start with the program's name
     out, err = capsys.readouterr()
     return rc, _first_line(out, err)
 
@@ -221,7 +221,7 @@ def test_standalone_help_version_and_errors(tmp_path, run_cli, launcher):
 
     assert __version__ in v.stdout
     p = run(str(CERTS / "valid" / "w3.json"), "--problem", str(tmp_path / "none.json"))
-    assert (p.returncode, p.stderr.strip()) == (3, f"attnproof: error: {tmp_path / 'none.json'}: "
+    assert (p.returncode, p.stderr.strip()) == (3, f"{prog}: error: {tmp_path / 'none.json'}: "
                                                    "no such file")
     w = run(str(CERTS / "valid" / "w3.json"))
     assert (w.returncode, w.stdout.splitlines()[0]) == (

@@ -197,7 +197,8 @@ def surviving_factors(M: MultiHead, progress: Progress = None,
                 F.heads[h] = F.heads.get(h, 0) + int(mult)
     if progress is not None and nh:
         progress(nh, 2 * nh)
-    certified, rejected = [], []
+    certified: list[Factor] = []
+    rejected: list[Factor] = []
     value_dim = M.value_dim
     nf = max(len(found), 1)
     for i, F in enumerate(sorted(found.values(), key=Factor.sort_key)):

@@ -48,7 +48,7 @@ class Lattice:
     dim: int
     scales: tuple[int, ...]
     bias_scale: int = 0
-    scale_map: dict = field(default=None, compare=False, repr=False)  # type: ignore[assignment]
+    scale_map: dict = field(default_factory=dict, compare=False, repr=False)
 
     def __repr__(self) -> str:
         """Short: the scales while they are few, those different from 1 otherwise.
@@ -64,7 +64,8 @@ class Lattice:
                            bias_scale=self.bias_scale)
 
     def __post_init__(self) -> None:
-        if self.scale_map is None:
+        if not self.scale_map:
+            # derived from the dense scales when not given (and empty when every scale is 1)
             object.__setattr__(self, "scale_map",
                                {j: s for j, s in enumerate(self.scales) if s != 1})
 

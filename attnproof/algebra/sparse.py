@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property, partial
-from typing import Callable
+from typing import Callable, Collection
 from math import gcd, lcm
 
 import flint
@@ -98,7 +98,7 @@ def head_polys(M: MultiHead, lattice: Lattice | None = None) -> list[HeadPolys]:
     return out
 
 
-def _shift(exps: list, n: int) -> dict:
+def _shift(exps: Collection[tuple], n: int) -> dict:
     """``{v: min exponent}`` over ``n`` sparse exponents, for the variables whose minimum is not 0.
 
     >>> _shift([((0, 2), (3, -1)), ((0, 1),)], 2)
@@ -134,8 +134,9 @@ def _shifted(e: tuple, shift: dict) -> tuple:
     return tuple(sorted((v, x) for v, x in d.items() if x))
 
 
-def variables(p: Sparse) -> set:
-    """Variables whose exponent varies over the terms of ``p`` (linear in the terms' sizes).
+def variables(p: Collection[tuple]) -> set:
+    """Variables whose exponent varies over the terms of ``p`` (a polynomial or a set of its
+    monomials; linear in the terms' sizes).
 
     >>> sorted(variables({((0, 1), (1, 1)): 1, ((1, 1),): 1}))
     [0]

@@ -303,13 +303,13 @@ def _count_block(polys: list, mults: list, fs: list, dim: int, explicit: bool,
             return Block(fs, vs, "zonotope_independent", 2)
         sgens = _sparse_generators(polys, fs, dim, xs)
         skind = _sparse_kind(sgens) if sgens is not None else None
-        if skind == "independent":
+        if sgens is not None and skind == "independent":
             return Block(fs, vs, "zonotope_independent", 2 ** len(sgens))
         if len(fs) == 1 and len(xs[fs[0]]) > 2:
             pts = sorted(xs[fs[0]])
             if simplex_pivots(pts) is not None:
                 return Block(fs, vs, "simplex", len(pts))
-        if skind == "graphic":
+        if sgens is not None and skind == "graphic":
             # acyclic orientations straight from the sparse generators (no dense vectors):
             # e_a - e_b is the edge {a, b}, e_a alone the edge {a, ground}
             idx = {v: i for i, v in enumerate(vs)}
@@ -330,7 +330,7 @@ def _count_block(polys: list, mults: list, fs: list, dim: int, explicit: bool,
         r = flint.fmpz_mat([list(g) for g in gens]).rank()
         return Block(fs, vs, "zonotope_general_position", regions_general_position(len(gens), r),
                      complete=True)
-    edges = None
+    edges = []                         # the graph's edges when kind is "graphic"
     if kind == "graphic":
         gens = generator_classes([p for p, _ in pts])
         edges = graphic_edges(gens, len(vs))
@@ -375,7 +375,7 @@ def _count_block(polys: list, mults: list, fs: list, dim: int, explicit: bool,
             mv = minkowski_vertices([p for p, _ in pts], complete=False)
             cands = [c for _, c in mv.vertices]
             complete = mv.complete
-    verts = {}
+    verts: dict[tuple, tuple] = {}         # vertex -> the functional that selects it
     for c in cands:
         u = minkowski_vertex(c, pts)
         if u is None:
@@ -534,7 +534,7 @@ def _geometric(M: MultiHead, progress: Progress = None,
     notes = [f"{len(gp.factors) - k} head class(es) certified irreducible"
              + (f", {k} indecomposable and pairwise non-homothetic" if k else "")
              + f"; counted by {gp.method.replace('_', ' ')}"]
-    if gp.sub_sum is not None and gp.direct_sum is None:
+    if gp.sub_sum is not None and gp.minkowski is not None:   # a sub-sum by Minkowski vertices
         notes.append(f"the Minkowski sum of the {len(gp.factors)} head classes has more "
                      f"candidate vertex tuples than the {cap} an enumeration decides (a fixed "
                      f"budget, lowered by --max-atoms): "

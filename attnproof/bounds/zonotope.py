@@ -287,11 +287,11 @@ def _blocks_of(n: int, edges) -> list:
 
     G = nx.Graph()
     G.add_nodes_from(range(n))
-    index = {}
+    index: dict[tuple[int, int], list[int]] = {}
     for i, (a, b) in enumerate(edges):
         G.add_edge(a, b)
         index.setdefault((min(a, b), max(a, b)), []).append(i)
-    out = []
+    out: list[tuple] = []
     for block in nx.biconnected_component_edges(G):
         B = nx.Graph(block)
         ids = sorted(i for a, b in B.edges() for i in index[(min(a, b), max(a, b))])
@@ -359,10 +359,11 @@ def acyclic_orientations_within(n: int, edges, max_steps: int | None = GENERAL_S
         else:
             adj = {v: set(B[v]) for v in nodes}
             steps = checker_general_steps(nodes, adj) if len(nodes) <= MAX_GENERAL_NODES else None
-            general.append((steps if steps is not None else float("inf"), ids, nodes, adj))
-    for steps, ids, nodes, adj in sorted(general, key=lambda g: g[0]):
+            general.append((steps, ids, nodes, adj))
+    # the cheapest first; None (a block over MAX_GENERAL_NODES) last
+    for steps, ids, nodes, adj in sorted(general, key=lambda g: float("inf") if g[0] is None else g[0]):
         m = len(nodes)
-        if m <= MAX_GENERAL_NODES and (max_steps is None or used + steps <= max_steps):
+        if steps is not None and (max_steps is None or used + steps <= max_steps):
             used += steps
             total *= acyclic_orientations_independence(nodes, adj)
             how.append("general")
@@ -373,7 +374,7 @@ def acyclic_orientations_within(n: int, edges, max_steps: int | None = GENERAL_S
         # the better of a chordal spanning subgraph and a countable dense core with
         # chordal trees hung from it
         left = None if max_steps is None else max_steps - used
-        choices = [(chordal_spanning_subgraph(nodes, adj), 1, [])]
+        choices: list[tuple[tuple[list, int], int, list]] = [(chordal_spanning_subgraph(nodes, adj), 1, [])]
         core = countable_core(nodes, adj, left) if left is None or left > 0 else []
         if len(core) > 3:
             cadj = {v: adj[v] & set(core) for v in core}

@@ -25,7 +25,7 @@ from .limits import (BYTES_PER_WORK, MAX_CONTAINERS, MAX_COUNT_DIGITS, MAX_FILE_
 from .problem import parse_problem
 from .rules import RULES, TRUST_ORDER, State
 from .switch import reference_mode
-from .syntax import (Budget, Reject, Unsupported, canonical_text, count, decimal_text, fields,
+from .syntax import (Budget, NotJSON, Reject, Unsupported, canonical_text, count, decimal_text, fields,
                      hexdigest, integer, loads, no_gc)
 
 FORMAT = "attnproof-certificate"
@@ -54,7 +54,7 @@ class Verdict:
     A certificate with unverified window claims is *inconclusive*, never *valid*.
     """
 
-    status: str                      # valid | invalid | inconclusive
+    status: str                      # valid | invalid | inconclusive | error (not JSON: exit 3)
     code: int
     message: str
     step: int | None = None
@@ -298,7 +298,7 @@ def _check_document(doc, expected_sha256: str | None, strict: bool, work: int | 
             v.status, v.code = "inconclusive", 2
             v.message = (f"inconclusive: {v._exact_text()}, but {v._refutations()} "
                          f"{'is' if len(st.windows) + len(v.line_steps) == 1 else 'are'} not "
-                         f"re-proven (check with --replay)")
+                         f"re-proven ('attnproof check --replay' re-proves them with z3 and cvc5)")
         if strict and st.trust != "exact":
             v.status, v.code = "inconclusive", 2
             v.message = (f"inconclusive under --strict: the certificate needs trust {st.trust!r} "
@@ -336,7 +336,14 @@ def too_large(nbytes: int, work: int | None) -> Verdict | None:
 def check_text(text: str, expected_sha256: str | None = None, strict: bool = False,
                work: int | None = None, reference: bool = False) -> Verdict:
     """Check certificate JSON text (see :func:`check_document`); the default work
-    budget grows linearly with ``len(text)``, and a text beyond :func:`too_large` is not read."""
+    budget grows linearly with ``len(text)``, and a text beyond :func:`too_large` is not read.
+
+    A text that is not JSON at all (empty, truncated) is no forgery: status ``error``, code 3.
+
+    >>> v = check_text('{"format": "attnproof-certif')
+    >>> v.status, v.code, v.message
+    ('error', 3, 'not a certificate: not valid JSON: Unterminated string starting at line 1 column 12')
+    """
     if big := too_large(len(text), work):
         return big
     if containers(text) > MAX_CONTAINERS:
@@ -345,6 +352,8 @@ def check_text(text: str, expected_sha256: str | None = None, strict: bool = Fal
     try:
         with reference_mode(reference):
             doc = loads(text)
+    except NotJSON as e:        # empty, truncated, another format: status "error", exit 3
+        return Verdict("error", 3, f"not a certificate: {e}")
     except Reject as e:
         return Verdict("invalid", 1, f"invalid: {e}")
     except MemoryError:

@@ -2,8 +2,10 @@
 
 The same verdicts, exit codes and first lines as ``attnproof check`` (without
 ``--replay``, which needs the solvers): 0 valid, 1 invalid, 2 inconclusive,
-3 usage or input error (an unreadable file, a YAML or problem file where the
-certificate belongs, a bad ``--problem``).  The folder that ``attnproof
+3 usage or input error (a file that is not a certificate at all: missing, a
+folder, not UTF-8, empty, truncated or not JSON, a YAML or problem file; a bad
+``--problem``).  A broken download is exit 3, never the exit 1 of a forgery.
+Every error line starts with the program's name, as ``argparse`` prints it.  The folder that ``attnproof
 export-checker DIR`` writes runs this module as ``python3 DIR/check.py CERT``.
 
 ``--problem FILE`` reads a JSON problem file and binds the certificate to it
@@ -309,8 +311,8 @@ def build_parser(prog: str | None = None, version: str | None = None) -> argpars
     return p
 
 
-def _error(message: str, as_json: bool) -> int:
-    print(f"attnproof: error: {message}", file=sys.stderr)
+def _error(message: str, as_json: bool, prog: str = "attnproof") -> int:
+    print(f"{prog}: error: {message}", file=sys.stderr)
     if as_json:
         with suppress(OSError):         # a reader that stopped early (| head -c1): no traceback
             print(json.dumps({"verdict": "error", "error": "InputError", "message": message,
@@ -335,17 +337,23 @@ def main(argv: list[str] | None = None, prog: str | None = None, version: str | 
         # a certificate beyond the size its work budget reads is answered unread
         v = too_large(file_size(args.certificate), args.max_work)
         if v is None:
-            text = read_text(args.certificate, byte_limit(args.max_work))
+            try:
+                text = read_text(args.certificate, byte_limit(args.max_work))
+            except UsageError as e:
+                raise UsageError(f"not a certificate: {e}") from None
             refuse_non_certificate(args.certificate, text)
             if args.problem is not None:
                 sha = problem_file_sha256(args.problem, args.max_work)
         v = v or check_text(text, expected_sha256=sha, strict=args.strict, work=args.max_work,
                             reference=args.reference)
     except UsageError as e:
-        return _error(str(e), args.json)
+        return _error(str(e), args.json, p.prog)
     except KeyboardInterrupt:           # Ctrl-C (a long check, a FIFO with no writer): no traceback
-        print("attnproof: interrupted", file=sys.stderr)
+        print(f"{p.prog}: interrupted", file=sys.stderr)
         return 130
+    if v.status == "error":             # not JSON at all: a broken download, not a forgery
+        return _error(f"not a certificate: {args.certificate}: "
+                      f"{v.message.removeprefix('not a certificate: ')}", args.json, p.prog)
     with suppress(OSError):             # a reader that stopped early cuts the text, not the exit code
         print(json.dumps(v.to_dict(), sort_keys=True, indent=2) if args.json else v.message, flush=True)
     return v.code if v.code in (0, 1, 2) else EXIT_USAGE

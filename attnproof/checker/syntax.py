@@ -46,6 +46,10 @@ class Reject(Exception):
     """A certificate breaks a syntactic or semantic rule."""
 
 
+class NotJSON(Reject):
+    """The text is not JSON at all (empty, truncated, another format): not a certificate."""
+
+
 class Unsupported(Exception):
     """A step the checker cannot decide within its limits (verdict *inconclusive*)."""
 
@@ -142,13 +146,18 @@ def loads(text: str):
 
     >>> loads('{"a": [1, "x"]}')
     {'a': [1, 'x']}
+    >>> loads('{"a": "x')
+    Traceback (most recent call last):
+    ...
+    attnproof.checker.syntax.NotJSON: not valid JSON: Unterminated string starting at line 1 column 7
     """
     try:
         with no_gc():
             return json.loads(text, object_pairs_hook=_pairs, parse_float=_float,
                               parse_constant=_const, parse_int=_int)
     except json.JSONDecodeError as e:
-        raise Reject(f"not valid JSON: {e.msg} at line {e.lineno} column {e.colno}") from None
+        at = "" if e.msg.endswith(" at") else " at"         # "starting at", not "at at"
+        raise NotJSON(f"not valid JSON: {e.msg}{at} line {e.lineno} column {e.colno}") from None
     except RecursionError:
         raise Reject("JSON nested too deeply") from None
 

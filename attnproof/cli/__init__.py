@@ -22,7 +22,7 @@ import importlib.util
 import sys
 
 from .common import (_JSON_MODE, EXIT_INTERNAL, EXIT_USAGE, STOPPED_CODES, ArgumentParser,
-                     close_executors, did_you_mean, run_command, stop_signals)
+                     close_executors, did_you_mean, run_command, stop_signals, subcommands)
 
 # module names (cmd_<name>.py); a command's NAME may differ (merge_report -> merge-report)
 COMMANDS = ("demo", "family", "fuse", "show", "bound", "prove", "check", "search",
@@ -79,7 +79,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     if "_ARGCOMPLETE" in os.environ:               # the shell asks for completions
         try:
-            import argcomplete  # type: ignore
+            import argcomplete
 
             argcomplete.autocomplete(parser)
         except ImportError:
@@ -89,7 +89,7 @@ def main(argv: list[str] | None = None) -> int:
         args, extra = parser.parse_known_args(argv)
         if extra:
             # an unknown option belongs to the subcommand: its usage, not the top-level one
-            sub = parser._subparsers._group_actions[0].choices.get(args.command)  # type: ignore
+            sub = subcommands(parser).get(args.command)
             (sub or parser).error(f"unrecognized arguments: {' '.join(extra)}"
                                   f"{did_you_mean(extra[0], _options_of(sub or parser))}")
     finally:

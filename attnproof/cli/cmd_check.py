@@ -20,8 +20,10 @@ exit codes: 0 valid, 1 invalid (the failing step and rule are named),
             2 inconclusive (a step beyond the checker's limits, FLINT missing for
               reduced_by_flint, window refutations not re-proven without --replay,
               or --strict and a step that trusts FLINT or SMT),
-            3 usage or input error (unreadable file, a problem file or a YAML
-              file instead of a certificate, bad --problem)
+            3 usage or input error: "not a certificate: ..." for a file that is
+              missing, a folder, not UTF-8, empty, truncated or not JSON (a
+              broken download, never the exit 1 of a forgery); a problem file
+              or a YAML file instead of a certificate; a bad --problem
 The first line (and "verdict" under --json) always agrees with the exit code.
 
 The same checker runs without attnproof: 'python -m attnproof.checker CERT',
@@ -60,12 +62,14 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 _NOT_A_REFUTATION = ("not available", "unavailable", "answered unknown")
 
 
-def replay(text: str, budget_s: float | None = None) -> list[tuple[int, bool | None, str]]:
+def replay(text: str, budget_s: float | None = None,
+           progress=None) -> list[tuple[int, bool | None, str]]:
     """Replay every window_refutation and line_refutation step: ``[(step index, ok, message)]``.
 
     ``ok`` is None when a step could not be replayed (no solvers, time budget
     spent).  Identical steps are replayed once; the whole replay, re-encoding
-    and symmetry search included, stops at ``budget_s`` seconds.
+    and symmetry search included, stops at ``budget_s`` seconds.  ``progress``
+    (a :class:`ProgressBar`) is told ``(steps done, steps)`` as each step ends.
     """
     import signal
     import time
@@ -132,6 +136,8 @@ def replay(text: str, budget_s: float | None = None) -> list[tuple[int, bool | N
                     done[key] = (None, msg)     # no solver, or a timeout: nothing was refuted
             ok, msg = done[key]
             out.append((i, ok, msg))
+            if progress is not None:
+                progress(len(out), len(steps))
     finally:
         if use_alarm:
             signal.signal(signal.SIGALRM, old)
@@ -177,7 +183,11 @@ def run(args: argparse.Namespace) -> int:
     v = too_large(file_size(args.certificate), work)
     if v is not None:
         return _answer(v, args)
-    text = read_text_file(args.certificate, byte_limit(work))
+    from ..errors import InputError
+    try:
+        text = read_text_file(args.certificate, byte_limit(work))
+    except InputError as e:     # missing, a folder, not UTF-8: exit 3, as for text that is not JSON
+        raise InputError(f"not a certificate: {e}") from None
     _not_a_certificate(args.certificate, text)
     expected = None
     if args.problem:
@@ -186,8 +196,16 @@ def run(args: argparse.Namespace) -> int:
     with ProgressBar("checking the certificate", heartbeat=True):
         v = check_text(text, expected_sha256=expected, strict=args.strict, work=work,
                        reference=getattr(args, "reference", False))
+    if v.status == "error":     # empty, truncated, not JSON: a broken download, not a forgery
+        raise InputError(f"not a certificate: {args.certificate}: "
+                         f"{v.message.removeprefix('not a certificate: ')}")
     if args.replay and v.bounds_verified and (v.window_steps or v.line_steps):
-        v = v.after_replay(replay(text, budget_s))
+        n = len(v.window_steps) + len(v.line_steps)
+        # the solvers take tens of seconds: a bar on a terminal, a line every few seconds
+        # under --progress (the check above took well under one)
+        with ProgressBar(f"replaying {n} SMT refutation{'' if n == 1 else 's'} with z3 and cvc5",
+                         heartbeat=True) as bar:
+            v = v.after_replay(replay(text, budget_s, progress=bar))
     return _answer(v, args)
 
 

@@ -29,7 +29,7 @@ def run(args: argparse.Namespace) -> int:
     from ..errors import InputError
 
     try:
-        import argcomplete  # type: ignore
+        import argcomplete
     except ImportError:
         raise InputError("shell completion needs argcomplete: pip install "
                          "'attnproof[completion]' (or pip install argcomplete)") from None

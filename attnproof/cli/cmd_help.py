@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from .common import EXIT_OK
+from .common import EXIT_OK, subcommands
 
 NAME = "help"
 HELP = "show the help of a command (attnproof help CMD is attnproof CMD --help)"
@@ -35,7 +35,7 @@ def run(args: argparse.Namespace) -> int:
     if args.topic is None:
         parser.print_help()
         return EXIT_OK
-    commands = parser._subparsers._group_actions[0].choices    # type: ignore[union-attr]
+    commands = subcommands(parser)
     sub = commands.get(args.topic)
     if sub is None:
         raise InputError(f"no command {args.topic!r}{did_you_mean(args.topic, commands)}; "

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from .common import (EXIT_OK, EXPLICIT_FUSION_LIMIT, ProgressBar, add_common, add_executor_options, note,
+from .common import (EXIT_OK, EXPLICIT_FUSION_LIMIT, ProgressBar, add_common, add_executor_options,
                      add_max_atoms, executor_spec,
                      positive_int, print_json)
 
@@ -180,7 +180,8 @@ def _run(args: argparse.Namespace) -> int:
     if verdict.minimum is None:
         from ..certificate import gap_note
 
-        s["notes"].append(gap_note(verdict.lower_bound, verdict.upper_bound))
+        if verdict.lower_bound is not None and verdict.upper_bound is not None:  # verified: set
+            s["notes"].append(gap_note(verdict.lower_bound, verdict.upper_bound))
         if skipped:
             s["notes"].append(f"line query not asked: {skipped}")
         elif lines is not None and lines.stopped == "gap":
@@ -242,9 +243,7 @@ def _with_lines(M, cert, args):
                 f"{t:g} s for the line queries)")
 
     with ProgressBar(label(), heartbeat=True) as bar:
-        def step(res) -> None:
-            note(f"line query k = {res.target}: {res.result} [{res.seconds:.1f} s]"
-                 + (f" ({res.reason})" if res.reason else ""))
+        def step(res) -> None:      # the result lists each query once: the progress line names it
             if res.result == "unsat":                 # ascending: the next query asks k + 1
                 stage["k"], stage["solvers"] = res.target + 1, "z3 and cvc5 running"
                 bar.describe(label())

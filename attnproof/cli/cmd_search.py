@@ -6,7 +6,7 @@ import argparse
 import sys
 
 from .common import (EXIT_INCONCLUSIVE, EXIT_NEGATIVE, EXIT_OK, ProgressBar, add_common,
-                     add_max_atoms, positive_int, print_json)
+                     add_max_atoms, positive_int, print_json, spent_note, time_limits)
 
 NAME = "search"
 HELP = "search a window for a smaller single-head fusion (z3 and cvc5 at once)"
@@ -37,7 +37,8 @@ coefficients are outside this search).
 gives a verified witness (possibly smaller than K).  It ends when the two
 meet (exit 0; the witness is the smallest with G in the window, or meets the
 bound), or when a query is inconclusive (exit 2); --timeout applies to each
-query, and each query's K, answer and time are printed on stderr as it ends.
+query, --time-limit to the whole walk; the progress line on stderr names the
+last query's K and answer, and the result lists every query once.
 
 --global drops the window: for the factors 1 + x^g of the reduced denominator
 (graph sums, sigmoid sums) it asks whether any set of at most K lattice points
@@ -81,6 +82,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--timeout", type=float, default=600.0, metavar="S",
                    help="seconds per query, both solvers together; past it the query is "
                         "'unknown' (default 600)")
+    p.add_argument("--time-limit", type=float, default=None, metavar="S",
+                   help="with --minimize: seconds for the whole walk; past it the walk stops "
+                        "with what it proved so far, exit 2 (default: no limit but --timeout "
+                        "per query)")
     p.add_argument("-o", "--output", metavar="FILE",
                    help="write the verified fused head as a one-head problem file (a sat answer; "
                         "with --minimize, the smallest fusion found)")
@@ -137,6 +142,11 @@ def run(args: argparse.Namespace) -> int:
 
     if not (args.timeout > 0) or args.timeout > 86400:
         raise InputError(f"--timeout {args.timeout}: give seconds between 0 and 86400")
+    limit = getattr(args, "time_limit", None)
+    if limit is not None and (not (0 < limit <= 86400) or not args.minimize):
+        raise InputError(f"--time-limit {limit:g}: give seconds between 0 and 86400, with --minimize"
+                         if args.minimize else "--time-limit goes with --minimize (one query has "
+                         "--timeout)")
     # --- sweep ---
     from .search_sweep import check_not_sweep, run_sweep
     if args.sweep:
@@ -180,16 +190,13 @@ def _run_minimize(args: argparse.Namespace, M, window, opts) -> int:
     stage = {"query": "minimizing: query 1", "solvers": f"{solvers} running"}
 
     def label() -> str:
-        return f"{stage['query']} ({stage['solvers']}, timeout {args.timeout:g} s per query)"
+        return f"{stage['query']} ({stage['solvers']}, {time_limits(args)})"
 
     with ProgressBar(label(), heartbeat=True) as bar:
         asked = []
 
-        def step(res) -> None:
+        def step(res) -> None:      # the result lists each query: the progress line alone names it
             asked.append(res)
-            extra = f", {res.atoms} atoms" if res.atoms else ""
-            why = f" ({res.reason})" if res.result == "unknown" and res.reason else ""
-            bar.write(f"k = {res.target}: {res.result}{extra}{why} [{res.seconds:.1f} s]")
             refuted = [r.target for r in asked if r.result == "unsat"]
             found = [r.atoms for r in asked if r.result == "sat" and r.atoms]
             known = "; ".join(([f"no fusion with <= {max(refuted)} atoms in the window"]
@@ -203,7 +210,7 @@ def _run_minimize(args: argparse.Namespace, M, window, opts) -> int:
             bar.describe(label())
 
         mr = minimize(M, window, args.timeout, opts, progress=bar, max_atoms=args.max_atoms,
-                      on_step=step, on_solvers=solver_states)
+                      on_step=step, on_solvers=solver_states, budget=args.time_limit)
     last = mr.steps[-1] if mr.steps else None
     if args.smtlib and last is not None:
         atomic_write_text(args.smtlib, last.encoding.smtlib)
@@ -227,6 +234,7 @@ def _run_minimize(args: argparse.Namespace, M, window, opts) -> int:
         print_json(summary)
     else:
         _print_minimize(mr, ref)
+        spent_note(args, mr.stopped, time.perf_counter() - t0)
     sys.stdout.flush()
     return {"refuted": EXIT_OK, "bound": EXIT_OK, "unknown": EXIT_INCONCLUSIVE}[mr.stopped]
 
@@ -264,7 +272,7 @@ def _run_query(args: argparse.Namespace, M, window, opts) -> int:
                                 f"{head} ({text}, timeout {args.timeout:g} s)"))
     if args.smtlib:
         atomic_write_text(args.smtlib, res.encoding.smtlib)
-    if res.result == "sat" and args.output:
+    if res.result == "sat" and res.fusion is not None and args.output:
         atomic_write_text(args.output, canonical_json(res.fusion.to_problem_dict()))
     if args.certificate:
         if res.result == "unknown":

@@ -12,7 +12,7 @@ import time
 import threading
 import traceback
 from contextvars import ContextVar
-from typing import Any, Callable, TextIO
+from typing import Any, Callable, NoReturn, TextIO
 
 from ..errors import AttnproofError, InputError, LimitError
 
@@ -49,11 +49,19 @@ def did_you_mean(word: str, choices) -> str:
     return f" (did you mean {close[0]!r}?)" if close else ""
 
 
+def subcommands(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
+    """The parsers of the subcommands of ``parser`` by name (empty when it has none)."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            return action.choices
+    return {}
+
+
 class ArgumentParser(argparse.ArgumentParser):
     """argparse with usage errors mapped to exit code 3 (not argparse's 2); JSON under --json;
     a close match suggested for a mistyped command or choice."""
 
-    def error(self, message: str):  # type: ignore[override]
+    def error(self, message: str) -> NoReturn:
         import re
 
         m = re.match(r"argument (\S+): invalid choice: '([^']*)' \(choose from (.*)\)$", message)
@@ -178,15 +186,17 @@ def error_doc(kind: str, message: str, code: int) -> dict:
 
 def run_command(fn: Callable[[Any], int], args: Any) -> int:
     """Run a parsed command with its ``--json`` and ``--progress`` settings in force."""
-    tokens = [_JSON_MODE.set(bool(getattr(args, "json", False))),
-              _FORCE_PROGRESS.set(True if getattr(args, "progress", False) else None),
-              _STARTED.set(time.monotonic()),
-              _QUIET.set(bool(getattr(args, "quiet", False)))]
+    json_mode = _JSON_MODE.set(bool(getattr(args, "json", False)))
+    force_progress = _FORCE_PROGRESS.set(True if getattr(args, "progress", False) else None)
+    started = _STARTED.set(time.monotonic())
+    quiet = _QUIET.set(bool(getattr(args, "quiet", False)))
     try:
         return guarded(fn, args)
     finally:
-        for var, tok in zip((_JSON_MODE, _FORCE_PROGRESS, _STARTED, _QUIET), tokens):
-            var.reset(tok)
+        _JSON_MODE.reset(json_mode)
+        _FORCE_PROGRESS.reset(force_progress)
+        _STARTED.reset(started)
+        _QUIET.reset(quiet)
 
 
 def _fail(kind: str, message: str, code: int, prefix: str = "error") -> int:
@@ -391,6 +401,25 @@ class ProgressBar:
 
 
 PLAIN_INTERVAL = 5.0     # seconds between two progress lines when stderr is not a terminal
+
+
+def time_limits(args: argparse.Namespace) -> str:
+    """The time limits of a walk, as its progress line names them.
+
+    >>> time_limits(argparse.Namespace(timeout=600.0, time_limit=None))
+    'timeout 600 s per query'
+    >>> time_limits(argparse.Namespace(timeout=600.0, time_limit=120.0))
+    'timeout 600 s per query, 120 s in all'
+    """
+    limit = getattr(args, "time_limit", None)
+    return f"timeout {args.timeout:g} s per query" + ("" if limit is None else f", {limit:g} s in all")
+
+
+def spent_note(args: argparse.Namespace, stopped: str, elapsed: float) -> None:
+    """Say on stdout when the walk stopped because --time-limit was spent."""
+    limit = getattr(args, "time_limit", None)
+    if stopped == "unknown" and limit is not None and elapsed >= limit - 1:
+        print(f"  stopped: the --time-limit of {limit:g} s is spent")
 
 
 def note(message: str) -> None:

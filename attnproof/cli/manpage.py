@@ -19,6 +19,8 @@ from __future__ import annotations
 import argparse
 import re
 
+from .common import subcommands
+
 __all__ = ["render_man", "roff_text"]
 
 
@@ -116,7 +118,7 @@ def render_man(parser: argparse.ArgumentParser | None = None) -> str:
            ".SH OPTIONS",
            *_options(parser),
            ".SH COMMANDS"]
-    commands = parser._subparsers._group_actions[0].choices     # type: ignore[union-attr]
+    commands = subcommands(parser)
     for name, sub in commands.items():
         out += [f'.SS "attnproof {name}"', _synopsis(sub, f"\\fBattnproof {roff_text(name)}\\fR"),
                 *_paragraphs(sub.description or ""), *_options(sub)]

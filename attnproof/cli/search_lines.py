@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from .common import EXIT_INCONCLUSIVE, EXIT_NEGATIVE, EXIT_OK, ProgressBar, print_json
+from .common import (EXIT_INCONCLUSIVE, EXIT_NEGATIVE, EXIT_OK, ProgressBar, print_json, spent_note,
+                     time_limits)
 
 
 def run_global(args: argparse.Namespace) -> int:
@@ -26,14 +27,13 @@ def run_global(args: argparse.Namespace) -> int:
         stage = {"query": "line refutations: query 1", "solvers": "z3 and cvc5 running"}
 
         def label() -> str:
-            return f"{stage['query']} ({stage['solvers']}, timeout {args.timeout:g} s per query)"
+            return f"{stage['query']} ({stage['solvers']}, {time_limits(args)})"
 
         with ProgressBar(label(), heartbeat=True) as bar:
             asked = []
 
-            def step(res) -> None:
+            def step(res) -> None:  # the result lists each query: the progress line alone names it
                 asked.append(res)
-                bar.write(f"k = {res.target}: {res.result} [{res.seconds:.1f} s]")
                 stage["query"] = (f"line refutations: query {len(asked) + 1} after k = "
                                   f"{res.target} {res.result}")
 
@@ -42,7 +42,7 @@ def run_global(args: argparse.Namespace) -> int:
                 bar.describe(label())
 
             mr = line_minimize(M, args.timeout, max_atoms=args.max_atoms, on_step=step,
-                               on_solvers=solver_states)
+                               on_solvers=solver_states, budget=args.time_limit)
         if args.smtlib and mr.steps:
             atomic_write_text(args.smtlib, mr.steps[-1].encoding.smtlib)
         if args.output:
@@ -69,6 +69,7 @@ def run_global(args: argparse.Namespace) -> int:
             if ref is not None:
                 print(f"every fusion has at least {ref.target + 1} atoms (line refutation, z3 and "
                       f"cvc5; SMT-LIB2 sha256 {ref.encoding.sha256})")
+            spent_note(args, mr.stopped, time.perf_counter() - t0)
         sys.stdout.flush()
         return EXIT_INCONCLUSIVE if mr.stopped == "unknown" else EXIT_OK
     head = f"line query: at most {args.atoms} points"

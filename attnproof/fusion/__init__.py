@@ -87,14 +87,14 @@ def check_size(M: MultiHead, max_atoms: int | None) -> None:
             f"or use 'attnproof prove', whose structural certificates need no fusion")
 
 
-def _gcd_all(polys) -> "flint.fmpz_mpoly":
-    g = None
-    for p in polys:
-        if p.is_zero():
-            continue
-        g = p if g is None else checked_gcd(g, p)
+def _gcd_all(polys: list) -> "flint.fmpz_mpoly":
+    """The gcd of ``polys``, the first of which (a denominator) is not zero."""
+    g = polys[0]
+    for p in polys[1:]:
         if g.is_one():
             break
+        if not p.is_zero():
+            g = checked_gcd(g, p)
     return g
 
 
@@ -212,6 +212,7 @@ def reduced_form(M: MultiHead, max_atoms: int | None = DEFAULT_MAX_ATOMS,
             Q = ctx.from_dict({zero_shift: 1})
         if progress is not None:
             progress(i + 1, len(M.heads))
+    assert Q is not None and L is not None, "a multi-head has at least one head"
     P, Q = _normalize_sign(P, Q)
     frac = ExpFraction(lat, tuple(P), Q, tuple(total_shift))
     return ReducedForm(M, frac, L)
@@ -234,8 +235,11 @@ class Fusion(Protocol):
     True
     """
 
-    multihead: MultiHead
-    method: str
+    @property
+    def multihead(self) -> MultiHead: ...
+
+    @property
+    def method(self) -> str: ...
 
     @property
     def lattice(self) -> Lattice: ...
@@ -393,7 +397,7 @@ def _as_fusion(M: MultiHead, frac: ExpFraction, method: str) -> ExplicitFusion:
 
 
 def product_fusion(M: MultiHead, max_atoms: int | None = DEFAULT_MAX_ATOMS,
-                   progress: Progress = None) -> Fusion:
+                   progress: Progress = None) -> ExplicitFusion:
     """The product fusion ``D* = Π_h D_h``, ``N* = Σ_h N_h Π_{g≠h} D_g``.
 
     >>> from attnproof.families import sigmoid_sum
@@ -419,10 +423,11 @@ def product_fusion(M: MultiHead, max_atoms: int | None = DEFAULT_MAX_ATOMS,
             D = D * f.den
         if progress is not None:
             progress(i + 1, len(M.heads))
+    assert D is not None, "a multi-head has at least one head"
     return _as_fusion(M, ExpFraction(lat, tuple(N), D, tuple(shift)), "product")
 
 
-def lcm_fusion(r: ReducedForm) -> Fusion | None:
+def lcm_fusion(r: ReducedForm) -> ExplicitFusion | None:
     """The fusion with denominator ``lcm(D_h)``, or None when it is not a head.
 
     >>> from attnproof.heads import Atom, Head, MultiHead
@@ -457,15 +462,21 @@ def fuse(M: MultiHead, max_atoms: int | None = DEFAULT_MAX_ATOMS,
     M = as_problem(M)
     sf = sparse_fusion(M)
     if sf is not None:
-        return sf  # type: ignore[return-value]
+        return sf
     if flint_obstacle(M) is not None:
-        return class_product_fusion(M, max_atoms, progress)  # type: ignore[return-value]
+        return class_product_fusion(M, max_atoms, progress)
     comp = compress(M)
     if comp is not None:
-        # the polynomial algebra runs over the coordinates some key uses, not all of R^dim
+        # the polynomial algebra runs over the coordinates some key uses, not all of R^dim;
+        # dropping unused coordinates changes neither the sparse nor the FLINT test above
         Mc, coords = comp
-        f = fuse(Mc, max_atoms, progress)
+        f = _polynomial_fusion(Mc, max_atoms, progress)
         return ExplicitFusion(M, f.frac, f.method, coords, Mc)
+    return _polynomial_fusion(M, max_atoms, progress)
+
+
+def _polynomial_fusion(M: MultiHead, max_atoms: int | None, progress: Progress) -> ExplicitFusion:
+    """The reduced ``Q`` when it is a head, then the lcm, then the product (FLINT algebra)."""
     r = reduced_form(M, max_atoms, progress)
     if r.frac.is_head():
         return ExplicitFusion(M, r.frac, "reduced")
@@ -703,7 +714,7 @@ class ClassProductFusion:
     method: str
     max_atoms: int | None = DEFAULT_MAX_ATOMS
 
-    def _rows(self):
+    def _rows(self) -> Iterator[tuple[tuple[int, ...], int, Fraction, tuple[Fraction, ...]]]:
         """Merged entries ``(x, z, weight, values)`` of the product, sorted by exponent."""
         size = 1
         for f in self.factors:

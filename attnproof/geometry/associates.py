@@ -46,14 +46,14 @@ class _ZHeads:
             ex = []
             D: dict = {}
             for a in h.atoms:
-                x = [0] * lat.dim
+                xs = [0] * lat.dim
                 z = 0
                 for j, e in lat.sparse_exponent(a):
                     if j < lat.dim:
-                        x[j] = e
+                        xs[j] = e
                     else:
                         z = e
-                x = tuple(x)
+                x = tuple(xs)
                 ex.append((x, z))
                 zp = D.setdefault(x, {})
                 zp[z] = zp.get(z, 0) + a.weight

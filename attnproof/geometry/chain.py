@@ -140,13 +140,13 @@ def triangle_face(points: Sequence[tuple], tri: tuple[int, int, int]) -> tuple |
         cvec[i] += (u[j] * v[k] - u[k] * v[j]) * yk
         cvec[j] += (v[i] * u[k] - u[i] * v[k]) * yk
     g = content([cvec])
-    cvec = tuple(x // g for x in cvec) if g > 1 else tuple(cvec)
-    top = dot(cvec, a)
-    if dot(cvec, b) != top or dot(cvec, c) != top:
+    f = tuple(x // g for x in cvec) if g > 1 else tuple(cvec)
+    top = dot(f, a)
+    if dot(f, b) != top or dot(f, c) != top:
         raise ArithmeticError("triangle functional is not constant on the triangle (internal error)")
-    if any(dot(cvec, q) >= top for q in others):
+    if any(dot(f, q) >= top for q in others):
         return None
-    return cvec
+    return f
 
 
 def _det3(u, v, w) -> int:

@@ -116,7 +116,9 @@ def direct_sum_certificate(heads_points: Sequence[Sequence[Sequence[int]]]) -> D
     if _too_many_dimensions(heads):
         return None
     for prime in PRIMES:
-        bases, rels, allrows = [], [], []
+        bases: list[list[int]] = []
+        rels: list[list[tuple]] = []
+        allrows: list[tuple] = []
         union = EchelonModP(prime)
         ok = True
         for pts in heads:

@@ -34,7 +34,7 @@ def _integral(xs) -> list[int]:
     return [v // g for v in ints] if g > 1 else ints
 
 
-def gordan_alternative(rows: Sequence[Sequence[int]]) -> tuple[str, object]:
+def gordan_alternative(rows: Sequence[Sequence[int]]) -> tuple[str, tuple[int, ...] | dict[int, int]]:
     """``('functional', c)`` with ``<c, g> >= 1`` for all rows, or ``('gordan', {i: μ_i})``.
 
     Exact rational arithmetic throughout; cost grows with the number of pivots
@@ -57,17 +57,17 @@ def gordan_alternative(rows: Sequence[Sequence[int]]) -> tuple[str, object]:
     # objective row: reduced costs of min Σ artificials, z = -Σ rhs
     cost = [Fraction(0)] * m + [Fraction(1)] * nr
     obj = [cost[j] - sum(T[r][j] for r in range(nr)) for j in range(ncol)]
-    obj.append(-sum(T[r][ncol] for r in range(nr)))
+    obj.append(-sum((T[r][ncol] for r in range(nr)), Fraction(0)))
     while True:
         enter = next((j for j in range(ncol) if obj[j] < 0), None)   # Bland
         if enter is None:
             break
-        best, leave = None, None
+        best, leave = Fraction(0), None    # the least ratio, at row leave (None: none yet)
         for r in range(nr):
             a = T[r][enter]
             if a > 0:
                 ratio = T[r][ncol] / a
-                if best is None or ratio < best or (ratio == best and basis[r] < basis[leave]):
+                if leave is None or ratio < best or (ratio == best and basis[r] < basis[leave]):
                     best, leave = ratio, r
         if leave is None:                 # cannot happen: phase one is bounded below by 0
             raise ArithmeticError("unbounded phase one")
@@ -83,7 +83,7 @@ def gordan_alternative(rows: Sequence[Sequence[int]]) -> tuple[str, object]:
             obj = [x - f * y for x, y in zip(obj, prow)]
         basis[leave] = enter
     if obj[ncol] == 0:                    # feasible: Σ artificials = 0
-        mu = {}
+        mu: dict[int, Fraction] = {}
         for r, b in enumerate(basis):
             if b < m and T[r][ncol] != 0:
                 mu[b] = T[r][ncol]

@@ -6,7 +6,7 @@ and the pictures (:mod:`attnproof.plot`) both read the vertices from here.
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Iterable, Sequence
 
 __all__ = ["hull_2d"]
 
@@ -31,7 +31,7 @@ def hull_2d(points: Sequence[Point]) -> list[Point]:
     if len(pts) <= 2:
         return pts
 
-    def chain(seq):
+    def chain(seq: Iterable[Point]) -> list[Point]:
         out: list[Point] = []
         for p in seq:
             while len(out) >= 2 and _cross(out[-2], out[-1], p) <= 0:

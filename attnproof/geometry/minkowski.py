@@ -28,7 +28,7 @@ from typing import Sequence
 
 from ..errors import LimitError
 from ..parallel.tasks import MapTasks, Progress, map_in_process
-from .separation import Functional, dot, refute, separate
+from .separation import Functional, Gordan, dot, refute, separate
 from .vertices import check_distinct, classify_chunk, collect_points
 
 __all__ = ["MinkowskiVertices", "minkowski_vertices", "decide_chunk", "tuple_rows",
@@ -264,14 +264,17 @@ def decide_chunk(heads: tuple, candidates: tuple, certificates: bool, final: boo
     """
     import numpy as np
 
-    k = len(candidates[0]) if candidates else 0
-    F, B = _float_points(heads[:k]) if candidates else (None, None)
+    if not candidates:
+        return []
+    k = len(candidates[0])
+    F, B = _float_points(heads[:k])
+    warm: _WarmLP | None
     try:
-        warm = _WarmLP(F) if candidates else None
+        warm = _WarmLP(F)
     except ImportError:
         warm = None
-    exact = _ExactValues(heads[:k]) if candidates else None
-    guesses = _least_squares_guesses(F, candidates) if candidates else []
+    exact = _ExactValues(heads[:k])
+    guesses = _least_squares_guesses(F, candidates)
     out = []
     for t, g in zip(candidates, guesses):
         if g is not None:
@@ -293,7 +296,7 @@ def decide_chunk(heads: tuple, candidates: tuple, certificates: bool, final: boo
             parts.append(np.delete(A[i] - A, i, axis=0))
         approx = (np.vstack(parts), B)
         d = len(heads[0][0])
-        r = None
+        r: Functional | Gordan | None = None
         if warm is not None and warm.infeasible:
             r = refute(rows, approx)           # Gordan multipliers first; None: undecided
         if r is None:
@@ -315,7 +318,7 @@ def _partial(heads, verts, res, max_candidates, progress, map_tasks: MapTasks):
     picked = set()
     # the maximizers of a generic integer direction: a vertex tuple (verified below)
     c = [rng.randint(-2 ** 40, 2 ** 40) for _ in heads[0][0]]
-    picked.add(tuple(max(range(len(pts)), key=lambda i, pts=pts: dot(c, pts[i])) for pts in heads))
+    picked.add(tuple(max(range(len(pts)), key=lambda i: dot(c, pts[i])) for pts in heads))
     while len(picked) < max_candidates:
         picked.add(tuple(rng.choice(v) for v in verts))
     cands = sorted(picked)

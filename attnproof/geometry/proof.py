@@ -165,13 +165,13 @@ def geometry_proof(M: MultiHead, *, complete: bool = True, progress: Progress = 
                              width_functionals=widths)
     coords = varying_coordinates(*[pts_all[h] for h in reps])
     fpts = [project(pts_all[h], coords) for h in reps]
-    parts = dict(chains=chains, width_functionals=widths, points=fpts)
     ds = direct_sum_certificate(fpts)
     if ds is not None:
         fv, total = _factor_vertices(ds, fpts)
         allv = total == _prod(len(p) for p in fpts)
         return GeometryProof(total, True, "direct_sum", classes, reps, allv, sorted(indec),
-                             direct_sum=ds, factor_vertices=fv, **parts)
+                             direct_sum=ds, factor_vertices=fv,
+                             chains=chains, width_functionals=widths, points=fpts)
     if len(coords) <= 2:
         # in the plane: the summands' edges merged in angular order, O(n log n); the
         # checker counts from the hulls alone (docs/certificates.md §6.12)
@@ -181,7 +181,7 @@ def geometry_proof(M: MultiHead, *, complete: bool = True, progress: Progress = 
         count = len(minkowski_polygon((p, 1) for p in pad))
         allv = all(len(convex_hull(p)) == len(set(p)) for p in pad)
         return GeometryProof(count, True, "planar_vertices", classes, reps, allv, sorted(indec),
-                             **parts)
+                             chains=chains, width_functionals=widths, points=fpts)
     sub = None
     if max_candidates is not None and _prod(len(p) for p in fpts) > max_candidates:
         # too many candidate tuples for a complete count: the best direct sub-sum
@@ -204,7 +204,8 @@ def geometry_proof(M: MultiHead, *, complete: bool = True, progress: Progress = 
     exact = mv.complete and mv.certified
     allv = exact and not any(mv.head_non_vertices)
     return GeometryProof(mv.count, exact, "minkowski_vertices", classes, reps, allv,
-                         sorted(indec), minkowski=mv, **parts)
+                         sorted(indec), minkowski=mv,
+                         chains=chains, width_functionals=widths, points=fpts)
 
 
 def _factor_vertices(ds: DirectSum, fpts: list) -> tuple[list, int]:

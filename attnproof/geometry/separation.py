@@ -234,13 +234,13 @@ def separate(rows: Sequence[Sequence[int]], dim: int | None = None,
                 stats["rounded"] += 1
                 return Functional(c)
         elif cf is not None:
-            g = _lp_refutation(rows, A)
-            if g is not None:
-                return g
+            refutation = _lp_refutation(rows, A)
+            if refutation is not None:
+                return refutation
     except (ImportError, ValueError, OverflowError):
         pass
     stats["exact"] += 1
-    kind, val = gordan_alternative(rows)
-    if kind == "functional":
-        return Functional(tuple(val))
-    return Gordan(dict(val))
+    _, val = gordan_alternative(rows)     # a functional c (a tuple) or multipliers {i: μ_i}
+    if isinstance(val, tuple):
+        return Functional(val)
+    return Gordan(val)

@@ -67,7 +67,7 @@ def classify_chunk(points: tuple, indices: tuple, certificates: bool = True) -> 
     [(1, 'n', {0: 1, 2: 1}), (2, 'v', (1,))]
     """
     d = len(points[0]) if points else 0
-    out = []
+    out: list[tuple[int, str, tuple | dict | None]] = []
     for i in indices:
         p = points[i]
         others = [j for j in range(len(points)) if j != i]

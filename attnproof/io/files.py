@@ -88,18 +88,19 @@ def loads_json(text: str) -> Any:
         return json.loads(text, object_pairs_hook=_no_duplicates, parse_float=_float_hook,
                           parse_int=_int_hook, parse_constant=_reject_constant)
     except json.JSONDecodeError as e:
-        raise InputError(f"not valid JSON: {e.msg} at line {e.lineno} column {e.colno}") from None
+        at = "" if e.msg.endswith(" at") else " at"         # "starting at", not "at at"
+        raise InputError(f"not valid JSON: {e.msg}{at} line {e.lineno} column {e.colno}") from None
     except RecursionError:
         raise InputError("JSON nested too deeply") from None
 
 
 def _loads_yaml(text: str) -> Any:
     try:
-        import yaml  # type: ignore
+        import yaml
     except ImportError:
         raise InputError("YAML input needs PyYAML (pip install pyyaml); or use JSON") from None
 
-    class _StrictLoader(yaml.SafeLoader):  # type: ignore[misc]
+    class _StrictLoader(yaml.SafeLoader):
         def compose_node(self, parent: Any, index: Any) -> Any:
             # an alias repeats a node without its text: 600 kB of YAML naming one
             # 20,000-atom head 20,000 times is a 4·10^8-atom problem that no size or
@@ -205,7 +206,7 @@ def canonical_json(obj: Any) -> str:
                       allow_nan=False) + "\n"
 
 
-def atomic_write(path: str | os.PathLike, write: Callable[[BinaryIO], None]) -> None:
+def atomic_write(path: str | os.PathLike, write: Callable[[BinaryIO], object]) -> None:
     """Write a file atomically: ``write(f)`` fills a temp file in the same folder,
     then fsync and ``os.replace``.  A crash mid-write leaves the old file or none,
     never a partial one; a new file gets the usual permissions (umask), a replaced

@@ -97,10 +97,11 @@ def save_npz(path: str | os.PathLike, keys: Sequence[Any], values: Sequence[Any]
     """Write arrays in the layout :func:`load_npz` reads (atomically)."""
     import numpy as np
 
-    data = {}
+    data: dict[str, np.ndarray] = {}
     for h, K in enumerate(keys):
         data[f"keys_{h}"] = np.asarray(K)
         data[f"values_{h}"] = np.asarray(values[h])
         if biases is not None and biases[h] is not None:
             data[f"biases_{h}"] = np.asarray(biases[h])
-    atomic_write(path, lambda f: np.savez(f, **data))
+    # no pickled object arrays: load_npz refuses them
+    atomic_write(path, lambda f: np.savez(f, allow_pickle=False, **data))

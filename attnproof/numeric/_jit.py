@@ -82,11 +82,10 @@ def fast_exp_into(x, out):
     _exp_block(x, tb, eb, out, n)
 
 
-# the parts of one tile, inlined into it by Numba (no call per block)
-_PART = dict(fastmath=FLAGS, cache=True, nogil=True, inline="always")
+# the parts of one tile (inline="always"), inlined into it by Numba (no call per block)
 
 
-@nb.njit(**_PART)
+@nb.njit(fastmath=FLAGS, cache=True, nogil=True, inline="always")
 def _block_logits(K, lb, Qtile, S, bm, i0, bw):
     """Logits ``S[ii, :] = lb_i + <k_i, q>`` of atoms ``i0 .. i0+bw-1`` (FMAs unrolled by
     four key coordinates), and their maximum per query in ``bm``."""
@@ -123,7 +122,7 @@ def _block_logits(K, lb, Qtile, S, bm, i0, bw):
             bm[j] = x if x > bm[j] else bm[j]
 
 
-@nb.njit(**_PART)
+@nb.njit(fastmath=FLAGS, cache=True, nogil=True, inline="always")
 def _rescale(bm, mx, den, cden, num, cnum):
     """Online softmax: rescale the running sums where the maximum grows."""
     mv = num.shape[0]
@@ -138,7 +137,7 @@ def _rescale(bm, mx, den, cden, num, cnum):
             mx[j] = bm[j]
 
 
-@nb.njit(**_PART)
+@nb.njit(fastmath=FLAGS, cache=True, nogil=True, inline="always")
 def _block_exps(S, mx, P, tb, eb, tbits, bw):
     """``e^{S - max} = p * 2^k``: the polynomial part in ``P``, the exponent bits in ``eb``."""
     for ii in range(bw):
@@ -155,7 +154,7 @@ def _block_exps(S, mx, P, tb, eb, tbits, bw):
             er[j] = (tbr[j] - SHBITS + 1023) << 52
 
 
-@nb.njit(**_PART)
+@nb.njit(fastmath=FLAGS, cache=True, nogil=True, inline="always")
 def _block_sums(V, P, scale, bden, bnum, i0, bw):
     """Plain sums within the block (at most ``BA`` terms, each ``<= 1``)."""
     mv = V.shape[1]
@@ -180,7 +179,7 @@ def _block_sums(V, P, scale, bden, bnum, i0, bw):
                     bn[j] += vc * pr[j]
 
 
-@nb.njit(**_PART)
+@nb.njit(fastmath=FLAGS, cache=True, nogil=True, inline="always")
 def _kahan_add(bden, bnum, den, cden, num, cnum):
     """The block's sums added to the running sums with Kahan compensation."""
     mv = num.shape[0]

@@ -121,6 +121,8 @@ class BallCheck:
         """
         if self.verdict == "refuted":
             r = self.refutation
+            if r is None:
+                return "refuted (rigorous)"
             return (f"refuted (rigorous): at query #{r.index} the difference in component "
                     f"{r.component} is {r.difference}, a ball that excludes 0")
         if self.verdict == "undecided":

@@ -61,7 +61,7 @@ def mp_head_value(ctx, head: Head, q: Sequence[Fraction]) -> tuple:
         logits.append(t)
     top = max(logits)
     den = []
-    nums = [[] for _ in range(head.value_dim)]
+    nums: list[list] = [[] for _ in range(head.value_dim)]
     for a, t in zip(head.atoms, logits):
         e = _mpq(ctx, a.weight) * ctx.exp(_mpq(ctx, t - top))
         den.append(e)

@@ -262,12 +262,13 @@ class _Batch:
         while self.queue and len(self.running) < self.slots * PREFETCH and not self.lost:
             i = self.queue.popleft()
             self.attempts[i] += 1
-            if self.blobs[i] is None:
-                self.blobs[i] = pack(self.fn, self.items[i])  # an argument that cannot be pickled raises here
+            blob = self.blobs[i]
+            if blob is None:
+                blob = pack(self.fn, self.items[i])  # an argument that cannot be pickled raises here
+                self.blobs[i] = blob
             try:
-                arg = self.blobs[i]
-                if len(arg) > SCATTER_BYTES:      # large arguments travel as data, not in the graph
-                    arg = self.client.scatter(arg, hash=False)
+                # large arguments travel as data, not in the graph
+                arg = self.client.scatter(blob, hash=False) if len(blob) > SCATTER_BYTES else blob
                 fut = self.client.submit(run_packed, arg,
                                          key=f"{self.name}-{self.token}-{i}-{self.attempts[i]}",
                                          pure=False, retries=0)

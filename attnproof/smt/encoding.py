@@ -149,7 +149,10 @@ def _centering(targets: Sequence[Exponent], svars: list[str], window: Window,
     level ``≤ min_j Q + a``: a disjunction of the ``s`` variables.
     """
     w = window.radius
-    decls, cl = [], []
+    if w is None:
+        raise InputError("centering needs a box window (a window with a radius)")
+    decls: list[str] = []
+    cl: list[str] = []
     for j in window.coordinates:
         qmin = min(s[j] for s in q_support)
         qmax = max(s[j] for s in q_support)

@@ -287,7 +287,7 @@ def line_minimize(M: MultiHead, timeout: float = 600, options: Sequence[str] = L
             on_step(res)
         if res.result == "unsat":
             low = k + 1
-        elif res.result == "sat":
+        elif res.result == "sat" and res.support is not None:
             cap = min(cap, len(res.support))
             if res.fusion is not None and res.fusion.atoms < high:
                 best, high = res.fusion, res.fusion.atoms

@@ -29,7 +29,7 @@ from typing import Iterable, Sequence
 __all__ = ["Frame", "lineality_frame", "full_frame", "nullspace", "rref"]
 
 
-def rref(rows: Sequence[Sequence[Fraction]]) -> tuple[list[list[Fraction]], list[int]]:
+def rref(rows: Sequence[Sequence[int | Fraction]]) -> tuple[list[list[Fraction]], list[int]]:
     """Reduced row echelon form over the rationals, with its pivot columns.
 
     >>> rref([[2, 4], [1, 3]])[1]

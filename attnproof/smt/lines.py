@@ -742,8 +742,8 @@ def _face_constraints(out: list[str], frame: LineFrame, cvars, k: int, facs, sym
         out.append(f"(assert (or {' '.join(f'(= {lo} {v})' for v in vals)} false))")
         out.append(f"(assert (>= (- {hi} {lo}) {width}))")
         cnt = []
-        for side, need in zip((hi, lo), sides):
-            c = "(+ " + " ".join(f"(ite (and {n} (= {v} {side})) 1 0)" for n, v in zip(new, vals)) + " 0)"
+        for extreme, need in zip((hi, lo), sides):
+            c = "(+ " + " ".join(f"(ite (and {n} (= {v} {extreme})) 1 0)" for n, v in zip(new, vals)) + " 0)"
             cnt.append(c)
             if need > 1:
                 out.append(f"(assert (>= {c} {need}))")
@@ -794,15 +794,15 @@ def facet_permutations(dirs: Sequence[Vector], faces: Sequence[frozenset],
     seen = {tuple(range(len(faces)))}
     out = []
     for pi in permutations(range(n)):
-        dmap = []
+        dmap: list[int] = []
         for g in dirs:
             img = [0] * n
             for a in range(n):
                 img[pi[a]] = g[a]
-            m = index.get(tuple(img))
-            if m is None or (types is not None and types[m] != types[len(dmap)]):
+            image = index.get(tuple(img))
+            if image is None or (types is not None and types[image] != types[len(dmap)]):
                 break
-            dmap.append(m)
+            dmap.append(image)
         else:
             sigma = []
             for fc in faces:

@@ -61,6 +61,7 @@ def line_obstacle(M, cert, forced: bool, max_points: int = MAX_AUTO_LINE_POINTS)
     ``forced`` (``prove --lines``, ``lines=True``): an obstacle that the user cannot have meant is an
     :class:`~attnproof.errors.InputError`; the size limit does not apply.
     """
+    why: str | None
     if M.has_bias:
         why = "problems with biases have exp-rational coefficients, outside the SMT search"
     elif not line_binomials(cert.doc):

@@ -153,9 +153,11 @@ class SearchResult:
         return d
 
 
-def _frame_and_window(r, window: int | Sequence, options: SearchOptions) -> tuple[Frame, Window]:
+def _frame_and_window(r, window: int | Sequence | Window, options: SearchOptions) -> tuple[Frame, Window]:
     d = r.lattice.dim
-    if isinstance(window, int) and not isinstance(window, bool):
+    if isinstance(window, bool):
+        raise InputError(f"a window is a radius or a list of points, not {window!r}")
+    if isinstance(window, int):
         frame = lineality_frame(r) if options.lineality else full_frame(d)
         return frame, box_window(frame, window)
     if isinstance(window, Window):
@@ -190,7 +192,7 @@ def build_query(M: MultiHead, k: int, window: int | Sequence | Window,
     # each piece is cached under what it depends on, so that queries differing in other
     # options (a replay tries every combination) share the frame, symmetries and directions
     wkey = repr(window) if not isinstance(window, Window) else window
-    keys = {"frame": (id(r), wkey, options.lineality)}
+    keys: dict[str, tuple] = {"frame": (id(r), wkey, options.lineality)}
     keys["perms"] = keys["frame"] + (options.numerators, options.symmetry)
     keys["dirs"] = (id(r), options.parity)
 
@@ -435,7 +437,8 @@ def minimize(M: MultiHead, window: int | Sequence | Window, timeout: float = 600
              options: SearchOptions = SearchOptions(), progress: Progress = None,
              max_atoms: int | None = DEFAULT_MAX_ATOMS,
              on_step: Optional[Callable[[SearchResult], None]] = None,
-             on_solvers: Optional[Callable[[str], None]] = None) -> MinimizeResult:
+             on_solvers: Optional[Callable[[str], None]] = None,
+             budget: float | None = None) -> MinimizeResult:
     """Bisect ``k`` between the Newton bound and the best cheap fusion.
 
     ``low`` starts at the Newton bound (Theorem 3: no fusion has fewer atoms),
@@ -447,7 +450,8 @@ def minimize(M: MultiHead, window: int | Sequence | Window, timeout: float = 600
     minimum), or ``"unknown"`` (a query was inconclusive).  ``on_step`` is
     called with each query's result as soon as it is known, ``on_solvers``
     with the solvers' states during each (see :func:`search_fusion`); ``timeout``
-    applies to each query.
+    applies to each query, ``budget`` (seconds, None: no limit) to the whole walk,
+    which then stops ``"unknown"`` with what it proved so far.
 
     >>> from attnproof.families import graph_sum, named_graph
     >>> mr = minimize(graph_sum(named_graph("complete", 3)), 1, timeout=60)
@@ -468,13 +472,18 @@ def minimize(M: MultiHead, window: int | Sequence | Window, timeout: float = 600
     high = best.atoms
     stopped = "bound"
     cache: dict = {}
+    t0 = time.perf_counter()
     while low < high:
         k = next_target(low, high)
-        res = search_fusion(M, k, window, timeout, options, r, cache=cache, on_solvers=on_solvers)
+        left = timeout if budget is None else min(timeout, budget - (time.perf_counter() - t0))
+        if left <= 1:
+            stopped = "unknown"
+            break
+        res = search_fusion(M, k, window, left, options, r, cache=cache, on_solvers=on_solvers)
         steps.append(res)
         if on_step is not None:
             on_step(res)
-        if res.result == "sat":
+        if res.result == "sat" and res.fusion is not None:
             best = res.fusion
             high = best.atoms
         elif res.result == "unsat":

@@ -52,7 +52,7 @@ def header_mismatch(step: dict) -> str | None:
     """
     text, k, window = step.get("smtlib"), step.get("atoms"), step.get("window")
     m = _HEADER.match(text) if isinstance(text, str) else None
-    if m is None:
+    if m is None or not isinstance(text, str):
         return "the SMT-LIB2 text does not start as an encoding of a window query"
     n, t, kk = (int(x) for x in m.groups())
     if kk != k:
@@ -117,7 +117,7 @@ def encoding_options_of(step: dict, M) -> dict | None:
         spec = window.get("points")
     else:
         return None
-    if header_mismatch(step) is not None:
+    if spec is None or header_mismatch(step) is not None:
         return None
     try:
         r = _reduced_form(M)

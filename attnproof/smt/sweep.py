@@ -175,17 +175,17 @@ class SweepResult:
 
     def best_fusion(self, problem: str) -> Optional[Fusion]:
         """The smallest verified witness of a problem over all windows (first window on ties)."""
-        best = None
+        best: Optional[Fusion] = None
         for s in self.summaries:
-            if s.problem == problem and s.best is not None:
-                if best is None or s.best.atoms < best.atoms:
-                    best = s.best
-        return best.fusion if best is not None else None
+            f = s.best.fusion if s.problem == problem and s.best is not None else None
+            if f is not None and (best is None or f.atoms < best.atoms):
+                best = f
+        return best
 
     def refutations(self, problem: str) -> list[SearchResult]:
         """The largest refutation of each window of a problem, in window order."""
         return [s.refutation.search for s in self.summaries
-                if s.problem == problem and s.refutation is not None]
+                if s.problem == problem and s.refutation is not None and s.refutation.search is not None]
 
     def to_dict(self) -> dict[str, Any]:
         """JSON document of the whole sweep (the project's vocabulary for counts)."""
@@ -282,9 +282,9 @@ def _query_cost(r, window, k: int, options: SearchOptions, sizes: Optional[dict]
     return float(k) * size
 
 
-def _rebuild(row: SweepRow, M: MultiHead, r) -> None:
-    """Re-derive a ``sat`` row's witness from the solver model and verify it exactly here."""
-    res = row.search
+def _rebuild(row: SweepRow, res: SearchResult, M: MultiHead, r) -> None:
+    """Re-derive a ``sat`` row's witness (its search ``res``) from the solver model and
+    verify it exactly here."""
     enc = res.encoding
     z = res.witness_run()
     try:
@@ -344,10 +344,10 @@ def sweep(problems: Sequence[tuple[str, MultiHead]], windows: Sequence = (1,),
         if M.has_bias:
             raise InputError(f"sweep: {name} has biases: exp-rational coefficients are outside "
                              f"the SMT search (THEORY §6)")
-        r = reduced_form(M, max_atoms)
-        reduced[name] = r
+        rf = reduced_form(M, max_atoms)
+        reduced[name] = rf
         start = fuse(M, max_atoms).atoms
-        low, kind = newton_lower_bound(M, r)
+        low, kind = newton_lower_bound(M, rf)
         ks = list(targets) if targets is not None else list(range(low, start))
         for w in windows:
             summaries.append(WindowSummary(name, w, low, kind, start))
@@ -367,17 +367,18 @@ def sweep(problems: Sequence[tuple[str, MultiHead]], windows: Sequence = (1,),
         else:
             row = SweepRow(name, w, k, ans.result, search=ans, reason=ans.reason)
             if ans.result == "sat":
-                _rebuild(row, by_name[name], reduced[name])
+                _rebuild(row, ans, by_name[name], reduced[name])
         rows.append(row)
     for s in summaries:
         mine = [r for r in rows if r.problem == s.problem and r.window == s.window]
         sats = [r for r in mine if r.result == "sat"]
         best = min(sats, key=lambda r: (r.atoms, r.target), default=None)
+        atoms = best.atoms if best is not None else None
         for r in mine:
-            if r.result == "unsat" and best is not None and best.atoms <= r.target:
+            if r.result == "unsat" and atoms is not None and atoms <= r.target:
                 # a verified fusion with at most k atoms contradicts this refutation
                 r.result, r.reason = "unknown", (f"refutation withdrawn: a verified fusion with "
-                                                 f"{best.atoms} atoms exists")
+                                                 f"{atoms} atoms exists")
                 s.withdrawn.append(r.target)
         unsats = [r for r in mine if r.result == "unsat"]
         s.best = best

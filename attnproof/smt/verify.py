@@ -22,7 +22,7 @@ from typing import Mapping
 
 from ..algebra.expfrac import ExpFraction, poly_context
 from ..errors import AlgebraError, SolverError
-from ..fusion import ExplicitFusion, Fusion, verify_head
+from ..fusion import ExplicitFusion, verify_head
 
 __all__ = ["fusion_from_g", "verify_fusion", "parse_model_value"]
 
@@ -66,7 +66,7 @@ def fusion_from_g(r, g: Mapping[tuple[int, ...], Fraction]) -> ExplicitFusion:
     return ExplicitFusion(r.multihead, frac, "search")
 
 
-def verify_fusion(f: Fusion, max_atoms: int, points: int = 4, seed: int = 0) -> bool:
+def verify_fusion(f: ExplicitFusion, max_atoms: int, points: int = 4, seed: int = 0) -> bool:
     """True when ``f`` is an exact fusion of its multi-head with at most ``max_atoms`` atoms.
 
     Checks the head conditions (positive ``D``, ``supp N ⊆ supp D``), the

@@ -41,7 +41,7 @@ def hub_progress_bars_off():
     ...     pass
     """
     try:
-        from transformers.utils import logging as hf_logging  # type: ignore
+        from transformers.utils import logging as hf_logging
     except ImportError:
         yield
         return
@@ -56,7 +56,7 @@ def hub_progress_bars_off():
 
 def _torch():
     try:
-        import torch  # type: ignore
+        import torch
     except ImportError:
         raise InputError("capturing from a PyTorch model needs the models extra: "
                          "pip install torch==2.13.0 && pip install 'attnproof[models]'") from None
@@ -229,7 +229,7 @@ def _capture_bridge(model: Any, tokens: Any, layer: int, position: int, heads: A
     else:
         raise InputError("cannot find the LayerNorm output of the layer (hook ln1.hook_out)")
     query_u = None
-    if gamma is not None:
+    if gamma is not None and eps is not None:          # a LayerNorm's parameters come together
         key = f"blocks.{L}.ln1.hook_in" if f"blocks.{L}.ln1.hook_in" in cache else \
             f"blocks.{L}.hook_resid_pre"
         if key in cache:
@@ -403,7 +403,7 @@ def load_local_model(path: str, backend: str = "auto", dtype: str = "float64") -
         raise InputError(f"--backend must be auto, bridge or hf, got {backend!r}")
     if backend in ("auto", "bridge"):
         try:
-            from transformer_lens.model_bridge import TransformerBridge  # type: ignore
+            from transformer_lens.model_bridge import TransformerBridge
         except ImportError:
             if backend == "bridge":
                 raise InputError("--backend bridge needs transformer-lens "
@@ -411,14 +411,14 @@ def load_local_model(path: str, backend: str = "auto", dtype: str = "float64") -
         else:
             try:
                 with hub_progress_bars_off():
-                    model = TransformerBridge.boot_transformers(path, dtype=td)
+                    bridge = TransformerBridge.boot_transformers(path, dtype=td)
             except Exception as e:  # report the library's reason in one line
                 raise InputError(f"{path}: TransformerBridge cannot load it "
                                  f"({type(e).__name__}: {str(e).splitlines()[0][:200] if str(e) else ''})") from None
-            model.eval()
-            return model, getattr(model, "tokenizer", None)
+            bridge.eval()
+            return bridge, getattr(bridge, "tokenizer", None)
     try:
-        from transformers import AutoModelForCausalLM, AutoTokenizer  # type: ignore
+        from transformers import AutoModelForCausalLM, AutoTokenizer
     except ImportError:
         raise InputError("loading a model needs transformers (pip install 'attnproof[models]')") from None
     try:

@@ -230,7 +230,7 @@ def save_capture(cap: Capture, path: str | os.PathLike) -> None:
     p = Path(path)
     if p.suffix.lower() == ".safetensors":
         try:
-            from safetensors.numpy import save as st_save  # type: ignore
+            from safetensors.numpy import save as st_save
         except ImportError:
             raise InputError("writing .safetensors needs the safetensors package "
                              "(pip install 'attnproof[models]'); or use .npz") from None
@@ -277,7 +277,7 @@ def _read_npz(p: Path) -> dict[str, np.ndarray]:
 
 def _read_safetensors(p: Path) -> dict[str, np.ndarray]:
     try:
-        from safetensors import safe_open  # type: ignore
+        from safetensors import safe_open
     except ImportError:
         raise InputError("reading .safetensors needs the safetensors package "
                          "(pip install 'attnproof[models]'); or use .npz") from None
@@ -353,7 +353,8 @@ def capture_from_arrays(arrays: dict[str, np.ndarray], where: str = "capture") -
     if meta.get("version") != CAPTURE_VERSION:
         raise InputError(f"{where}: unsupported capture version {meta.get('version')!r}")
     meta = {k: v for k, v in meta.items() if k not in ("format", "version")}
-    kw = {k: arrays[k] for k in _REQUIRED if k != "meta"}
+    # the arrays as read: Capture's validation checks them and converts scale and heads
+    kw: dict[str, Any] = {k: arrays[k] for k in _REQUIRED if k != "meta"}
     kw.update({k: arrays[k] for k in _OPTIONAL if k in arrays})
     try:
         return Capture(meta=meta, **kw)

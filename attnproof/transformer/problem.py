@@ -145,7 +145,8 @@ def head_float_arrays(cap: Capture, head: int) -> tuple[np.ndarray, np.ndarray, 
 
 def _head_dyadic(cap: Capture, head: int, arithmetic: str) -> tuple[Dyadic, Dyadic, Dyadic]:
     if arithmetic == "float64":
-        return tuple(Dyadic.of(a) for a in head_float_arrays(cap, head))  # type: ignore[return-value]
+        fk, fb, fv = head_float_arrays(cap, head)
+        return Dyadic.of(fk), Dyadic.of(fb), Dyadic.of(fv)
     p = cap.head_position(head)
     x = Dyadic.of(cap.x)
     s = Dyadic.of(np.array(cap.scale))
@@ -159,6 +160,8 @@ def _head_dyadic(cap: Capture, head: int, arithmetic: str) -> tuple[Dyadic, Dyad
 def _layernorm_substitute(cap: Capture, keys: Dyadic, biases: Dyadic) -> tuple[list, list]:
     """Keys ``(g_j − g_D)_{j<D}`` with ``g = γ ⊙ κ_i`` (the mean-zero subspace in its
     first ``D − 1`` coordinates) and biases ``β_i + κ_i·β_LN``, exactly."""
+    if cap.ln_gamma is None or cap.ln_beta is None:
+        raise InputError("the capture has no LayerNorm parameters (ln_gamma, ln_beta)")
     g = Dyadic.of(cap.ln_gamma)
     prod = keys * Dyadic(g.ints[None, :], g.shift)                 # γ ⊙ κ_i, exact
     new_keys = Dyadic(prod.ints[:, :-1] - prod.ints[:, -1:], prod.shift).fractions()
@@ -269,7 +272,7 @@ def problem_document(cap: Capture, M: MultiHead, heads: Sequence[int], domain: s
     return doc
 
 
-def float_problem_outputs(M: MultiHead, query: Sequence[float]) -> np.ndarray:
+def float_problem_outputs(M: MultiHead, query: Sequence[float] | np.ndarray) -> np.ndarray:
     """Each head of ``M`` at a float query, in float64 (screening, not proof): (r, m).
 
     >>> from attnproof.families import sigmoid_sum

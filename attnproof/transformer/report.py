@@ -556,8 +556,8 @@ class MergeReport:
                   "trust | structure | time (s) | certificate |",
                   "|---|---|---|---|---|---|---|---|---|---|"]
         for q in self._asked() + self.groups:
-            name = ",".join(map(str, q["heads"])) if q is not self.layer else \
-                f"layer ({len(q['heads'])} heads)"
+            is_layer = q is self.layer
+            name = f"layer ({len(q['heads'])} heads)" if is_layer else ",".join(map(str, q["heads"]))
             cert = Path(q["certificate"]).name if q.get("certificate") else \
                 (q.get("error", "")[:80] or "-")
             sep = "+".join(str(self.atoms[h]) for h in q["heads"]) + f" = {sc(q.get('separate'))}"

@@ -29,9 +29,9 @@ def build_tiny_gpt2(folder: str | os.PathLike, n_layer: int = 2, d_model: int = 
                     seed: int = 0) -> str:
     """Save a random ``GPT2LMHeadModel`` (from a ``GPT2Config``) and a word-level
     ``PreTrainedTokenizerFast`` to ``folder``; returns the folder."""
-    import torch  # type: ignore
-    from tokenizers import Tokenizer, models, pre_tokenizers  # type: ignore
-    from transformers import GPT2Config, GPT2LMHeadModel, PreTrainedTokenizerFast  # type: ignore
+    import torch
+    from tokenizers import Tokenizer, models, pre_tokenizers
+    from transformers import GPT2Config, GPT2LMHeadModel, PreTrainedTokenizerFast
 
     os.environ["HF_HUB_OFFLINE"] = "1"
     torch.manual_seed(seed)
@@ -54,8 +54,8 @@ def build_tiny_gpt2(folder: str | os.PathLike, n_layer: int = 2, d_model: int = 
 
 def load_tiny_bridge(folder: str | os.PathLike) -> Any:
     """The TransformerLens bridge of a saved tiny model, in float64, offline."""
-    import torch  # type: ignore
-    from transformer_lens.model_bridge import TransformerBridge  # type: ignore
+    import torch
+    from transformer_lens.model_bridge import TransformerBridge
 
     os.environ["HF_HUB_OFFLINE"] = "1"
     with hub_progress_bars_off():
