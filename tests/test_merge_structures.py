@@ -15,7 +15,6 @@ import json
 from dataclasses import replace
 from pathlib import Path
 
-import numpy as np
 import pytest
 
 from attnproof.checker import check_text

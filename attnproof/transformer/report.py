@@ -159,7 +159,7 @@ def prove_question(M: MultiHead, cert_path: str, max_atoms: Optional[int],
             except _OutOfTime:
                 why = (f"building and checking the explicit fusion ran past the question's time "
                        f"budget of {timeout:g} s")
-                closes = f"--question-timeout {4 * timeout:g} (or more)"
+                closes = f"--question-timeout {4 * (timeout or 0):g} (or more)"
             except (AttnproofError, MemoryError, RecursionError) as e:
                 why = f"the explicit fusion failed ({type(e).__name__}: {e})"
     if cert.lower.value < cert.upper and not bounds_only and closes is None:
@@ -503,7 +503,7 @@ class MergeReport:
                    else f"an optimum lies between {show_count(int(p['lower']))} and "
                         f"{show_count(int(p['total']))} atoms")
             if merged:
-                text += (f" Best merge plan: merge " + "; ".join(
+                text += (" Best merge plan: merge " + "; ".join(
                     "{" + ", ".join(map(str, g)) + "}" for g in merged)
                          + f", {show_count(int(p['total']))} atoms in all against "
                          f"{show_count(int(p['separate']))} with every head kept ({how}).")
@@ -585,6 +585,8 @@ class MergeReport:
 
     def _plan_lines(self, sc) -> list:
         p = self.plan
+        if p is None:
+            return []
         out = ["| group | kept separately | merged atoms | certificate |", "|---|---|---|---|"]
         for g in p["groups"]:
             hs = g["heads"]
@@ -699,7 +701,7 @@ def plan_groups(heads: Sequence[int], could_save, all_subsets: bool,
     15
     """
     hs = list(heads)
-    out = []
+    out: list[tuple] = []
     for k in range(3, len(hs)):
         for g in itertools.combinations(hs, k):
             if all_subsets or all(could_save(a, b) for a, b in itertools.combinations(g, 2)):
@@ -730,7 +732,6 @@ def merge_report(cap: Capture, out_dir: str | os.PathLike, heads: Optional[Seque
     from ..parallel.executor import map_tasks
     from ..fusion import DEFAULT_MAX_ATOMS
     from ..io import atomic_write_text
-    from .plan import merge_plan
     from .structure import head_structures
 
     t0 = time.monotonic()
