@@ -143,7 +143,7 @@ QUESTION = {"type": "object", "required": ["heads", "lower_bound", "upper_bound"
                            "steps": {"type": "array", "items": {
                                "enum": ["bounds", "explicit fusion", "line refutations"]}},
                            "open_reason": {"type": "string"}, "closes_with": {"type": "string"},
-                           "replay": {"type": "string"},
+                           "replay": {"type": "string"}, "hint": {"type": "string"},
                            "certificate_bytes": INT, "certificate_sha256": {"type": "string"}}}
 PLAN_GROUP = {"type": "object", "required": ["heads", "separate", "lower_bound", "upper_bound"],
               "properties": {"heads": {"type": "array", "items": INT}, "separate": COUNT,

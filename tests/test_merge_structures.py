@@ -213,3 +213,24 @@ def test_structures_from_exact_heads():
     assert shared_positions(H[0], mixed) == [0, 1]
     assert group_structures([H[0], mixed], ["0", "9"]) == [
         "heads 0 and 9: keys coincide on 2 of 5 positions"]
+
+
+def test_a_shift_by_b_K_is_one_pattern_in_exact_arithmetic(tmp_path):
+    """Head 1 has head 0's W_Q, W_K, b_Q and another b_K: every key is shifted by one vector
+    (the softmax ignores it).  Exact arithmetic keeps the shift and the pair merges into one
+    head's atoms; float64 rounds each head's keys apart (a true answer about the rounded
+    problem), and the report says that the weights have one pattern and how to keep it."""
+    from attnproof.transformer.report import merge_report, write_report
+
+    cap = random_capture(5, 8, 3, 4, seed=1)
+    WQ, WK, bQ = cap.W_Q.copy(), cap.W_K.copy(), cap.b_Q.copy()
+    WQ[1], WK[1], bQ[1] = WQ[0], WK[0], bQ[0]
+    cap = replace(cap, W_Q=WQ, W_K=WK, b_Q=bQ, head_out=None)
+    exact = merge_report(cap, tmp_path / "e", arithmetic="exact", layer=False, plan=False)
+    (q,) = [q for q in exact.pairs if q["heads"] == [0, 1]]
+    assert q["minimum"] == 5 and "heads 0 and 1: same attention pattern" in q["structures"]
+    rounded = merge_report(cap, tmp_path / "f", layer=False, plan=False)
+    (q,) = [q for q in rounded.pairs if q["heads"] == [0, 1]]
+    assert q["minimum"] == 25 and "--arithmetic exact" in q["hint"]
+    write_report(rounded, tmp_path / "f")
+    assert "--arithmetic exact" in (tmp_path / "f" / "report.md").read_text()

@@ -578,6 +578,10 @@ class MergeReport:
                 lines.append(f"* heads {','.join(map(str, q['heads']))}: "
                              f"{q.get('open_reason') or q.get('error') or 'open'}"
                              + (f"; closed by {q['closes_with']}" if q.get("closes_with") else ""))
+        hints = [q for q in self._asked() if q.get("hint")]
+        if hints:
+            lines += ["", "Notes:", ""] + [f"* heads {','.join(map(str, q['heads']))}: {q['hint']}"
+                                           for q in hints]
         if self.plan is not None:
             lines += ["", "## Merge plan", ""] + self._plan_lines(sc)
         lines.append("")
@@ -796,6 +800,7 @@ def merge_report(cap: Capture, out_dir: str | os.PathLike, heads: Optional[Seque
     for q, t, r in zip(questions, tasks, results):
         d = entry(q, t, r)
         if len(q) == 2:
+            _weights_note(cap, d, arithmetic)
             rep.pairs.append(d)
         else:
             rep.layer = d
@@ -803,6 +808,23 @@ def merge_report(cap: Capture, out_dir: str | os.PathLike, heads: Optional[Seque
         rep.plan = _plan(rep, hs, atoms, plan_heads, task, entry, spec)
     rep.elapsed_s = time.monotonic() - t0
     return rep
+
+
+def _weights_note(cap: Capture, d: dict, arithmetic: str) -> None:
+    """A pair whose weights give one attention pattern that the exact problem does not
+    have (float64 rounding of each head's keys): say so, and how to keep it."""
+    from .structure import weights_same_pattern
+
+    h, g = d["heads"]
+    if any("same attention pattern" in s for s in d.get("structures") or []):
+        return
+    if weights_same_pattern(cap, h, g):
+        d.setdefault("structures", []).append(
+            f"heads {h} and {g}: one attention pattern in the weights, not in the exact keys")
+        d["hint"] = ("the weights give heads {} and {} one attention pattern, but ".format(h, g)
+                     + ("float64 rounding of each head's keys breaks it: '--arithmetic exact' "
+                        "keeps the shift exact" if arithmetic == "float64" else
+                        "the exact keys differ (a pattern equal only to float rounding)"))
 
 
 def _bounds_of(d: dict) -> Optional[tuple[int, int]]:

@@ -38,10 +38,13 @@ from __future__ import annotations
 from collections import Counter
 from typing import Optional, Sequence
 
+import numpy as np
+
 from ..heads import Head
 
 __all__ = ["same_pattern", "constant_head", "vanishing_values", "shared_positions",
-           "head_structures", "group_structures"]
+           "head_structures", "group_structures",
+           "weights_same_pattern"]
 
 
 def _key_difference(a, b) -> tuple:
@@ -148,3 +151,29 @@ def group_structures(heads: Sequence[Head], names: Sequence) -> list[str]:
                                f"{len(pos)} of {len(a.atoms)} positions")
     return out
 
+
+
+def weights_same_pattern(cap, h: int, g: int, rtol: float = 1e-9) -> bool:
+    """True when the captured weights give heads ``h`` and ``g`` one attention pattern up to
+    float rounding: at every context row the logit functions ``x ↦ x·κ_i + β_i`` differ by
+    one common function (the common shift the softmax ignores).  Read in float64 from the
+    capture: a screening of the weights (THEORY §10), not a proof.
+
+    The exact problem may still tell the heads apart: ``--arithmetic float64`` rounds
+    the keys of each head on its own (a shift by ``b_K`` is then not exactly a shift),
+    while ``--arithmetic exact`` keeps it exact.
+
+    >>> from attnproof.transformer.capture import random_capture
+    >>> cap = random_capture(4, 6, 2, 3, seed=0)
+    >>> weights_same_pattern(cap, 0, 1), weights_same_pattern(cap, 0, 0)
+    (False, True)
+    """
+    from .problem import head_float_arrays
+
+    Kh, bh, _ = head_float_arrays(cap, h)
+    Kg, bg, _ = head_float_arrays(cap, g)
+    dK, db = Kg - Kh, bg - bh
+    scale = max(float(np.abs(Kh).max(initial=0.0)), float(np.abs(Kg).max(initial=0.0)), 1e-300)
+    bscale = max(float(np.abs(bh).max(initial=0.0)), float(np.abs(bg).max(initial=0.0)), 1e-300)
+    return bool(np.abs(dK - dK[:1]).max(initial=0.0) <= rtol * scale
+                and np.abs(db - db[:1]).max(initial=0.0) <= rtol * bscale)
