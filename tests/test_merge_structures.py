@@ -15,6 +15,7 @@ import json
 from dataclasses import replace
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from attnproof.checker import check_text
@@ -234,3 +235,35 @@ def test_a_shift_by_b_K_is_one_pattern_in_exact_arithmetic(tmp_path):
     assert q["minimum"] == 25 and "--arithmetic exact" in q["hint"]
     write_report(rounded, tmp_path / "f")
     assert "--arithmetic exact" in (tmp_path / "f" / "report.md").read_text()
+
+
+@pytest.mark.parametrize("seed", [1, 3])
+def test_no_question_is_left_open_that_prove_closes(tmp_path, seed):
+    """Differential: every question of the report against ``attnproof.prove`` on the same
+    heads (integer keys: the factorization path, explicit fusions and line queries)."""
+    import attnproof
+    from attnproof.errors import AttnproofError
+    from attnproof.transformer.capture import Capture
+    from attnproof.transformer.report import merge_report
+
+    rng = np.random.default_rng(seed)      # small integer weights, b_Q = 0 (as tests/test_models.py)
+
+    def r(*shape):
+        return rng.integers(-2, 3, size=shape).astype(float)
+
+    cap = Capture(x=r(4, 3), query=r(3), W_Q=r(3, 3, 2), b_Q=np.zeros((3, 2)), W_K=r(3, 3, 2),
+                  b_K=r(3, 2), W_V=r(3, 3, 2), b_V=r(3, 2), W_O=r(3, 2, 3), scale=1.0,
+                  heads=(0, 1, 2), meta={"model": "integer-toy", "layer": 0, "position": 3})
+    rep = merge_report(cap, tmp_path / "r", plan=False)
+    for q in rep.pairs + [rep.layer]:
+        M = capture_to_problem(cap, heads=q["heads"])
+        try:
+            c = attnproof.prove(M)
+        except AttnproofError:
+            assert q.get("error"), q
+            continue
+        assert (q["lower_bound"], q["upper_bound"], q["minimum"]) == (
+            c.lower_bound, c.upper_bound, c.minimum)
+        assert q["complete"] == (c.minimum is not None)
+        if c.minimum is None:
+            assert q["open_reason"] and q["closes_with"]

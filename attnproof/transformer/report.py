@@ -196,6 +196,11 @@ def prove_question(M: MultiHead, cert_path: str, max_atoms: Optional[int],
         why = closes = None
     elif why is None and not bounds_only:
         why = "a gap the exact steps do not close"
+    if why is not None and closes is None and verdict.minimum is None and not bounds_only:
+        closes = ("no step of attnproof closes it today (with logit biases the SMT search does "
+                  "not apply)" if M.has_bias else
+                  "possibly a window search: 'attnproof search P --minimize' on the problem of "
+                  "these heads ('attnproof import CAPTURE --heads ... -o P')")
     lb_complete = bool(cert.lower.tight)
     out = {"lower_bound": _count(verdict.lower_bound), "upper_bound": _count(verdict.upper_bound),
            "minimum": _count(verdict.minimum), "trust": verdict.trust or cert.trust,
