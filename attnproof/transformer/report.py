@@ -622,7 +622,7 @@ class MergeReport:
         ...                   [{"heads": [0, 1], "minimum": 64, "separate": 16}])
         >>> ratio, labels = rep.saving()
         >>> float(ratio[0, 1]), labels[0][1], labels[0][0]
-        (4.0, '64 of 16\\ncosts 4× more', '(8)')
+        (4.0, '64 of 16\\n4× more', '(8)')
         """
         n = len(self.heads)
         ratio = np.full((n, n), np.nan)
@@ -642,6 +642,8 @@ class MergeReport:
                 m, text = int(lo), f"≥{lo} of {sep}\n" + comparison(sep, lo, hi, None)[1]
             else:
                 continue
+            text = text.replace("costs ", "").replace("between saving", "saves").replace(
+                " and costing ", " or ")
             for a, b in ((i, j), (j, i)):
                 ratio[a, b] = m / sep
                 labels[a][b] = text
