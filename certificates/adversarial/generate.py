@@ -760,6 +760,7 @@ def entries() -> list[tuple[str, str, object, int, list, list]]:
 
     # -- syntax attacks ---------------------------------------------------------------
     w1 = canonical_json(_golden("w1"))
+    NOT_JSON = {"syntax-leading-zero", "syntax-trailing-comma", "syntax-control-char"}
     for name, old, new, what in (
             ("syntax-nan", '"lower_bound":2', '"lower_bound":NaN', "NaN"),
             ("syntax-infinity", '"lower_bound":2', '"lower_bound":Infinity', "Infinity"),
@@ -777,7 +778,9 @@ def entries() -> list[tuple[str, str, object, int, list, list]]:
     ):
         assert w1.count(old) >= 1, name
         i = w1.rindex(old)
-        add(name, f"syntax: {what}", w1[:i] + new + w1[i + len(old):], 1)
+        # text that is not JSON at all is not a certificate (usage error, exit 3); JSON
+        # whose values the format forbids is a certificate that is invalid (exit 1)
+        add(name, f"syntax: {what}", w1[:i] + new + w1[i + len(old):], 3 if name in NOT_JSON else 1)
     for name, value, what in (("syntax-underscore", "1_000", "a rational '1_000'"),
                               ("syntax-hex", "0x10", "a rational '0x10'"),
                               ("syntax-decimal", "0.5", "a decimal '0.5' (not canonical)"),
@@ -787,11 +790,12 @@ def entries() -> list[tuple[str, str, object, int, list, list]]:
         mut(name, "w1", f"syntax: {what} in the problem (rehashed)",
             lambda d, value=value: (d["problem"]["heads"][0]["atoms"][0].__setitem__(
                 "value", value), _rehash(d)) and None)
-    add("syntax-bom", "syntax: a UTF-8 byte-order mark", "\ufeff" + w1, 1)
-    add("syntax-empty", "syntax: an empty file", "", 1)
+    add("syntax-bom", "syntax: a UTF-8 byte-order mark (not JSON: usage error)", "\ufeff" + w1, 3)
+    add("syntax-empty", "syntax: an empty file (not JSON: usage error)", "", 3)
     add("syntax-null", "syntax: the JSON text null", "null\n", 1)
     add("syntax-top-list", "syntax: a top-level list", "[" + w1.strip() + "]\n", 1)
-    add("syntax-trailing-garbage", "syntax: text after the document", w1 + "{}\n", 1)
+    add("syntax-trailing-garbage", "syntax: text after the document (not JSON: usage error)",
+        w1 + "{}\n", 3)
     add("syntax-invalid-utf8", "syntax: bytes that are not UTF-8 (unreadable: usage error)",
         w1.encode("ascii")[:40] + b"\xff\xfe" + w1.encode("ascii")[40:], 3)
     add("syntax-escaped-keys", "syntax: keys spelled with \\u escapes are the same JSON (genuine)",
