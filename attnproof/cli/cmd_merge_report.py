@@ -49,14 +49,13 @@ examples:
 
 
 def _seconds(s: str) -> float:
-    from ..errors import InputError
-
+    """argparse type: seconds of a question's time budget, more than 0 and at most a day."""
     try:
         v = float(s)
     except ValueError:
-        raise InputError(f"--question-timeout {s!r}: give seconds, e.g. 120") from None
+        raise argparse.ArgumentTypeError(f"{s!r} is not a number of seconds") from None
     if not (0 < v <= 86400):
-        raise InputError(f"--question-timeout {s}: give seconds between 0 and 86400")
+        raise argparse.ArgumentTypeError(f"{s!r}: give seconds between 0 and 86400")
     return v
 
 
