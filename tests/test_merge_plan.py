@@ -86,7 +86,7 @@ def test_refined_plan_is_optimal_and_never_asks_twice(hc, data):
     assert len(asked) == len(set(asked))
     assert p.optimal and p.total == brute(heads, cost) and p.lower == p.total
     assert p.separate == sum(cost[frozenset({h})] for h in heads)
-    assert sum(cost[frozenset(g)] if len(g) > 1 else cost[frozenset(g)] for g in p.groups) == p.total
+    assert sum(cost[frozenset(g)] for g in p.groups) == p.total
 
 
 def test_unrefined_bounds_bracket_the_optimum():
