@@ -267,3 +267,22 @@ def test_no_question_is_left_open_that_prove_closes(tmp_path, seed):
         assert q["complete"] == (c.minimum is not None)
         if c.minimum is None:
             assert q["open_reason"] and q["closes_with"]
+
+
+def test_keys_shared_on_some_positions_are_named_and_bracketed(tmp_path):
+    """Two heads whose keys coincide on 2 of 5 positions: the product fusion repeats one sum
+    (24 atoms, not 25) and the midpoint of the shared edge is no vertex (lower bound 23).
+    The question stays open, says why, and says that no step closes it today."""
+    from attnproof.heads import Head
+    from attnproof.transformer.problem import domain_dim
+    from attnproof.transformer.report import ExactHead, prove_heads
+
+    cap = structured_capture(5, 3)
+    H0, H1 = head_from_capture(cap, 0), head_from_capture(cap, 1)
+    mixed = Head(H0.atoms[:2] + H1.atoms[2:], name="L0H9")
+    dim = domain_dim(cap, "layernorm")
+    r = prove_heads((ExactHead.of(H0, dim), ExactHead.of(mixed, dim)), dim, "x", None, 65536)
+    assert r["structures"] == ["heads 0 and 9: keys coincide on 2 of 5 positions"]
+    assert (r["lower_bound"], r["upper_bound"], r["minimum"]) == (23, 24, None)
+    assert not r["complete"] and "gap" in r["open_reason"] and "no step" in r["closes_with"]
+    assert check_text(r["_certificate_text"]).code == 0
