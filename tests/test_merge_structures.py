@@ -286,3 +286,16 @@ def test_keys_shared_on_some_positions_are_named_and_bracketed(tmp_path):
     assert (r["lower_bound"], r["upper_bound"], r["minimum"]) == (23, 24, None)
     assert not r["complete"] and "gap" in r["open_reason"] and "no step" in r["closes_with"]
     assert check_text(r["_certificate_text"]).code == 0
+
+
+def test_the_plan_asks_every_group_without_the_layer_question(tmp_path):
+    """--no-layer: the group of all heads is still one of the plan's groups (asked for the
+    plan), so the plan's optimum is still over every partition."""
+    from attnproof.transformer.report import merge_report
+
+    rep = merge_report(structured_capture(3, 11), tmp_path / "r", layer=False)
+    assert rep.layer is None
+    assert sorted(tuple(q["heads"]) for q in rep.groups) == [
+        (0, 1, 2), (0, 1, 2, 3), (0, 1, 3), (0, 2, 3), (1, 2, 3)]
+    assert rep.plan["exhaustive"] and rep.plan["optimal"]
+    assert rep.questions == 6 and rep.complete          # the groups are the plan's, not questions

@@ -702,18 +702,18 @@ DEFAULT_PLAN_HEADS = 6
 
 def plan_groups(heads: Sequence[int], could_save, all_subsets: bool,
                 limit: int = MAX_PLAN_GROUPS) -> tuple[list, bool]:
-    """The groups of three or more heads (not all of them) a merge plan asks: every
-    one when ``all_subsets``, else those whose pairs could all save atoms
-    (``could_save(h, g)``), at most ``limit``; and whether none was left out.
+    """The groups of three or more heads a merge plan asks: every one when
+    ``all_subsets``, else those whose pairs could all save atoms (``could_save(h, g)``),
+    at most ``limit``; and whether none was left out.
 
     >>> plan_groups([0, 1, 2, 3], lambda h, g: {h, g} <= {0, 1, 2}, False)
     ([(0, 1, 2)], True)
-    >>> len(plan_groups(range(5), None, True)[0])
-    15
+    >>> len(plan_groups(range(5), None, True)[0])        # 10 triples, 5 quadruples, all five
+    16
     """
     hs = list(heads)
     out: list[tuple] = []
-    for k in range(3, len(hs)):
+    for k in range(3, len(hs) + 1):
         for g in itertools.combinations(hs, k):
             if all_subsets or all(could_save(a, b) for a, b in itertools.combinations(g, 2)):
                 if len(out) == limit:
@@ -846,6 +846,7 @@ def _plan(rep: MergeReport, hs: list, atoms: dict, plan_heads: int, task, entry,
     from .plan import merge_plan
 
     asked = {frozenset(q["heads"]): q for q in rep._asked()}
+    full = set(asked)                  # the pairs and the layer ran every step already
     pair = {frozenset(q["heads"]): q for q in rep.pairs}
 
     def could_save(a, b) -> bool:
@@ -872,6 +873,8 @@ def _plan(rep: MergeReport, hs: list, atoms: dict, plan_heads: int, task, entry,
 
     def refine(g) -> tuple[int, int]:
         d = asked[g]
+        if g in full:
+            return _bounds_of(d) or bounds[g]
         t = task(tuple(d["heads"]))
         (r,) = map_tasks(prove_heads, [t], spec=spec)
         new = entry(tuple(d["heads"]), t, r)
