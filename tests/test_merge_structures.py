@@ -184,7 +184,7 @@ def test_question_time_budget_leaves_an_open_row(tmp_path, monkeypatch):
 
     def slow_build(*a, **kw):
         if kw.get("explicit_fusion_limit", 0) > 0:
-            _time.sleep(5)
+            _time.sleep(8)
         return real_build(*a, **kw)
 
     import attnproof.certificate as certificate
@@ -192,9 +192,9 @@ def test_question_time_budget_leaves_an_open_row(tmp_path, monkeypatch):
     real_build = certificate.build_certificate
     monkeypatch.setattr(certificate, "build_certificate", slow_build)
     rep = report.merge_report(structured_capture(4, 23), tmp_path / "r", heads=[0, 2],
-                              timeout=0.5, plan=False)
+                              timeout=2.0, plan=False)
     (q,) = rep.pairs
-    assert q["minimum"] is None and "time budget of 0.5 s" in q["open_reason"]
+    assert q["minimum"] is None and "time budget of 2 s" in q["open_reason"]
     assert "--question-timeout" in q["closes_with"]
 
 
@@ -299,3 +299,32 @@ def test_the_plan_asks_every_group_without_the_layer_question(tmp_path):
         (0, 1, 2), (0, 1, 2, 3), (0, 1, 3), (0, 2, 3), (1, 2, 3)]
     assert rep.plan["exhaustive"] and rep.plan["optimal"]
     assert rep.questions == 6 and rep.complete          # the groups are the plan's, not questions
+
+
+def test_bounds_past_the_time_budget_leave_an_open_row(tmp_path, monkeypatch):
+    """The budget covers the bounds too: a question whose bounds run past it is open, with
+    no certificate, and says which option gives it more time; the others are answered."""
+    import time as _time
+
+    import attnproof.certificate as certificate
+    from attnproof.transformer import report
+
+    real_build = certificate.build_certificate
+    slow = {"n": 0}
+
+    def slow_build(M, *a, **kw):
+        if len(M.heads) == 2 and [h.name for h in M.heads] == ["L0H0", "L0H1"]:
+            slow["n"] += 1
+            _time.sleep(8)
+        return real_build(M, *a, **kw)
+
+    monkeypatch.setattr(certificate, "build_certificate", slow_build)
+    rep = report.merge_report(structured_capture(3, 24), tmp_path / "r", heads=[0, 1, 2],
+                              timeout=2.0, layer=False, plan=False)
+    by = {tuple(q["heads"]): q for q in rep.pairs}
+    assert slow["n"] == 1
+    q = by[(0, 1)]
+    assert q["minimum"] is None and not q["complete"] and "certificate" not in q
+    assert "bounds and their check ran past the question's time budget of 2 s" in q["open_reason"]
+    assert q["closes_with"].startswith("--question-timeout")
+    assert not rep.complete and by[(0, 2)]["minimum"] is not None

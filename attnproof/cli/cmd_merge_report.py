@@ -24,7 +24,7 @@ each group's minimum certified.
 Every question runs the steps of 'attnproof prove': the bounds, the explicit
 fusion when the lower bound is below the product (built within --max-atoms,
 embedded up to --explicit-fusion-limit atoms), the line refutations where they
-apply; the steps after the bounds within --question-timeout seconds.  An open
+apply; all of them within --question-timeout seconds per question.  An open
 question says why and which option closes it.  Structures are named in the
 table: heads with one attention pattern, constant heads, heads whose values
 vanish, keys that coincide on some positions (docs/models.md).
@@ -79,8 +79,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         f"product fusion)")
     p.add_argument("--question-timeout", type=_seconds, default=DEFAULT_QUESTION_TIMEOUT,
                    metavar="S",
-                   help=f"seconds per question for the steps after the bounds (default "
-                        f"{DEFAULT_QUESTION_TIMEOUT:g})")
+                   help=f"seconds per question for all its steps, the bounds included (default "
+                        f"{DEFAULT_QUESTION_TIMEOUT:g}); past it the question is open")
     add_common(p)
     add_max_atoms(p)
     add_executor_options(p)

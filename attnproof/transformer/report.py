@@ -109,8 +109,9 @@ def prove_question(M: MultiHead, cert_path: str, max_atoms: Optional[int],
     The steps: the bounds (lower bound and the counted product fusion); when they
     differ, the explicit fusion (built within ``max_atoms`` and embedded up to
     ``explicit_fusion_limit`` atoms); when a gap remains and the line query of THEORY
-    §12 applies, the line refutations (within ``lines_timeout`` seconds).  The steps
-    after the bounds run within ``timeout`` seconds (in all, for this question).
+    §12 applies, the line refutations (within ``lines_timeout`` seconds).  All of them
+    run within ``timeout`` seconds for this question: past it, the question is open
+    with what was proven so far (nothing, when the bounds themselves ran out).
     ``bounds_only``: the bounds alone (a merge plan refines the groups it needs).
 
     A module-level task for :func:`attnproof.parallel.executor.map_tasks`.  An error the
@@ -121,14 +122,26 @@ def prove_question(M: MultiHead, cert_path: str, max_atoms: Optional[int],
 
     t0 = time.monotonic()
     steps = ["bounds"]
+
+    def left() -> Optional[float]:
+        return None if timeout is None else max(timeout - (time.monotonic() - t0), 0.001)
+
     try:
-        cert = build_certificate(M, max_atoms=max_atoms, explicit_fusion_limit=0)
-        text = cert.text
-        verdict, _ = check_own(text)    # a large certificate: with a budget that fits
+        with time_budget(timeout):
+            cert = build_certificate(M, max_atoms=max_atoms, explicit_fusion_limit=0)
+            text = cert.text
+            verdict, _ = check_own(text)    # a large certificate: with a budget that fits
         if verdict.code != 0:
             raise AttnproofError(f"the checker does not accept the certificate: {verdict.message}")
     except (AttnproofError, MemoryError, RecursionError) as e:
         return _failed(e, t0)
+    except _OutOfTime:
+        out = _failed(AttnproofError("out of time"), t0)
+        del out["error"]
+        out["open_reason"] = (f"the bounds and their check ran past the question's time budget "
+                              f"of {timeout:g} s")
+        out["closes_with"] = f"--question-timeout {4 * (timeout or 0):g} (or more)"
+        return out
     why = closes = None
     if cert.lower.value < cert.upper and not bounds_only:
         lower = cert.lower.value
@@ -142,7 +155,7 @@ def prove_question(M: MultiHead, cert_path: str, max_atoms: Optional[int],
         else:
             steps.append("explicit fusion")
             try:
-                with time_budget(timeout):
+                with time_budget(left()):
                     c2 = build_certificate(M, max_atoms=max_atoms,
                                            explicit_fusion_limit=explicit_fusion_limit)
                     if c2.upper < cert.upper:
@@ -158,7 +171,7 @@ def prove_question(M: MultiHead, cert_path: str, max_atoms: Optional[int],
                                   "--explicit-fusion-limit")
             except _OutOfTime:
                 why = (f"building and checking the explicit fusion ran past the question's time "
-                       f"budget of {timeout:g} s")
+                       f"budget of {timeout or 0:g} s")
                 closes = f"--question-timeout {4 * (timeout or 0):g} (or more)"
             except (AttnproofError, MemoryError, RecursionError) as e:
                 why = f"the explicit fusion failed ({type(e).__name__}: {e})"
@@ -166,12 +179,12 @@ def prove_question(M: MultiHead, cert_path: str, max_atoms: Optional[int],
         from ..smt import add_line_refutations, line_obstacle
 
         obstacle = line_obstacle(M, cert, forced=False)
-        left = None if timeout is None else timeout - (time.monotonic() - t0)
-        if obstacle is None and (left is None or left > 1):
+        rest = left()
+        if obstacle is None and (rest is None or rest > 1):
             steps.append("line refutations")
             try:
-                with time_budget(None if left is None else left + 5):
-                    doc, _ = add_line_refutations(M, cert, min(lines_timeout, left or lines_timeout),
+                with time_budget(None if rest is None else rest + 5):
+                    doc, _ = add_line_refutations(M, cert, min(lines_timeout, rest or lines_timeout),
                                                   max_atoms)
                     if doc is not None:
                         from ..checker import check_text
@@ -731,7 +744,7 @@ def merge_report(cap: Capture, out_dir: str | os.PathLike, heads: Optional[Seque
                  plan_heads: int = DEFAULT_PLAN_HEADS) -> MergeReport:
     """Prove every pair of ``heads`` (all stored heads by default) and, with ``layer``,
     all of them together, as ``attnproof prove`` would (bounds, explicit fusion, line
-    refutations; the steps after the bounds within ``timeout`` seconds per question);
+    refutations; every step within ``timeout`` seconds per question);
     with ``plan``, the best merge plan (:mod:`attnproof.transformer.plan`): every group
     of three or more heads when there are at most ``plan_heads`` heads, else the groups
     whose pairs could all save atoms.  One certificate per question under ``out_dir``.
