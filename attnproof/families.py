@@ -70,13 +70,15 @@ def graph_sum(G, nodes: Sequence | None = None) -> MultiHead:
     """``W_G(q) = Σ_{(i,j) ∈ E} σ(q_i − q_j)`` (atoms: key ``e_i`` value 1, key ``e_j`` value 0).
 
     Nodes are numbered in sorted order (or the given order); each edge ``{u, v}``
-    is oriented from the smaller to the larger index.
+    is oriented from the smaller to the larger index.  A head is named after its
+    edge in the numbers of the variables, which count from 1 (``e1-2`` is
+    ``x1/(x1 + x2)``, whatever the nodes are called).
 
     >>> import networkx as nx
     >>> M = graph_sum(nx.path_graph(3))
     >>> first = M.heads[0]
     >>> first.name, [a.key for a in first.atoms]
-    ('e0-1', [(Fraction(1, 1), Fraction(0, 1), Fraction(0, 1)), (Fraction(0, 1), Fraction(1, 1), Fraction(0, 1))])
+    ('e1-2', [(Fraction(1, 1), Fraction(0, 1), Fraction(0, 1)), (Fraction(0, 1), Fraction(1, 1), Fraction(0, 1))])
     """
     order = list(nodes) if nodes is not None else sorted(G.nodes())
     index = {v: i for i, v in enumerate(order)}
@@ -89,7 +91,7 @@ def graph_sum(G, nodes: Sequence | None = None) -> MultiHead:
         if i == j:
             raise InputError(f"graph sum: self-loop at node {order[i]!r}")
         heads.append(Head((_unit(n, i, (_ONE,)), _unit(n, j, (_ZERO,))),
-                          name=f"e{order[i]}-{order[j]}"))
+                          name=f"e{i + 1}-{j + 1}"))
     return MultiHead(tuple(heads), dim=n)
 
 

@@ -406,8 +406,10 @@ def newton_figure(pic: NewtonPicture, title: str | None = None):
     for a, b in pic.edges:
         cs = xy([a, b])
         ax.plot(*cs, color="tab:blue", linewidth=1.5)
+    # the product's crosses on top: thin, they hide nothing, and under the dots and rings
+    # they were hidden wherever the product shares a key with Q
     scatter(pic.product_support, f"product fusion ({len(pic.product_support)} keys)",
-            marker="x", s=18, color="gray")
+            marker="x", s=18, color="dimgray", zorder=4)
     scatter(pic.fusion_support, f"best fusion, {pic.fusion_method} ({len(pic.fusion_support)} keys)",
             s=120, facecolors="none", edgecolors="tab:green", linewidths=1.5)
     scatter(pic.support, f"supp Q ({len(pic.support)} points)", s=12, color="black")
@@ -417,13 +419,19 @@ def newton_figure(pic: NewtonPicture, title: str | None = None):
     what = "shadow vertices" if pic.projected else "vertices of Newt(Q)"
     scatter(pic.vertices, f"{what} ({len(pic.vertices)})", s=60, color="tab:red", zorder=3)
     if len(pic.vertices) <= MAX_VERTEX_LABELS:
+        centre = [sum(c) / len(c) for c in xy(pic.vertices)] if pic.vertices else [0.0] * width
         for v, text in zip(pic.vertices, pic.vertex_labels()):
             c = chart(v) + [0.0] * (width - cdim)
             if ax3 is not None:
                 ax3.text(c[0], c[1], c[2], " " + text, fontsize=7, color="tab:red")
             else:
-                ax.annotate(text, (c[0], c[1]), xytext=(4, 4), textcoords="offset points",
-                            fontsize=7, color="tab:red")
+                # outward from the polytope's centre, so that a label on the right edge
+                # reads leftward inside the frame, not across it
+                right = c[0] >= centre[0] + 1e-9
+                up = c[1] >= centre[1] - 1e-9
+                ax.annotate(text, (c[0], c[1]), xytext=(-4 if right else 4, 4 if up else -4),
+                            textcoords="offset points", fontsize=7, color="tab:red",
+                            ha="right" if right else "left", va="bottom" if up else "top")
     names = [f"q{c + 1}" for c in pic.coords]
     rest = ""
     if not pic.projected and pic.affine_dim < pic.dim:
@@ -436,7 +444,7 @@ def newton_figure(pic: NewtonPicture, title: str | None = None):
     every = xy(list(pic.support) + list(pic.fusion_support) + list(pic.product_support))
     lo = [min(c) for c in every]
     hi = [max(c) for c in every]
-    half = max(0.5, *((h - l) / 2 for l, h in zip(lo, hi))) * 1.1
+    half = max(0.5, *((h - l) / 2 for l, h in zip(lo, hi))) * 1.1 + 0.25   # room for the labels
     mid = [(l + h) / 2 for l, h in zip(lo, hi)]
     ax.set_xlim(mid[0] - half, mid[0] + half)
     ax.set_ylim(mid[1] - half, mid[1] + half)
@@ -446,6 +454,12 @@ def newton_figure(pic: NewtonPicture, title: str | None = None):
     else:
         ax.set_aspect("equal")
         ax.grid(True, linewidth=0.3)
+    if all(float(x).is_integer() for c in every for x in c):
+        # keys on an integer lattice: ticks on lattice points, never at 0.25
+        from matplotlib.ticker import MaxNLocator
+
+        for axis in ([ax.xaxis, ax.yaxis] + ([ax3.zaxis] if ax3 is not None else [])):
+            axis.set_major_locator(MaxNLocator(integer=True))
     if title is None:
         title = f"Newton polytope of the reduced denominator: {len(pic.vertices)} vertices"
         if pic.projected:

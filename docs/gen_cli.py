@@ -1,5 +1,5 @@
 """Generate docs/cli.md and the manual page docs/attnproof.1 from the argument parsers of the
-``attnproof`` command.
+``attnproof`` command, and docs/glossary.md from :mod:`attnproof.cli.glossary`.
 
 Run ``python docs/gen_cli.py`` after changing a command's options; the test suite
 (``tests/test_docs.py``) fails while either file is out of date.  The manual page is
@@ -7,7 +7,8 @@ what ``attnproof help --man`` prints.  Help texts are
 formatted at a fixed width of 80 columns so that the page does not depend on the
 terminal.
 
-``python docs/gen_cli.py --check`` exits 1 when docs/cli.md or docs/attnproof.1 differs.
+``python docs/gen_cli.py --check`` exits 1 when docs/cli.md, docs/attnproof.1 or
+docs/glossary.md differs.
 """
 
 from __future__ import annotations
@@ -77,7 +78,10 @@ def render_man() -> str:
 
 def main(argv: list[str]) -> int:
     docs = Path(__file__).resolve().parent
-    pages = {docs / "cli.md": render(), docs / "attnproof.1": render_man()}
+    from attnproof.cli.glossary import render_markdown
+
+    pages = {docs / "cli.md": render(), docs / "attnproof.1": render_man(),
+             docs / "glossary.md": render_markdown()}
     if "--check" in argv:
         stale = [p.name for p, text in pages.items()
                  if (p.read_text(encoding="utf-8") if p.exists() else "") != text]

@@ -116,7 +116,7 @@ def test_completion_script_or_what_to_install(run_cli, monkeypatch):
     assert rc == 0 and "attnproof" in out and "complete" in out
     monkeypatch.setitem(sys.modules, "argcomplete", None)
     rc, _, err = run_cli("completion")
-    assert rc == 3 and "pip install 'attnproof[completion]'" in err
+    assert rc == 3 and "pip install -e '.[completion]' in the attnproof checkout" in err
 
 
 def test_completion_answers_the_shell(tmp_path):

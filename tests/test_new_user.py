@@ -184,3 +184,197 @@ def test_search_minimize_global_has_an_overall_time_limit(tmp_path):
     bad = subprocess.run([sys.executable, "-m", "attnproof", "search", str(c4), "--atoms", "14",
                           "--time-limit", "3"], capture_output=True, text=True)
     assert bad.returncode == 3 and "--time-limit goes with --minimize" in bad.stderr
+
+
+# ---- the words of the output: one glossary, 'attnproof help TERM' --------------------------
+
+def test_every_word_of_the_default_output_is_explained(run_cli, tmp_path):
+    """bound, prove and fuse print trust levels, paths, block kinds and fusion methods; the
+    line that names them points to the glossary, and 'attnproof help' explains each."""
+    import re
+
+    import networkx as nx
+
+    from attnproof import dump_problem, graph_sum, sigmoid_sum
+
+    problems = {"w3": sigmoid_sum(3), "k3": graph_sum(nx.complete_graph(3))}
+    said = []
+    for name, M in problems.items():
+        path = tmp_path / f"{name}.json"
+        dump_problem(M, path)
+        for argv in (["bound", str(path)], ["prove", str(path), "--no-lines"], ["fuse", str(path)]):
+            rc, out, _ = run_cli(*argv)
+            assert rc == 0
+            said.append(out)
+    words = [w for out in said for m in re.finditer(r"\(words: (.*): 'attnproof help TERM'", out)
+             for w in m.group(1).split(", ")]
+    assert {"trust exact", "path c1", "zonotope_independent", "zonotope_graphic"} <= set(words)
+    from attnproof.cli.glossary import lookup
+
+    for w in set(words):
+        rc, out, err = run_cli("help", w)
+        assert rc == 0 and out.startswith(f"{lookup(w).name}: ") and "more: docs/" in out, (w, out)
+
+
+def test_help_term_covers_every_trust_level_block_kind_and_fusion_method(run_cli):
+    from attnproof.checker.rules import TRUST_ORDER
+    from attnproof.cli.glossary import lookup
+
+    kinds = ["zonotope_independent", "zonotope_graphic", "zonotope_general_position", "simplex",
+             "vertices", "planar"]
+    methods = ["reduced", "lcm", "product", "merged-product"]
+    for word in [*TRUST_ORDER, *kinds, *methods, "path c1", "path c3", "path geometry",
+                 "indecomposable", "pairwise non-homothetic"]:
+        assert lookup(word) is not None, word
+    rc, out, _ = run_cli("help", "merged-product", "fusion")
+    assert rc == 0 and out.startswith("merged-product: ")
+    rc, _, err = run_cli("help", "zonotope")
+    assert rc == 3 and "did you mean 'zonotope_graphic'?" in err and "attnproof help terms" in err
+    rc, out, _ = run_cli("help", "terms")
+    assert rc == 0 and "zonotope_independent" in out
+    rc, out, _ = run_cli("help", "prove")               # a command still gets its help
+    assert rc == 0 and out.startswith("usage: attnproof prove")
+
+
+def test_the_glossary_page_is_written_from_the_terms():
+    from attnproof.cli.glossary import TERMS, render_markdown
+
+    page = (ROOT / "docs" / "glossary.md").read_text(encoding="utf-8")
+    assert page == render_markdown(), "docs/glossary.md is out of date: run python docs/gen_cli.py"
+    assert "glossary.md" in (ROOT / "mkdocs.yml").read_text()
+    assert "(glossary.md)" in (ROOT / "docs" / "index.md").read_text()
+    for t in TERMS:                   # each page a term points to exists
+        assert (ROOT / "docs" / t.see.split("#")[0]).is_file(), t
+
+
+def test_the_home_page_lists_every_example():
+    index = (ROOT / "docs" / "index.md").read_text(encoding="utf-8")
+    for script in sorted((ROOT / "examples").glob("[0-9][0-9]_*.py")):
+        assert f"`{script.name}`" in index, script.name
+
+
+# ---- errors name their place ----------------------------------------------------------------
+
+_HEAD = "format: attnproof-problem\nversion: 1\ndim: 1\nheads:\n"
+
+
+@pytest.mark.parametrize("name, text, message", [
+    ("float.yaml", _HEAD + "  - atoms:\n      - key: [0.5]\n        value: 1\n",
+     "head 0, atom 0, key: '0.5' at line 6, column 15 is a YAML float"),
+    ("tab.yaml", _HEAD + "  - atoms:\n\t- key: [1]\n",
+     "not valid YAML: found character '\\t' that cannot start any token at line 6, column 1"),
+    ("brace.yaml", _HEAD.replace("heads:\n", "heads: [{atoms: [{key: [1], value: 1}]\n"),
+     "not valid YAML: expected ',' or '}', but got '<stream end>' at line 5, column 1 (while "
+     "parsing a flow mapping at line 4, column 9)"),
+    ("duplicate.yaml", _HEAD.replace("version: 1\n", "version: 1\nversion: 1\n")
+     + "  - atoms:\n      - key: [1]\n        value: 1\n",
+     "duplicate key 'version' at line 3, column 1"),
+    ("hex.yaml", _HEAD + "  - atoms:\n      - key: [1]\n        value: 0x10\n",
+     "'0x10' at line 7, column 16 is ambiguous in YAML 1.1"),
+    ("nan.json", '{"format": "attnproof-problem", "version": 1, "dim": 1, "heads": [{"atoms": '
+                 '[{"key": [NaN], "value": 1}]}]}', "head 0, atom 0, key: NaN is not an exact number"),
+    ("inf.json", '{"format": "attnproof-problem", "version": 1, "dim": 1, "heads": [{"atoms": '
+                 '[{"key": [1], "value": -Infinity}]}]}',
+     "head 0, atom 0, value: -Infinity is not an exact number"),
+])
+def test_problem_file_errors_name_their_place(tmp_path, run_cli, name, text, message):
+    path = tmp_path / name
+    path.write_text(text)
+    rc, out, err = run_cli("show", str(path))
+    assert (rc, out) == (3, "")
+    assert err.strip() == f"attnproof: error: {path}: {message}" or (
+        err.startswith(f"attnproof: error: {path}: {message}") and err.count("\n") == 1), err
+    assert "JSON object" not in err
+
+
+# ---- install and notebook ---------------------------------------------------------------------
+
+def test_every_page_that_says_open_the_notebook_says_how():
+    """The README, the tutorial and the home page send readers to examples/tour.ipynb: the
+    'notebook' extra installs a front end and nbconvert, and each page names it."""
+    import re
+    import tomllib
+
+    extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]
+    names = {re.split(r"[<>=\[ ]", d)[0] for d in extras["notebook"]}
+    assert names & {"jupyterlab", "notebook"} and "nbconvert" in names
+    for page in ("README.md", "docs/tutorial.md", "docs/index.md", "examples/README.md"):
+        text = (ROOT / page).read_text(encoding="utf-8")
+        assert "tour.ipynb" in text and "'.[notebook]'" in text, page
+
+
+def test_the_readme_names_what_the_test_extra_installs():
+    import re
+    import tomllib
+
+    extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    row = next(line for line in readme.splitlines() if line.startswith("| second:"))
+    shown = {"ipykernel": "kernel", "mkdocs": "MkDocs", "mkdocstrings": "mkdocstrings"}
+    for dep in extras["test"]:
+        name = re.split(r"[<>=\[ ]", dep)[0]
+        assert shown.get(name, name).lower() in row.lower(), name
+    assert "about 4 minutes" not in readme and "9:54" in readme
+
+
+# ---- small things -------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("family", ["k3", "w2"])
+def test_the_newton_picture_keeps_labels_inside_ticks_on_the_lattice_and_the_product_visible(family):
+    import networkx as nx
+
+    from attnproof import graph_sum, sigmoid_sum
+    from attnproof.plot import newton_figure, newton_picture
+
+    M = graph_sum(nx.complete_graph(3)) if family == "k3" else sigmoid_sum(2)
+    fig = newton_figure(newton_picture(M))
+    ax = fig.axes[0]
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    frame = ax.get_window_extent(renderer)
+    assert ax.texts
+    for t in ax.texts:                       # the vertex labels stay inside the frame
+        box = t.get_window_extent(renderer)
+        assert frame.x0 <= box.x0 and box.x1 <= frame.x1, t.get_text()
+        assert frame.y0 <= box.y0 and box.y1 <= frame.y1, t.get_text()
+    for ticks in (ax.get_xticks(), ax.get_yticks()):   # an integer lattice: integer ticks
+        assert all(float(x).is_integer() for x in ticks), ticks
+    orders = {c.get_label(): c.get_zorder() for c in ax.collections if c.get_label()}
+    product = next(z for label, z in orders.items() if label.startswith("product fusion"))
+    assert product == max(orders.values()), orders
+
+
+def test_a_head_prints_as_its_atoms_write_it(tmp_path, run_cli):
+    path = tmp_path / "half.json"
+    path.write_text(json.dumps({"format": "attnproof-problem", "version": 1, "dim": 1, "heads": [
+        {"atoms": [{"key": ["3/2"], "value": 1}, {"key": [0], "value": 0}]},
+        {"atoms": [{"key": ["1/2"], "value": 1}, {"key": [0], "value": 0}]}]}))
+    rc, out, _ = run_cli("show", str(path))
+    assert rc == 0
+    assert "  x1**3/(x1**3 + 1)\n" in out and "(x1**2 - x1 + 1))\n" in out.split("P/Q")[-1]
+
+
+def test_bare_search_names_only_what_is_required(run_cli):
+    rc, _, err = run_cli("search")
+    assert rc == 3 and err.splitlines()[-1].endswith("required: PROBLEM"), err
+
+
+def test_the_adversarial_texts_that_are_no_json_are_not_certificates():
+    """The corpus's empty file, byte-order mark, trailing comma, ...: exit 3 in process too."""
+    from attnproof.checker import check_text
+
+    index = json.loads((CERTS / "adversarial" / "index.json").read_text())
+    names = [n for n, e in index.items() if "not JSON: not a certificate" in e["what"]]
+    assert len(names) >= 6
+    for name in names:
+        assert index[name]["exit"] == 3
+        v = check_text((CERTS / "adversarial" / name).read_text(encoding="utf-8"))
+        assert (v.status, v.code) == ("error", 3) and v.message.startswith("not a certificate: ")
+
+
+def test_graph_heads_are_named_in_the_numbers_of_the_variables(tmp_path, run_cli):
+    path = tmp_path / "k3.json"
+    assert run_cli("family", "graph", "--graph", "complete", "--n", "3", "-o", str(path))[0] == 0
+    rc, out, _ = run_cli("show", str(path))
+    assert rc == 0 and "(e1-2), 2 atoms:\n  x1/(x1 + x2)\n" in out
+    assert "(e2-3), 2 atoms:\n  x2/(x2 + x3)\n" in out and "e0-" not in out

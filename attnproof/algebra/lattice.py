@@ -36,6 +36,12 @@ from ..heads import Atom, MultiHead
 
 __all__ = ["Lattice"]
 
+_FROM_SCALES: dict = {}     # the default scale_map, replaced by the map of the dense scales
+
+
+def _from_scales() -> dict:
+    return _FROM_SCALES
+
 
 @dataclass(frozen=True, repr=False)
 class Lattice:
@@ -48,7 +54,7 @@ class Lattice:
     dim: int
     scales: tuple[int, ...]
     bias_scale: int = 0
-    scale_map: dict = field(default_factory=dict, compare=False, repr=False)
+    scale_map: dict = field(default_factory=_from_scales, compare=False, repr=False)
 
     def __repr__(self) -> str:
         """Short: the scales while they are few, those different from 1 otherwise.
@@ -64,8 +70,7 @@ class Lattice:
                            bias_scale=self.bias_scale)
 
     def __post_init__(self) -> None:
-        if not self.scale_map:
-            # derived from the dense scales when not given (and empty when every scale is 1)
+        if self.scale_map is _FROM_SCALES:             # not given: derived from the dense scales
             object.__setattr__(self, "scale_map",
                                {j: s for j, s in enumerate(self.scales) if s != 1})
 

@@ -296,9 +296,10 @@ def _check_document(doc, expected_sha256: str | None, strict: bool, work: int | 
                           "vertices only)")
         if st.windows or v.line_steps:
             v.status, v.code = "inconclusive", 2
+            one = len(st.windows) + len(v.line_steps) == 1
             v.message = (f"inconclusive: {v._exact_text()}, but {v._refutations()} "
-                         f"{'is' if len(st.windows) + len(v.line_steps) == 1 else 'are'} not "
-                         f"re-proven ('attnproof check --replay' re-proves them with z3 and cvc5)")
+                         f"{'is' if one else 'are'} not re-proven ('attnproof check --replay' "
+                         f"re-proves {'it' if one else 'them'} with z3 and cvc5)")
         if strict and st.trust != "exact":
             v.status, v.code = "inconclusive", 2
             v.message = (f"inconclusive under --strict: the certificate needs trust {st.trust!r} "

@@ -86,4 +86,10 @@ def run(args: argparse.Namespace) -> int:
         print("  blocks: " + ", ".join(f"{n} {m}" for m, n in sorted(methods.items())))
     for n in lb.notes:
         print(f"  note: {n}")
+    from .glossary import words_line
+
+    words = [f"trust {lb.trust}", f"path {lb.path}", *sorted(methods)]
+    if any("non-homothetic" in n for n in lb.notes):
+        words += ["indecomposable", "non-homothetic"]
+    print(words_line(words))
     return EXIT_OK

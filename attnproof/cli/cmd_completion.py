@@ -10,8 +10,8 @@ NAME = "completion"
 HELP = "print a shell completion script for attnproof (needs argcomplete)"
 DESCRIPTION = """\
 Print the script that makes SHELL complete attnproof's commands, options and
-file names.  It needs the optional package argcomplete
-(pip install 'attnproof[completion]').
+file names.  It needs the optional package argcomplete (in the checkout that
+installed attnproof: pip install -e '.[completion]'; or pip install argcomplete).
 
 examples:
   eval "$(attnproof completion bash)"          # this shell; add it to ~/.bashrc to keep it
@@ -31,7 +31,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         import argcomplete
     except ImportError:
-        raise InputError("shell completion needs argcomplete: pip install "
-                         "'attnproof[completion]' (or pip install argcomplete)") from None
+        # the README installs attnproof from its checkout: the extra is named as it installs there
+        raise InputError("shell completion needs argcomplete: pip install -e '.[completion]' in "
+                         "the attnproof checkout (or pip install argcomplete)") from None
     print(argcomplete.shellcode(["attnproof"], shell=args.shell), end="")
     return EXIT_OK

@@ -69,7 +69,8 @@ What this checker cannot re-prove: a certificate with trust line-refuted or
 window-refuted rests on SMT refutations (rules line_refutation and
 window_refutation).  Here it is inconclusive (exit 2) at best, with the
 bounds its exact steps prove.  It becomes valid only with attnproof itself,
-installed with z3 and cvc5 (pip install attnproof installs both):
+installed with z3 and cvc5 (pip install -e . in a checkout of attnproof
+installs both):
 
     attnproof check CERT --replay          # re-encodes and re-solves each query
 

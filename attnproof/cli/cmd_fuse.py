@@ -142,5 +142,9 @@ def run(args: argparse.Namespace) -> int:
             print(f"  {f.entries} (key, bias) entries: atoms sharing a key differ in bias")
         if args.output:
             print(f"  written to {args.output}")
+        if f.method != "reduced":           # 'reduced' is explained where it is printed first
+            from .glossary import words_line
+
+            print(words_line([f.method]))
     sys.stdout.flush()
     return EXIT_OK

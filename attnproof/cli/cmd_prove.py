@@ -227,6 +227,9 @@ def _run(args: argparse.Namespace) -> int:
         print(f"  certificate written to {args.output} ({len(text)} bytes, checked)")
     else:
         print(f"  certificate checked ({len(text)} bytes), not kept: give -o CERT to write it")
+    from .glossary import words_line
+
+    print(words_line([f"trust {s['trust']}"] + (["line query"] if lines is not None else [])))
     return EXIT_OK
 
 

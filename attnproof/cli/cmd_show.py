@@ -116,6 +116,10 @@ def _geometric_reduced_form(M, lat, obstacle: str, out) -> list | None:
                 "non-homothetic, THEORY Cor 9.3, 9.3'")
     out("  Q = " + (" * ".join(f"({n})" for n in names) if names else "1")
         + f"  ({why}; '=' joins associate heads)")
+    from .glossary import words_line
+
+    out(words_line(["indecomposable", "non-homothetic", "associate"] if fc.indecomposable
+                   else ["associate"]))
     if const:
         out(f"  constant classes (no factor of Q): {const}")
     n = 1
@@ -198,8 +202,9 @@ def run(args: argparse.Namespace) -> int:
         label = f"head {i}" + (f" ({h.name})" if h.name else "")
         for c, n in enumerate(f.num):
             comp = f"[{c}]" if len(f.num) > 1 else ""
-            text = (_fmt(n, f.den, lat, style, args.max_terms) if obstacle is None
-                    else _unfactored(n, f.den, lat, style, args.max_terms))
+            # a head as its atoms write it: the sum of its exponentials, not factored (a key
+            # 3/2 is x1**3/(x1**3 + 1), not x1**3/((x1 + 1)*(x1**2 - x1 + 1)))
+            text = _unfactored(n, f.den, lat, style, args.max_terms)
             doc["formulas"].append({"head": i, "name": h.name, "component": c, "atoms": len(h),
                                  "formula": text})
             out(f"{label}{comp}, {len(h)} atoms:")

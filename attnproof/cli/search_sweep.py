@@ -32,7 +32,9 @@ def add_sweep_arguments(p: argparse.ArgumentParser, goal) -> None:
     goal.add_argument("--sweep", action="store_true",
                       help="run every K of --targets in every window, for every PROBLEM, as "
                            "independent queries (see below)")
-    p.add_argument("more_problems", nargs="*", metavar="MORE",
+    # default=[]: without a default argparse marks a '*' positional required and names it in
+    # "the following arguments are required: PROBLEM, MORE"
+    p.add_argument("more_problems", nargs="*", metavar="MORE", default=[],
                    help="further problem files (--sweep only)")
     p.add_argument("--targets", metavar="KS",
                    help="with --sweep: the K to ask, e.g. 30-37,40 (default: from the lower bound "

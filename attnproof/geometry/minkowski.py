@@ -24,6 +24,7 @@ Candidates are decided in chunks through a map of tasks (:class:`attnproof.paral
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from types import ModuleType
 from typing import Sequence
 
 from ..errors import LimitError
@@ -106,6 +107,7 @@ class _ExactValues:
 
     def __init__(self, heads):
         self.heads = heads
+        self.flint: ModuleType | None
         try:
             import flint
             self.mats = [flint.fmpz_mat([list(p) for p in pts]) for pts in heads]

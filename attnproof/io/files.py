@@ -94,7 +94,25 @@ def loads_json(text: str) -> Any:
         raise InputError("JSON nested too deeply") from None
 
 
-def _loads_yaml(text: str) -> Any:
+def _at(mark: Any) -> str:
+    """PyYAML's place of a node, 1-based as editors count: ``line 6, column 15``."""
+    return f"line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""
+
+
+def _loads_yaml(text: str, floats_as: Any = None) -> Any:
+    r"""Strict YAML (the JSON data model, no floats, no aliases, no YAML 1.1 surprises); every
+    error names its line and column.  ``floats_as``: a type that keeps a float's text
+    instead of refusing it (to find where it is, :func:`attnproof.io.problem.load_problem`).
+
+    >>> _loads_yaml("a: 1\na: 2\n")
+    Traceback (most recent call last):
+    ...
+    attnproof.errors.InputError: duplicate key 'a' at line 2, column 1
+    >>> _loads_yaml("a:\n\t- 1\n")
+    Traceback (most recent call last):
+    ...
+    attnproof.errors.InputError: not valid YAML: found character '\t' that cannot start any token at line 2, column 1
+    """
     try:
         import yaml
     except ImportError:
@@ -112,15 +130,25 @@ def _loads_yaml(text: str) -> Any:
 
     def _map(loader: Any, node: Any) -> dict:
         pairs = loader.construct_pairs(node, deep=True)
-        return _no_duplicates(pairs)
+        out = dict(pairs)
+        if len(out) != len(pairs):              # name the first repeated key, and where it is
+            seen: set = set()
+            for (k, _), (k_node, _) in zip(pairs, node.value):
+                if k in seen:
+                    raise InputError(f"duplicate key {k!r} at {_at(k_node.start_mark)}")
+                seen.add(k)
+        return out
 
     def _reject_float(loader: Any, node: Any) -> Any:
-        raise NumberError(f"{node.value!r} is a YAML float; quote exact numbers (\"0.5\", \"1/2\")")
+        if floats_as is not None:
+            return floats_as(node.value)
+        raise NumberError(f"{node.value!r} at {_at(node.start_mark)} is a YAML float; quote exact "
+                          f"numbers (\"0.5\", \"1/2\")")
 
     _StrictLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _map)
     _StrictLoader.add_constructor("tag:yaml.org,2002:float", _reject_float)
     def _ambiguous(loader: Any, node: Any) -> Any:
-        raise InputError(f"{node.value!r} is ambiguous in YAML 1.1; quote it")
+        raise InputError(f"{node.value!r} at {_at(node.start_mark)} is ambiguous in YAML 1.1; quote it")
 
     for tag in ("bool", "timestamp", "null"):
         _StrictLoader.add_constructor(f"tag:yaml.org,2002:{tag}", _ambiguous)
@@ -128,7 +156,8 @@ def _loads_yaml(text: str) -> Any:
     def _int(loader: Any, node: Any) -> int:
         v = node.value
         if not re.fullmatch(r"[+-]?(0|[1-9][0-9]*)", v):
-            raise NumberError(f"{v!r} is ambiguous in YAML 1.1 (octal, hex or sexagesimal); quote it")
+            raise NumberError(f"{v!r} at {_at(node.start_mark)} is ambiguous in YAML 1.1 (octal, hex "
+                              f"or sexagesimal); quote it")
         return _int_hook(v)
 
     _StrictLoader.add_constructor("tag:yaml.org,2002:int", _int)
@@ -138,12 +167,20 @@ def _loads_yaml(text: str) -> Any:
         # (a plain p/q is unambiguous: YAML has no rational type, it is the string "p/q")
         if (node.style is None and re.fullmatch(r"[0-9+\-.eE/_:]+", node.value or "")
                 and not re.fullmatch(r"[+-]?[0-9]+/[0-9]+", node.value)):
-            raise NumberError(f"{node.value!r} is ambiguous in YAML 1.1; quote it")
+            raise NumberError(f"{node.value!r} at {_at(node.start_mark)} is ambiguous in YAML 1.1; "
+                              f"quote it")
         return loader.construct_scalar(node)
 
     _StrictLoader.add_constructor("tag:yaml.org,2002:str", _str)
     try:
         return yaml.load(text, Loader=_StrictLoader)  # noqa: S506 - strict SafeLoader subclass
+    except yaml.MarkedYAMLError as e:       # PyYAML's own place of the mistake, and what it was in
+        mark = e.problem_mark or e.context_mark
+        what = e.problem or e.context or "syntax error"
+        context = (f" ({e.context} at {_at(e.context_mark)})"
+                   if e.context and e.problem and e.context_mark is not None
+                   and e.context_mark.line != getattr(mark, "line", None) else "")
+        raise InputError(f"not valid YAML: {what} at {_at(mark)}{context}") from None
     except yaml.YAMLError as e:
         raise InputError(f"not valid YAML: {str(e).splitlines()[0]}") from None
     except RecursionError:

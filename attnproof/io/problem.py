@@ -303,19 +303,28 @@ def loads_problem(text: str) -> MultiHead:
 
 
 class _JsonFloat(str):
-    """A JSON float's text, kept by :func:`_float_location` to find where it is."""
+    """A float's (or NaN's, Infinity's) text, kept by :func:`_float_location` to find where it is."""
 
 
-def _float_location(text: str) -> str | None:
-    """Where the first JSON float of a problem's text is: ``head 0 ('s'), atom 1, value``.
+def _float_location(text: str, yaml: bool = False) -> str | None:
+    r"""Where the first float (or ``NaN``, ``Infinity``) of a problem's JSON or YAML text is:
+    ``head 0 ('s'), atom 1, value``.
 
     >>> _float_location('{"heads": [{"name": "s", "atoms": [{"key": [1], "value": 1},'
     ...                 ' {"key": [0], "value": [0, 0.5]}]}]}')
     "head 0 ('s'), atom 1, value"
+    >>> _float_location('{"heads": [{"atoms": [{"key": [NaN], "value": 1}]}]}')
+    'head 0, atom 0, key'
+    >>> _float_location("heads:\n- atoms:\n  - {key: [1], value: 0.5}\n", yaml=True)
+    'head 0, atom 0, value'
     """
+    from ..errors import AttnproofError
+    from .files import _loads_yaml
+
     try:
-        doc = json.loads(text, parse_float=_JsonFloat)
-    except (ValueError, RecursionError):
+        doc = (_loads_yaml(text, floats_as=_JsonFloat) if yaml else
+               json.loads(text, parse_float=_JsonFloat, parse_constant=_JsonFloat))
+    except (ValueError, RecursionError, AttnproofError):
         return None
 
     def has_float(x) -> bool:
@@ -369,8 +378,9 @@ def load_problem(path: str | os.PathLike) -> MultiHead:
             obj = read_json_file(path)
         except NumberError as e:
             where = None
-            if "JSON float" in str(e) and not str(path).lower().endswith((".yaml", ".yml")):
-                where = _float_location(read_text_file(path))
+            yaml = str(path).lower().endswith((".yaml", ".yml"))
+            if any(t in str(e) for t in ("JSON float", "YAML float", "is not an exact number")):
+                where = _float_location(read_text_file(path), yaml)
             if where is None:
                 raise
             prefix = f"{Path(path)}: "

@@ -261,9 +261,9 @@ def term_orders(d: int, support: Sequence[Exponent], max_orders: int) -> list[tu
         else:
             rng = random.Random(0)
             for _ in range(50 * max_orders):
-                perm = list(range(d))
-                rng.shuffle(perm)
-                yield tuple(perm), tuple(rng.choice((1, -1)) for _ in range(d))
+                order = list(range(d))
+                rng.shuffle(order)
+                yield tuple(order), tuple(rng.choice((1, -1)) for _ in range(d))
 
     seen, out = set(), []
     for perm, signs in candidates():

@@ -244,7 +244,7 @@ def save_capture(cap: Capture, path: str | os.PathLike) -> None:
 
     def write(f):
         buf = _io.BytesIO()
-        np.savez(buf, **arrays)
+        np.savez(buf, allow_pickle=False, **arrays)      # no pickles: load_capture reads none
         f.write(buf.getvalue())
 
     atomic_write(p, write)

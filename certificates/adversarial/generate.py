@@ -778,9 +778,10 @@ def entries() -> list[tuple[str, str, object, int, list, list]]:
     ):
         assert w1.count(old) >= 1, name
         i = w1.rindex(old)
-        # text that is not JSON at all is not a certificate (usage error, exit 3); JSON
-        # whose values the format forbids is a certificate that is invalid (exit 1)
-        add(name, f"syntax: {what}", w1[:i] + new + w1[i + len(old):], 3 if name in NOT_JSON else 1)
+        # text that is no JSON at all is "not a certificate" (exit 3), never a forgery's 1
+        code = 3 if name in NOT_JSON else 1
+        add(name, f"syntax: {what}" + (" (not JSON: not a certificate)" if code == 3 else ""),
+            w1[:i] + new + w1[i + len(old):], code)
     for name, value, what in (("syntax-underscore", "1_000", "a rational '1_000'"),
                               ("syntax-hex", "0x10", "a rational '0x10'"),
                               ("syntax-decimal", "0.5", "a decimal '0.5' (not canonical)"),
@@ -790,11 +791,12 @@ def entries() -> list[tuple[str, str, object, int, list, list]]:
         mut(name, "w1", f"syntax: {what} in the problem (rehashed)",
             lambda d, value=value: (d["problem"]["heads"][0]["atoms"][0].__setitem__(
                 "value", value), _rehash(d)) and None)
-    add("syntax-bom", "syntax: a UTF-8 byte-order mark (not JSON: usage error)", "\ufeff" + w1, 3)
-    add("syntax-empty", "syntax: an empty file (not JSON: usage error)", "", 3)
+    add("syntax-bom", "syntax: a UTF-8 byte-order mark (not JSON: not a certificate)",
+        "\ufeff" + w1, 3)
+    add("syntax-empty", "syntax: an empty file (not JSON: not a certificate)", "", 3)
     add("syntax-null", "syntax: the JSON text null", "null\n", 1)
     add("syntax-top-list", "syntax: a top-level list", "[" + w1.strip() + "]\n", 1)
-    add("syntax-trailing-garbage", "syntax: text after the document (not JSON: usage error)",
+    add("syntax-trailing-garbage", "syntax: text after the document (not JSON: not a certificate)",
         w1 + "{}\n", 3)
     add("syntax-invalid-utf8", "syntax: bytes that are not UTF-8 (unreadable: usage error)",
         w1.encode("ascii")[:40] + b"\xff\xfe" + w1.encode("ascii")[40:], 3)
