@@ -107,6 +107,7 @@ def test_a_group_without_a_cost_is_never_used():
     (["--question-timeout", "nan"], "give seconds between 0 and 86400"),
     (["--question-timeout", "abc"], "is not a number of seconds"),
     (["--plan-heads", "0"], "must be positive"),
+    (["--plan-heads", "13"], "--plan-heads 13: give a number from 1 to 12"),
 ])
 def test_merge_report_options_are_one_line_errors(tmp_path, run_cli, argv, message):
     from attnproof.transformer.capture import random_capture, save_capture
@@ -114,5 +115,6 @@ def test_merge_report_options_are_one_line_errors(tmp_path, run_cli, argv, messa
     save_capture(random_capture(3, 4, 2, 2), tmp_path / "c.npz")
     rc, out, err = run_cli("merge-report", str(tmp_path / "c.npz"), "-o", str(tmp_path / "r"), *argv)
     last = err.strip().splitlines()[-1]
-    assert rc == 3 and last.startswith("attnproof merge-report: error:") and message in last
+    assert rc == 3 and last.startswith(("attnproof merge-report: error:", "attnproof: error:"))
+    assert message in last
     assert "Traceback (most recent call last)" not in err

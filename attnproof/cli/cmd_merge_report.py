@@ -71,7 +71,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--no-plan", action="store_true", help="no merge plan (no groups of 3+ heads)")
     p.add_argument("--plan-heads", type=positive_int, default=DEFAULT_PLAN_HEADS, metavar="N",
                    help=f"ask every group of heads for the plan when there are at most N heads "
-                        f"(default {DEFAULT_PLAN_HEADS})")
+                        f"(default {DEFAULT_PLAN_HEADS}, at most 12); above, the groups whose "
+                        f"pairs could all save atoms (at most 64)")
     p.add_argument("--explicit-fusion-limit", type=nonneg_int, default=EXPLICIT_FUSION_LIMIT,
                    metavar="N",
                    help=f"embed the best verified fusion when it has at most N atoms (default "

@@ -711,13 +711,14 @@ class MergeReport:
 
 MAX_PLAN_GROUPS = 64
 DEFAULT_PLAN_HEADS = 6
+MAX_PLAN_HEADS = 12
 
 
 def plan_groups(heads: Sequence[int], could_save, all_subsets: bool,
                 limit: int = MAX_PLAN_GROUPS) -> tuple[list, bool]:
     """The groups of three or more heads a merge plan asks: every one when
     ``all_subsets``, else those whose pairs could all save atoms (``could_save(h, g)``),
-    at most ``limit``; and whether none was left out.
+    at most ``limit`` of them; and whether none was left out.
 
     >>> plan_groups([0, 1, 2, 3], lambda h, g: {h, g} <= {0, 1, 2}, False)
     ([(0, 1, 2)], True)
@@ -728,7 +729,9 @@ def plan_groups(heads: Sequence[int], could_save, all_subsets: bool,
     out: list[tuple] = []
     for k in range(3, len(hs) + 1):
         for g in itertools.combinations(hs, k):
-            if all_subsets or all(could_save(a, b) for a, b in itertools.combinations(g, 2)):
+            if all_subsets:
+                out.append(g)
+            elif all(could_save(a, b) for a, b in itertools.combinations(g, 2)):
                 if len(out) == limit:
                     return out, False
                 out.append(g)
@@ -764,6 +767,10 @@ def merge_report(cap: Capture, out_dir: str | os.PathLike, heads: Optional[Seque
         raise InputError("a merge report needs at least two heads")
     if len(set(hs)) != len(hs):
         raise InputError("heads must be distinct")
+    if not 1 <= plan_heads <= MAX_PLAN_HEADS:
+        raise InputError(f"--plan-heads {plan_heads!r}: give a number from 1 to {MAX_PLAN_HEADS} "
+                         f"(every group of {MAX_PLAN_HEADS} heads is already "
+                         f"{2 ** MAX_PLAN_HEADS - MAX_PLAN_HEADS - 1} questions)")
     if timeout is not None and not (0 < timeout <= 86400):
         raise InputError(f"question timeout {timeout!r}: give seconds between 0 and 86400")
     if domain is None:
