@@ -37,8 +37,8 @@ _EXPORTS = {
     "LowerBound": "bounds", "Certificate": "certificate", "Verdict": "checker",
 }
 # subpackages reachable as attributes
-_SUBMODULES = ("algebra", "api", "bounds", "certificate", "checker", "cli", "errors", "parallel",
-               "families", "fusion", "io", "heads", "numeric", "plot", "smt")
+_SUBMODULES = ("algebra", "api", "bounds", "certificate", "checker", "cli", "display", "errors", "parallel",
+               "families", "fusion", "io", "heads", "numeric", "plot", "proving", "smt")
 
 __all__ = sorted(_EXPORTS) + ["__version__"]  # noqa: PLE0605  (the lazy names, built from _EXPORTS)
 

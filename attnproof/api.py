@@ -19,12 +19,12 @@ Certificate(lower_bound=16, upper_bound=16, minimum=16, trust='exact')
 from __future__ import annotations
 
 import os
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
-from .errors import CertificateError, InputError
-from .io import as_problem
+from .errors import InputError
 from .heads import MultiHead  # noqa: F401  (the type every verb accepts)
-from .parallel.tasks import Progress
+from .io import as_problem
+from .parallel import MapTasks, Progress
 
 __all__ = ["bound", "prove", "check", "search", "as_problem"]
 
@@ -32,27 +32,31 @@ DEFAULT_MAX_ATOMS = 1 << 20
 
 
 def bound(problem: Any, *, explicit: bool = False, max_atoms: int | None = DEFAULT_MAX_ATOMS,
-          progress: Progress = None):
+          progress: Progress = None, mapper: MapTasks | None = None):
     """The proven lower bound on the atoms of every exact single-head fusion (THEORY §4).
 
-    Returns a :class:`~attnproof.bounds.LowerBound` (``.value``, ``.trust``, ``.tight``).
+    Returns a :class:`~attnproof.bounds.LowerBound` (``.value``, ``.trust``, ``.tight``);
+    ``attnproof bound`` prints it.  ``mapper``: where the factor and block tasks run
+    (:func:`attnproof.parallel.mapper`; by default in this process).
     """
     from .bounds import lower_bound
 
     return lower_bound(as_problem(problem), explicit=explicit, max_atoms=max_atoms,
-                       progress=progress)
+                       progress=progress, mapper=mapper)
 
 
 def prove(problem: Any, *, explicit: bool = False, max_atoms: int | None = DEFAULT_MAX_ATOMS,
           explicit_fusion_limit: int | None = None, output: str | os.PathLike | None = None,
-          progress: Progress = None, lines: bool | None = None, lines_timeout: float = 120.0):
+          progress: Progress = None, lines: bool | None = None,
+          lines_timeout: float = 120.0, mapper: MapTasks | None = None):
     """Lower and upper bounds in a certificate that the independent checker accepts.
 
-    The certificate is checked before it is returned (and written to ``output``,
-    atomically, when given); a certificate the checker refuses raises
-    :class:`~attnproof.errors.CertificateError`.  A certificate that needs more than
-    the checker's default work budget is checked with one that fits, and ``cert.check_note``
-    names the ``--max-work`` that re-checks it.
+    The pipeline of ``attnproof prove`` (:func:`attnproof.proving.prove_problem`), which
+    gives byte-identical certificates: the certificate is checked before it is
+    returned (and written to ``output``, atomically, when given); a certificate the
+    checker refuses raises :class:`~attnproof.errors.CertificateError`.  A certificate
+    that needs more than the checker's default work budget is checked with one that
+    fits, and ``cert.check_note`` names the ``--max-work`` that re-checks it.
 
     ``lines``: the line query of THEORY §12, as ``attnproof prove`` asks it: by default
     (None) when the exact steps leave a gap and it applies (a factor ``1 + c·x^g``, no
@@ -60,51 +64,19 @@ def prove(problem: Any, *, explicit: bool = False, max_atoms: int | None = DEFAU
     ``lines_timeout`` seconds in all; True asks it whatever the size (an
     :class:`~attnproof.errors.InputError` when it cannot apply); False never.  A bound it
     raises has trust ``line-refuted``: ``attnproof check CERT --replay`` re-proves it.
+    ``lines_timeout``'s default is :data:`attnproof.smt.DEFAULT_LINES_TIMEOUT` (a test
+    holds them equal).
     """
-    from .certificate import EXPLICIT_FUSION_LIMIT, build_certificate, check_own, waits_for_replay
+    # imported here: the pipeline imports the certificate, checker and SMT packages, which
+    # would make ``from attnproof import bound`` four times slower (docs/layout.md)
+    from .certificate import EXPLICIT_FUSION_LIMIT
+    from .proving import prove_problem
 
-    if not (lines_timeout > 0) or lines_timeout > 86400:
-        raise InputError(f"lines_timeout {lines_timeout!r}: give seconds between 0 and 86400")
-    M = as_problem(problem)
-    cert = build_certificate(M, explicit=explicit, max_atoms=max_atoms,
-                             explicit_fusion_limit=(EXPLICIT_FUSION_LIMIT if explicit_fusion_limit
-                                                    is None else explicit_fusion_limit),
-                             progress=progress)
-    if lines is not False and cert.lower.value != cert.upper:
-        cert = _with_lines(M, cert, bool(lines), lines_timeout, max_atoms)
-    v, budget_note = check_own(cert.text)
-    cert.check_note = budget_note
-    if v.code == 2 and not waits_for_replay(v):
-        from .errors import LimitError
-
-        raise LimitError(f"the checker cannot decide this certificate within its limits "
-                         f"({v.message})")
-    if v.code not in (0, 2):
-        raise CertificateError(f"the checker does not accept the certificate: {v.message}")
-    if output is not None:
-        from .io import atomic_write_text
-
-        atomic_write_text(output, cert.text)
-    return cert
-
-
-def _with_lines(M, cert, forced: bool, timeout: float, max_atoms: int | None):
-    """``cert`` with the line refutations of THEORY §12 added, when the query applies."""
-    from dataclasses import replace
-
-    from .certificate import Certificate
-    from .smt import add_line_refutations, line_obstacle
-
-    if line_obstacle(M, cert, forced=forced) is not None:
-        return cert
-    doc, mr = add_line_refutations(M, cert, timeout, max_atoms)
-    if doc is None:
-        return cert
-    claims = doc["claims"]
-    fusion = mr.best if mr.best.atoms < cert.upper else cert.fusion
-    return Certificate(doc, replace(cert.lower, value=int(claims["lower_bound"]),
-                                    trust=doc["trust"]),
-                       fusion, int(claims["upper_bound"]), upper_note=cert.upper_note)
+    return prove_problem(as_problem(problem), explicit=explicit, max_atoms=max_atoms,
+                         explicit_fusion_limit=(EXPLICIT_FUSION_LIMIT if explicit_fusion_limit
+                                                is None else explicit_fusion_limit),
+                         lines=lines, lines_timeout=lines_timeout, output=output, mapper=mapper,
+                         progress=progress).certificate
 
 
 def check(certificate: Any, *, problem: Any = None, strict: bool = False):
@@ -153,13 +125,17 @@ def check(certificate: Any, *, problem: Any = None, strict: bool = False):
 
 def search(problem: Any, atoms: int | None = None, *, window: int | Sequence | Any = 1,
            minimize: bool = False, timeout: float = 600, options: Any = None,
-           max_atoms: int | None = DEFAULT_MAX_ATOMS, progress: Progress = None):
+           max_atoms: int | None = DEFAULT_MAX_ATOMS, progress: Progress = None,
+           on_step: Callable[[Any], None] | None = None,
+           on_solvers: Callable[[str], None] | None = None, budget: float | None = None):
     """Search a window for a fusion with at most ``atoms`` atoms (z3; unsat re-checked by cvc5).
 
     With ``minimize=True`` walk the atom count down from the best cheap fusion
-    (:func:`attnproof.smt.minimize`); otherwise one query
-    (:func:`attnproof.smt.search_fusion`).  ``window``: a box radius or a
-    list of exponent vectors of the multiplier ``G`` (THEORY §6).
+    (:func:`attnproof.smt.minimize`; ``on_step(result)`` after each query); otherwise one
+    query (:func:`attnproof.smt.search_fusion`).  ``window``: a box radius or a list of
+    exponent vectors of the multiplier ``G`` (THEORY §6).  ``on_solvers(text)``: the
+    solvers' states as they change (``attnproof search`` shows them).  ``budget``: with
+    ``minimize``, seconds for the whole walk (past them it stops with what it proved).
     """
     from .smt import SearchOptions, minimize as _minimize, search_fusion
 
@@ -168,9 +144,11 @@ def search(problem: Any, atoms: int | None = None, *, window: int | Sequence | A
     if minimize:
         if atoms is not None:
             raise InputError("give either atoms or minimize=True, not both")
-        return _minimize(M, window, timeout, opts, progress=progress, max_atoms=max_atoms)
+        return _minimize(M, window, timeout, opts, progress=progress, max_atoms=max_atoms,
+                         on_step=on_step, on_solvers=on_solvers, budget=budget)
     if atoms is None:
         raise InputError("search needs atoms=K (or minimize=True)")
     from .fusion import reduced_form
 
-    return search_fusion(M, atoms, window, timeout, opts, r=reduced_form(M, max_atoms))
+    return search_fusion(M, atoms, window, timeout, opts, r=reduced_form(M, max_atoms),
+                         on_solvers=on_solvers)

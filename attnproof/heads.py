@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Iterable, Sequence
 
+from .display import REPR_LIMIT, clip, fields_repr, short
 from .errors import ValidationError
 
 __all__ = ["Atom", "Head", "MultiHead"]
@@ -212,8 +213,6 @@ class Atom:
         >>> Atom.sparse(10 ** 5, {7: 1}, (2,))
         Atom(dim=100000, key={7: 1}, value=(2,))
         """
-        from .brief import REPR_LIMIT, short
-
         extra = "".join(f", {n}={short(v)}" for n, v, default in
                         (("bias", self.bias, 0), ("weight", self.weight, 1)) if v != default)
         if self.dim <= 8:
@@ -232,8 +231,6 @@ class Atom:
         >>> print(Atom(key=(1, "1/2"), value=(1,), bias=-1))
         key (1, 1/2) -> value 1, bias -1
         """
-        from .brief import clip
-
         key = ("(" + ", ".join(map(str, self.key)) + ")" if self.dim <= 8 else
                "{" + ", ".join(f"{j}: {x}" for j, x in self.sparse_key) + "}")
         val = str(self.value[0]) if len(self.value) == 1 else "(" + ", ".join(map(str, self.value)) + ")"
@@ -300,8 +297,6 @@ class Head:
         >>> Head((Atom((1,), (1,)), Atom((0,), (0,))), name="sigma")
         Head(name='sigma', atoms=2, dim=1)
         """
-        from .brief import fields_repr
-
         return fields_repr("Head", name=self.name, atoms=len(self.atoms), dim=self.dim,
                            value_dim=self.value_dim if self.value_dim != 1 else None)
 
@@ -422,8 +417,6 @@ class MultiHead:
         >>> sigmoid_sum(3)
         MultiHead(heads=3, atoms=(2, 2, 2), dim=3)
         """
-        from .brief import fields_repr
-
         return fields_repr("MultiHead", heads=len(self.heads),
                            atoms=tuple(len(h) for h in self.heads), dim=self.dim,
                            value_dim=self.value_dim if self.value_dim != 1 else None)

@@ -122,7 +122,7 @@ def _window_k3() -> dict | None:
     res = search_fusion(M, 6, 1, timeout=120)
     if res.result != "unsat":
         return None
-    return search_certificate(M, refutations=[res])
+    return search_certificate(M, refutations=[res]).doc
 
 
 def _lines_k3() -> dict | None:
@@ -135,7 +135,7 @@ def _lines_k3() -> dict | None:
     res = line_query(M, 6, timeout=120)
     if res.result != "unsat":
         return None
-    return line_certificate(M, None, res)
+    return line_certificate(M, None, res).doc
 
 
 def _constant_head_forgery() -> dict:

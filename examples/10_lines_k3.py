@@ -25,7 +25,6 @@ from fractions import Fraction
 from attnproof import graph_sum
 from attnproof.checker import check_text
 from attnproof.families import named_graph
-from attnproof.io import canonical_json
 from attnproof.smt.certify import line_certificate
 from attnproof.smt.line_query import line_query
 from attnproof.smt.replay import replay_step
@@ -74,8 +73,7 @@ def main() -> None:
     print(f"completed to a fusion with {f.atoms} atoms, verified exactly; its denominator's "
           f"line sums vanish in every direction {[list(g) for g in high.factors.directions]}")
 
-    doc = line_certificate(M, None, low)
-    text = canonical_json(doc)
+    text = line_certificate(M, None, low).text
     v = check_text(text)
     assert v.status == "inconclusive" and v.line_steps
     step_index = v.line_steps[0]

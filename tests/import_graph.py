@@ -19,27 +19,32 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = "attnproof"
 
-# The layer order of ARCHITECTURE.md, bottom first.  A module may import modules of its
+# The layer order of docs/layout.md, bottom first.  A module may import modules of its
 # own layer or of a lower one.  The first name of a line is the layer of the architecture;
-# the others are top-level modules that sit in it.
+# the others are top-level modules that sit in it, or a subpackage's module that sits in a
+# layer above its package's (``display.formulas`` reads the algebra: the most specific
+# name decides).
 LAYERS: tuple[tuple[str, ...], ...] = (
-    ("errors", "parallel", "brief"),
+    ("errors", "parallel", "display"),
     ("heads", "arrays", "families"),
     ("io",),
-    ("algebra",),
+    ("algebra", "display.formulas"),
     ("geometry",),
     ("fusion",),
     ("bounds",),
     ("certificate",),
     ("smt", "numeric", "transformer", "plot"),
-    ("api",),
+    ("api", "proving"),
     ("cli", "__main__"),
 )# The command line is a thin layer: it reaches the other rooms through their public
 # names only (``attnproof.smt``, not ``attnproof.smt.sweep``).
 THIN = frozenset({"cli", "__main__"})
 # ... except where a module and its main function share a name, so that the package
 # cannot export the function without hiding the module (``smt.sweep.sweep``)
-THIN_DOORS = frozenset({f"{PACKAGE}.smt.sweep", f"{PACKAGE}.smt.line_query"})
+THIN_DOORS = frozenset({f"{PACKAGE}.smt.sweep", f"{PACKAGE}.smt.line_query",
+                        # the formulas sit a room above the rest of display, so that package
+                        # cannot export them
+                        f"{PACKAGE}.display.formulas"})
 
 # The package root re-exports the public names of every layer: only the top may import it.
 ROOT_LAYER = next(i for i, names in enumerate(LAYERS) if "api" in names)
@@ -200,14 +205,17 @@ def layer_of(module: str, package: str = PACKAGE) -> int | None:
     True
     >>> layer_of("attnproof.checker.rules") is None
     True
+    >>> layer_of("attnproof.display.formulas") == layer_of("attnproof.algebra") > layer_of("attnproof.display")
+    True
     """
     parts = module.split(".")
     if len(parts) < 2:
         return None
-    top = parts[1]
-    for i, names in enumerate(LAYERS):
-        if top in names:
-            return i
+    for k in range(len(parts), 1, -1):          # the most specific name listed decides
+        name = ".".join(parts[1:k])
+        for i, names in enumerate(LAYERS):
+            if name in names:
+                return i
     return None
 
 

@@ -14,7 +14,7 @@ import networkx as nx
 import pytest
 
 import attnproof
-from attnproof.brief import REPR_LIMIT
+from attnproof.display import REPR_LIMIT
 
 
 @pytest.fixture(scope="module")

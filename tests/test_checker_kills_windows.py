@@ -75,7 +75,7 @@ def _certificate(name: str) -> dict:
         return prove(M, lines=True).doc
     res = line_query(M, k, timeout=60, complete=False)
     assert res.result == "unsat", (name, res.result)
-    return line_certificate(M, None, res, cert=build_certificate(M))
+    return line_certificate(M, None, res, cert=build_certificate(M)).doc
 
 
 def certificate(name: str) -> dict:

@@ -182,7 +182,7 @@ def test_checked_gcd_refuses_flints_silent_zero():
     import flint
 
     from attnproof.errors import AlgebraError
-    from attnproof.fusion import checked_gcd
+    from attnproof.algebra.identity import checked_gcd
 
     ctx = flint.fmpz_mpoly_ctx.get(("x",), "lex")
     (x,) = ctx.gens()
@@ -202,7 +202,7 @@ def _with_fusion(M, frac, f):
 
     g = ExplicitFusion(M, frac, f.method, f.coords, f.inner)
     doc = copy.deepcopy(build_certificate(M).doc)
-    doc["steps"][-1] = explicit_fusion_step(g.to_problem_dict(None)["heads"][0], g.order_keys())
+    doc["steps"][-1] = explicit_fusion_step(g)
     lower = doc["claims"]["lower_bound"]
     doc["claims"]["upper_bound"] = g.atoms
     doc["claims"]["minimum"] = g.atoms if g.atoms == lower else None

@@ -128,10 +128,11 @@ def test_a_sat_support_is_completed_and_verified():
 
 
 def test_replay_ties_the_text_to_the_problem():
-    from attnproof.smt.certify import line_refutation_step
+    from attnproof.certificate.steps.windows import line_refutation_step
+    from attnproof.smt.certify import line_refutation
     from attnproof.smt.replay import line_options_of, replay_step
     M = graph_sum(named_graph("complete", 3))
-    step = line_refutation_step(line_query(M, 6, 60), "0" * 64)
+    step = line_refutation_step(line_refutation(line_query(M, 6, 60)), "0" * 64)
     assert line_options_of(step, M) == LINE_OPTIONS
     ok, why = replay_step(step, 60, problem=sigmoid_sum(3))
     assert not ok and "not the line query" in why
@@ -323,7 +324,7 @@ def _extended_certificate(M):
     from attnproof.smt.line_query import line_minimize
     mr = line_minimize(M, timeout=60)
     assert mr.refutation is not None
-    return line_certificate(M, mr.best, mr.refutation)
+    return line_certificate(M, mr.best, mr.refutation).doc
 
 
 def _rechecked(doc):
@@ -372,13 +373,14 @@ def test_checker_verifies_coefficients_and_multiplicities_and_refuses_forgeries(
 
 def test_newton_factors_are_bound_and_replayed():
     from attnproof.heads import MultiHead
-    from attnproof.smt.certify import line_refutation_step
+    from attnproof.certificate.steps.windows import line_refutation_step
+    from attnproof.smt.certify import line_refutation
     from attnproof.smt.replay import replay_step
     M = MultiHead((_triangle(), _sig((1, 0)), _sig((0, 1))))
     res = line_query(M, 3, 60)
     assert res.result == "unsat"
     from attnproof.smt import line_certificate
-    doc = line_certificate(M, None, res)
+    doc = line_certificate(M, None, res).doc
     step = [s for s in doc["steps"] if s["rule"] == "line_refutation"][0]
     assert len(step["newton_factors"]) == 1
     assert _rechecked(json.loads(json.dumps(doc))).code == 2
@@ -390,15 +392,16 @@ def test_newton_factors_are_bound_and_replayed():
     assert not replay_step(dict(step, newton_factors=[]), 60, problem=M)[0]
     from attnproof.errors import CertificateError
     with pytest.raises(CertificateError, match="bound factors"):
-        line_refutation_step(res, "0" * 64)                         # the index needs the factors
+        line_refutation_step(line_refutation(res), "0" * 64)         # the index needs the factors
 
 
 def test_replay_refuses_a_stated_c_or_m_the_problem_does_not_have():
     from attnproof.heads import MultiHead
-    from attnproof.smt.certify import line_refutation_step
+    from attnproof.certificate.steps.windows import line_refutation_step
+    from attnproof.smt.certify import line_refutation
     from attnproof.smt.replay import line_options_of
     M = MultiHead((_square(), _sig((0, 1))))
-    step = line_refutation_step(line_query(M, 5, 60), "0" * 64)
+    step = line_refutation_step(line_refutation(line_query(M, 5, 60)), "0" * 64)
     assert line_options_of(step, M) == LINE_OPTIONS
     assert line_options_of(dict(step, multiplicities=[1, 3]), M) is None
     assert line_options_of(dict(step, coefficients=[1, 2]), M) is None

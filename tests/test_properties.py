@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from attnproof import Atom, Head, MultiHead, fuse, product_fusion, reduced_form
 from attnproof.fusion import verify_head
 from attnproof.algebra import Lattice, head_fraction
-from attnproof.algebra.display import poly_expr
+from attnproof.display.formulas import poly_expr
 
 small_rat = st.fractions(min_value=-4, max_value=4, max_denominator=4)
 pos_rat = st.fractions(min_value=Fraction(1, 4), max_value=4, max_denominator=4)

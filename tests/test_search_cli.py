@@ -10,7 +10,8 @@ import pytest
 from attnproof.families import graph_sum, named_graph, sigmoid_sum, biased_sigmoid_sum
 from attnproof.io import dump_problem, load_problem
 from attnproof.smt import search_fusion
-from attnproof.smt.certify import refutation_claim, refutation_step, search_certificate
+from attnproof.certificate.steps.windows import window_refutation_claim, window_refutation_step
+from attnproof.smt.certify import search_certificate, window_refutation
 from attnproof.smt.replay import replay_step
 from attnproof.errors import CertificateError
 
@@ -151,14 +152,14 @@ def test_witness_with_more_atoms_keeps_the_certificate_upper_bound():
     M = sigmoid_sum(2)
     bigger = fusion_from_g(reduced_form(M), {(0, 0): Fraction(1), (1, 0): Fraction(1)})
     assert bigger.atoms == 6
-    doc = search_certificate(M, bigger)
+    doc = search_certificate(M, bigger).doc
     v = _check(doc)
     assert v.status == "valid" and v.upper_bound == 4 and v.minimum == 4
 
 
 def test_tampered_steps_fail_replay_or_check():
     res = search_fusion(sigmoid_sum(2), 3, 1, timeout=60)
-    step = refutation_step(res)
+    step = window_refutation_step(window_refutation(res))
     ok, msg = replay_step(dict(step, smtlib=step["smtlib"] + " "))
     assert not ok and "sha256" in msg
     # a query that is satisfiable, with its true hash: replay must refuse it
@@ -172,9 +173,9 @@ def test_tampered_steps_fail_replay_or_check():
 def test_only_refutations_can_be_certified():
     sat = search_fusion(sigmoid_sum(2), 4, 1, timeout=60)
     with pytest.raises(CertificateError):
-        refutation_step(sat)
+        window_refutation(sat)
     unsat = search_fusion(sigmoid_sum(2), 3, 0, timeout=60)
-    assert refutation_claim(unsat)["atoms"] == 3
+    assert window_refutation_claim(window_refutation(unsat))["atoms"] == 3
 
 
 def test_smtlib_export_matches_the_printed_hash(run_cli, problems, tmp_path):

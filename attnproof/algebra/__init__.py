@@ -1,7 +1,7 @@
 """Exact algebra kernel: the exponent lattice and heads as fractions over exp atoms.
 
 python-flint does the polynomial arithmetic; SymPy is used only for display
-(:mod:`attnproof.algebra.display`).
+(:mod:`attnproof.display.formulas`).
 """
 
 from .lattice import Lattice
@@ -10,9 +10,8 @@ from .expfrac import (ExpFraction, evaluate_poly, head_fraction, poly_context, p
 from .evaluate import evaluate_head, evaluate_multihead, random_point
 from .budget import factor_obstacle, flint_obstacle
 from .sizes import fusion_size_bound
-from .display import factored_expr, fraction_expr, fraction_text, legend
 
 __all__ = ["Lattice", "ExpFraction", "head_fraction", "poly_context", "poly_to_dict",
            "poly_from_dict", "evaluate_poly", "to_fraction", "evaluate_head",
            "evaluate_multihead", "random_point", "factor_obstacle", "flint_obstacle",
-           "fusion_size_bound", "legend", "fraction_text", "fraction_expr", "factored_expr"]
+           "fusion_size_bound"]

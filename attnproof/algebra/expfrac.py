@@ -24,6 +24,7 @@ from typing import Iterator, Sequence
 
 import flint
 
+from ..display import fields_repr
 from ..errors import AlgebraError
 from ..heads import Head
 from .lattice import Lattice
@@ -119,8 +120,6 @@ class ExpFraction:
 
     def __repr__(self) -> str:
         """Short: the number of terms of ``N`` and ``D``."""
-        from ..brief import fields_repr
-
         return fields_repr("ExpFraction", den_terms=len(self.den),
                            num_terms=tuple(len(p) for p in self.num), dim=self.lattice.dim)
 

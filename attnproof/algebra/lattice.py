@@ -32,6 +32,7 @@ from fractions import Fraction
 from math import lcm
 from typing import Sequence
 
+from ..display import fields_repr, short
 from ..heads import Atom, MultiHead
 
 __all__ = ["Lattice"]
@@ -62,8 +63,6 @@ class Lattice:
         >>> Lattice(2, (1, 3))
         Lattice(dim=2, scales=(1, 3), bias_scale=0)
         """
-        from ..brief import fields_repr, short
-
         scales = self.scales if len(short(self.scales)) <= 48 else None
         other = None if scales is not None else f"<{len(self.scale_map)} scales other than 1>"
         return fields_repr("Lattice", dim=self.dim, scales=scales, scale_map=other,

@@ -21,6 +21,8 @@ from typing import Sequence
 
 import flint
 
+from ..errors import LimitError
+
 __all__ = ["primitive", "generator_classes", "classify", "graphic_edges", "count_acyclic_orientations",
            "acyclic_orientations_within", "chordal_spanning_subgraph", "checker_general_steps",
            "acyclic_orientations_tutte", "acyclic_orientations_brute", "graphic_functionals",
@@ -426,8 +428,6 @@ def count_acyclic_orientations(n: int, edges, max_steps: int | None = GENERAL_ST
     >>> count_acyclic_orientations(5, [(0, 1), (1, 2), (2, 3), (3, 0), (3, 4)])
     (28, ['complete', 'cycle'])
     """
-    from ..errors import LimitError
-
     total, how, kept, notes = acyclic_orientations_within(n, edges, max_steps)
     if kept is not None:
         raise LimitError(notes[0].split(": the bound counts")[0])

@@ -2,7 +2,8 @@
 
 The proof is :func:`attnproof.geometry.proof.geometry_proof`; its steps
 (docs/certificates.md §6.7-6.10) are written by
-:mod:`attnproof.certificate.steps.geometry`; the upper bound is ``product_fusion``.
+:mod:`attnproof.certificate.steps.geometry` and the document by
+:func:`attnproof.certificate.document.certificate_document`; the upper bound is ``product_fusion``.
 Nothing here expands a polynomial.
 
 >>> from attnproof.families import sigmoid_sum
@@ -13,17 +14,13 @@ Nothing here expands a polynomial.
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass
 from typing import Any
 
 from ..geometry.points import head_points
 from ..geometry.proof import MAX_CANDIDATES, GeometryProof, geometry_proof
-from ..io import canonical_json, problem_to_dict
 from ..heads import MultiHead
-from .build import FORMAT, VERSION, encode_count
-from .steps.fusion import product_fusion_step
-from .steps.geometry import geometry_steps
+from .document import certificate_document
 
 __all__ = ["GeometryProof", "geometry_proof", "MAX_CANDIDATES", "geometry_certificate",
            "GeometryCertificate"]
@@ -43,11 +40,4 @@ def geometry_certificate(M: MultiHead, **kw: Any) -> GeometryCertificate | None:
     upper = 1
     for p in head_points(M):
         upper *= len(p)
-    pdoc = problem_to_dict(M)
-    doc = {"format": FORMAT, "version": VERSION, "problem": pdoc,
-           "problem_sha256": hashlib.sha256(canonical_json(pdoc).encode("ascii")).hexdigest(),
-           "claims": {"lower_bound": encode_count(gp.lower), "upper_bound": encode_count(upper),
-                      "minimum": encode_count(upper) if gp.lower == upper else None,
-                      "window_refutations": []},
-           "steps": geometry_steps(gp) + [product_fusion_step()], "trust": "exact"}
-    return GeometryCertificate(doc, gp)
+    return GeometryCertificate(certificate_document(M, gp, None, upper), gp)

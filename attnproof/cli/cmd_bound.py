@@ -62,14 +62,14 @@ def summarize(lb) -> dict:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..bounds import lower_bound
-    from ..parallel import mapper
+    from ..api import bound
     from ..io import load_problem
+    from ..parallel import mapper
 
     M = load_problem(args.problem)
     with ProgressBar("bound: factors, then vertices", heartbeat=True) as bar:
-        lb = lower_bound(M, explicit=args.explicit, max_atoms=args.max_atoms, progress=bar,
-                         mapper=mapper(executor_spec(args)))
+        lb = bound(M, explicit=args.explicit, max_atoms=args.max_atoms, progress=bar,
+                   mapper=mapper(executor_spec(args)))
     s = summarize(lb)
     if args.json:
         print_json(s)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 
+from ..errors import InputError
 from .common import EXIT_OK, ProgressBar, add_common, nonneg_int, print_json
 
 NAME = "capture"
@@ -46,8 +47,6 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def _ids(text: str) -> list:
-    from ..errors import InputError
-
     out = []
     for part in text.split(","):
         part = part.strip()
@@ -60,7 +59,6 @@ def _ids(text: str) -> list:
 def run(args: argparse.Namespace) -> int:
     import os
 
-    from ..errors import InputError
     from ..transformer import capture, load_local_model, save_capture
 
     if not args.output.lower().endswith((".npz", ".safetensors")):

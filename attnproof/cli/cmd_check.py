@@ -7,6 +7,7 @@ import contextlib
 import json
 import sys
 
+from ..errors import AttnproofError, InputError
 from .common import (EXIT_INCONCLUSIVE, EXIT_NEGATIVE, EXIT_OK, EXIT_USAGE, ProgressBar, add_common,
                      print_json)
 
@@ -75,7 +76,6 @@ def replay(text: str, budget_s: float | None = None,
     import time
 
     from ..checker.limits import REPLAY_SECONDS
-    from ..errors import AttnproofError
 
     doc = json.loads(text)
     steps = [(i, s) for i, s in enumerate(doc.get("steps", []))
@@ -148,8 +148,6 @@ def _not_a_certificate(path: str, text: str) -> None:
     """Refuse (exit 3) a YAML file or a problem file given where a certificate belongs."""
     from pathlib import Path
 
-    from ..errors import InputError
-
     if Path(path).suffix.lower() in (".yaml", ".yml"):
         raise InputError(f"{path}: certificates are JSON, this is a YAML file")
     head = text.lstrip()[:4096]
@@ -172,18 +170,15 @@ def run(args: argparse.Namespace) -> int:
 
     work = getattr(args, "max_work", None)
     if work is not None and work < 1:
-        from ..errors import InputError
         raise InputError("--max-work must be a positive number of operations")
     budget_s = getattr(args, "replay_timeout", None)
     if budget_s is not None and not 0 < budget_s <= 86400:
-        from ..errors import InputError
         # nan, inf, 1e308 and negative budgets made the replay fail inside (or never start)
         raise InputError(f"--replay-timeout {budget_s:g}: give seconds between 0 and 86400")
     # a certificate beyond the size its work budget reads is answered unread, not replayed
     v = too_large(file_size(args.certificate), work)
     if v is not None:
         return _answer(v, args)
-    from ..errors import InputError
     try:
         text = read_text_file(args.certificate, byte_limit(work))
     except InputError as e:     # missing, a folder, not UTF-8: exit 3, as for text that is not JSON

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 
+from ..errors import InputError
 from .common import EXIT_OK
 
 NAME = "completion"
@@ -26,8 +27,6 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..errors import InputError
-
     try:
         import argcomplete
     except ImportError:

@@ -6,6 +6,7 @@ import argparse
 import os
 import sys
 
+from ..errors import InputError
 from .common import (EXIT_OK, ProgressBar, add_common, ball_digits, nonneg_int, positive_int,
                      print_json)
 
@@ -65,7 +66,6 @@ def load_queries(path: str, dim: int):
     """
     import numpy as np
 
-    from ..errors import InputError
     from ..numeric import check_query_array
 
     try:
@@ -105,7 +105,6 @@ def _float_text(x: float) -> str:
 def run(args: argparse.Namespace) -> int:
     import numpy as np
 
-    from ..errors import InputError
     from ..io import load_problem
     from ..numeric import evaluate_balls, evaluate_kernel, queries_from_array, random_query_array
 

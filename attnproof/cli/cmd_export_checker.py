@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 
+from ..errors import InputError
 from .common import EXIT_OK, add_common, print_json
 
 NAME = "export-checker"
@@ -102,7 +103,6 @@ def export(directory: str, force: bool = False) -> list[str]:
     from pathlib import Path
 
     from .. import __version__
-    from ..errors import InputError
     from ..io import atomic_write_text
 
     src = Path(__file__).resolve().parents[1] / "checker"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from ..errors import InputError
 from .common import EXIT_OK, add_common, nonneg_int, positive_int, print_json
 
 NAME = "family"
@@ -51,7 +52,6 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def build(args: argparse.Namespace):
     """The multi-head the arguments describe."""
     from .. import families
-    from ..errors import InputError
     from ..io import parse_number
 
     if args.name == "sigmoid-sum":
@@ -85,7 +85,6 @@ MAX_FAMILY_TERMS = 4_000_000
 def _check_size(args: argparse.Namespace) -> None:
     """Refuse (exit 3) a family whose dimension or size is over the limits before building it."""
     from ..checker.limits import MAX_DIM
-    from ..errors import InputError
 
     dim, terms = 0, 0
     if args.name == "sigmoid-sum" and args.d:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from ..errors import LimitError, NumberError
 from .common import EXIT_OK, ProgressBar, add_common, add_max_atoms, nonneg_int, plural, print_json
 
 NAME = "fuse"
@@ -63,7 +64,6 @@ def _overlong_number(atoms) -> str | None:
     'atom 0: a number with more than 2000 digits'
     """
     from ..checker.limits import MAX_DIGITS, fits_digits
-    from ..errors import NumberError
     from ..io import parse_number
 
     def long(x) -> bool:
@@ -117,7 +117,6 @@ def _write_fused(path: str, f, dim: int) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from ..fusion import fuse
-    from ..errors import LimitError
     from ..io import load_problem
 
     M = load_problem(args.problem)

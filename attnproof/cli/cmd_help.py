@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from ..errors import InputError
 from .common import EXIT_OK, subcommands
 
 NAME = "help"
@@ -38,7 +39,6 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from . import build_parser
     from .common import did_you_mean
-    from ..errors import InputError
 
     parser = build_parser()
     topic = " ".join(args.topic) if args.topic else None

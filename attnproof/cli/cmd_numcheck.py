@@ -6,6 +6,7 @@ import argparse
 import sys
 from typing import Any
 
+from ..errors import InputError
 from .common import (EXIT_INCONCLUSIVE, EXIT_NEGATIVE, EXIT_OK, ProgressBar, add_common, ball_digits,
                      nonneg_int, positive_int, print_json)
 
@@ -80,7 +81,6 @@ PRODUCT_CHECK_LIMIT = 4096
 
 def _certificate_parts(doc: dict):
     """``(problem, explicit head or None, claims)`` of a certificate document."""
-    from ..errors import InputError
     from ..io import PROBLEM_FORMAT, PROBLEM_VERSION, problem_from_dict
 
     try:
@@ -119,8 +119,6 @@ def check_certificate(doc: dict, args: argparse.Namespace) -> int:
     if args.fused is not None:
         kind2, fused = _load(args.fused)
         if kind2 != "problem" or len(fused.heads) != 1:
-            from ..errors import InputError
-
             raise InputError(f"{args.fused}: FUSED must be a problem file with exactly one head")
         head, source = fused.heads[0], args.fused
     elif head is not None:
@@ -210,7 +208,6 @@ def _print_check(res, label: str) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..errors import InputError
     from ..numeric import ball_compare
 
     kind, first = _load(args.problem)

@@ -5,8 +5,9 @@ from __future__ import annotations
 import argparse
 import sys
 
-from .common import (EXIT_INCONCLUSIVE, EXIT_NEGATIVE, EXIT_OK, ProgressBar, add_common,
-                     add_max_atoms, positive_int, print_json, spent_note, time_limits)
+from ..errors import InputError
+from .common import (EXIT_INCONCLUSIVE, EXIT_NEGATIVE, EXIT_OK, add_common, add_max_atoms,
+                     positive_int, print_json, query_progress, spent_note, time_limits)
 
 NAME = "search"
 HELP = "search a window for a smaller single-head fusion (z3 and cvc5 at once)"
@@ -106,7 +107,6 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def _check_output_paths(args: argparse.Namespace) -> None:
     import os
 
-    from ..errors import InputError
     for flag, path in (("-o", args.output), ("--certificate", args.certificate), ("--smtlib", args.smtlib)):
         if path:
             folder = os.path.dirname(path) or "."
@@ -136,7 +136,6 @@ def _describe_window(res) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..errors import InputError
     from ..io import load_problem
     from ..smt import parse_window
 
@@ -182,17 +181,14 @@ def _run_minimize(args: argparse.Namespace, M, window, opts) -> int:
     """``--minimize``: queries for fewer and fewer atoms until refuted, met or inconclusive."""
     import time
 
+    from ..api import search
     from ..io import atomic_write_text, canonical_json
-    from ..smt import minimize, search_certificate
+    from ..smt import search_certificate
 
     t0 = time.perf_counter()
     solvers = "z3" if args.no_cross_check else "z3 and cvc5"
-    stage = {"query": "minimizing: query 1", "solvers": f"{solvers} running"}
-
-    def label() -> str:
-        return f"{stage['query']} ({stage['solvers']}, {time_limits(args)})"
-
-    with ProgressBar(label(), heartbeat=True) as bar:
+    with query_progress("minimizing: query 1", f"{solvers} running",
+                        f", {time_limits(args)}") as (bar, label):
         asked = []
 
         def step(res) -> None:      # the result lists each query: the progress line alone names it
@@ -202,15 +198,12 @@ def _run_minimize(args: argparse.Namespace, M, window, opts) -> int:
             known = "; ".join(([f"no fusion with <= {max(refuted)} atoms in the window"]
                                if refuted else [])
                               + ([f"a fusion with {min(found)}"] if found else []))
-            stage["query"] = (f"minimizing: query {len(asked) + 1} after k = {res.target} "
-                              f"{res.result}{'; ' + known if known else ''}")
+            label.query(f"minimizing: query {len(asked) + 1} after k = {res.target} "
+                        f"{res.result}{'; ' + known if known else ''}", f"{solvers} running")
 
-        def solver_states(text: str) -> None:
-            stage["solvers"] = text
-            bar.describe(label())
-
-        mr = minimize(M, window, args.timeout, opts, progress=bar, max_atoms=args.max_atoms,
-                      on_step=step, on_solvers=solver_states, budget=args.time_limit)
+        mr = search(M, window=window, minimize=True, timeout=args.timeout, options=opts,
+                    progress=bar, max_atoms=args.max_atoms, on_step=step,
+                    on_solvers=label.solvers, budget=args.time_limit)
     last = mr.steps[-1] if mr.steps else None
     if args.smtlib and last is not None:
         atomic_write_text(args.smtlib, last.encoding.smtlib)
@@ -218,8 +211,8 @@ def _run_minimize(args: argparse.Namespace, M, window, opts) -> int:
         atomic_write_text(args.output, canonical_json(mr.best.to_problem_dict()))
     ref = mr.refutation
     if args.certificate:
-        doc = search_certificate(M, mr.best, [ref] if ref is not None else [])
-        atomic_write_text(args.certificate, canonical_json(doc))
+        cert = search_certificate(M, mr.best, [ref] if ref is not None else [])
+        atomic_write_text(args.certificate, cert.text)
     if args.json:
         summary = mr.to_dict()
         summary["verdict"] = {"refuted": "unsat", "bound": "sat", "unknown": "unknown"}[mr.stopped]
@@ -257,19 +250,15 @@ def _print_minimize(mr, ref) -> None:
 
 def _run_query(args: argparse.Namespace, M, window, opts) -> int:
     """One query: is there a fusion with at most ``--atoms`` atoms whose G lies in the window?"""
-    from ..errors import InputError
-    from ..fusion import reduced_form
+    from ..api import search
     from ..io import atomic_write_text, canonical_json
-    from ..smt import search_certificate, search_fusion
+    from ..smt import search_certificate
 
-    r = reduced_form(M, args.max_atoms)
     solvers = "z3" if args.no_cross_check else "z3 and cvc5"
-    head = f"SMT query: at most {args.atoms} atoms"
-    with ProgressBar(f"{head} ({solvers} running, timeout {args.timeout:g} s)",
-                     heartbeat=True) as bar:
-        res = search_fusion(M, args.atoms, window, args.timeout, opts, r=r,
-                            on_solvers=lambda text: bar.describe(
-                                f"{head} ({text}, timeout {args.timeout:g} s)"))
+    with query_progress(f"SMT query: at most {args.atoms} atoms", f"{solvers} running",
+                        f", timeout {args.timeout:g} s") as (bar, label):
+        res = search(M, args.atoms, window=window, timeout=args.timeout, options=opts,
+                     max_atoms=args.max_atoms, on_solvers=label.solvers)
     if args.smtlib:
         atomic_write_text(args.smtlib, res.encoding.smtlib)
     if res.result == "sat" and res.fusion is not None and args.output:
@@ -277,8 +266,8 @@ def _run_query(args: argparse.Namespace, M, window, opts) -> int:
     if args.certificate:
         if res.result == "unknown":
             raise InputError("--certificate: the query was inconclusive, there is nothing to certify")
-        doc = search_certificate(M, res.fusion, [res] if res.result == "unsat" else [])
-        atomic_write_text(args.certificate, canonical_json(doc))
+        cert = search_certificate(M, res.fusion, [res] if res.result == "unsat" else [])
+        atomic_write_text(args.certificate, cert.text)
     if args.json:
         summary = res.to_dict()
         summary["verdict"] = summary.pop("result")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 
+from ..errors import InputError, LimitError
 from .common import EXIT_OK, add_common, add_max_atoms, plural, positive_int, print_json
 
 NAME = "show"
@@ -55,7 +56,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def _fmt(num, den, lattice, style: str, max_terms: int) -> str:
-    from ..algebra import factor_obstacle, fraction_text
+    from ..algebra import factor_obstacle
+    from ..display.formulas import fraction_text
 
     if factor_obstacle(den) is not None:
         # factoring would take minutes to hours: the denominator as it stands
@@ -69,7 +71,7 @@ def _fmt(num, den, lattice, style: str, max_terms: int) -> str:
 
 
 def _factored_or_count(p, lattice, max_terms):
-    from ..algebra import factored_expr
+    from ..display.formulas import factored_expr
 
     _, factors = p.factor()
     if all(len(f) <= max_terms for f, _ in factors) and len(factors) <= max_terms:
@@ -83,7 +85,7 @@ def _unfactored(num, den, lattice, style: str, max_terms: int) -> str:
     """``num/den`` without factoring (long exponents: FLINT's factor is out of reach)."""
     import sympy
 
-    from ..algebra import fraction_expr
+    from ..display.formulas import fraction_expr
 
     if len(num) > max_terms or len(den) > max_terms:
         return f"[{len(num)}-term polynomial]/[{len(den)}-term polynomial]"
@@ -161,8 +163,8 @@ def float_summary(M, lat, out) -> dict:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..algebra import head_fraction, Lattice, legend
-    from ..errors import InputError
+    from ..algebra import head_fraction, Lattice
+    from ..display.formulas import legend
     from ..fusion import reduced_form
     from ..io import load_problem
 
@@ -170,7 +172,6 @@ def run(args: argparse.Namespace) -> int:
     lat = Lattice.of(M)
     if lat.nvars > MAX_SHOW_VARIABLES:
         # a polynomial context over this many variables is beyond display (and FLINT)
-        from ..errors import LimitError
 
         raise LimitError(f"show displays formulas in at most {MAX_SHOW_VARIABLES} lattice "
                          f"variables; this problem has {lat.nvars} (use 'attnproof bound' or "

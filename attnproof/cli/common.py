@@ -12,7 +12,7 @@ import time
 import threading
 import traceback
 from contextvars import ContextVar
-from typing import Any, Callable, NoReturn, TextIO
+from typing import Any, Callable, Iterator, NoReturn, TextIO
 
 from ..errors import AttnproofError, InputError, LimitError
 
@@ -398,6 +398,18 @@ class ProgressBar:
 
     def __exit__(self, *exc: Any) -> None:
         self.close()
+
+
+@contextlib.contextmanager
+def query_progress(query: str, solvers: str, tail: str = "") -> Iterator[tuple[ProgressBar, Any]]:
+    """A progress bar for a walk of solver queries, and its label
+    (:class:`attnproof.parallel.stages.QueryLabel`: ``query(text)``, ``solvers(text)``)."""
+    from ..parallel import QueryLabel    # not at the top: the executor takes 40 ms
+
+    label = QueryLabel(None, query, solvers, tail)
+    with ProgressBar(label.label, heartbeat=True) as bar:
+        label.describe = bar.describe
+        yield bar, label
 
 
 PLAIN_INTERVAL = 5.0     # seconds between two progress lines when stderr is not a terminal

@@ -5,15 +5,15 @@ from __future__ import annotations
 import argparse
 import sys
 
-from .common import (EXIT_INCONCLUSIVE, EXIT_NEGATIVE, EXIT_OK, ProgressBar, print_json, spent_note,
-                     time_limits)
+from ..errors import InputError
+from .common import (EXIT_INCONCLUSIVE, EXIT_NEGATIVE, EXIT_OK, print_json, query_progress,
+                     spent_note, time_limits)
 
 
 def run_global(args: argparse.Namespace) -> int:
     """One line query (``--atoms``) or the bisection (``--minimize``); exit codes as for windows."""
     import time
 
-    from ..errors import InputError
     from ..io import atomic_write_text, canonical_json, load_problem
     from ..smt import line_certificate, line_minimize
     from ..smt.line_query import line_query
@@ -24,32 +24,23 @@ def run_global(args: argparse.Namespace) -> int:
                          "which are outside the SMT search (THEORY §6)")
     t0 = time.perf_counter()
     if args.minimize:
-        stage = {"query": "line refutations: query 1", "solvers": "z3 and cvc5 running"}
-
-        def label() -> str:
-            return f"{stage['query']} ({stage['solvers']}, {time_limits(args)})"
-
-        with ProgressBar(label(), heartbeat=True) as bar:
+        with query_progress("line refutations: query 1", "z3 and cvc5 running",
+                            f", {time_limits(args)}") as (bar, label):
             asked = []
 
             def step(res) -> None:  # the result lists each query: the progress line alone names it
                 asked.append(res)
-                stage["query"] = (f"line refutations: query {len(asked) + 1} after k = "
-                                  f"{res.target} {res.result}")
-
-            def solver_states(text: str) -> None:
-                stage["solvers"] = text
-                bar.describe(label())
+                label.query(f"line refutations: query {len(asked) + 1} after k = "
+                            f"{res.target} {res.result}", "z3 and cvc5 running")
 
             mr = line_minimize(M, args.timeout, max_atoms=args.max_atoms, on_step=step,
-                               on_solvers=solver_states, budget=args.time_limit)
+                               on_solvers=label.solvers, budget=args.time_limit)
         if args.smtlib and mr.steps:
             atomic_write_text(args.smtlib, mr.steps[-1].encoding.smtlib)
         if args.output:
             atomic_write_text(args.output, canonical_json(mr.best.to_problem_dict()))
         if args.certificate:
-            atomic_write_text(args.certificate,
-                              canonical_json(line_certificate(M, mr.best, mr.refutation)))
+            atomic_write_text(args.certificate, line_certificate(M, mr.best, mr.refutation).text)
         summary = {"verdict": "unknown" if mr.stopped == "unknown" else "unsat"
                    if mr.refutation is not None else "sat", **mr.to_dict(),
                    "atoms": mr.best.atoms,
@@ -72,11 +63,9 @@ def run_global(args: argparse.Namespace) -> int:
             spent_note(args, mr.stopped, time.perf_counter() - t0)
         sys.stdout.flush()
         return EXIT_INCONCLUSIVE if mr.stopped == "unknown" else EXIT_OK
-    head = f"line query: at most {args.atoms} points"
-    with ProgressBar(f"{head} (z3 and cvc5 running, timeout {args.timeout:g} s)",
-                     heartbeat=True) as bar:
-        res = line_query(M, args.atoms, args.timeout, on_solvers=lambda text: bar.describe(
-            f"{head} ({text}, timeout {args.timeout:g} s)"))
+    with query_progress(f"line query: at most {args.atoms} points", "z3 and cvc5 running",
+                        f", timeout {args.timeout:g} s") as (bar, label):
+        res = line_query(M, args.atoms, args.timeout, on_solvers=label.solvers)
     if args.smtlib:
         atomic_write_text(args.smtlib, res.encoding.smtlib)
     if args.output and res.fusion is not None:
@@ -85,7 +74,7 @@ def run_global(args: argparse.Namespace) -> int:
         if res.result != "unsat":
             raise InputError("--certificate: only a refutation is certified with --global --atoms "
                              "(use --minimize for the whole walk)")
-        atomic_write_text(args.certificate, canonical_json(line_certificate(M, None, res)))
+        atomic_write_text(args.certificate, line_certificate(M, None, res).text)
     if args.json:
         doc = res.to_dict()
         doc.pop("result")

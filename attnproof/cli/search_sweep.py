@@ -11,6 +11,7 @@ import argparse
 import os
 import sys
 
+from ..errors import InputError
 from .common import EXIT_INCONCLUSIVE, EXIT_OK, ProgressBar, add_executor_options, executor_spec, print_json
 
 SWEEP_HELP = """\
@@ -44,8 +45,6 @@ def add_sweep_arguments(p: argparse.ArgumentParser, goal) -> None:
 
 def check_not_sweep(args: argparse.Namespace) -> None:
     """Refuse sweep-only options in a single query or a --minimize walk."""
-    from ..errors import InputError
-
     if args.more_problems:
         raise InputError("several problem files are accepted with --sweep only")
     if args.targets is not None:
@@ -56,8 +55,6 @@ def check_not_sweep(args: argparse.Namespace) -> None:
 
 
 def _outputs(args, names: list[str]) -> dict[str, tuple[str | None, str | None]]:
-    from ..errors import InputError
-
     for flag, folder in (("-o", args.output), ("--certificate", args.certificate)):
         if folder and not os.path.isdir(folder):
             raise InputError(f"{flag} {folder}: with --sweep, give an existing folder")
@@ -74,7 +71,6 @@ def _outputs(args, names: list[str]) -> dict[str, tuple[str | None, str | None]]
 
 def run_sweep(args: argparse.Namespace, options) -> int:
     """Run the sweep of ``args`` and print its table (or JSON)."""
-    from ..errors import InputError
     from ..fusion import fuse
     from ..io import atomic_write_text, canonical_json, load_problem
     from ..smt import parse_targets, parse_windows, search_certificate
@@ -101,7 +97,7 @@ def run_sweep(args: argparse.Namespace, options) -> int:
             atomic_write_text(fused, canonical_json(best.to_problem_dict()))
             written.append(fused)
         if cert:
-            atomic_write_text(cert, canonical_json(search_certificate(M, best, sw.refutations(name))))
+            atomic_write_text(cert, search_certificate(M, best, sw.refutations(name)).text)
             written.append(cert)
     if args.json:
         doc = sw.to_dict()

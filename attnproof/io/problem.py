@@ -428,16 +428,22 @@ def problem_to_dict(M: MultiHead) -> dict:
     return {"format": PROBLEM_FORMAT, "version": PROBLEM_VERSION, "dim": M.dim, "heads": heads}
 
 
-def problem_sha256(M: MultiHead) -> str:
+def problem_sha256(M: MultiHead, canonical_text: str | None = None) -> str:
     """SHA-256 of the canonical JSON of the problem (hex).
 
     >>> from attnproof.families import sigmoid_sum
     >>> problem_sha256(sigmoid_sum(1))[:16]
     'f51da71fb60c16d2'
+    >>> M = sigmoid_sum(1)
+    >>> problem_sha256(M, canonical_json(problem_to_dict(M))) == problem_sha256(M)
+    True
 
-    ``M`` may also be a problem file path or a problem document (:func:`as_problem`).
+    ``canonical_text``: that JSON, when already written (a large problem is then not
+    encoded twice); it must be ``canonical_json(problem_to_dict(M))``.
     """
-    return hashlib.sha256(canonical_json(problem_to_dict(M)).encode("ascii")).hexdigest()
+    if canonical_text is None:
+        canonical_text = canonical_json(problem_to_dict(M))
+    return hashlib.sha256(canonical_text.encode("ascii")).hexdigest()
 
 
 def dump_problem(M: MultiHead, path: str | os.PathLike) -> None:

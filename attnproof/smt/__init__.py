@@ -12,7 +12,7 @@ search).
 'sat'
 """
 
-from .certify import line_certificate, search_certificate
+from .certify import line_certificate, line_refutation, search_certificate, window_refutation
 from .encoding import Encoding, encode
 from .line_query import line_minimize
 from .lineality import Frame, full_frame, lineality_frame
@@ -32,6 +32,7 @@ __all__ = ["Encoding", "encode", "Frame", "full_frame", "lineality_frame", "Mini
            "search_fusion", "SolverRun", "run_solver", "solver_available", "solver_version",
            "window_symmetries", "fusion_from_g", "verify_fusion", "Window", "box_window",
            "parse_window", "points_window", "search_certificate", "line_certificate",
+           "window_refutation", "line_refutation",
            "line_minimize", "replay_step", "line_binomials", "line_obstacle",
            "add_line_refutations", "DEFAULT_LINES_TIMEOUT", "MAX_AUTO_LINE_POINTS", "parse_targets", "parse_windows"]
 

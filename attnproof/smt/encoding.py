@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from typing import Sequence
 
 from ..algebra.expfrac import poly_to_dict
+from ..display import fields_repr
 from ..errors import InputError
 from .window import Window
 
@@ -73,8 +74,6 @@ class Encoding:
 
     def __repr__(self) -> str:
         """Short: the query's size and hash (``.smtlib`` is the text)."""
-        from ..brief import fields_repr
-
         return fields_repr("Encoding", atoms=self.atoms, window_points=len(self.window),
                            smtlib_lines=self.smtlib.count("\n") + 1, sha256=self.sha256[:16] + "...")
 
@@ -313,6 +312,47 @@ def _leading_terms(targets: Sequence[Exponent], svars: list[str], window: Window
     return decls, cl, len(orders)
 
 
+def _support_constraints(D: dict, Ns: list[dict], targets: list,
+                         svars: list[str]) -> tuple[list[str], int]:
+    """Each target term of ``D = Q·G`` is in the support (``s_j``: its coefficient at
+    least 1) or vanishes with the numerators' terms there; numerator terms outside every
+    target vanish.  The clauses, and the number of those lone numerator terms."""
+    body = []
+    for t, s in zip(targets, svars):
+        d = linear_term(D[t])
+        zeros = [f"(= {d} 0)"] + [f"(= {linear_term(N[t])} 0)" for N in Ns if t in N]
+        body.append(f"(assert (=> {s} (>= {d} 1)))")
+        body.append(f"(assert (=> (not {s}) (and {' '.join(zeros)})))" if len(zeros) > 1
+                    else f"(assert (=> (not {s}) {zeros[0]}))")
+    tset = set(targets)
+    lone = 0
+    for N in Ns:
+        for t in sorted(N):
+            if t not in tset:
+                body.append(f"(assert (= {linear_term(N[t])} 0))")
+                lone += 1
+    return body, lone
+
+
+def _lex_leaders(symmetries: Sequence[Sequence[int]],
+                 svars: list[str]) -> tuple[list[str], list[str], int]:
+    """A lex-leader constraint per symmetry (at most :data:`MAX_LEX_CONSTRAINTS`): the
+    declarations, the clauses and the number of symmetries that gave one."""
+    decls: list[str] = []
+    body: list[str] = []
+    nsym = 0
+    for i, perm in enumerate(list(symmetries)[:MAX_LEX_CONSTRAINTS]):
+        inv = [0] * len(perm)
+        for j, p in enumerate(perm):
+            inv[p] = j
+        dcl, cl = _lex_leq(f"lex{i}", svars, [svars[inv[j]] for j in range(len(svars))])
+        if cl:
+            nsym += 1
+        decls += dcl
+        body += cl
+    return decls, body, nsym
+
+
 def encode(r, window: Window, k: int, *, cardinality: str = "sum",
            symmetries: Sequence[Sequence[int]] = (), centering: bool = False,
            leading_terms: int = 0, parity: Sequence[Exponent] = (),
@@ -357,20 +397,7 @@ def encode(r, window: Window, k: int, *, cardinality: str = "sum",
     lines += [f"(declare-fun {g} () Real)" for g in gvars]
     lines += [f"(declare-fun {s} () Bool)" for s in svars]
     extra_decls: list[str] = []
-    body: list[str] = []
-    for t, s in zip(targets, svars):
-        d = linear_term(D[t])
-        zeros = [f"(= {d} 0)"] + [f"(= {linear_term(N[t])} 0)" for N in Ns if t in N]
-        body.append(f"(assert (=> {s} (>= {d} 1)))")
-        body.append(f"(assert (=> (not {s}) (and {' '.join(zeros)})))" if len(zeros) > 1
-                    else f"(assert (=> (not {s}) {zeros[0]}))")
-    tset = set(targets)
-    lone = 0
-    for N in Ns:
-        for t in sorted(N):
-            if t not in tset:
-                body.append(f"(assert (= {linear_term(N[t])} 0))")
-                lone += 1
+    body, lone = _support_constraints(D, Ns, targets, svars)
     if cardinality == "sum":
         body += _cardinality_sum(svars, k)
     else:
@@ -378,16 +405,9 @@ def encode(r, window: Window, k: int, *, cardinality: str = "sum",
         extra_decls += dcl
         body += cl
     body.append("(assert (or " + " ".join(svars) + "))" if len(svars) > 1 else f"(assert {svars[0]})")
-    nsym = 0
-    for i, perm in enumerate(list(symmetries)[:MAX_LEX_CONSTRAINTS]):
-        inv = [0] * len(perm)
-        for j, p in enumerate(perm):
-            inv[p] = j
-        dcl, cl = _lex_leq(f"lex{i}", svars, [svars[inv[j]] for j in range(len(svars))])
-        if cl:
-            nsym += 1
-        extra_decls += dcl
-        body += cl
+    dcl, cl, nsym = _lex_leaders(symmetries, svars)
+    extra_decls += dcl
+    body += cl
     ncent = 0
     if centering:
         dcl, cl = _centering(targets, svars, window, list(qd))

@@ -26,6 +26,8 @@ from fractions import Fraction
 from math import gcd, lcm
 from typing import Iterable, Sequence
 
+from ..display import fields_repr
+
 __all__ = ["Frame", "lineality_frame", "full_frame", "nullspace", "rref"]
 
 
@@ -99,8 +101,6 @@ class Frame:
 
     def __repr__(self) -> str:
         """Short: the free and dependent coordinates and the lineality directions."""
-        from ..brief import fields_repr
-
         return fields_repr("Frame", dim=self.dim, free=self.free, dependent=self.dependent,
                            directions=self.directions)
 

@@ -539,6 +539,33 @@ def encode_lines(directions, k: int, options: Sequence[str] = LINE_OPTIONS,
     frame = line_frame(dirs)
     r = frame.rank
     opts = tuple(o for o in LINE_OPTIONS if o in options)
+    out = _header(k, dirs, facs, others, opts)
+    cvars, dvars = _point_slots(out, k, r, "order" in opts)
+    nbool = 0
+    lines_of: dict[int, dict] = {}          # factor -> its same-line terms (multiplicity > 1)
+    for m, U in enumerate(frame.unimodular):
+        par, on, count = _factor_lines(out, m, U, frame.content(m), cvars, k, r)
+        nbool += count
+        lines_of[m] = on
+        _line_sums(out, m, facs[m], dvars, par, on, k, "parity" in opts)
+    nfaces, sym = 0, 1
+    new: list[str] = []
+    if "faces" in opts and "order" in opts and r >= 2:
+        nfaces, sym = _face_constraints(out, frame, cvars, k, facs, "symmetry" in opts, others,
+                                        new)
+    if "parity" in opts and "order" in opts:
+        _descartes_counts(out, frame, facs, lines_of, cvars, k, new)
+    out.append("(check-sat)")
+    text = "\n".join(out) + "\n"
+    return LineEncoding(k, dirs, frame, tuple(cvars), dvars, text,
+                        hashlib.sha256(text.encode("utf-8")).hexdigest(), opts,
+                        {"points": k, "rank": r, "directions": len(dirs), "line_booleans": nbool, "faces": nfaces, "symmetry_group": sym,
+                         "bytes": len(text)}, facs, others)
+
+
+def _header(k: int, dirs: tuple[Vector, ...], facs: tuple[LineFactor, ...],
+            others: tuple[OtherFactor, ...], opts: tuple[str, ...]) -> list[str]:
+    """The logic and the comments that name the query: points, directions, options, factors."""
     out = ["(set-logic QF_LIRA)",
            f"; line refutation (THEORY Cor 12.2): at most {k} points, directions "
            + " ".join("[" + ",".join(map(str, g)) + "]" for g in dirs)
@@ -549,6 +576,13 @@ def encode_lines(directions, k: int, options: Sequence[str] = LINE_OPTIONS,
                    + f"; Newton factors {len(others)}: "
                    + " ".join("[" + ";".join(",".join(map(str, p)) for p in o.support)
                               + f"]^{o.multiplicity}" for o in others))
+    return out
+
+
+def _point_slots(out: list[str], k: int, r: int,
+                 ordered: bool) -> tuple[list[tuple[str, ...]], tuple[str, ...]]:
+    """The point slots ``c_i`` (slot 0 the origin) and their weights ``d_i ≥ 1``; with
+    ``ordered`` (option ``order``) the slots in non-decreasing lexicographic order."""
     cvars: list[tuple[str, ...]] = [tuple("0" for _ in range(r))]
     for i in range(1, k):
         row = tuple(f"c_{i}_{a}" for a in range(r))
@@ -559,108 +593,116 @@ def encode_lines(directions, k: int, options: Sequence[str] = LINE_OPTIONS,
     for v in dvars:
         out.append(f"(declare-fun {v} () Real)")
         out.append(f"(assert (>= {v} 1))")
-    if "order" in opts:
+    if ordered:
         for i in range(k - 1):
             out.append(f"(assert {_lex_le(cvars[i], cvars[i + 1])})")
+    return cvars, dvars
+
+
+def _factor_lines(out: list[str], m: int, U: Sequence[Sequence[int]], kappa: int,
+                  cvars: list[tuple[str, ...]], k: int,
+                  r: int) -> tuple[list[str], dict[tuple[int, int], str], int]:
+    """The lines of factor ``m`` through the slots: each slot's parity along the direction
+    (``"false"`` at offset 0, else a Boolean), and for each pair of slots whether they lie
+    on one line (``"true"`` or a Boolean); the number of those Booleans declared."""
+    t = [_lin(U[0], cvars[i]) for i in range(k)]
+    ids = [[_lin(U[a], cvars[i]) for a in range(1, r)] for i in range(k)]
+    par = []
+    for i in range(k):
+        if t[i] == "0":
+            par.append("false")
+            if kappa > 1:
+                ids[i].append("0")
+            continue
+        h, o = f"h_{m}_{i}", f"o_{m}_{i}"
+        out.append(f"(declare-fun {h} () Int)")
+        out.append(f"(declare-fun {o} () Bool)")
+        if kappa == 1:
+            out.append(f"(assert (= {t[i]} (+ (* 2 {h}) (ite {o} 1 0))))")
+        else:                            # t = κ·(2h + o) + ρ, 0 ≤ ρ < κ; ρ names the line
+            rho = f"rho_{m}_{i}"
+            out.append(f"(declare-fun {rho} () Int)")
+            out.append(f"(assert (and (<= 0 {rho}) (< {rho} {kappa})))")
+            out.append(f"(assert (= {t[i]} (+ (* {2 * kappa} {h}) (ite {o} {kappa} 0) {rho})))")
+            ids[i].append(rho)
+        par.append(o)
+    on = {}
     nbool = 0
-    lines_of: dict[int, dict] = {}          # factor -> its same-line terms (multiplicity > 1)
-    for m, U in enumerate(frame.unimodular):
-        kappa = frame.content(m)
-        t = [_lin(U[0], cvars[i]) for i in range(k)]
-        ids = [[_lin(U[a], cvars[i]) for a in range(1, r)] for i in range(k)]
-        par = []
-        for i in range(k):
-            if t[i] == "0":
-                par.append("false")
-                if kappa > 1:
-                    ids[i].append("0")
+    for i in range(k):
+        for j in range(i + 1, k):
+            eqs = [f"(= {a} {b})" for a, b in zip(ids[i], ids[j]) if a != b]
+            if not eqs:
+                on[i, j] = "true"
                 continue
-            h, o = f"h_{m}_{i}", f"o_{m}_{i}"
-            out.append(f"(declare-fun {h} () Int)")
-            out.append(f"(declare-fun {o} () Bool)")
-            if kappa == 1:
-                out.append(f"(assert (= {t[i]} (+ (* 2 {h}) (ite {o} 1 0))))")
-            else:                            # t = κ·(2h + o) + ρ, 0 ≤ ρ < κ; ρ names the line
-                rho = f"rho_{m}_{i}"
-                out.append(f"(declare-fun {rho} () Int)")
-                out.append(f"(assert (and (<= 0 {rho}) (< {rho} {kappa})))")
-                out.append(f"(assert (= {t[i]} (+ (* {2 * kappa} {h}) (ite {o} {kappa} 0) {rho})))")
-                ids[i].append(rho)
-            par.append(o)
-        on = {}
-        for i in range(k):
-            for j in range(i + 1, k):
-                eqs = [f"(= {a} {b})" for a, b in zip(ids[i], ids[j]) if a != b]
-                if not eqs:
-                    on[i, j] = "true"
-                    continue
-                v = f"l_{m}_{i}_{j}"
-                nbool += 1
-                out.append(f"(declare-fun {v} () Bool)")
-                body = eqs[0] if len(eqs) == 1 else "(and " + " ".join(eqs) + ")"
-                out.append(f"(assert (= {v} {body}))")
-                on[i, j] = v
-        lines_of[m] = on
-        weights = dvars
-        if not facs[m].shared:               # weights of its own: d_j·c^(−t_j), relaxed
-            weights = tuple(f"e_{m}_{j}" for j in range(k))
-            for v in weights:
-                out.append(f"(declare-fun {v} () Real)")
-                out.append(f"(assert (>= {v} 1))")
-        # w_j = (-1)^{t_j} d_j: the line sum through c_i times (-1)^{t_i}
-        w = []
-        for j in range(k):
-            if par[j] == "false":
-                w.append(weights[j])
-                continue
-            v = f"w_{m}_{j}"
+            v = f"l_{m}_{i}_{j}"
+            nbool += 1
+            out.append(f"(declare-fun {v} () Bool)")
+            body = eqs[0] if len(eqs) == 1 else "(and " + " ".join(eqs) + ")"
+            out.append(f"(assert (= {v} {body}))")
+            on[i, j] = v
+    return par, on, nbool
+
+
+def _line_sums(out: list[str], m: int, fac: LineFactor, dvars: tuple[str, ...], par: list[str],
+               on: dict[tuple[int, int], str], k: int, parity: bool) -> None:
+    """Lemma 12.1 for factor ``m``: the signed weights on each line through a slot sum to 0;
+    with ``parity`` (Lemma 11.1) every slot sees one of the other parity on its line."""
+    weights = dvars
+    if not fac.shared:               # weights of its own: d_j·c^(−t_j), relaxed
+        weights = tuple(f"e_{m}_{j}" for j in range(k))
+        for v in weights:
             out.append(f"(declare-fun {v} () Real)")
-            out.append(f"(assert (= {v} (ite {par[j]} (- {weights[j]}) {weights[j]})))")
-            w.append(v)
-        for i in range(k):
-            terms = [w[i]]
-            others_par = []
-            for j in range(k):
-                if j == i:
-                    continue
-                lij = on[min(i, j), max(i, j)]
-                terms.append(w[j] if lij == "true" else f"(ite {lij} {w[j]} 0.0)")
-                differ = f"(not (= {par[i]} {par[j]}))"
-                others_par.append(differ if lij == "true" else f"(and {lij} {differ})")
-            out.append(f"(assert (= (+ {' '.join(terms)}) 0))" if len(terms) > 1
-                       else f"(assert (= {terms[0]} 0))")
-            if "parity" in opts:
-                out.append(f"(assert (or {' '.join(others_par)}))" if len(others_par) > 1 else
-                           (f"(assert {others_par[0]})" if others_par else "(assert false)"))
-    nfaces, sym = 0, 1
-    new: list[str] = []
-    if "faces" in opts and "order" in opts and r >= 2:
-        nfaces, sym = _face_constraints(out, frame, cvars, k, facs, "symmetry" in opts, others,
-                                        new)
-    # Descartes' rule of signs: a positive p with roots −1/c_f (multiplicities m_f) on a line
-    # has at least 1 + Σ m_f terms there; factors with one γ share their lines
+            out.append(f"(assert (>= {v} 1))")
+    # w_j = (-1)^{t_j} d_j: the line sum through c_i times (-1)^{t_i}
+    w = []
+    for j in range(k):
+        if par[j] == "false":
+            w.append(weights[j])
+            continue
+        v = f"w_{m}_{j}"
+        out.append(f"(declare-fun {v} () Real)")
+        out.append(f"(assert (= {v} (ite {par[j]} (- {weights[j]}) {weights[j]})))")
+        w.append(v)
+    for i in range(k):
+        terms = [w[i]]
+        others_par = []
+        for j in range(k):
+            if j == i:
+                continue
+            lij = on[min(i, j), max(i, j)]
+            terms.append(w[j] if lij == "true" else f"(ite {lij} {w[j]} 0.0)")
+            differ = f"(not (= {par[i]} {par[j]}))"
+            others_par.append(differ if lij == "true" else f"(and {lij} {differ})")
+        out.append(f"(assert (= (+ {' '.join(terms)}) 0))" if len(terms) > 1
+                   else f"(assert (= {terms[0]} 0))")
+        if parity:
+            out.append(f"(assert (or {' '.join(others_par)}))" if len(others_par) > 1 else
+                       (f"(assert {others_par[0]})" if others_par else "(assert false)"))
+
+
+def _descartes_counts(out: list[str], frame: LineFrame, facs: tuple[LineFactor, ...],
+                      lines_of: dict[int, dict], cvars: list[tuple[str, ...]], k: int,
+                      new: list[str]) -> None:
+    """Descartes' rule of signs: a positive p with roots −1/c_f (multiplicities m_f) on a
+    line has at least 1 + Σ m_f terms there; factors with one γ share their lines.
+    ``new``: the slots' first-of-their-point flags, made here when not made yet."""
     roots: dict = {}
     for m, gm in enumerate(frame.gammas):
         roots.setdefault(gm, []).append(m)
     need = {ms[0]: 1 + sum(facs[m].multiplicity for m in ms) for ms in roots.values()}
     need = {m: x for m, x in need.items() if x > 2}
-    if "parity" in opts and "order" in opts and need:
-        if not new:
-            new.extend(_new_point_flags(out, cvars, k))
-        for m, least in sorted(need.items()):
-            on = lines_of[m]
-            for i in range(k):
-                terms = []
-                for j in range(k):
-                    lij = "true" if i == j else on[min(i, j), max(i, j)]
-                    terms.append(f"(ite (and {lij} {new[j]}) 1 0)")
-                out.append(f"(assert (>= (+ {' '.join(terms)} 0) {least}))")
-    out.append("(check-sat)")
-    text = "\n".join(out) + "\n"
-    return LineEncoding(k, dirs, frame, tuple(cvars), dvars, text,
-                        hashlib.sha256(text.encode("utf-8")).hexdigest(), opts,
-                        {"points": k, "rank": r, "directions": len(dirs), "line_booleans": nbool, "faces": nfaces, "symmetry_group": sym,
-                         "bytes": len(text)}, facs, others)
+    if not need:
+        return
+    if not new:
+        new.extend(_new_point_flags(out, cvars, k))
+    for m, least in sorted(need.items()):
+        on = lines_of[m]
+        for i in range(k):
+            terms = []
+            for j in range(k):
+                lij = "true" if i == j else on[min(i, j), max(i, j)]
+                terms.append(f"(ite (and {lij} {new[j]}) 1 0)")
+            out.append(f"(assert (>= (+ {' '.join(terms)} 0) {least}))")
 
 
 def support_from_model(enc: LineEncoding, model: dict) -> list[Vector]:

@@ -2,15 +2,15 @@
 
 ``prove`` (the command and :func:`attnproof.prove`) asks the windowless line
 query when the exact steps leave a gap and the certificate binds a binomial
-factor ``1 + c·x^g``.  Whether it applies is read from the certificate alone
-(:func:`line_obstacle`: no factorization, no solver started); the query itself
+factor ``1 + c·x^g``.  Whether it applies is read from the factors its lower
+bound certified (:func:`line_obstacle`: no factorization, no solver started); the query itself
 ascends ``k`` from the exact lower bound within a time budget
 (:func:`add_line_refutations`), so a timeout still leaves the best bound reached.
 """
 
 from __future__ import annotations
 
-from typing import Callable, Optional
+from typing import Callable, Mapping, Optional, Sequence
 
 from ..errors import InputError
 from .solvers import solver_available
@@ -22,28 +22,23 @@ __all__ = ["DEFAULT_LINES_TIMEOUT", "MAX_AUTO_LINE_POINTS", "line_binomials", "l
            "add_line_refutations"]
 
 
-def line_binomials(doc: dict) -> list[tuple[int, ...]]:
-    """The directions ``g`` of the factors ``x^a·(1 + c·x^g)`` (``c > 0``) a certificate binds
-    (``irreducible_factor`` steps; the certificate's sparse polynomial form), read
-    from the document alone: no factorization, no solver.
+def line_binomials(factors: Sequence[Mapping[tuple, int]], dim: int) -> list[tuple[int, ...]]:
+    """The directions ``g`` of the factors ``x^a·(1 + c·x^g)`` (``c > 0``) among a lower
+    bound's certified factors (sparse polynomials: ``(variable, exponent)`` pairs ->
+    coefficient; variable ``dim`` is the bias'): no factorization, no solver.
 
-    >>> line_binomials({"problem": {"dim": 2}, "steps": [
-    ...     {"rule": "irreducible_factor", "poly": [[1, [[0, 1]]], [1, [[1, 1]]]]},
-    ...     {"rule": "irreducible_factor", "poly": [[1, []], [2, [[0, 1]]]]},
-    ...     {"rule": "irreducible_factor", "poly": [[-1, []], [1, [[1, 1]]]]}]})
+    >>> line_binomials([{((0, 1),): 1, ((1, 1),): 1}, {(): 1, ((0, 1),): 2},
+    ...                 {(): -1, ((1, 1),): 1}, {(): 1, ((2, 1),): 1}], 2)
     [(1, -1), (1, 0)]
     """
-    dim = doc["problem"]["dim"]
     out = []
-    for step in doc["steps"]:
-        if step.get("rule") != "irreducible_factor":
-            continue
-        terms = step["poly"]
-        if len(terms) != 2 or (terms[0][0] > 0) != (terms[1][0] > 0):
+    for poly in factors:
+        terms = sorted(poly.items())
+        if len(terms) != 2 or (terms[0][1] > 0) != (terms[1][1] > 0):
             continue
         (a, b) = ([0] * dim, [0] * dim)
         try:
-            for vec, (_, mono) in zip((a, b), terms):
+            for vec, (mono, _) in zip((a, b), terms):
                 for v, e in mono:
                     vec[v] = e
         except IndexError:                         # the bias variable: not a line factor
@@ -57,14 +52,14 @@ def line_binomials(doc: dict) -> list[tuple[int, ...]]:
 def line_obstacle(M, cert, forced: bool, max_points: int = MAX_AUTO_LINE_POINTS) -> str | None:
     """Why the line query is not asked for this certificate's gap, or None when it is.
 
-    Cheap: read from the certificate, no factorization and no solver imported.
+    Cheap: read from the certificate's lower bound, no factorization and no solver imported.
     ``forced`` (``prove --lines``, ``lines=True``): an obstacle that the user cannot have meant is an
     :class:`~attnproof.errors.InputError`; the size limit does not apply.
     """
     why: str | None
     if M.has_bias:
         why = "problems with biases have exp-rational coefficients, outside the SMT search"
-    elif not line_binomials(cert.doc):
+    elif not line_binomials([f[0] for f in cert.lower.factors], M.dim):
         why = "the reduced denominator has no factor 1 + c·x^g the certificate binds"
     elif not forced and cert.lower.value > max_points:
         return (f"the lower bound {cert.lower.value} exceeds {max_points} points "
@@ -81,12 +76,12 @@ def line_obstacle(M, cert, forced: bool, max_points: int = MAX_AUTO_LINE_POINTS)
 def add_line_refutations(M, cert, timeout: float, max_atoms: int | None = None,
                          on_step: Optional[Callable] = None,
                          on_solvers: Optional[Callable[[str], None]] = None):
-    """The certificate document with the line refutations of THEORY §12 added, and the result.
+    """The certificate with the line refutations of THEORY §12 added, and the line queries.
 
     Ascends ``k`` from the certificate's lower bound within ``timeout`` seconds in
     all: every ``unsat`` raises the bound by one.  A fusion found smaller than the
     certificate's upper bound is embedded.  When no query refutes anything and no
-    smaller fusion is found, the document is None: the certificate stands as it is.
+    smaller fusion is found, the certificate is ``cert`` itself.
     ``on_step(result)`` after each query, ``on_solvers(text)`` on each solver state.
     """
     from .certify import line_certificate
@@ -96,5 +91,5 @@ def add_line_refutations(M, cert, timeout: float, max_atoms: int | None = None,
                        lower=cert.lower.value, strategy="ascend", on_solvers=on_solvers)
     fusion = mr.best if mr.best.atoms < cert.upper else None
     if fusion is None and mr.refutation is None:
-        return None, mr
+        return cert, mr
     return line_certificate(M, fusion, mr.refutation, cert=cert), mr

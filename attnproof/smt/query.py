@@ -18,6 +18,7 @@ import time
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Optional, Sequence
 
+from ..display import fields_repr
 from ..errors import InputError, SolverError
 from ..fusion import DEFAULT_MAX_ATOMS, Fusion, fuse, reduced_form
 from ..heads import MultiHead
@@ -104,8 +105,6 @@ class SearchResult:
         >>> SearchResult("unsat", 14, None, None, None, seconds=1.25)
         SearchResult('unsat', target=14, seconds=1.25)
         """
-        from ..brief import fields_repr
-
         solvers = ", ".join(f"{n} {r.result}" for n, r in self.solvers.items()) or None
         return fields_repr("SearchResult", repr(self.result), target=self.target, atoms=self.atoms,
                            window=(f"{self.window.kind}, {len(self.window)} points"
@@ -382,8 +381,6 @@ class MinimizeResult:
 
     def __repr__(self) -> str:
         """Short: the best fusion, the bounds and how many queries were asked."""
-        from ..brief import fields_repr
-
         return fields_repr("MinimizeResult", best=self.best.atoms, start=self.start,
                            lower_bound=self.lower_bound, lower_bound_kind=self.lower_bound_kind,
                            queries=len(self.steps), stopped=self.stopped)

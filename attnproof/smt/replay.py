@@ -9,8 +9,9 @@ own killable process, and the step is confirmed only when both answer ``unsat``.
 
 >>> from attnproof.families import sigmoid_sum
 >>> from attnproof.smt.query import search_fusion
->>> from attnproof.smt.certify import refutation_step
->>> step = refutation_step(search_fusion(sigmoid_sum(2), 3, 0, timeout=60))
+>>> from attnproof.certificate.steps.windows import window_refutation_step
+>>> from attnproof.smt.certify import window_refutation
+>>> step = window_refutation_step(window_refutation(search_fusion(sigmoid_sum(2), 3, 0, timeout=60)))
 >>> replay_step(step, problem=sigmoid_sum(2))[0]
 True
 >>> replay_step(step, problem=sigmoid_sum(3))
@@ -26,6 +27,7 @@ import itertools
 import re
 from dataclasses import replace
 
+from ..errors import AttnproofError
 from .solvers import run_solvers, solver_available
 
 __all__ = ["replay_step", "replay_line_step", "encoding_options_of", "line_options_of", "header_mismatch",
@@ -100,12 +102,12 @@ def encoding_options_of(step: dict, M) -> dict | None:
 
     >>> from attnproof.families import sigmoid_sum
     >>> from attnproof.smt.query import search_fusion
-    >>> from attnproof.smt.certify import refutation_step
-    >>> step = refutation_step(search_fusion(sigmoid_sum(2), 3, 1, timeout=60))
+    >>> from attnproof.certificate.steps.windows import window_refutation_step
+    >>> from attnproof.smt.certify import window_refutation
+    >>> step = window_refutation_step(window_refutation(search_fusion(sigmoid_sum(2), 3, 1, timeout=60)))
     >>> encoding_options_of(step, sigmoid_sum(2))["cardinality"]
     'counter'
     """
-    from ..errors import AttnproofError
     from .query import SearchOptions, build_query
 
     window, k, digest = step.get("window"), step.get("atoms"), step.get("smtlib_sha256")
@@ -181,9 +183,10 @@ def line_options_of(step: dict, M) -> tuple[str, ...] | None:
 
     >>> from attnproof.families import graph_sum, named_graph
     >>> from attnproof.smt.line_query import line_query
-    >>> from attnproof.smt.certify import line_refutation_step
+    >>> from attnproof.certificate.steps.windows import line_refutation_step
+    >>> from attnproof.smt.certify import line_refutation
     >>> M = graph_sum(named_graph("complete", 3))
-    >>> step = line_refutation_step(line_query(M, 6, 60), "0" * 64)
+    >>> step = line_refutation_step(line_refutation(line_query(M, 6, 60)), "0" * 64)
     >>> line_options_of(step, M)
     ('parity', 'order', 'faces', 'symmetry')
     >>> line_options_of(dict(step, atoms=5), M) is None
@@ -191,7 +194,6 @@ def line_options_of(step: dict, M) -> tuple[str, ...] | None:
     """
     from fractions import Fraction
 
-    from ..errors import AttnproofError
     from ..fusion import reduced_form
     from .lines import LINE_OPTIONS, LineFactor, encode_lines, line_factors
 

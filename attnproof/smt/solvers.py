@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Optional, Sequence
 
+from ..display import fields_repr
 from ..errors import SolverError
 
 __all__ = ["SolverRun", "run_solver", "run_solvers", "run_solvers_in_turn", "solver_available", "solver_version", "SOLVER_NAMES",
@@ -51,8 +52,6 @@ class SolverRun:
 
     def __repr__(self) -> str:
         """Short: ``SolverRun('z3', 'unsat', version='4.13.0', seconds=0.4)`` (the model is ``.model``)."""
-        from ..brief import fields_repr
-
         return fields_repr("SolverRun", repr(self.solver), repr(self.result), version=self.version,
                            seconds=self.seconds, reason=self.reason or None,
                            model=f"<{len(self.model)} values>" if self.model else None)

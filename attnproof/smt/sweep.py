@@ -29,6 +29,7 @@ import time
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Optional, Sequence
 
+from ..display import fields_repr
 from ..errors import AttnproofError, InputError, SolverError
 from ..parallel.executor import ExecutorSpec, TaskFailed, map_tasks
 from ..fusion import DEFAULT_MAX_ATOMS, Fusion, fuse, reduced_form
@@ -75,8 +76,6 @@ class SweepRow:
 
     def __repr__(self) -> str:
         """Short: the question and its answer."""
-        from ..brief import fields_repr
-
         return fields_repr("SweepRow", repr(self.result), problem=self.problem, window=self.window,
                            target=self.target, reason=self.reason or None)
 
@@ -121,8 +120,6 @@ class WindowSummary:
 
     def __repr__(self) -> str:
         """Short: the problem, the window and the bounds found in it."""
-        from ..brief import fields_repr
-
         return fields_repr("WindowSummary", problem=self.problem, window=self.window,
                            lower_bound=self.lower_bound, start=self.start,
                            best=self.best.atoms if self.best is not None else None,
@@ -162,8 +159,6 @@ class SweepResult:
 
     def __repr__(self) -> str:
         """Short: how many queries, problems and windows, and whether all were answered."""
-        from ..brief import fields_repr
-
         return fields_repr("SweepResult", queries=len(self.rows), problems=len(self.problems),
                            windows=len(self.summaries), complete=self.complete,
                            executor=self.executor, elapsed_s=round(self.elapsed_s, 3))

@@ -18,6 +18,7 @@ import itertools
 from dataclasses import dataclass
 from typing import Any, Sequence
 
+from ..display import fields_repr
 from ..errors import InputError, LimitError
 from .lineality import Frame
 
@@ -66,8 +67,6 @@ class Window:
         >>> box_window(full_frame(2), 1)
         Window(kind='box', radius=1, coordinates=(0, 1), points=9)
         """
-        from ..brief import fields_repr
-
         return fields_repr("Window", kind=self.kind, radius=self.radius,
                            coordinates=self.coordinates or None, points=len(self.points))
 

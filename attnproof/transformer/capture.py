@@ -99,7 +99,7 @@ class Capture:
 
     def __repr__(self) -> str:
         """Short: where it comes from and the shapes (the arrays are attributes)."""
-        from ..brief import fields_repr
+        from ..display import fields_repr
 
         return fields_repr("Capture", model=self.meta.get("model"), layer=self.meta.get("layer"),
                            heads=self.heads, n_ctx=self.x.shape[0], d_model=self.x.shape[1])

@@ -410,7 +410,7 @@ class MergeReport:
 
     def __repr__(self) -> str:
         """Short: the layer, the heads and how many questions were answered."""
-        from ..brief import fields_repr
+        from ..display import fields_repr
 
         return fields_repr("MergeReport", model=self.meta.get("model"), layer=self.meta.get("layer"),
                            heads=tuple(self.heads), pairs=len(self.pairs),

@@ -10,8 +10,15 @@ of the same family:
 * §6.6 ``window_refutation``: :mod:`.windows` (``checker/rules/windows``);
 * §6.7-6.10 ``indecomposable_chain``, ``generic_heads``, ``minkowski_vertices``,
   ``direct_sum``: :mod:`.geometry` (``checker/rules/geometry``);
+* §6.11 ``line_refutation``: :mod:`.windows` (``checker/rules/windows``);
 * §6.12 ``planar_vertices``: :mod:`.planar` (``checker/rules/planar``);
 * §6.13-6.14 ``non_constant``, ``sub_sum``: :mod:`.floors` (``checker/rules/floors``).
+
+Each writer is named after its rule (``<rule>_step``) and takes the typed object
+the producer holds: a :class:`~attnproof.bounds.LowerBound`'s parts, a
+:class:`~attnproof.geometry.proof.GeometryProof`'s, a :class:`~attnproof.fusion.Fusion`,
+a :class:`.windows.WindowRefutation` or :class:`.windows.LineRefutation`.  The
+document around them (claims, trust) is :mod:`attnproof.certificate.document`'s.
 
 >>> from attnproof.bounds import lower_bound
 >>> from attnproof.families import sigmoid_sum
@@ -24,10 +31,18 @@ from __future__ import annotations
 from ...bounds.lower import Block, LowerBound
 from .factors import irreducible_factor_step, reduced_by_flint_step
 from .floors import non_constant_step, sub_sum_step
-from .geometry import geometry_steps
+from .fusion import explicit_fusion_step, product_fusion_step
+from .geometry import (direct_sum_step, generic_heads_step, geometry_steps,
+                       indecomposable_chain_step, minkowski_vertices_step)
 from .newton import newton_blocks_step
+from .planar import planar_vertices_step
+from .windows import line_refutation_step, window_refutation_step
 
-__all__ = ["lower_bound_steps"]
+__all__ = ["lower_bound_steps", "irreducible_factor_step", "reduced_by_flint_step",
+           "newton_blocks_step", "product_fusion_step", "explicit_fusion_step",
+           "window_refutation_step", "indecomposable_chain_step", "generic_heads_step",
+           "minkowski_vertices_step", "direct_sum_step", "line_refutation_step",
+           "planar_vertices_step", "non_constant_step", "sub_sum_step", "geometry_steps"]
 
 
 def lower_bound_steps(lb: LowerBound) -> list[dict]:

@@ -22,15 +22,15 @@ from ...geometry.vertices import HeadVertices
 from .floors import sub_sum_step
 from .planar import planar_vertices_step
 
-__all__ = ["geometry_steps", "chain_step", "generic_heads_step", "minkowski_step",
-           "direct_sum_step"]
+__all__ = ["geometry_steps", "indecomposable_chain_step", "generic_heads_step",
+           "minkowski_vertices_step", "direct_sum_step"]
 
 
 def _mu(m: dict) -> list:
     return [[j, v] for j, v in sorted(m.items())]
 
 
-def chain_step(head: int, ch: Chain) -> dict:
+def indecomposable_chain_step(head: int, ch: Chain) -> dict:
     """The ``indecomposable_chain`` step of one head."""
     if ch.kind == "simplex":
         return {"rule": "indecomposable_chain", "head": head, "kind": "simplex", "prime": ch.prime}
@@ -48,7 +48,7 @@ def generic_heads_step(classes: list, width_functionals: list | None = None) -> 
     return step
 
 
-def minkowski_step(mv: MinkowskiVertices, points: list) -> dict:
+def minkowski_vertices_step(mv: MinkowskiVertices, points: list) -> dict:
     """The ``minkowski_vertices`` step of an enumeration (partial ones carry no refutations).
 
     ``points``: the factors' points (projected as the checker projects them); each
@@ -87,7 +87,7 @@ def geometry_steps(gp: GeometryProof) -> list[dict]:
     """The steps that prove ``gp.lower``, in the order the checker reads them."""
     if gp.method == "newton_blocks":
         return [{"rule": "newton_blocks", "blocks": []}]
-    steps = [chain_step(h, ch) for h, ch in gp.chains]
+    steps = [indecomposable_chain_step(h, ch) for h, ch in gp.chains]
     steps.append(generic_heads_step(gp.classes, gp.width_functionals))
     if gp.sub_sum is not None:             # docs/certificates.md §6.14
         steps.append(sub_sum_step(gp.sub_sum))
@@ -97,5 +97,5 @@ def geometry_steps(gp: GeometryProof) -> list[dict]:
         steps.append(planar_vertices_step())
     else:
         assert gp.minkowski is not None
-        steps.append(minkowski_step(gp.minkowski, gp.points))
+        steps.append(minkowski_vertices_step(gp.minkowski, gp.points))
     return steps

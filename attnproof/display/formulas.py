@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .expfrac import poly_to_dict
-from .lattice import Lattice
+from ..algebra.expfrac import poly_to_dict
+from ..algebra.lattice import Lattice
 
 __all__ = ["poly_expr", "factored_expr", "fraction_expr", "fraction_text", "legend"]
 
