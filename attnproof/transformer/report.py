@@ -99,6 +99,17 @@ def _failed(e: BaseException, t0: float) -> dict:
             "open_reason": f"the bounds failed ({type(e).__name__}: {e})"}
 
 
+def _ball_check(M: MultiHead, head) -> None:
+    """The quick ball comparison ``attnproof prove`` makes of an explicit fusion (when the
+    numeric extra is installed): a refutation is an internal error, never an answer."""
+    try:
+        from ..numeric import quick_ball_check
+    except ImportError:
+        return
+    if getattr(quick_ball_check(M, head), "verdict", None) == "refuted":
+        raise AttnproofError("the explicit fusion is refuted by ball arithmetic (internal error)")
+
+
 def prove_question(M: MultiHead, cert_path: str, max_atoms: Optional[int],
                    explicit_fusion_limit: int, timeout: Optional[float] = None,
                    lines_timeout: float = DEFAULT_LINES_TIMEOUT, bounds_only: bool = False) -> dict:
@@ -159,6 +170,8 @@ def prove_question(M: MultiHead, cert_path: str, max_atoms: Optional[int],
                     c2 = build_certificate(M, max_atoms=max_atoms,
                                            explicit_fusion_limit=explicit_fusion_limit)
                     if c2.upper < cert.upper:
+                        if c2.fusion is not None:        # as prove: balls, before the checker
+                            _ball_check(M, c2.fusion.to_head())
                         t2 = c2.text
                         v2, _ = check_own(t2)
                         if v2.code != 0:
