@@ -586,14 +586,19 @@ class MergeReport:
                   "| heads | kept separately | lower bound | upper bound | minimum | merging | "
                   "trust | structure | time (s) | certificate |",
                   "|---|---|---|---|---|---|---|---|---|---|"]
+        opened = [q for q in self._asked() + self.groups
+                  if q.get("minimum") is None and (q.get("open_reason") or q.get("error"))]
         for q in self._asked() + self.groups:
             is_layer = q is self.layer
             name = f"layer ({len(q['heads'])} heads)" if is_layer else ",".join(map(str, q["heads"]))
             cert = Path(q["certificate"]).name if q.get("certificate") else \
                 (q.get("error", "")[:80] or "-")
             sep = "+".join(str(self.atoms[h]) for h in q["heads"]) + f" = {sc(q.get('separate'))}"
+            mn = sc(q.get("minimum"))
+            if q.get("minimum") is None:     # why, and what closes it: under the table
+                mn = "open (below)" if any(q is o for o in opened) else "? (bounds only)"
             lines.append(f"| {name} | {sep} | {sc(q.get('lower_bound'))} | "
-                         f"{sc(q.get('upper_bound'))} | {sc(q.get('minimum'))} | "
+                         f"{sc(q.get('upper_bound'))} | {mn} | "
                          f"{q.get('merge_text', '')} | {q.get('trust')} | "
                          f"{'; '.join(q.get('structures') or []) or '-'} | "
                          f"{q.get('elapsed_s')} | {cert} |")
@@ -602,7 +607,6 @@ class MergeReport:
         if self.groups:
             lines.append(f"Groups of more than two heads asked for the plan: {len(self.groups)} "
                          "(the bounds first; the explicit fusion where the plan needs it).")
-        opened = [q for q in self._asked() if q.get("minimum") is None]
         if opened:
             lines += ["", "Open questions:", ""]
             for q in opened:
