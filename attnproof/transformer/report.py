@@ -63,8 +63,9 @@ class _OutOfTime(BaseException):
 
 @contextmanager
 def time_budget(seconds: Optional[float]):
-    """Raise :class:`_OutOfTime` in the block after ``seconds`` (SIGALRM, main thread only;
-    elsewhere, as on a Dask worker, the executor's own per-task timeout bounds the work).
+    """Raise :class:`_OutOfTime` in the block after ``seconds`` (SIGALRM, main thread only,
+    and only when no other real-time timer is running; elsewhere, as on a Dask worker, the
+    executor's own per-task timeout bounds the work).
 
     Yields whether the budget is enforced here.
 
@@ -76,7 +77,8 @@ def time_budget(seconds: Optional[float]):
     import threading
 
     if (seconds is None or seconds <= 0 or not hasattr(signal, "setitimer")
-            or threading.current_thread() is not threading.main_thread()):
+            or threading.current_thread() is not threading.main_thread()
+            or signal.getitimer(signal.ITIMER_REAL)[0] > 0):    # someone else's timer: left alone
         yield False
         return
 
