@@ -328,3 +328,25 @@ def test_bounds_past_the_time_budget_leave_an_open_row(tmp_path, monkeypatch):
     assert "bounds and their check ran past the question's time budget of 2 s" in q["open_reason"]
     assert q["closes_with"].startswith("--question-timeout")
     assert not rep.complete and by[(0, 2)]["minimum"] is not None
+
+
+def test_time_budget_restores_the_signal_state():
+    import signal
+    import time as _time
+
+    from attnproof.transformer.report import _OutOfTime, time_budget
+
+    before = signal.getsignal(signal.SIGALRM)
+    with time_budget(30) as on:
+        assert on and signal.getitimer(signal.ITIMER_REAL)[0] > 0
+    assert signal.getsignal(signal.SIGALRM) is before and signal.getitimer(signal.ITIMER_REAL)[0] == 0
+    with pytest.raises(_OutOfTime):
+        with time_budget(0.2):
+            _time.sleep(5)
+    assert signal.getsignal(signal.SIGALRM) is before
+    signal.setitimer(signal.ITIMER_REAL, 60)          # another timer: left alone
+    try:
+        with time_budget(0.1) as on:
+            assert not on
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
