@@ -81,7 +81,8 @@ def test_exponent_size_does_not_cost(key):
 def test_dimension_does_not_cost(dim):
     w, code = _work(gen.shifted_w3(dim - 3, dim))
     base, _ = _work(gen.shifted_w3(14, 17))
-    assert code == 0 and w == base
+    # reading is charged by the byte: the digits of dim and of the variables add a few units
+    assert code == 0 and base <= w <= base + 16
 
 
 def test_genuine_certificates_use_a_fraction_of_the_budget():
@@ -133,4 +134,5 @@ def test_the_budget_decides_between_an_answer_and_inconclusive():
     assert w.code == 2 and "work budget" in w.message
     assert json.loads(json.dumps(w.to_dict()))["work"] > v.work // 2
     big = check_text(canonical_json(gen.single_sigma(10 ** 6 + 1)))
-    assert big.code == 0 and big.work < 100
+    small = check_text(canonical_json(gen.single_sigma(1001)))
+    assert big.code == small.code == 0 and big.work <= small.work + 8

@@ -184,10 +184,18 @@ WORK_WITNESSES = dict(WITNESSES, **{
 # (problem, witnesses) -> (work with the fast paths, with the reference path): one unit per
 # term and per word of the sums of fractions (docs/certificates.md §8)
 FLOOR_WORK = {
-    "moving big-point": (189, 189), "moving big-points": (204, 204), "moving limits": (60, 60),
-    "moving points": (80, 80), "moving slope": (46, 46), "moving two-points": (84, 84),
-    "heavy big-point": (387, 387), "heavy big-points": (436, 436), "heavy limits": (118, 118),
-    "heavy points": (162, 162), "heavy slope": (83, 83), "heavy two-points": (168, 168),
+    'moving big-point': (519, 519),
+    'moving big-points': (617, 617),
+    'moving limits': (305, 305),
+    'moving points': (324, 324),
+    'moving slope': (286, 286),
+    'moving two-points': (333, 333),
+    'heavy big-point': (979, 979),
+    'heavy big-points': (1110, 1110),
+    'heavy limits': (624, 624),
+    'heavy points': (667, 667),
+    'heavy slope': (585, 585),
+    'heavy two-points': (678, 678),
 }
 
 
@@ -265,7 +273,12 @@ def test_malformed_witnesses_are_invalid_on_a_moving_sum(witnesses, reference):
 TUNED = _problem([_atom((1, 0), 1, 2 ** 478 + 1), _atom((0, 0), 0)],
                  [_atom((0, 1), 1, 2 ** 479 + 1), _atom((0, 0), 0)],
                  [_atom((1, 1), 1), _atom((0, 0), 0)])
-TUNED_WORK = {"limits": (112, 112), "points": (139, 139), "slope": (80, 80), "two-points": (142, 142)}
+TUNED_WORK = {
+    'limits': (531, 531),
+    'points': (556, 556),
+    'slope': (494, 494),
+    'two-points': (565, 565),
+}
 
 
 def test_work_of_the_floor_witnesses_at_the_word_boundaries():

@@ -116,7 +116,7 @@ def test_genuine_line_certificates_are_accepted(name, doc, reference):
     assert field in step, sorted(step)
     v = _check(doc, reference)
     assert (v.status, v.code) == ("inconclusive", 2), v.message
-    assert "not re-proven ('attnproof check --replay' re-proves" in v.message and "internal" not in v.message
+    assert v.message.endswith("not re-proven") and "internal" not in v.message
     assert v.bounds_verified and v.line_steps == [doc["steps"].index(step)], v.message
     assert v.lower_bound == lower == doc["claims"]["lower_bound"], v.message
 

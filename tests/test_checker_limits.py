@@ -33,25 +33,28 @@ def test_io_uses_the_checker_limits():
                                   "WORK_BASE", "WORK_PER_BYTE", "MAX_FLINT_DENSE",
                                   "MAX_FLINT_EXPONENT_BITS", "MAX_FLINT_COEFFICIENT_BITS", "MAX_GRAPH_NODES", "MAX_SUBSETS",
                                   "MAX_EXPANSION", "REPLAY_SECONDS", "MAX_EXPONENT",
-                                  "MAX_CONTAINERS", "MAX_READ_BYTES", "BYTES_PER_WORK"])
+                                  "MAX_CONTAINERS", "MAX_READ_BYTES", "BYTES_PER_WORK",
+                                  "UNIT_MICROSECONDS", "READ_BYTES_PER_UNIT"])
 def test_docs_state_each_limit(name):
     """docs/certificates.md lists every limit with the value the code uses."""
-    m = re.search(rf"`{name}`\s*\|\s*([0-9_,^ ]+?)\s*\|", DOC)
+    m = re.search(rf"`{name}`\s*\|\s*([0-9_,.^ ]+?)\s*\|", DOC)
     assert m, f"{name} is not in the limits table of docs/certificates.md"
     text = m.group(1).replace(",", "").replace("_", "").replace(" ", "")
-    value = 2 ** int(text[2:]) if text.startswith("2^") else int(text)
+    value = 2 ** int(text[2:]) if text.startswith("2^") else float(text) if "." in text else int(text)
     assert value == getattr(limits, name)
 
 
 def test_docs_state_the_size_the_budget_reads():
     """The rule of ``byte_limit``, as docs/certificates.md §8 states it, is what the code does."""
     assert "`max(MAX_READ_BYTES, BYTES_PER_WORK × N)`" in DOC and "`byte_limit(N)`" in DOC
-    for n in (1, limits.WORK_MAX, limits.MAX_READ_BYTES, 35_000_000, 10 ** 13):
+    for n in (1, limits.WORK_BASE, limits.MAX_READ_BYTES, 35_000_000, 10 ** 13):
         assert limits.byte_limit(n) == min(max(limits.MAX_READ_BYTES, limits.BYTES_PER_WORK * n),
                                            limits.MAX_FILE_BYTES)
-    assert limits.byte_limit(None) == limits.MAX_READ_BYTES
-    # --max-work WORK_MAX reads no more than the default budget does
-    assert limits.WORK_MAX * limits.BYTES_PER_WORK <= limits.MAX_READ_BYTES
+    # the default budget grows with the file: it reads up to the file limit
+    assert limits.byte_limit(None) == limits.MAX_FILE_BYTES
+    # --max-work N reads what N units of reading cover, and the default budget covers reading
+    assert limits.BYTES_PER_WORK == limits.READ_BYTES_PER_UNIT
+    assert limits.work_limit(limits.MAX_FILE_BYTES) * limits.READ_BYTES_PER_UNIT >= limits.MAX_FILE_BYTES
 
 
 def test_both_checker_commands_state_the_budget_of_the_limits():
@@ -67,7 +70,7 @@ def test_both_checker_commands_state_the_budget_of_the_limits():
     for parser in (p, build_parser()):
         (help_text,) = [a.help for a in parser._actions if "--max-work" in a.option_strings]
         assert help_text == limits.MAX_WORK_HELP
-    assert f"{limits.WORK_MAX:,}" in limits.MAX_WORK_HELP
+    assert f"{limits.WORK_BASE:,}" in limits.MAX_WORK_HELP
 
 
 def _problem(dim, key):

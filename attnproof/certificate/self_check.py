@@ -1,13 +1,13 @@
-"""The producer's check of its own certificate, past the checker's capped default budget.
+"""The producer's check of its own certificate, past the checker's default budget.
 
-The checker's default work budget is capped (``attnproof.checker.limits.WORK_MAX``),
-and so is the size of a certificate it reads with it (``byte_limit``): a hostile
-file of any size must be answered within seconds.  A large genuine certificate
-(a transformer layer, a long explicit fusion) can need more.  The producer
-checks what it wrote with the default budget first and, when only the budget
-or the size is short, once more with a budget that fits; the ``--max-work`` a
-user needs to re-check the file admits both the work that check took and the
-size of the file (:func:`needed_work`, :func:`max_work_hint`).
+The checker's default work budget grows with the size of the file
+(``attnproof.checker.limits.work_limit``), so a certificate whose check is linear
+in its size is valid with it.  A certificate whose check is not (a long explicit
+fusion) can need more.  The producer checks what it wrote with the default budget
+first and, when only the budget is short, once more with a budget that fits; the
+``--max-work`` a user needs to re-check the file admits both the work that check
+took and the size of the file, which ``--max-work`` reads up to ``byte_limit``
+(:func:`needed_work`, :func:`max_work_hint`).
 
 >>> from attnproof.certificate import build_certificate
 >>> from attnproof.families import sigmoid_sum
@@ -19,7 +19,7 @@ size of the file (:func:`needed_work`, :func:`max_work_hint`).
 from __future__ import annotations
 
 from attnproof.checker import Verdict, check_text
-from attnproof.checker.limits import BYTES_PER_WORK, byte_limit
+from attnproof.checker.limits import BYTES_PER_WORK, MAX_READ_BYTES
 
 PRODUCER_WORK = 10 ** 13      # the work budget of the producer's check of its own certificate
 
@@ -38,14 +38,15 @@ def max_work_hint(work: int) -> int:
 
 def needed_work(work: int, nbytes: int) -> int:
     """The least work budget that admits a check of ``work`` operations on ``nbytes`` bytes
-    of certificate (``byte_limit``): past the default size, half an operation per byte.
+    of certificate (``byte_limit(N)``): past ``MAX_READ_BYTES``, a unit per
+    ``BYTES_PER_WORK`` bytes.
 
     >>> needed_work(4_200_000, 26_000_000), needed_work(35_000_000, 116_000_000)
-    (13000000, 58000000)
-    >>> needed_work(7_000_000, 1_000_000), needed_work(70_000_000, 116_000_000)
-    (7000000, 70000000)
+    (6500000, 35000000)
+    >>> needed_work(7_000_000, 1_000_000), needed_work(10_000_000, 116_000_000)
+    (7000000, 29000000)
     """
-    if nbytes <= byte_limit(None):
+    if nbytes <= MAX_READ_BYTES:
         return work
     return max(work, -(-nbytes // BYTES_PER_WORK))
 
@@ -70,10 +71,7 @@ def check_own(text: str, first: Verdict | None = None,
     wide = check_text(text, work=PRODUCER_WORK if producer_work is None else producer_work)
     if wide.code == 0 or waits_for_replay(wide):
         hint = max_work_hint(needed_work(wide.work, len(text)))
-        why = (f"this certificate has {len(text):,} bytes, more than the checker reads with its "
-               f"default work budget, and checking it takes {wide.work:,} operations"
-               if len(text) > byte_limit(None) else
-               f"checking this certificate takes {wide.work:,} operations, more than the "
+        why = (f"checking this certificate takes {wide.work:,} operations, more than the "
                f"checker's default work budget for its size")
         return wide, f"{why}: 'attnproof check CERT --max-work {hint}'"
     return v if wide.code == 2 else wide, None

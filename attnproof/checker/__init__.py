@@ -20,8 +20,8 @@ import hashlib
 from dataclasses import dataclass, field, replace
 
 from . import fast  # noqa: F401  (installs the fast paths unless the reference path is asked for)
-from .limits import (BYTES_PER_WORK, MAX_CONTAINERS, MAX_COUNT_DIGITS, MAX_FILE_BYTES, byte_limit,
-                     containers, work_limit)
+from .limits import (BYTES_PER_WORK, MAX_CONTAINERS, MAX_COUNT_DIGITS, MAX_FILE_BYTES,
+                     READ_BYTES_PER_UNIT, byte_limit, containers, work_limit)
 from .problem import parse_problem
 from .rules import RULES, TRUST_ORDER, State
 from .switch import reference_mode
@@ -206,13 +206,18 @@ def check_document(doc, expected_sha256: str | None = None, strict: bool = False
         return _check_document(doc, expected_sha256, strict, work, False)
 
 
+STEP_UNITS = 16       # the dispatch of one step: its fields, its rule, its message prefix
+
+
 def _check_document(doc, expected_sha256: str | None, strict: bool, work: int | None,
-                    consume: bool) -> Verdict:
+                    consume: bool, read: int = 0) -> Verdict:
     # consume: the document is ours (read by check_text): the problem's heads and each
-    # step are dropped once used, which halves the peak memory of a large check
+    # step are dropped once used, which halves the peak memory of a large check;
+    # read: the bytes of text parsed into doc, charged first (READ_BYTES_PER_UNIT)
     step_i, rule = None, None
     budget = Budget(work)
     try:
+        budget.charge(read // READ_BYTES_PER_UNIT, "reading the certificate")
         fields(doc, {"format", "version", "problem", "problem_sha256", "claims", "steps",
                      "trust"}, set(), "certificate")
         if doc["format"] != FORMAT:
@@ -221,7 +226,10 @@ def _check_document(doc, expected_sha256: str | None, strict: bool, work: int | 
             raise Reject("certificate: unsupported version (this checker reads 1)")
         sha = hexdigest(doc["problem_sha256"], "certificate: problem_sha256")
         try:
-            real = hashlib.sha256(canonical_text(doc["problem"]).encode("ascii")).hexdigest()
+            ptext = canonical_text(doc["problem"])
+            budget.charge(len(ptext) // READ_BYTES_PER_UNIT, "hashing the problem")
+            real = hashlib.sha256(ptext.encode("ascii")).hexdigest()
+            del ptext
         except ValueError:          # a document built in Python, not read from JSON text
             raise Reject("certificate: the problem holds a number that is not exact JSON "
                          "or has too many digits") from None
@@ -233,6 +241,7 @@ def _check_document(doc, expected_sha256: str | None, strict: bool, work: int | 
             budget.limit = work_limit(size := len(canonical_text(doc)))
             if big := too_large(size, None):
                 return big
+            budget.charge(size // READ_BYTES_PER_UNIT, "reading the certificate")
         claims = _claims(doc)
         if doc["trust"] not in TRUST_ORDER:
             raise Reject(f"certificate: unknown trust level {doc['trust']!r}")
@@ -253,6 +262,7 @@ def _check_document(doc, expected_sha256: str | None, strict: bool, work: int | 
             if ph > 1 and st.lower is None:
                 raise Reject("the newton_blocks step must come before the upper bound")
             phase = ph
+            budget.charge(STEP_UNITS, "a step")
             st.step_index = step_i
             fn(st, step, f"step {step_i} ({rule})")
             if consume:
@@ -296,10 +306,9 @@ def _check_document(doc, expected_sha256: str | None, strict: bool, work: int | 
                           "vertices only)")
         if st.windows or v.line_steps:
             v.status, v.code = "inconclusive", 2
-            one = len(st.windows) + len(v.line_steps) == 1
             v.message = (f"inconclusive: {v._exact_text()}, but {v._refutations()} "
-                         f"{'is' if one else 'are'} not re-proven ('attnproof check --replay' "
-                         f"re-proves {'it' if one else 'them'} with z3 and cvc5)")
+                         f"{'is' if len(st.windows) + len(v.line_steps) == 1 else 'are'} not "
+                         f"re-proven")
         if strict and st.trust != "exact":
             v.status, v.code = "inconclusive", 2
             v.message = (f"inconclusive under --strict: the certificate needs trust {st.trust!r} "
@@ -362,4 +371,4 @@ def check_text(text: str, expected_sha256: str | None = None, strict: bool = Fal
     if work is None:
         work = work_limit(len(text))
     with no_gc(), reference_mode(reference):
-        return _check_document(doc, expected_sha256, strict, work, True)
+        return _check_document(doc, expected_sha256, strict, work, True, len(text))

@@ -22,6 +22,7 @@ import os
 import re
 import sys
 from contextlib import suppress
+from dataclasses import replace
 from fractions import Fraction
 
 from . import check_text, too_large
@@ -311,6 +312,18 @@ def build_parser(prog: str | None = None, version: str | None = None) -> argpars
     return p
 
 
+def advised(v):
+    """The verdict ``v`` with the command line's advice: an inconclusive check past its
+    work budget names ``--max-work``, one that waits for refutations ``--replay``."""
+    if v.code == 2 and v.message.endswith("(the work budget of this certificate)"):
+        v = replace(v, message=v.message[:-1] + "; --max-work raises it)")
+    elif v.code == 2 and v.bounds_verified and (v.window_steps or v.line_steps) and not v.replay:
+        one = len(v.window_steps) + len(v.line_steps) == 1
+        v = replace(v, message=v.message + f" ('attnproof check --replay' re-proves "
+                                           f"{'it' if one else 'them'} with z3 and cvc5)")
+    return v
+
+
 def _error(message: str, as_json: bool, prog: str = "attnproof") -> int:
     print(f"{prog}: error: {message}", file=sys.stderr)
     if as_json:
@@ -354,6 +367,7 @@ def main(argv: list[str] | None = None, prog: str | None = None, version: str | 
     if v.status == "error":             # not JSON at all: a broken download, not a forgery
         return _error(f"not a certificate: {args.certificate}: "
                       f"{v.message.removeprefix('not a certificate: ')}", args.json, p.prog)
+    v = advised(v)
     with suppress(OSError):             # a reader that stopped early cuts the text, not the exit code
         print(json.dumps(v.to_dict(), sort_keys=True, indent=2) if args.json else v.message, flush=True)
     return v.code if v.code in (0, 1, 2) else EXIT_USAGE

@@ -85,7 +85,9 @@ def _terms(f: dict) -> tuple[Any, Any, tuple] | None:
     difference ``Δ`` of the exponents (sparse), or None."""
     if len(f) != 2:
         return None
-    m0, m1 = sorted(f, key=P.lex_key)
+    m0, m1 = f
+    if P.lex_key(m1) < P.lex_key(m0):
+        m0, m1 = m1, m0
     return f[m0], f[m1], P.mono_div(m1, m0)
 
 
@@ -133,6 +135,10 @@ def binomial_valuation(f: dict, D: dict) -> int | None:
     """``v_f(D)`` for binomials ``f`` and ``D`` (0 or 1: a binomial is squarefree), or None
     when one of them is not a binomial.  Never builds a power larger than the
     coefficients of ``D`` allow."""
+    if len(f) != 2 or len(D) != 2:
+        return None
+    if f == D:
+        return 1                       # f | f, and f^2 has three terms or more: not f
     tf, tD = _terms(f), _terms(D)
     if tf is None or tD is None:
         return None
@@ -152,11 +158,14 @@ def binomial_valuation(f: dict, D: dict) -> int | None:
     # d0·c1^q + d1·(-c0)^q = 0 with coprime integers c0, c1 (f in normal form): |c1|^q
     # divides the numerator of d1 times the denominator of d0 and |c0|^q the other
     # cross product, so when |c0| or |c1| is at least 2, q is at most the bits of D
-    d0, d1 = Fraction(d0), Fraction(d1)
     # n0·m1·c1^q = -n1·m0·(-c0)^q: c1^q divides B = n1·m0 and c0^q divides A = n0·m1, so
     # a power with more bits than its cofactor decides "no" before it is built (bounding
     # q alone let c^q with a 2000-digit c reach 10^8 bits: minutes for a 13 kB file)
-    A, B = d0.numerator * d1.denominator, d1.numerator * d0.denominator
+    if type(d0) is not int or type(d1) is not int:
+        d0, d1 = Fraction(d0), Fraction(d1)
+        A, B = d0.numerator * d1.denominator, d1.numerator * d0.denominator
+    else:
+        A, B = d0, d1
     for c, X in ((c1, B), (c0, A)):
         if abs(c) >= 2 and (abs(int(c)).bit_length() - 1) * q > abs(X).bit_length():
             return 0

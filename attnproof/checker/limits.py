@@ -16,16 +16,19 @@ the rest of attnproof, so the dependency goes this way).  docs/certificates.md
   before parsing, ~60 bytes each once parsed); beyond it a certificate is inconclusive.
 * ``MAX_LATTICE_BITS``: bits of a lattice scale ``s_j`` or ``L`` (THEORY §2);
   a problem beyond it is inconclusive for the checker.
-* ``min(WORK_BASE + WORK_PER_BYTE * len(text), WORK_MAX)``: the checker's work
-  budget, in elementary operations (one term of a polynomial product, one
-  division step, one entry of an elimination...); past it the verdict is
-  *inconclusive*.  The per-byte part lets a small certificate do work in
-  proportion to its size; the cap bounds every check, whatever the size: bytes
-  cost nothing to add (a long ``name`` string), so without it a padded file
-  would buy minutes of work.  ``--max-work`` sets another budget explicitly.
-* ``byte_limit(work)``: the most bytes of certificate the checker reads (reading is
-  not metered: small JSON objects take 26 bytes of memory per byte); beyond it a
-  certificate is *inconclusive*, unread.
+* ``work_limit(bytes) = WORK_BASE + WORK_PER_BYTE * bytes``: the checker's default
+  work budget, in units of at most ``UNIT_MICROSECONDS`` of CPU each (docs/certificates.md
+  §8: every operation is charged by the sizes of its operands, reading by the byte);
+  past it the verdict is *inconclusive*.  A genuine certificate whose check is linear
+  in its size is accepted without options, whatever its size up to ``MAX_FILE_BYTES``,
+  and every file is answered within ``UNIT_MICROSECONDS * work_limit(bytes)`` of CPU
+  (``a + b × MiB`` seconds: ``ANSWER_SECONDS_BASE`` and ``ANSWER_SECONDS_PER_MIB``).
+  ``--max-work`` sets another budget explicitly.
+* ``READ_BYTES_PER_UNIT``: reading, hashing and canonical text are charged one unit per
+  this many bytes.
+* ``byte_limit(work)``: the most bytes of certificate the checker reads (``MAX_FILE_BYTES``
+  with the default budget, which grows with the file; with ``--max-work N`` the bytes
+  N units read); beyond it a certificate is *inconclusive*, unread.
 * ``MAX_FLINT_DENSE``: ``reduced_by_flint`` recomputes ``gcd(P, Q)`` with FLINT
   only when ``Π_v (deg_v + 1)`` of every polynomial is at most this and every
   exponent span is below ``2^MAX_FLINT_EXPONENT_BITS`` and every coefficient
@@ -50,10 +53,13 @@ MAX_LATTICE_BITS = 8192
 MAX_CONTAINERS = 8_000_000
 MAX_FILE_BYTES = 512 * 1024 * 1024
 MAX_READ_BYTES = 16 * 1024 * 1024
-BYTES_PER_WORK = 2
-WORK_BASE = 500_000
-WORK_PER_BYTE = 16
-WORK_MAX = 6_000_000
+READ_BYTES_PER_UNIT = 4
+BYTES_PER_WORK = READ_BYTES_PER_UNIT
+WORK_BASE = 2_000_000
+WORK_PER_BYTE = 1.5
+UNIT_MICROSECONDS = 0.5
+ANSWER_SECONDS_BASE = UNIT_MICROSECONDS * WORK_BASE / 1e6
+ANSWER_SECONDS_PER_MIB = UNIT_MICROSECONDS * WORK_PER_BYTE * (1 << 20) / 1e6
 MAX_FLINT_DENSE = 100_000
 MAX_FLINT_EXPONENT_BITS = 17
 MAX_FLINT_COEFFICIENT_BITS = 8192
@@ -61,16 +67,17 @@ MAX_GRAPH_NODES = 16
 MAX_SUBSETS = 20_000
 MAX_EXPANSION = 2_000_000
 REPLAY_SECONDS = 600
-MAX_WORK_HELP = (f"the work budget in elementary operations (default: {WORK_BASE:,} plus {WORK_PER_BYTE} "
-                 f"per byte, at most {WORK_MAX:,}, which a hostile file spends in seconds); past it the "
-                 f"verdict is inconclusive; a certificate is read up to {MAX_READ_BYTES >> 20} MiB or "
-                 f"{BYTES_PER_WORK} bytes per OPS ('attnproof prove' names the figure a large one needs)")
+MAX_WORK_HELP = (f"the work budget in units of at most {UNIT_MICROSECONDS} microseconds (default: "
+                 f"{WORK_BASE:,} plus {WORK_PER_BYTE} per byte of the certificate); past it the "
+                 f"verdict is inconclusive; with OPS a certificate is read up to "
+                 f"{MAX_READ_BYTES >> 20} MiB or {BYTES_PER_WORK} bytes per OPS")
 
 _TEN_DIGITS = 10 ** MAX_DIGITS
 
 __all__ = ["MAX_DIGITS", "MAX_EXPONENT", "MAX_DIM", "MAX_COUNT_DIGITS", "MAX_LATTICE_BITS",
            "MAX_CONTAINERS", "containers", "MAX_READ_BYTES", "BYTES_PER_WORK", "byte_limit", "file_size",
-           "MAX_FILE_BYTES", "WORK_BASE", "WORK_PER_BYTE", "WORK_MAX", "MAX_FLINT_DENSE",
+           "MAX_FILE_BYTES", "WORK_BASE", "WORK_PER_BYTE", "READ_BYTES_PER_UNIT", "UNIT_MICROSECONDS",
+           "ANSWER_SECONDS_BASE", "ANSWER_SECONDS_PER_MIB", "MAX_FLINT_DENSE",
            "MAX_FLINT_EXPONENT_BITS", "MAX_FLINT_COEFFICIENT_BITS", "MAX_GRAPH_NODES", "MAX_SUBSETS", "MAX_EXPANSION",
            "REPLAY_SECONDS", "MAX_WORK_HELP", "fits_digits", "work_limit"]
 
@@ -86,22 +93,26 @@ def containers(text: str) -> int:
 
 
 def work_limit(nbytes: int) -> int:
-    """The checker's work budget for a certificate of ``nbytes`` bytes.
+    """The checker's default work budget for a certificate of ``nbytes`` bytes: linear,
+    no cap (the cost model bounds the time of a unit, so of the whole check).
 
-    >>> work_limit(0) == WORK_BASE, work_limit(MAX_FILE_BYTES) == WORK_MAX
+    >>> work_limit(0) == WORK_BASE, work_limit(10 ** 6) == WORK_BASE + 1_500_000
     (True, True)
     """
-    return min(WORK_BASE + WORK_PER_BYTE * nbytes, WORK_MAX)
+    return WORK_BASE + int(WORK_PER_BYTE * nbytes)
 
 
 def byte_limit(work: int | None) -> int:
-    """The most bytes of certificate the checker reads with the work budget ``work`` (None:
-    the default): ``max(MAX_READ_BYTES, BYTES_PER_WORK * work)``, at most ``MAX_FILE_BYTES``.
+    """The most bytes of certificate the checker reads with the work budget ``work``:
+    ``MAX_FILE_BYTES`` with the default budget (None: it grows with the file), else
+    ``max(MAX_READ_BYTES, BYTES_PER_WORK * work)``, at most ``MAX_FILE_BYTES``.
 
-    >>> byte_limit(None) == byte_limit(WORK_MAX), byte_limit(35_000_000), byte_limit(10 ** 13)
-    (True, 70000000, 536870912)
+    >>> byte_limit(None) == MAX_FILE_BYTES, byte_limit(35_000_000), byte_limit(10 ** 13)
+    (True, 140000000, 536870912)
     """
-    return min(max(MAX_READ_BYTES, BYTES_PER_WORK * (work or 0)), MAX_FILE_BYTES)
+    if work is None:
+        return MAX_FILE_BYTES
+    return min(max(MAX_READ_BYTES, BYTES_PER_WORK * work), MAX_FILE_BYTES)
 
 
 def file_size(path) -> int:

@@ -17,6 +17,13 @@ from .switch import FAST
 from .syntax import UNLIMITED, Budget
 
 P61 = (1 << 61) - 1
+RATIONAL_UNITS = 12      # one update of a rational entry: a Fraction product and difference
+
+
+def _words(xs) -> int:
+    """64-bit words of the longest numerator plus denominator among the Fractions ``xs``."""
+    return 1 + (max((x.numerator.bit_length() + x.denominator.bit_length() for x in xs),
+                    default=0) >> 6)
 
 
 def eliminate(rows, budget: Budget, modulus: int | None) -> int:
@@ -24,7 +31,7 @@ def eliminate(rows, budget: Budget, modulus: int | None) -> int:
     Gaussian elimination over ``GF(modulus)``, or over Q when ``modulus`` is None.
 
     Each row is reduced by the pivots of its smallest columns; every entry touched
-    charges ``budget`` (a rational entry about 4 units).
+    charges ``budget`` (a rational entry ``RATIONAL_UNITS`` and its words).
 
     >>> eliminate([{0: 1, 5: 2}, {5: 1}, {0: 2, 5: 4}], UNLIMITED, None)
     2
@@ -33,14 +40,14 @@ def eliminate(rows, budget: Budget, modulus: int | None) -> int:
     """
     p = modulus
     pivots: dict = {}
-    unit = 4 if p is None else 1
+    weight: dict = {}          # over Q: the 64-bit words of a pivot row's longest entry
     for row in rows:
         items = row.items() if isinstance(row, dict) else enumerate(row)
         if p is None:
             r: dict = {c: Fraction(x) for c, x in items if x}
         else:
             r = {c: x % p for c, x in items if x % p}
-        budget.charge(1 + len(r), "an exact rank")
+        budget.charge(1 + len(r) * (1 if p is not None else RATIONAL_UNITS // 2), "an exact rank")
         while r:
             c = min(r)
             piv = pivots.get(c)
@@ -48,12 +55,17 @@ def eliminate(rows, budget: Budget, modulus: int | None) -> int:
                 if p is None:
                     inv = 1 / r[c]
                     pivots[c] = {k: v * inv for k, v in r.items()}
+                    weight[c] = _words(pivots[c].values())
                 else:
                     inv = pow(r[c], -1, p)
                     pivots[c] = {k: v * inv % p for k, v in r.items()}
                 break
             f = r[c]
-            budget.charge(unit * len(piv), "an exact rank")
+            # a product and a difference per entry: over GF(p) one unit; over Q the gcds
+            # of two Fractions, in the words of their terms (entries grow)
+            budget.charge(len(piv) if p is not None else
+                          len(piv) * (RATIONAL_UNITS + _words((f,)) * weight[c] // 8),
+                          "an exact rank")
             for k, v in piv.items():
                 t = r.get(k, 0) - f * v
                 if p is not None:

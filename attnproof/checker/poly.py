@@ -124,7 +124,7 @@ def add_into(acc: Poly, p: Poly, scale=1) -> None:
             acc.pop(m, None)
 
 
-_FRACTION_COST = 4            # a Fraction product and sum (gcds) against an int's, in units
+FRACTION_COST = 4             # a Fraction product and sum (gcds) against an int's, in units
 
 
 def _load(p: Poly) -> tuple[int, int, int]:
@@ -164,7 +164,7 @@ def product_cost(p: Poly, q: Poly) -> int:
     fp, sp, s2p = _load(p)
     fq, sq, s2q = _load(q)
     if fp or fq:
-        work += _FRACTION_COST * (fp * nq + fq * np_) + (nq * s2p + 2 * sp * sq + np_ * s2q) // 64
+        work += FRACTION_COST * (fp * nq + fq * np_) + (nq * s2p + 2 * sp * sq + np_ * s2q) // 64
     else:
         work += sp * sq // 128
     return work
@@ -258,7 +258,7 @@ def divexact(a: Poly, b: Poly, budget: Budget = UNLIMITED) -> Poly | None:
     >>> divexact({(): 1, ((0, 10 ** 100 + 1),): 1}, {(): 1, ((0, 1),): 1}, Budget(1000))
     Traceback (most recent call last):
     ...
-    attnproof.checker.syntax.Unsupported: an exact division: the check needs more than 1000 operations (the work budget of this certificate; --max-work raises it)
+    attnproof.checker.syntax.Unsupported: an exact division: the check needs more than 1000 operations (the work budget of this certificate)
     """
     if not b:
         raise ZeroDivisionError("division by the zero polynomial")
@@ -380,7 +380,7 @@ def _steps(a: Poly, b: Poly, budget: Budget, least: int, step_cost: int, lb: Mon
         qc = c // lcb if type(c) is int and type(lcb) is int and c % lcb == 0 else Fraction(c) / lcb
         if type(qc) is not int or qc.bit_length() > 63:    # its products and sums cost its words
             w = (abs(qc.numerator).bit_length() + qc.denominator.bit_length()) >> 6
-            budget.charge(len(b) * (2 * _FRACTION_COST + w + w * w // 64), "an exact division")
+            budget.charge(len(b) * (2 * FRACTION_COST + w + w * w // 64), "an exact division")
         Q[qm] = qc
         for u, cb in products(t, qm):
             s = R.get(u, 0) - qc * cb

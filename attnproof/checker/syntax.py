@@ -54,6 +54,9 @@ class Unsupported(Exception):
     """A step the checker cannot decide within its limits (verdict *inconclusive*)."""
 
 
+BUDGET_TEXT = "the work budget of this certificate"     # the command lines add their advice
+
+
 class Budget:
     """The checker's work meter: :meth:`charge` raises :class:`Unsupported` past ``limit``.
 
@@ -63,7 +66,7 @@ class Budget:
     >>> b.charge(7, "dividing")
     Traceback (most recent call last):
     ...
-    attnproof.checker.syntax.Unsupported: dividing: the check needs more than 10 operations (the work budget of this certificate; --max-work raises it)
+    attnproof.checker.syntax.Unsupported: dividing: the check needs more than 10 operations (the work budget of this certificate)
     """
 
     def __init__(self, limit: int | None) -> None:
@@ -75,7 +78,7 @@ class Budget:
         self.used += n
         if self.limit is not None and self.used > self.limit:
             raise Unsupported(f"{what}: the check needs more than {self.limit} operations "
-                              "(the work budget of this certificate; --max-work raises it)")
+                              f"({BUDGET_TEXT})")
 
 
 UNLIMITED = Budget(None)

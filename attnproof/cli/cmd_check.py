@@ -52,10 +52,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="run the checker's reference path alone, without its fast paths "
                         "(same verdicts; also ATTNPROOF_CHECKER_REFERENCE=1)")
     p.add_argument("--max-work", metavar="OPS", type=int, default=None,
-                   help="the work budget in elementary operations (default: 500,000 plus 16 per "
-                        "byte, at most 6,000,000, which a hostile file spends in seconds); past "
-                        "it the verdict is inconclusive; a certificate is read up to 16 MiB or 2 "
-                        "bytes per OPS ('attnproof prove' names the figure a large one needs)")
+                   help="the work budget in units of at most 0.5 microseconds (default: "
+                        "2,000,000 plus 1.5 per byte of the certificate); past it the verdict is "
+                        "inconclusive; with OPS a certificate is read up to 16 MiB or 4 bytes per OPS")
     add_common(p)
 
 
@@ -204,12 +203,24 @@ def run(args: argparse.Namespace) -> int:
     return _answer(v, args)
 
 
+def _advised(v):
+    """The verdict ``v`` with the command line's advice (the checker states the verdict
+    only): past the work budget ``--max-work``, refutations not re-proven ``--replay``."""
+    from dataclasses import replace
+    if v.code == 2 and v.message.endswith("(the work budget of this certificate)"):
+        return replace(v, message=v.message[:-1] + "; --max-work raises it)")
+    if v.code == 2 and v.bounds_verified and (v.window_steps or v.line_steps) and not v.replay:
+        return replace(v, message=v.message + " (check with --replay)")
+    return v
+
+
 def _answer(v, args: argparse.Namespace) -> int:
     """Print the verdict ``v`` (``--json``: as JSON) and return its exit code.
 
     A reader that stops early (``| head -c1``) cuts the text, never the exit code: a
     broken pipe made an invalid certificate exit 0."""
     code = v.code
+    v = _advised(v)
     with contextlib.suppress(OSError):
         if args.json:
             print_json(v.to_dict())

@@ -22,7 +22,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..algebra.lattice import Lattice
-from ..checker.limits import WORK_MAX
 from ..heads import MultiHead
 from ..parallel.tasks import MapTasks, Progress
 from .associates import associate_classes
@@ -38,8 +37,9 @@ __all__ = ["FactorClasses", "factor_classes", "GeometryProof", "geometry_proof",
 MAX_CANDIDATES = 100_000
 # from this many factor heads on, a count past the budget is the exact count of a sub-sum
 MINKOWSKI_SUB_SUM_HEADS = 4
-# the share of the checker's largest work budget that such a sub-sum's vertex list may take
-MINKOWSKI_SUB_SUM_WORK = WORK_MAX // 4
+# the checker's work such a sub-sum's vertex list may take (the default budget of a
+# certificate of a few megabytes, which grows with the file: docs/certificates.md §8)
+MINKOWSKI_SUB_SUM_WORK = 1_500_000
 
 
 @dataclass

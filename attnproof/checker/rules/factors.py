@@ -23,6 +23,8 @@ from .state import State
 
 # -- polynomial syntax ------------------------------------------------------
 
+READ_UNITS = 2       # per term and pair of a polynomial read: its checks, its tuples, its box
+
 def read_poly(x, where: str, nvars: int, rational_coefficients: bool = False) -> dict:
     """A certificate polynomial: ``[[coef, [[var, exp], ...]], ...]``.
 
@@ -197,6 +199,7 @@ def rule_irreducible_factor(st: State, step: dict, where: str) -> None:
     pb = st.pb
     bud = st.budget
     f = read_poly(step["poly"], f"{where}: poly", pb.dim + (1 if pb.has_z else 0))
+    bud.charge(READ_UNITS * P.size(f), "reading a factor")
     if len(f) < 2:
         raise Reject(f"{where}: a single term is a unit, not a factor")
     if not P.is_normal_form(f):
@@ -275,6 +278,7 @@ def rule_reduced_by_flint(st: State, step: dict, where: str) -> None:
     pb = st.pb
     nv = pb.dim + (1 if pb.has_z else 0)
     Qd = read_poly(step["denominator"], f"{where}: denominator", nv)
+    st.budget.charge(READ_UNITS * P.size(Qd), "reading a polynomial")
     if len(Qd) < 2 or not P.is_normal_form(Qd):
         raise Reject(f"{where}: the denominator must be a non-monomial polynomial in normal form")
     nums = step["numerator"]
@@ -282,6 +286,7 @@ def rule_reduced_by_flint(st: State, step: dict, where: str) -> None:
         raise Reject(f"{where}: numerator must list {pb.value_dim} polynomials (use [] for 0)")
     Pn = [read_poly(p, f"{where}: numerator {c}", nv, True) if p != [] else {}
           for c, p in enumerate(nums)]
+    st.budget.charge(READ_UNITS * sum(P.size(p) for p in Pn), "reading a polynomial")
     check_identity(st, Pn, Qd, where)
     try:
         ok = coprime(Pn, Qd, st.budget)

@@ -40,6 +40,7 @@ from .state import State, x_vars
 # (besides the certificate's shared work budget, State.budget)
 MAX_GEOMETRY_WORK = 400_000_000
 MAX_PRIME = 1 << 64
+PROPORTIONAL_UNITS = 128     # one proportionality test: its images mod a prime, its z-products
 
 
 def dense_points(f: dict, dim: int, vs: list, st: State | None = None, where: str = "") -> list:
@@ -88,6 +89,42 @@ def _ints(x, n: int, where: str) -> list:
     return [integer(v, where) for v in x]
 
 
+def _wmax(rows) -> int:
+    """64-bit words of the longest entry of the integer vectors ``rows`` (at least 1).
+
+    >>> _wmax([(1, -2), (3, 1 << 64)]), _wmax([])
+    (2, 1)
+    """
+    big = max((max(max(r), -min(r)) for r in rows if len(r)), default=0)
+    return 1 + (big.bit_length() >> 6)
+
+
+def _exponent_words(polys) -> int:
+    """64-bit words of the longest exponent of the polynomials ``polys`` (at least 1)."""
+    big = max((abs(e) for f in polys for m in f for _, e in m), default=0)
+    return 1 + (big.bit_length() >> 6)
+
+
+def _mul(wa: int, wb: int) -> int:
+    """The units of one product (or gcd, or quotient) of integers of ``wa`` and ``wb`` words:
+    one per 64 word products, at least one (docs/certificates.md §8, the cost model).
+
+    >>> _mul(1, 1), _mul(104, 104)
+    (1, 170)
+    """
+    return 1 + wa * wb // 64
+
+
+def _dots(n: int, d: int, wa: int, wb: int) -> int:
+    """The units of ``n`` dot products of length ``d`` with entries of ``wa`` and ``wb`` words
+    (a C-speed pass: about eight products of words to a unit, and the words' products).
+
+    >>> _dots(1, 64, 1, 1), _dots(1, 1, 104, 104)
+    (9, 85)
+    """
+    return n * (1 + d * (1 + wa * wb // 16) // 8)
+
+
 def _budget(work: int, where: str, st: State) -> None:
     st.budget.charge(work, where)
     if work > MAX_GEOMETRY_WORK:
@@ -131,6 +168,7 @@ def _point_non_vertices(x, pts: list, where: str, st: State) -> dict:
         raise Reject(f"{where}: expected a list of [index, multipliers]")
     out, prev = {}, -1
     n = len(pts)
+    wp = _wmax(pts)
     for k, e in enumerate(x):
         w = f"{where} {k}"
         if not isinstance(e, list) or len(e) != 2:
@@ -140,7 +178,7 @@ def _point_non_vertices(x, pts: list, where: str, st: State) -> dict:
             raise Reject(f"{w}: indices must be strictly increasing and existing")
         prev = i
         mus = _mu_list(e[1], w, n, i)
-        _budget((len(mus) + 1) * (len(pts[i]) + 1), w, st)
+        _budget((len(mus) + 1) * (len(pts[i]) + 1) * _mul(_wmax([[mu for _, mu in mus]]), wp), w, st)
         for col in range(len(pts[i])):
             if sum(mu * (pts[i][col] - pts[j][col]) for j, mu in mus):
                 raise Reject(f"{w}: the multipliers do not write point {i} as a convex "
@@ -218,7 +256,8 @@ def rule_indecomposable_chain(st: State, step: dict, where: str) -> None:
         diffs = [_sub(q, pts[0]) for q in pts[1:]]
         if len(diffs) > d:
             raise Reject(f"{where}: {n} points in dimension {d} are not affinely independent")
-        _budget(len(diffs) * (d + len(diffs) * (1 + d // 32)), where, st)   # packed rank_mod
+        wp = _wmax(pts)
+        _budget(len(diffs) * (d * (wp + _mul(wp, wp)) + len(diffs) * (1 + d // 32)), where, st)
         if rank_mod(diffs, p, st.budget) != len(diffs):
             raise Reject(f"{where}: the differences p_i - p_0 are not independent modulo {p}")
         cont = _content(diffs, vs, difference_box(st))
@@ -231,6 +270,7 @@ def rule_indecomposable_chain(st: State, step: dict, where: str) -> None:
     if not isinstance(tris, list) or not tris:
         raise Reject(f"{where}: triangles must be a non-empty list of [[a, b, c], functional]")
     _budget(len(tris) * n * d, where, st)
+    wp = _wmax(pts)
     prev = None
     edges: dict = {}
     covered: set = set()
@@ -256,6 +296,8 @@ def rule_indecomposable_chain(st: State, step: dict, where: str) -> None:
             raise Reject(f"{w}: triangles must be strictly increasing")
         prev = abc
         fn = _ints(t[1], d, f"{w}: functional")
+        # the n values of the functional, the parallel test and three edge contents
+        _budget(_dots(n + 1, d, _wmax([fn]), wp) + 5 * d * _mul(wp, wp), w, st)
         u, v = _sub(pts[b], pts[a]), _sub(pts[c], pts[a])
         if _parallel(u, v):
             raise Reject(f"{w}: the three points are collinear")
@@ -373,6 +415,7 @@ def _proportional(A: dict, B: dict, t, st: State, where: str) -> bool:
     ring homomorphism) refute proportionality in linear time: a differing image
     means ``A(s + t)·B(s0) ≠ A(s0 + t)·B(s)``.  Only when every image agrees are the
     products made, exactly; the images never accept anything."""
+    _budget(PROPORTIONAL_UNITS + 4 * len(B), where, st)    # the calls, the images' pass
     s0 = _lowest(B)
     As0, Bs0 = A[P.mono_mul(s0, t)], B[s0]
     pts = list(B)
@@ -490,8 +533,8 @@ def rule_generic_heads(st: State, step: dict, where: str) -> None:
                     acc = N.setdefault(s2, {})
                     for e, c in zp.items():      # sums of long rationals grow: charged first
                         old = acc.get(e - a, 0)
-                        _budget((1 + _words(old) + _words(q)) * (2 + _words(c) + _words(q)) // 32,
-                                where, st)
+                        _budget(2 * P.FRACTION_COST + (1 + _words(old) + _words(q))
+                                * (2 + _words(c) + _words(q)) // 32, where, st)
                         acc[e - a] = old + Fraction(c) / q
             N = {s: {e: c for e, c in zp.items() if c} for s, zp in N.items()}
             N = {s: zp for s, zp in N.items() if zp}
@@ -542,8 +585,12 @@ def _non_homothetic(st: State, step: dict, reps: list, indec: set, where: str) -
         raise Reject(f"{where}: width_functionals must be a non-empty list of functionals")
     _budget(len(cs) * (dim + 1), where, st)
     cs = [_ints(c, dim, f"{where}, width functional {i}") for i, c in enumerate(cs)]
-    # the widths of every representative, charged before any is computed
-    _budget(len(cs) * sum(P.size(st.pb.den[h]) + 1 for h in reps), where, st)
+    # the widths of every representative, charged before any is computed: one product of a
+    # functional's entry and an exponent per (functional, pair), a gcd and a quotient per width
+    dens = [st.pb.den[h] for h in reps]
+    wc, we = _wmax(cs), _exponent_words(dens)
+    _budget(len(cs) * sum(P.size(D) + 1 for D in dens) * _mul(wc, we)
+            + 3 * len(cs) * len(reps) * _mul(wc + we, wc + we), where, st)
     seen: dict = {}
     for h in reps:
         seen.setdefault(_width_class(st.pb.den[h], cs, dim), []).append(h)
@@ -586,7 +633,8 @@ def rule_minkowski_vertices(st: State, step: dict, where: str) -> None:
     if not isinstance(nvs, list) or not isinstance(pnv, list) or len(pnv) != r:
         raise Reject(f"{where}: non_vertices is a list; point_non_vertices has one list per factor")
     sizes = [len(p) for p in P]
-    _budget(len(verts) * sum(sizes) * max(d, 1), where, st)
+    _budget(len(verts), where, st)      # then each vertex by its functional's words, when read
+    wp = max(_wmax(pts) for pts in P)
     vset: dict = {}
     prev = None
     for k, e in enumerate(verts):
@@ -603,6 +651,7 @@ def rule_minkowski_vertices(st: State, step: dict, where: str) -> None:
         if u != [sum(P[h][i][j] for h, i in enumerate(t)) for j in range(d)]:
             raise Reject(f"{w}: the vertex is not the sum of the tuple's points")
         c = _ints(e[2], d, f"{w}: functional")
+        _budget(_dots(sum(sizes), d, _wmax([c]), wp) + r * d // 4, w, st)
         for i, pts in zip(t, P):
             if not _unique_max(c, pts, i):
                 raise Reject(f"{w}: the functional does not have the unique maximizer {t} "
@@ -642,7 +691,9 @@ def rule_minkowski_vertices(st: State, step: dict, where: str) -> None:
         mus = e[1]
         if not isinstance(mus, list) or not mus:
             raise Reject(f"{w}: multipliers are a non-empty list of [factor, index, μ]")
-        _budget(len(mus) * max(d, 1), w, st)
+        _budget(len(mus) * max(d, 1) * _mul(_wmax([[m[2] for m in mus if isinstance(m, list)
+                                                    and len(m) == 3 and type(m[2]) is int]]), wp),
+                w, st)
         acc = [0] * d
         last = None
         for m in mus:
@@ -715,6 +766,7 @@ def rule_direct_sum(st: State, step: dict, where: str) -> None:
         step_work = len(rels) * (len(B) + 1) * d + (0 if len(B) == n - 1 else n * n * d)
         work += step_work
         _budget(step_work, w, st)
+        wp = _wmax(pts)
         bvec = [_sub(pts[i], pts[0]) for i in B]
         for r_i, (rel, j_exp) in enumerate(zip(rels, others)):
             ww = f"{w}, relation {r_i}"
@@ -725,6 +777,7 @@ def rule_direct_sum(st: State, step: dict, where: str) -> None:
                 raise Reject(f"{ww}: relations follow the non-basis points in order ({j_exp})")
             delta = integer(rel[1], f"{ww}: δ", 1)
             lam = _ints(rel[2], len(B), f"{ww}: λ")
+            _budget((len(B) + 1) * d * _mul(_wmax([lam, [delta]]), wp), ww, st)
             gv = _sub(pts[j], pts[0])
             for col in range(d):
                 if delta * gv[col] != sum(l * b[col] for l, b in zip(lam, bvec)):
@@ -749,6 +802,7 @@ def rule_direct_sum(st: State, step: dict, where: str) -> None:
                 raise Reject(f"{ww}: indices must be strictly increasing and existing")
             prev = i
             c = _ints(e[1], d, f"{ww}: functional")
+            _budget(_dots(n, d, _wmax([c]), wp), ww, st)
             if not _unique_max(c, pts, i):
                 raise Reject(f"{ww}: the functional does not have the unique maximizer {i}")
             vs.add(i)
@@ -756,7 +810,8 @@ def rule_direct_sum(st: State, step: dict, where: str) -> None:
         if vs & set(nv) or len(vs) + len(nv) != n:
             raise Reject(f"{w}: every point must be listed once, as a vertex or a non-vertex")
         counts.append(len(vs))
-    _budget(len(rows) * (d + len(rows) * (1 + d // 32)), where, st)   # packed rank_mod
+    wr = _wmax(rows)
+    _budget(len(rows) * (d * (wr + _mul(wr, wr)) + len(rows) * (1 + d // 32)), where, st)
     if len(rows) > d or rank_mod(rows, p, st.budget) != len(rows):
         raise Reject(f"{where}: the basis differences of all factors are not independent "
                      f"modulo {p}: the sum is not direct")
