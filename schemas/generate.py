@@ -139,7 +139,30 @@ QUESTION = {"type": "object", "required": ["heads", "lower_bound", "upper_bound"
                            "upper_bound": COUNT_OR_NULL, "minimum": COUNT_OR_NULL,
                            "trust": TRUST, "product": COUNT, "elapsed_s": ELAPSED,
                            "certificate": {"type": "string"}, "error": {"type": "string"},
-                           "complete": BOOL}}
+                           "complete": {"type": "boolean",
+                                        "description": "the minimum is proven (the bounds meet)"},
+                           "lower_bound_complete": BOOL,
+                           "separate": {**COUNT, "description": "atoms of the heads kept "
+                                                                "separately, the sum of n_h"},
+                           "merge": {"enum": ["saves", "costs", "equal", "undecided"]},
+                           "merge_text": {"type": "string"},
+                           "saves_atoms": {"type": ["integer", "null"]},
+                           "structures": {"type": "array", "items": {"type": "string"}},
+                           "steps": {"type": "array", "items": {
+                               "enum": ["bounds", "explicit fusion", "line refutations"]}},
+                           "open_reason": {"type": "string"}, "closes_with": {"type": "string"},
+                           "replay": {"type": "string"}, "hint": {"type": "string"},
+                           "certificate_bytes": INT, "certificate_sha256": {"type": "string"}}}
+PLAN_GROUP = {"type": "object", "required": ["heads", "separate", "lower_bound", "upper_bound"],
+              "properties": {"heads": {"type": "array", "items": INT}, "separate": COUNT,
+                             "lower_bound": COUNT_OR_NULL, "upper_bound": COUNT_OR_NULL,
+                             "minimum": COUNT_OR_NULL, "certificate": STR_OR_NULL}}
+PLAN = {"type": "object",
+        "required": ["groups", "total", "lower", "separate", "optimal", "exhaustive", "note"],
+        "properties": {"groups": {"type": "array", "items": PLAN_GROUP}, "total": INT,
+                       "lower": INT, "separate": INT, "saves_atoms": INT, "optimal": BOOL,
+                       "exhaustive": BOOL, "note": {"type": "string"},
+                       "refined": {"type": "array", "items": {"type": "array", "items": INT}}}}
 OUTPUTS = {
     "fuse": _output(["fused"], {
         "atoms": COUNT, "entries": COUNT, "heads": INT, "head_atom_terms": INT,
@@ -203,6 +226,16 @@ OUTPUTS = {
         "reduced": {"type": "array", "items": {"type": "string"}},
         "q_support_points": COUNT_OR_NULL, "q_positive": BOOL, "plot": STR_OR_NULL,
         "plot_vertices": INT,
+        "summary": {"description": "float keys without --formulas: what show prints instead "
+                                   "of the formulas",
+                    "type": "object", "required": ["heads", "exponent_bits", "structures"],
+                    "properties": {
+                        "heads": {"type": "array", "items": {
+                            "type": "object", "required": ["head", "atoms", "distinct_keys"],
+                            "properties": {"head": INT, "name": STR_OR_NULL, "atoms": INT,
+                                           "distinct_keys": INT}}},
+                        "exponent_bits": INT,
+                        "structures": {"type": "array", "items": {"type": "string"}}}},
         "q_classes": {"description": "long keys (THEORY §9): classes of associate heads whose "
                                      "denominators multiply to Q; null when not certified",
                       "type": ["array", "null"], "items": {"type": "array", "items": INT}}},
@@ -232,9 +265,14 @@ OUTPUTS = {
         "heads": {"type": "array", "items": INT},
         "head_atoms": {"type": "object", "additionalProperties": INT},
         "complete": BOOL, "files": {"type": "object"},
+        "answer": {"type": "string"},
+        "head_structures": {"type": "object",
+                            "additionalProperties": {"type": "array", "items": {"type": "string"}}},
         "pairs": {"type": "array", "items": QUESTION},
-        "layer_question": {"oneOf": [QUESTION, {"type": "null"}]}},
-        ["heads", "pairs", "layer_question", "complete", "domain"],
+        "layer_question": {"oneOf": [QUESTION, {"type": "null"}]},
+        "groups": {"type": "array", "items": QUESTION},
+        "plan": {"oneOf": [PLAN, {"type": "null"}]}},
+        ["heads", "pairs", "layer_question", "complete", "domain", "answer", "plan"],
         ),
     "export-checker": _output(["written"], {
         "directory": {"type": "string"}, "files": {"type": "array", "items": {"type": "string"}}},

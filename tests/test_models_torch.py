@@ -196,3 +196,47 @@ def test_pair_certificate_of_the_tiny_model_is_accepted(bridge, tmp_path):
     assert v.code == 0
     assert v.lower_bound == q["lower_bound"] and v.upper_bound == q["upper_bound"]
     assert q["lower_bound"] <= q["upper_bound"] <= 12 * 12
+
+
+def test_capture_shows_its_stages(tiny_folder, tmp_path, run_cli):
+    """capture was silent for 10-13 s: with --progress each stage is a line on stderr."""
+    rc, _, err = run_cli("capture", str(tiny_folder), "--tokens", "0,1,2,3", "--layer", "0",
+                         "--backend", "hf", "-o", str(tmp_path / "c.npz"), "--progress")
+    assert rc == 0, err
+    stages = [line.split(" [")[0] for line in err.splitlines() if line.startswith("capture: ")]
+    assert [s.split(" ")[1] for s in dict.fromkeys(stages)] == ["loading", "running", "writing"]
+
+
+@pytest.mark.slow
+def test_merge_report_of_a_tiny_gpt2_with_a_duplicated_and_a_constant_head(tmp_path, run_cli):
+    """The issue's layer: head 2 has head 0's W_Q, W_K (one pattern), head 3 zero query
+    weights.  Default merge-report closes every pair: 0,2 merge into 12 atoms (saving 12),
+    a constant head saves one atom, and the answer says so."""
+    from transformers import GPT2LMHeadModel
+
+    folder = build_tiny_gpt2(tmp_path / "dup-gpt2", seed=3)
+    model = GPT2LMHeadModel.from_pretrained(folder, local_files_only=True)
+    with torch.no_grad():
+        W, b = model.transformer.h[0].attn.c_attn.weight, model.transformer.h[0].attn.c_attn.bias
+        D, d = W.shape[0], W.shape[0] // 4
+        for base in (0, D):                                   # W_Q then W_K
+            W[:, base + 2 * d:base + 3 * d] = W[:, base:base + d]
+            b[base + 2 * d:base + 3 * d] = b[base:base + d]
+        W[:, 3 * d:4 * d] = 0                                 # head 3: no query weights
+        b[3 * d:4 * d] = 0
+    model.save_pretrained(folder)
+    rc, _, err = run_cli("capture", folder, "--text", tiny_text(N_TOKENS - 1), "--layer", "0",
+                         "--backend", "hf", "-o", str(tmp_path / "c.npz"), "-q")
+    assert rc == 0, err
+    rc, out, err = run_cli("merge-report", str(tmp_path / "c.npz"), "--heads", "0,1,2,3",
+                           "--no-layer", "--no-plan", "-o", str(tmp_path / "r"), "--json", "-q")
+    doc = json.loads(out)
+    assert rc == 0 and doc["complete"], [q.get("open_reason") for q in doc["pairs"]]
+    by = {tuple(q["heads"]): q for q in doc["pairs"]}
+    n = doc["head_atoms"]["0"]             # the context rows (no BOS prepended by --backend hf)
+    assert n >= N_TOKENS - 1 and doc["head_atoms"]["3"] == 1
+    assert by[(0, 2)]["minimum"] == n and by[(0, 2)]["saves_atoms"] == n
+    assert by[(0, 1)]["minimum"] == n * n and by[(0, 1)]["merge"] == "costs"
+    assert by[(1, 3)]["minimum"] == n and by[(1, 3)]["saves_atoms"] == 1
+    assert doc["answer"].startswith(f"Heads 0 and 2 merge exactly into {n} atoms, saving "
+                                    f"{n} of the {2 * n} kept separately")

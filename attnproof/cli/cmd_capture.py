@@ -6,7 +6,7 @@ import argparse
 import os
 
 from ..errors import InputError
-from .common import EXIT_OK, add_common, nonneg_int, print_json
+from .common import EXIT_OK, ProgressBar, add_common, nonneg_int, print_json
 
 NAME = "capture"
 HELP = "capture one attention layer of a local model (needs the models extra)"
@@ -65,12 +65,19 @@ def run(args: argparse.Namespace) -> int:
     heads = None
     if args.heads is not None:
         heads = _ids(args.heads)
-    model, tok = load_local_model(args.model, args.backend, args.dtype)
     tokens = args.text if args.text is not None else _ids(args.tokens)
     name = args.name or os.path.basename(os.path.normpath(args.model))
-    cap = capture(model, tokens, args.layer, args.position, heads=heads, tokenizer=tok,
-                  model_name=name)
-    save_capture(cap, args.output)
+    # the stages take seconds each (importing torch, loading, running in float64): one
+    # line per stage, with the elapsed time while it runs
+    with ProgressBar(f"capture: loading {name} (importing torch and the model)",
+                     heartbeat=True, delay=0.5) as bar:
+        model, tok = load_local_model(args.model, args.backend, args.dtype)
+        bar.describe(f"capture: running {name} and reading layer {args.layer} "
+                     f"(checked against the model's own head outputs)")
+        cap = capture(model, tokens, args.layer, args.position, heads=heads, tokenizer=tok,
+                      model_name=name)
+        bar.describe(f"capture: writing {args.output}")
+        save_capture(cap, args.output)
     s = {"verdict": "written", "capture": args.output, "model": name, "layer": cap.meta["layer"],
          "position": cap.meta["position"], "heads": list(cap.heads), "n_ctx": cap.n_ctx,
          "d_model": cap.d_model, "d_head": cap.d_head, "layernorm": cap.has_layernorm}

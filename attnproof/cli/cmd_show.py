@@ -8,13 +8,20 @@ from ..errors import InputError, LimitError
 from .common import EXIT_OK, add_common, add_max_atoms, plural, positive_int, print_json
 
 NAME = "show"
-HELP = "print the heads and the reduced form P/Q as formulas"
+HELP = "print the heads and the reduced form P/Q as formulas (a summary for float keys)"
 DESCRIPTION = """\
 Print each head as N/D over exp atoms, then the whole multi-head in lowest
 terms P/Q (THEORY §2), with Q factored (when its degree in every variable is
 at most 256: factoring higher degrees takes minutes).  The variables stand for exponentials
 of the query: x_j = e^(q_j/s_j) (s_j scales rational keys to integers) and,
 when biases are present, z = e^(1/L).
+
+Keys that are binary floats (imported heads of a real model) have lattice
+exponents of hundreds of bits, and their formulas run to megabytes: by default
+show then prints a summary (heads, atoms, dimensions, the size of the
+exponents, the structures found, Q as a product of head classes);
+--formulas prints the formulas too, each polynomial in full only when it has
+at most --max-terms terms.
 
 examples:
   attnproof show w3.json
@@ -23,6 +30,8 @@ examples:
   attnproof show k3.json --plot k3.png
   attnproof show k3.json --plot k3.svg --json
   attnproof show w5.json --plot w5.png --project 0,1,2
+  attnproof show layer0.json                   # imported float heads: a summary
+  attnproof show layer0.json --formulas --max-terms 4
 """
 
 
@@ -39,6 +48,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "polytope's own affine hull when it has dimension <= 3, else 0,1,2)")
     p.add_argument("--max-terms", type=positive_int, default=64, metavar="T",
                    help="print polynomials with at most T terms in full (default 64)")
+    p.add_argument("--formulas", action="store_true",
+                   help="print the formulas of float-key heads too (by default they are "
+                        "summarized: their exponents have hundreds of bits)")
     add_max_atoms(p)
     add_common(p)
 
@@ -122,6 +134,34 @@ def _geometric_reduced_form(M, lat, obstacle: str, out) -> list | None:
 MAX_SHOW_VARIABLES = 1024
 
 
+def float_summary(M, lat, out) -> dict:
+    """What ``show`` prints by default for keys out of reach of formulas: the heads, their
+    atoms, the dimensions, the size of the exponents and the structures found."""
+    from ..transformer import group_structures
+
+    bits = 0
+    for h in M.heads:
+        for a in h.atoms:
+            for _, e in lat.sparse_exponent(a):
+                bits = max(bits, abs(e).bit_length())
+    names = [str(i) for i in range(len(M.heads))]
+    structures = group_structures(M.heads, names)
+    heads = [{"head": i, "name": h.name, "atoms": len(h), "distinct_keys": h.distinct_keys}
+             for i, h in enumerate(M.heads)]
+    out(f"{plural(len(M.heads), 'head')}: " + ", ".join(
+        f"{i}{' (' + h.name + ')' if h.name else ''} {len(h)} atoms"
+        + (f" ({plural(h.distinct_keys, 'distinct key')})" if h.distinct_keys != len(h) else "")
+        for i, h in enumerate(M.heads)))
+    out(f"query dimension {M.dim}, values of dimension {M.value_dim}, "
+        f"{'with' if M.has_bias else 'no'} logit biases")
+    out(f"exponents: the keys' lattice exponents have up to {bits} bits, out of reach of exact "
+        f"polynomial algebra; formulas not printed (--formulas prints them, polynomials of at "
+        f"most --max-terms terms in full)")
+    out("structures: " + ("; ".join(structures) if structures else
+                          "none found (no two heads share a pattern, no head is constant)"))
+    return {"heads": heads, "exponent_bits": bits, "structures": structures}
+
+
 def run(args: argparse.Namespace) -> int:
     from ..algebra import head_fraction, Lattice
     from ..display.formulas import legend
@@ -153,7 +193,11 @@ def run(args: argparse.Namespace) -> int:
     out = lines.append
     doc: dict = {"verdict": "shown", "variables": legend(lat, 'latex' if args.latex else 'plain'),
                  "heads": len(M.heads), "formulas": [], "style": style}
-    out(f"variables: {doc['variables']}")
+    summary = obstacle is not None and not args.formulas
+    if summary:
+        doc["summary"] = float_summary(M, lat, out)
+    else:
+        out(f"variables: {doc['variables']}")
     from ..bounds import graph_of_heads, graph_report
     from .cmd_bound import graph_line
 
@@ -161,7 +205,7 @@ def run(args: argparse.Namespace) -> int:
     if graph is not None:               # the heads' graph, before any cancellation
         doc["graph"] = graph
         out(graph_line(graph))
-    for i, h in enumerate(M.heads):
+    for i, h in enumerate(M.heads if not summary else ()):
         f = head_fraction(h, lat)
         label = f"head {i}" + (f" ({h.name})" if h.name else "")
         for c, n in enumerate(f.num):

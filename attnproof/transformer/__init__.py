@@ -6,6 +6,9 @@
   Hugging Face GPT-2 model or a ``torch.nn.MultiheadAttention`` (needs the
   ``models`` extra; torch is imported only there, and only when called).
 * :mod:`attnproof.transformer.report` — prove every pair of heads and the whole layer.
+* :mod:`attnproof.transformer.structure` — structures of real layers (one pattern,
+  constant heads, vanishing values, keys shared on some positions), read exactly.
+* :mod:`attnproof.transformer.plan` — the best merge plan: a partition of the heads.
 
 >>> from attnproof.transformer import random_capture, capture_to_problem
 >>> len(capture_to_problem(random_capture(2, 4, 3, 4)).heads)
@@ -17,12 +20,14 @@ from __future__ import annotations
 from typing import Any
 
 from .capture import Capture, load_capture, random_capture, save_capture
+from .structure import group_structures, head_structures
 from .problem import (capture_to_problem, head_from_capture, model_deviation, parse_heads,
                       problem_document)
 
 __all__ = ["Capture", "load_capture", "save_capture", "random_capture", "capture_to_problem",
            "head_from_capture", "parse_heads", "capture", "capture_mha", "merge_report",
-           "write_report", "load_local_model", "model_deviation", "problem_document"]
+           "write_report", "load_local_model", "model_deviation", "problem_document",
+           "group_structures", "head_structures"]
 
 
 def capture(model: Any, tokens: Any, layer: int, position: int = -1, **kw: Any) -> Capture:

@@ -21,6 +21,7 @@ import json
 import os
 import time
 from collections import OrderedDict
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from fractions import Fraction
 from math import lcm
@@ -36,10 +37,11 @@ from .problem import domain_dim, head_from_capture
 from ..parallel.tasks import Progress
 
 __all__ = ["merge_report", "MergeReport", "prove_question", "prove_heads", "ExactHead",
-           "pair_name", "REPORT_FORMAT", "DEFAULT_EXPLICIT_LIMIT"]
+           "pair_name", "REPORT_FORMAT", "DEFAULT_EXPLICIT_LIMIT", "DEFAULT_QUESTION_TIMEOUT",
+           "comparison", "time_budget", "plan_groups", "write_report"]
 
 REPORT_FORMAT = "attnproof-merge-report"
-DEFAULT_EXPLICIT_LIMIT = 0
+DEFAULT_EXPLICIT_LIMIT = 65536    # as attnproof prove (certificate.EXPLICIT_FUSION_LIMIT)
 
 
 def pair_name(heads: Sequence[int]) -> str:
@@ -51,34 +53,195 @@ def _count(v: Any) -> Optional[int]:
     return None if v is None else int(v)
 
 
+DEFAULT_QUESTION_TIMEOUT = 120.0
+DEFAULT_LINES_TIMEOUT = 30.0
+
+
+class _OutOfTime(BaseException):
+    """The question's time budget ran out (a BaseException: no ``except Exception`` swallows it)."""
+
+
+@contextmanager
+def time_budget(seconds: Optional[float]):
+    """Raise :class:`_OutOfTime` in the block after ``seconds`` (SIGALRM, main thread only,
+    and only when no other real-time timer is running; elsewhere, as on a Dask worker, the
+    executor's own per-task timeout bounds the work).
+
+    Yields whether the budget is enforced here.
+
+    >>> with time_budget(None) as on:
+    ...     on
+    False
+    """
+    import signal
+    import threading
+
+    if (seconds is None or seconds <= 0 or not hasattr(signal, "setitimer")
+            or threading.current_thread() is not threading.main_thread()
+            or signal.getitimer(signal.ITIMER_REAL)[0] > 0):    # someone else's timer: left alone
+        yield False
+        return
+
+    def expire(signum, frame):
+        raise _OutOfTime()
+
+    old = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield True
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
+
+
+def _failed(e: BaseException, t0: float) -> dict:
+    return {"error": f"{type(e).__name__}: {e}", "elapsed_s": round(time.monotonic() - t0, 3),
+            "lower_bound": None, "upper_bound": None, "minimum": None, "trust": "unknown",
+            "complete": False, "steps": ["bounds"],
+            "open_reason": f"the bounds failed ({type(e).__name__}: {e})"}
+
+
+def _ball_check(M: MultiHead, head) -> None:
+    """The quick ball comparison ``attnproof prove`` makes of an explicit fusion (when the
+    numeric extra is installed): a refutation is an internal error, never an answer."""
+    try:
+        from ..numeric import quick_ball_check
+    except ImportError:
+        return
+    if getattr(quick_ball_check(M, head), "verdict", None) == "refuted":
+        raise AttnproofError("the explicit fusion is refuted by ball arithmetic (internal error)")
+
+
 def prove_question(M: MultiHead, cert_path: str, max_atoms: Optional[int],
-                   explicit_fusion_limit: int) -> dict:
-    """Prove one question and check its certificate; a dict of the claims and the certificate text.
+                   explicit_fusion_limit: int, timeout: Optional[float] = None,
+                   lines_timeout: float = DEFAULT_LINES_TIMEOUT, bounds_only: bool = False) -> dict:
+    """Prove one question as ``attnproof prove`` does and check its certificate; a dict of
+    the claims, the steps that ran, why the question stays open (when it does) and the
+    certificate text.
+
+    The steps: the bounds (lower bound and the counted product fusion); when they
+    differ, the explicit fusion (built within ``max_atoms`` and embedded up to
+    ``explicit_fusion_limit`` atoms); when a gap remains and the line query of THEORY
+    §12 applies, the line refutations (within ``lines_timeout`` seconds).  All of them
+    run within ``timeout`` seconds for this question: past it, the question is open
+    with what was proven so far (nothing, when the bounds themselves ran out).
+    ``bounds_only``: the bounds alone (a merge plan refines the groups it needs).
 
     A module-level task for :func:`attnproof.parallel.executor.map_tasks`.  An error the
     toolkit raises on purpose is recorded in the result (``"error"``), never raised,
     so one hard question does not sink the report.
     """
-    from ..certificate import build_certificate, check_own
+    from ..certificate import build_certificate, check_own, waits_for_replay
 
     t0 = time.monotonic()
+    steps = ["bounds"]
+
+    def left() -> Optional[float]:
+        return None if timeout is None else max(timeout - (time.monotonic() - t0), 0.001)
+
     try:
-        cert = build_certificate(M, max_atoms=max_atoms, explicit_fusion_limit=explicit_fusion_limit)
-        text = cert.text
-        verdict, _ = check_own(text)    # a large certificate: with a budget that fits
+        with time_budget(timeout):
+            cert = build_certificate(M, max_atoms=max_atoms, explicit_fusion_limit=0)
+            text = cert.text
+            verdict, _ = check_own(text)    # a large certificate: with a budget that fits
         if verdict.code != 0:
             raise AttnproofError(f"the checker does not accept the certificate: {verdict.message}")
     except (AttnproofError, MemoryError, RecursionError) as e:
-        return {"error": f"{type(e).__name__}: {e}", "elapsed_s": round(time.monotonic() - t0, 3),
-                "lower_bound": None, "upper_bound": None, "minimum": None, "trust": "unknown"}
-    summ = cert.summary()
+        return _failed(e, t0)
+    except _OutOfTime:
+        out = _failed(AttnproofError("out of time"), t0)
+        del out["error"]
+        out["open_reason"] = (f"the bounds and their check ran past the question's time budget "
+                              f"of {timeout:g} s")
+        out["closes_with"] = f"--question-timeout {4 * (timeout or 0):g} (or more)"
+        return out
+    why = closes = None
+    if cert.lower.value < cert.upper and not bounds_only:
+        lower = cert.lower.value
+        if explicit_fusion_limit <= 0:
+            why = "no explicit fusion was built (--explicit-fusion-limit 0)"
+            closes = f"--explicit-fusion-limit {max(lower, 1)} or more"
+        elif lower > explicit_fusion_limit:
+            why = (f"every fusion has at least {lower} atoms, over the {explicit_fusion_limit} "
+                   f"a certificate embeds")
+            closes = f"--explicit-fusion-limit {lower} or more"
+        else:
+            steps.append("explicit fusion")
+            try:
+                with time_budget(left()):
+                    c2 = build_certificate(M, max_atoms=max_atoms,
+                                           explicit_fusion_limit=explicit_fusion_limit)
+                    if c2.upper < cert.upper:
+                        if c2.fusion is not None:        # as prove: balls, before the checker
+                            _ball_check(M, c2.fusion.to_head())
+                        t2 = c2.text
+                        v2, _ = check_own(t2)
+                        if v2.code != 0:
+                            raise AttnproofError(f"the checker does not accept the certificate "
+                                                 f"with the explicit fusion: {v2.message}")
+                        cert, text, verdict = c2, t2, v2
+                    elif c2.upper_note:
+                        why = c2.upper_note
+                        closes = ("--max-atoms" if "--max-atoms" in why else
+                                  "--explicit-fusion-limit")
+            except _OutOfTime:
+                why = (f"building and checking the explicit fusion ran past the question's time "
+                       f"budget of {timeout or 0:g} s")
+                closes = f"--question-timeout {4 * (timeout or 0):g} (or more)"
+            except (AttnproofError, MemoryError, RecursionError) as e:
+                why = f"the explicit fusion failed ({type(e).__name__}: {e})"
+    if cert.lower.value < cert.upper and not bounds_only and closes is None:
+        from ..smt import add_line_refutations, line_obstacle
+
+        obstacle = line_obstacle(M, cert, forced=False)
+        rest = left()
+        if obstacle is None and (rest is None or rest > 1):
+            steps.append("line refutations")
+            try:
+                with time_budget(None if rest is None else rest + 5):
+                    doc, _ = add_line_refutations(M, cert, min(lines_timeout, rest or lines_timeout),
+                                                  max_atoms)
+                    if doc is not None:
+                        from ..checker import check_text
+                        from ..io import canonical_json
+
+                        t3 = canonical_json(doc)
+                        v3 = check_text(t3)
+                        if v3.code == 0 or waits_for_replay(v3):
+                            text, verdict = t3, v3
+            except _OutOfTime:
+                obstacle = "the line queries ran past the question's time budget"
+            except (AttnproofError, MemoryError, RecursionError) as e:
+                obstacle = f"the line queries failed ({type(e).__name__}: {e})"
+            if verdict.minimum is None and why is None:
+                why = (obstacle or f"the line queries did not close the gap within "
+                       f"{lines_timeout:g} s")
+                closes = ("'attnproof prove PROBLEM --lines-timeout 600' on the problem of these "
+                          "heads ('attnproof import CAPTURE --heads ...')")
+        elif why is None:
+            why = f"a gap the exact steps do not close; the line query does not apply: {obstacle}"
+    if verdict.minimum is not None:
+        why = closes = None
+    elif why is None and not bounds_only:
+        why = "a gap the exact steps do not close"
+    if why is not None and closes is None and verdict.minimum is None and not bounds_only:
+        closes = ("no step of attnproof closes it today (with logit biases the SMT search does "
+                  "not apply)" if M.has_bias else
+                  "possibly a window search: 'attnproof search P --minimize' on the problem of "
+                  "these heads ('attnproof import CAPTURE --heads ... -o P')")
+    lb_complete = bool(cert.lower.tight)
     out = {"lower_bound": _count(verdict.lower_bound), "upper_bound": _count(verdict.upper_bound),
-           "minimum": _count(verdict.minimum), "trust": summ["trust"],
-           "certificate": cert_path, "certificate_bytes": len(text),
+           "minimum": _count(verdict.minimum), "trust": verdict.trust or cert.trust,
+           "complete": verdict.minimum is not None, "lower_bound_complete": lb_complete,
+           "steps": steps, "certificate": cert_path, "certificate_bytes": len(text),
            "certificate_sha256": hashlib.sha256(text.encode("ascii")).hexdigest(),
            "elapsed_s": round(time.monotonic() - t0, 3)}
-    if "complete" in summ:
-        out["complete"] = summ["complete"]
+    if verdict.line_steps:
+        out["replay"] = "the lower bound rests on line refutations: 'attnproof check CERT --replay'"
+    if why is not None:
+        out["open_reason"] = why
+    if closes is not None:
+        out["closes_with"] = closes
     out["_certificate_text"] = text   # written by the caller: a worker may be another machine
     return out
 
@@ -191,12 +354,57 @@ def _cached_head(e: ExactHead):
 
 
 def prove_heads(heads: Sequence[ExactHead], dim: int, cert_path: str, max_atoms: Optional[int],
-                explicit_fusion_limit: int) -> dict:
+                explicit_fusion_limit: int, timeout: Optional[float] = None,
+                lines_timeout: float = DEFAULT_LINES_TIMEOUT, bounds_only: bool = False) -> dict:
     """:func:`prove_question` on the multi-head of ``heads`` (compact exact forms; a task
-    for :func:`attnproof.parallel.executor.map_tasks`).  Every certificate is still complete:
-    only the conversion of each head to exact objects is shared between questions."""
-    M = MultiHead(tuple(_cached_head(e) for e in heads), dim=dim)
-    return prove_question(M, cert_path, max_atoms, explicit_fusion_limit)
+    for :func:`attnproof.parallel.executor.map_tasks`), with the structures of the group
+    (:func:`attnproof.transformer.structure.group_structures`).  Every certificate is still
+    complete: only the conversion of each head to exact objects is shared between questions."""
+    from .structure import group_structures
+
+    hs = tuple(_cached_head(e) for e in heads)
+    M = MultiHead(hs, dim=dim)
+    out = prove_question(M, cert_path, max_atoms, explicit_fusion_limit, timeout=timeout,
+                         lines_timeout=lines_timeout, bounds_only=bounds_only)
+    names = [h.name.rsplit("H", 1)[-1] if h.name and "H" in h.name else str(i)
+             for i, h in enumerate(hs)]
+    out["structures"] = group_structures(hs, names)
+    return out
+
+
+def comparison(separate: int, lower: Optional[int], upper: Optional[int],
+               minimum: Optional[int]) -> tuple[str, str]:
+    """The researcher's verdict on one merged head against keeping its heads separate
+    (``separate = Σ n_h`` atoms): ``saves``, ``costs``, ``equal`` or ``undecided``, and a phrase.
+
+    >>> comparison(16, 8, 8, 8)
+    ('saves', 'saves 8')
+    >>> comparison(16, 64, 64, 64)
+    ('costs', 'costs 4× more')
+    >>> comparison(9, 9, 9, 9), comparison(16, 8, 64, None), comparison(16, 4, 12, None)
+    (('equal', 'equal'), ('undecided', 'between saving 8 and costing 4× more'), ('saves', 'saves 4 to 12'))
+    """
+    def times(n: int) -> str:
+        r = n / separate
+        return f"{r:.3g}×" if r < 1000 else f"{r:.3g}×".replace("e+", "e")
+
+    if minimum is not None:
+        if minimum < separate:
+            return "saves", f"saves {separate - minimum}"
+        if minimum == separate:
+            return "equal", "equal"
+        return "costs", f"costs {times(minimum)} more"
+    if lower is None or upper is None:
+        return "undecided", "unknown"
+    if upper < separate:
+        return "saves", f"saves {separate - upper} to {separate - lower}"
+    if lower > separate:
+        return "costs", f"costs {times(lower)} to {times(upper)} more"
+    if lower < separate:
+        return "undecided", (f"between saving {separate - lower} and costing "
+                             f"{times(upper)} more" if upper > separate else
+                             f"saves up to {separate - lower}")
+    return "undecided", f"equal or costs up to {times(upper)} more"
 
 
 @dataclass(repr=False)
@@ -211,6 +419,9 @@ class MergeReport:
     pairs: list = field(default_factory=list)     # dicts with "heads" and the claims
     layer: Optional[dict] = None
     elapsed_s: float = 0.0
+    groups: list = field(default_factory=list)    # groups of 3+ heads asked for the plan
+    plan: Optional[dict] = None
+    head_notes: dict = field(default_factory=dict)   # head -> its structures in words
 
     def __repr__(self) -> str:
         """Short: the layer, the heads and how many questions were answered."""
@@ -235,15 +446,22 @@ class MergeReport:
                 m[i, j] = m[j, i] = float(v)
         return m
 
+    def _asked(self) -> list:
+        return self.pairs + ([self.layer] if self.layer else [])
+
     @property
     def answered(self) -> int:
         """Questions whose minimum was proven."""
-        qs = self.pairs + ([self.layer] if self.layer else [])
-        return sum(1 for q in qs if q.get("minimum") is not None)
+        return sum(1 for q in self._asked() if q.get("minimum") is not None)
 
     @property
     def questions(self) -> int:
         return len(self.pairs) + (1 if self.layer else 0)
+
+    @property
+    def complete(self) -> bool:
+        """Every question answered exactly (the exit code 0 of ``merge-report``)."""
+        return self.answered == self.questions
 
     def to_json(self) -> dict:
         """The report document (JSON vocabulary; counts >= 2^53 as decimal strings)."""
@@ -251,24 +469,84 @@ class MergeReport:
 
         def enc(q: dict) -> dict:
             d = dict(q)
-            for k in ("lower_bound", "upper_bound", "minimum", "product"):
+            for k in ("lower_bound", "upper_bound", "minimum", "product", "separate"):
                 if d.get(k) is not None:
                     d[k] = encode_count(int(d[k]))
             d["heads"] = list(d["heads"])
             return d
 
+        plan = None
+        if self.plan is not None:
+            plan = dict(self.plan)
+            plan["groups"] = [enc(g) for g in plan["groups"]]
         return {"format": REPORT_FORMAT, "version": 1, "model": self.meta.get("model"),
                 "layer": self.meta.get("layer"), "position": self.meta.get("position"),
                 "tokens": self.meta.get("tokens"), "domain": self.domain,
                 "arithmetic": self.arithmetic, "heads": list(self.heads),
                 "head_atoms": {str(h): n for h, n in self.atoms.items()},
+                "head_structures": {str(h): list(v) for h, v in self.head_notes.items()},
+                "answer": self.answer(),
                 "pairs": [enc(q) for q in self.pairs],
                 "layer_question": enc(self.layer) if self.layer else None,
-                "complete": self.answered == self.questions,
+                "groups": [enc(q) for q in self.groups], "plan": plan,
+                "complete": self.complete,
                 "elapsed_s": round(self.elapsed_s, 3)}
 
+    def _heads_text(self, hs) -> str:
+        hs = list(hs)
+        return (f"heads {', '.join(map(str, hs[:-1]))} and {hs[-1]}" if len(hs) > 1
+                else f"head {hs[0]}")
+
+    def answer(self) -> str:
+        """The report's answer in one or two sentences: the merges that save atoms
+        compared with keeping the heads separate, and the best plan."""
+        from ..checker import show_count
+
+        saving = [q for q in self.pairs if q.get("merge") == "saves"]
+        saving.sort(key=lambda q: (-(q.get("saves_atoms") or 0), q["heads"]))
+        parts = []
+        for q in saving[:4]:
+            what = "merge exactly into" if q.get("minimum") is not None else "merge into at most"
+            n = q["minimum"] if q.get("minimum") is not None else q["upper_bound"]
+            parts.append(f"{self._heads_text(q['heads'])} {what} {show_count(int(n))} atoms, "
+                         f"{q['merge_text'].replace('saves', 'saving')} of the "
+                         f"{show_count(int(q['separate']))} kept separately")
+        undecided = [q for q in self.pairs if q.get("merge") == "undecided"]
+        if not parts:
+            first = "No pair of heads is worth merging: every merged head needs at least as many atoms as the two heads kept separately"
+            if undecided:
+                first = ("No pair of heads is proven worth merging: every merged head that is "
+                         "decided needs at least as many atoms as the two heads kept separately")
+        else:
+            first = "; ".join(parts)
+            first = first[0].upper() + first[1:]
+            more = len(saving) - 4
+            if more > 0:
+                first += f"; {more} more pair(s) save atoms"
+            first += ("; no other pair is worth merging" if not undecided else "")
+        if undecided:
+            first += (f"; {len(undecided)} pair(s) undecided: "
+                      + ", ".join(",".join(map(str, q["heads"])) for q in undecided[:6]))
+        text = first + "."
+        p = self.plan
+        if p is not None and p.get("total") is not None:
+            merged = [g["heads"] for g in p["groups"] if len(g["heads"]) > 1]
+            how = ("optimal over all partitions of the heads" if p["optimal"] and p["exhaustive"]
+                   else "optimal over the partitions into the groups asked" if p["optimal"]
+                   else f"an optimum lies between {show_count(int(p['lower']))} and "
+                        f"{show_count(int(p['total']))} atoms")
+            if merged:
+                text += (" Best merge plan: merge " + "; ".join(
+                    "{" + ", ".join(map(str, g)) + "}" for g in merged)
+                         + f", {show_count(int(p['total']))} atoms in all against "
+                         f"{show_count(int(p['separate']))} with every head kept ({how}).")
+            else:
+                text += (f" Best merge plan: keep every head ({show_count(int(p['separate']))} "
+                         f"atoms; {how}).")
+        return text
+
     def to_markdown(self) -> str:
-        """A Markdown page: the pairwise matrix, the table of questions, the layer."""
+        """A Markdown page: the answer, the pairwise matrix, the questions, the plan."""
         from ..checker import show_count
 
         def sc(v: Any) -> str:
@@ -277,12 +555,17 @@ class MergeReport:
         meta = self.meta
         lines = [f"# Merge report: {meta.get('model', 'model')}, layer {meta.get('layer', '?')}, "
                  f"query position {meta.get('position', '?')}", "",
+                 self.answer(), "",
                  f"Domain `{self.domain}`, `{self.arithmetic}` arithmetic from the exact binary "
                  f"values of the captured floats; heads {', '.join(map(str, self.heads))} with "
-                 f"{', '.join(str(self.atoms[h]) for h in self.heads)} atoms.", "",
-                 "## Minimum atoms of one exact head equal to two heads", "",
-                 "| | " + " | ".join(f"H{h}" for h in self.heads) + " |",
-                 "|---|" + "---|" * len(self.heads)]
+                 f"{', '.join(str(self.atoms[h]) for h in self.heads)} atoms.", ""]
+        notes = [(h, n) for h, n in self.head_notes.items() if n]
+        if notes:
+            lines += ["Heads with structure: " + "; ".join(f"head {h}: {', '.join(n)}"
+                                                            for h, n in notes) + ".", ""]
+        lines += ["## Minimum atoms of one exact head equal to two heads", "",
+                  "| | " + " | ".join(f"H{h}" for h in self.heads) + " |",
+                  "|---|" + "---|" * len(self.heads)]
         by = {tuple(q["heads"]): q for q in self.pairs}
         for h in self.heads:
             cells = []
@@ -300,38 +583,78 @@ class MergeReport:
                 else:
                     cells.append("error")
             lines.append(f"| H{h} | " + " | ".join(cells) + " |")
-        lines += ["", "The diagonal shows each head's own atom count (its context rows).", "",
+        lines += ["", "The diagonal shows each head's own atom count (its distinct keys).", "",
                   "## Questions", "",
-                  "| heads | atoms | lower bound | upper bound | minimum | product Π n_h | trust | "
-                  "time (s) | certificate |",
-                  "|---|---|---|---|---|---|---|---|---|"]
-        for q in self.pairs + ([self.layer] if self.layer else []):
+                  "| heads | kept separately | lower bound | upper bound | minimum | merging | "
+                  "trust | structure | time (s) | certificate |",
+                  "|---|---|---|---|---|---|---|---|---|---|"]
+        opened = [q for q in self._asked() + self.groups
+                  if q.get("minimum") is None and (q.get("open_reason") or q.get("error"))]
+        for q in self._asked() + self.groups:
             is_layer = q is self.layer
             name = f"layer ({len(q['heads'])} heads)" if is_layer else ",".join(map(str, q["heads"]))
             cert = Path(q["certificate"]).name if q.get("certificate") else \
                 (q.get("error", "")[:80] or "-")
-            lines.append(f"| {name} | {'+'.join(str(self.atoms[h]) for h in q['heads'])} | "
-                         f"{sc(q.get('lower_bound'))} | {sc(q.get('upper_bound'))} | "
-                         f"{sc(q.get('minimum'))} | {sc(q.get('product'))} | {q.get('trust')} | "
+            sep = "+".join(str(self.atoms[h]) for h in q["heads"]) + f" = {sc(q.get('separate'))}"
+            mn = sc(q.get("minimum"))
+            if q.get("minimum") is None:     # why, and what closes it: under the table
+                mn = "open (below)" if any(q is o for o in opened) else "? (bounds only)"
+            lines.append(f"| {name} | {sep} | {sc(q.get('lower_bound'))} | "
+                         f"{sc(q.get('upper_bound'))} | {mn} | "
+                         f"{q.get('merge_text', '')} | {q.get('trust')} | "
+                         f"{'; '.join(q.get('structures') or []) or '-'} | "
                          f"{q.get('elapsed_s')} | {cert} |")
         lines += ["", f"{self.answered} of {self.questions} questions answered exactly "
-                  f"in {self.elapsed_s:.1f} s.", ""]
+                  f"in {self.elapsed_s:.1f} s."]
+        if self.groups:
+            lines.append(f"Groups of more than two heads asked for the plan: {len(self.groups)} "
+                         "(the bounds first; the explicit fusion where the plan needs it).")
+        if opened:
+            lines += ["", "Open questions:", ""]
+            for q in opened:
+                lines.append(f"* heads {','.join(map(str, q['heads']))}: "
+                             f"{q.get('open_reason') or q.get('error') or 'open'}"
+                             + (f"; closed by {q['closes_with']}" if q.get("closes_with") else ""))
+        hints = [q for q in self._asked() if q.get("hint")]
+        if hints:
+            lines += ["", "Notes:", ""] + [f"* heads {','.join(map(str, q['heads']))}: {q['hint']}"
+                                           for q in hints]
+        if self.plan is not None:
+            lines += ["", "## Merge plan", ""] + self._plan_lines(sc)
+        lines.append("")
         return "\n".join(lines)
 
+    def _plan_lines(self, sc) -> list:
+        p = self.plan
+        if p is None:
+            return []
+        out = ["| group | kept separately | merged atoms | certificate |", "|---|---|---|---|"]
+        for g in p["groups"]:
+            hs = g["heads"]
+            cert = Path(g["certificate"]).name if g.get("certificate") else "-"
+            merged = sc(g.get("upper_bound")) if len(hs) > 1 else "(kept)"
+            if len(hs) > 1 and g.get("minimum") is None:
+                merged = f"{sc(g.get('lower_bound'))}..{sc(g.get('upper_bound'))}"
+            out.append(f"| {','.join(map(str, hs))} | {sc(g.get('separate'))} | {merged} | {cert} |")
+        out += ["", f"Total {sc(p['total'])} atoms against {sc(p['separate'])} with every head "
+                f"kept ({'saves ' + str(p['separate'] - p['total']) if p['total'] < p['separate'] else 'no saving'}). "
+                + p["note"]]
+        return out
+
     def saving(self) -> tuple[np.ndarray, list[list[str]]]:
-        """What the heat map shows: per pair, minimum ÷ product of the heads' atoms, and a label.
+        """What the heat map shows: per pair, minimum ÷ (n_h + n_g), the atoms of one merged
+        head against the two heads kept separately, and a label.
 
-        The ratio is 1 when merging saves no atom (the minimum is the product
-        Π n_h of the two heads' atom counts, the generic case) and smaller the
-        more it saves; where only a lower bound is known the ratio is that of
-        the bound (the label says ``≥``); the diagonal is NaN (each head's own
-        count is its label).
+        The ratio is 1 when merging changes nothing, below 1 when it saves atoms
+        and above 1 when the merged head is larger; where only bounds are known the
+        ratio is that of the lower bound (the label says ``≥``); the diagonal is NaN
+        (each head's own count is its label).
 
-        >>> rep = MergeReport({}, [0, 1], {0: 3, 1: 4}, "raw", "float64",
-        ...                   [{"heads": [0, 1], "minimum": 12, "product": 12}])
+        >>> rep = MergeReport({}, [0, 1], {0: 8, 1: 8}, "raw", "float64",
+        ...                   [{"heads": [0, 1], "minimum": 64, "separate": 16}])
         >>> ratio, labels = rep.saving()
         >>> float(ratio[0, 1]), labels[0][1], labels[0][0]
-        (1.0, '12 of 12\\nsaves none', '(3)')
+        (4.0, '64 of 16\\n4× more', '(8)')
         """
         n = len(self.heads)
         ratio = np.full((n, n), np.nan)
@@ -340,29 +663,26 @@ class MergeReport:
         for i, h in enumerate(self.heads):
             labels[i][i] = f"({self.atoms[h]})"
         for q in self.pairs:
-            if len(q.get("heads", ())) != 2 or not q.get("product"):
+            if len(q.get("heads", ())) != 2:
                 continue
             i, j = idx[q["heads"][0]], idx[q["heads"][1]]
-            prod = int(q["product"])
-            if q.get("minimum") is not None:
-                m, at_least = int(q["minimum"]), False
-            elif q.get("lower_bound") is not None:
-                m, at_least = int(q["lower_bound"]), True
+            sep = int(q.get("separate") or self.atoms[q["heads"][0]] + self.atoms[q["heads"][1]])
+            lo, hi, mn = q.get("lower_bound"), q.get("upper_bound"), q.get("minimum")
+            if mn is not None:
+                m, text = int(mn), f"{mn} of {sep}\n" + comparison(sep, mn, mn, mn)[1]
+            elif lo is not None:
+                m, text = int(lo), f"≥{lo} of {sep}\n" + comparison(sep, lo, hi, None)[1]
             else:
                 continue
-            r = m / prod
-            saves = prod - m
-            if at_least:
-                text = f"≥{m} of {prod}\n" + ("saves none" if saves == 0 else f"saves ≤{saves}")
-            else:
-                text = f"{m} of {prod}\n" + ("saves none" if saves == 0 else f"saves {saves}")
+            text = text.replace("costs ", "").replace("between saving", "saves").replace(
+                " and costing ", " or ")
             for a, b in ((i, j), (j, i)):
-                ratio[a, b] = r
+                ratio[a, b] = m / sep
                 labels[a][b] = text
         return ratio, labels
 
     def heatmap(self, path: str | os.PathLike, title: Optional[str] = None) -> None:
-        """A PNG heat map of what merging two heads saves: minimum ÷ product of their atoms."""
+        """A PNG heat map of what merging two heads saves: minimum ÷ (n_h + n_g)."""
         from ..io import atomic_write
 
         fig = self.heatmap_figure(title)
@@ -374,8 +694,10 @@ class MergeReport:
         atomic_write(path, lambda f: f.write(data))
 
     def heatmap_figure(self, title: Optional[str] = None):
-        """The matplotlib figure of :meth:`heatmap` (cells: :meth:`saving`)."""
+        """The matplotlib figure of :meth:`heatmap` (cells: :meth:`saving`), on a diverging
+        colour scale centred on 1 (blue: merging saves atoms; red: it costs more)."""
         from matplotlib.backends.backend_agg import FigureCanvasAgg
+        from matplotlib.colors import TwoSlopeNorm
         from matplotlib.figure import Figure
 
         ratio, labels = self.saving()
@@ -383,38 +705,80 @@ class MergeReport:
         fig = Figure(figsize=(1.6 + 0.8 * max(n, 4), 0.9 + 0.7 * max(n, 4)))
         FigureCanvasAgg(fig)
         ax = fig.add_subplot(1, 1, 1)
-        img = ax.imshow(np.ma.masked_invalid(ratio), cmap="viridis", vmin=0.0, vmax=1.0)
+        finite = ratio[np.isfinite(ratio)]
+        lo = min(float(finite.min()) if finite.size else 0.5, 0.5)
+        hi = max(float(finite.max()) if finite.size else 2.0, 2.0)
+        norm = TwoSlopeNorm(vmin=lo * 0.999, vcenter=1.0, vmax=hi * 1.001)
+        img = ax.imshow(np.ma.masked_invalid(ratio), cmap="RdBu_r", norm=norm)
         cb = fig.colorbar(img, ax=ax)
-        cb.set_label("minimum ÷ product of the heads' atoms\n(1: merging saves no atom)",
-                     fontsize=8)
+        cb.set_label("minimum ÷ (n_h + n_g)\n(< 1: merging saves atoms; 1: equal; "
+                     "> 1: costs more)", fontsize=8)
         ax.set_xticks(range(n), [f"H{h}" for h in self.heads])
         ax.set_yticks(range(n), [f"H{h}" for h in self.heads])
         if n <= 12:
             for i in range(n):
                 for j in range(n):
                     r = ratio[i, j]
-                    dark = np.isnan(r) or r < 0.6
+                    strong = not np.isnan(r) and abs(float(norm(r)) - 0.5) > 0.3
                     ax.text(j, i, labels[i][j], ha="center", va="center",
-                            color="w" if dark and not np.isnan(r) else "k",
-                            fontsize=7 if n <= 6 else 5)
+                            color="w" if strong else "k", fontsize=7 if n <= 6 else 5)
         ax.set_title(title or f"{self.meta.get('model', '')} layer {self.meta.get('layer', '?')}: "
-                     "what merging two heads saves (diagonal: a head's own atoms)", fontsize=9)
+                     "one merged head against two kept (diagonal: a head's own atoms)",
+                     fontsize=9)
         return fig
+
+
+MAX_PLAN_GROUPS = 64
+DEFAULT_PLAN_HEADS = 6
+MAX_PLAN_HEADS = 12
+
+
+def plan_groups(heads: Sequence[int], could_save, all_subsets: bool,
+                limit: int = MAX_PLAN_GROUPS) -> tuple[list, bool]:
+    """The groups of three or more heads a merge plan asks: every one when
+    ``all_subsets``, else those whose pairs could all save atoms (``could_save(h, g)``),
+    at most ``limit`` of them; and whether none was left out.
+
+    >>> plan_groups([0, 1, 2, 3], lambda h, g: {h, g} <= {0, 1, 2}, False)
+    ([(0, 1, 2)], True)
+    >>> len(plan_groups(range(5), None, True)[0])        # 10 triples, 5 quadruples, all five
+    16
+    """
+    hs = list(heads)
+    out: list[tuple] = []
+    for k in range(3, len(hs) + 1):
+        for g in itertools.combinations(hs, k):
+            if all_subsets:
+                out.append(g)
+            elif all(could_save(a, b) for a, b in itertools.combinations(g, 2)):
+                if len(out) == limit:
+                    return out, False
+                out.append(g)
+    return out, True
 
 
 def merge_report(cap: Capture, out_dir: str | os.PathLike, heads: Optional[Sequence[int]] = None,
                  domain: Optional[str] = None, arithmetic: str = "float64", layer: bool = True,
                  max_atoms: Optional[int] = None,
                  explicit_fusion_limit: int = DEFAULT_EXPLICIT_LIMIT, spec: Any = None,
-                 progress: Progress = None) -> MergeReport:
+                 progress: Progress = None, timeout: Optional[float] = DEFAULT_QUESTION_TIMEOUT,
+                 lines_timeout: float = DEFAULT_LINES_TIMEOUT, plan: bool = True,
+                 plan_heads: int = DEFAULT_PLAN_HEADS) -> MergeReport:
     """Prove every pair of ``heads`` (all stored heads by default) and, with ``layer``,
-    all of them together; write one certificate per question under ``out_dir``.
+    all of them together, as ``attnproof prove`` would (bounds, explicit fusion, line
+    refutations; every step within ``timeout`` seconds per question);
+    with ``plan``, the best merge plan (:mod:`attnproof.transformer.plan`): every group
+    of three or more heads when there are at most ``plan_heads`` heads, else the groups
+    whose pairs could all save atoms.  One certificate per question under ``out_dir``.
 
     ``progress(done, total)`` counts questions.  Results come in the order
-    (pairs lexicographically, then the layer) whatever executor ``spec`` runs them.
+    (pairs lexicographically, then the layer, then the plan's groups) whatever
+    executor ``spec`` runs them.
     """
     from ..parallel.executor import map_tasks
     from ..fusion import DEFAULT_MAX_ATOMS
+    from ..io import atomic_write_text
+    from .structure import head_structures
 
     t0 = time.monotonic()
     hs = list(cap.heads) if heads is None else [int(h) for h in heads]
@@ -422,6 +786,12 @@ def merge_report(cap: Capture, out_dir: str | os.PathLike, heads: Optional[Seque
         raise InputError("a merge report needs at least two heads")
     if len(set(hs)) != len(hs):
         raise InputError("heads must be distinct")
+    if not 1 <= plan_heads <= MAX_PLAN_HEADS:
+        raise InputError(f"--plan-heads {plan_heads!r}: give a number from 1 to {MAX_PLAN_HEADS} "
+                         f"(every group of {MAX_PLAN_HEADS} heads is already "
+                         f"{2 ** MAX_PLAN_HEADS - MAX_PLAN_HEADS - 1} questions)")
+    if timeout is not None and not (0 < timeout <= 86400):
+        raise InputError(f"question timeout {timeout!r}: give seconds between 0 and 86400")
     if domain is None:
         domain = "layernorm" if cap.has_layernorm else "raw"
     out = Path(out_dir)
@@ -435,38 +805,155 @@ def merge_report(cap: Capture, out_dir: str | os.PathLike, heads: Optional[Seque
                          f"({e.strerror or e})") from None
     H = {h: head_from_capture(cap, h, domain, arithmetic) for h in hs}
     atoms = {h: H[h].distinct_keys for h in hs}
-    questions = [tuple(p) for p in itertools.combinations(hs, 2)]
-    if layer and len(hs) > 2:
-        questions.append(tuple(hs))
     mx = DEFAULT_MAX_ATOMS if max_atoms is None else max_atoms
     dim = domain_dim(cap, domain)
     E = {h: ExactHead.of(H[h], dim) for h in hs}
     for h in hs:                     # this process answers some questions too (warm-up)
         _HEAD_CACHE[E[h].digest] = H[h]
-    tasks = [(tuple(E[h] for h in q), dim,
-              str(out / "certificates" / f"{pair_name(q)}.cert.json"), mx, explicit_fusion_limit)
-             for q in questions]
-    results = map_tasks(prove_heads, tasks, spec=spec, progress=progress)
-    rep = MergeReport(meta=dict(cap.meta), heads=hs, atoms=atoms, domain=domain,
-                      arithmetic=arithmetic)
-    from ..io import atomic_write_text
-    for q, task, r in zip(questions, tasks, results):
+
+    def task(q, bounds_only=False):
+        return (tuple(E[h] for h in q), dim, str(out / "certificates" / f"{pair_name(q)}.cert.json"),
+                mx, explicit_fusion_limit, timeout, lines_timeout, bounds_only)
+
+    def entry(q, t, r) -> dict:
         if not isinstance(r, dict):             # executor.TaskFailed
             r = {"error": f"task failed: {getattr(r, 'reason', r)}", "lower_bound": None,
-                 "upper_bound": None, "minimum": None, "trust": "unknown"}
+                 "upper_bound": None, "minimum": None, "trust": "unknown", "complete": False,
+                 "open_reason": f"the task failed ({getattr(r, 'reason', r)}): a larger "
+                                f"--timeout of the executor, or in process"}
         text = r.pop("_certificate_text", None)
         if text is not None:                    # written here, wherever the task ran
-            atomic_write_text(task[2], text)
+            atomic_write_text(t[2], text)
         prod = 1
         for h in q:
             prod *= atoms[h]
-        d = {"heads": list(q), "product": prod, **r}
+        sep = sum(atoms[h] for h in q)
+        d = {"heads": list(q), "product": prod, "separate": sep, **r}
+        verdict, phrase = comparison(sep, r.get("lower_bound"), r.get("upper_bound"),
+                                     r.get("minimum"))
+        d["merge"], d["merge_text"] = verdict, phrase
+        d["saves_atoms"] = None if r.get("minimum") is None else sep - int(r["minimum"])
+        return d
+
+    questions = [tuple(p) for p in itertools.combinations(hs, 2)]
+    if layer and len(hs) > 2:
+        questions.append(tuple(hs))
+    tasks = [task(q) for q in questions]
+    results = map_tasks(prove_heads, tasks, spec=spec, progress=progress)
+    rep = MergeReport(meta=dict(cap.meta), heads=hs, atoms=atoms, domain=domain,
+                      arithmetic=arithmetic)
+    rep.head_notes = {h: head_structures(H[h]) for h in hs}
+    for q, t, r in zip(questions, tasks, results):
+        d = entry(q, t, r)
         if len(q) == 2:
+            _weights_note(cap, d, arithmetic)
             rep.pairs.append(d)
         else:
             rep.layer = d
+    if plan:
+        rep.plan = _plan(rep, hs, atoms, plan_heads, task, entry, spec)
     rep.elapsed_s = time.monotonic() - t0
     return rep
+
+
+def _weights_note(cap: Capture, d: dict, arithmetic: str) -> None:
+    """A pair whose weights give one attention pattern that the exact problem does not
+    have (float64 rounding of each head's keys): say so, and how to keep it."""
+    from .structure import weights_same_pattern
+
+    h, g = d["heads"]
+    if any("same attention pattern" in s for s in d.get("structures") or []):
+        return
+    if weights_same_pattern(cap, h, g):
+        d.setdefault("structures", []).append(
+            f"heads {h} and {g}: one attention pattern in the weights, not in the exact keys")
+        d["hint"] = ("the weights give heads {} and {} one attention pattern, but ".format(h, g)
+                     + ("float64 rounding of each head's keys breaks it: '--arithmetic exact' "
+                        "keeps the shift exact" if arithmetic == "float64" else
+                        "the exact keys differ (a pattern equal only to float rounding)"))
+
+
+def _bounds_of(d: dict) -> Optional[tuple[int, int]]:
+    if d.get("lower_bound") is None or d.get("upper_bound") is None:
+        return None
+    return int(d["lower_bound"]), int(d["upper_bound"])
+
+
+def _plan(rep: MergeReport, hs: list, atoms: dict, plan_heads: int, task, entry, spec) -> dict:
+    """The best merge plan of the report's heads (see :func:`merge_report`)."""
+    from ..parallel.executor import map_tasks
+    from .plan import merge_plan
+
+    asked = {frozenset(q["heads"]): q for q in rep._asked()}
+    full = set(asked)                  # the pairs and the layer ran every step already
+    pair = {frozenset(q["heads"]): q for q in rep.pairs}
+
+    def could_save(a, b) -> bool:
+        bd = _bounds_of(pair[frozenset((a, b))])
+        return bd is None or bd[0] < atoms[a] + atoms[b]
+
+    exhaustive_heads = len(hs) <= plan_heads
+    groups, all_listed = plan_groups(hs, could_save, exhaustive_heads)
+    groups = [g for g in groups if frozenset(g) not in asked]
+    if groups:
+        tasks = [task(g, bounds_only=True) for g in groups]
+        for g, t, r in zip(groups, tasks, map_tasks(prove_heads, tasks, spec=spec)):
+            d = entry(g, t, r)
+            rep.groups.append(d)
+            asked[frozenset(g)] = d
+    bounds = {frozenset({h}): (atoms[h], atoms[h]) for h in hs}
+    failed = 0
+    for g, d in asked.items():
+        bd = _bounds_of(d)
+        if bd is None:
+            failed += 1
+        else:
+            bounds[g] = bd
+
+    def refine(g) -> tuple[int, int]:
+        d = asked[g]
+        if g in full:
+            return _bounds_of(d) or bounds[g]
+        t = task(tuple(d["heads"]))
+        (r,) = map_tasks(prove_heads, [t], spec=spec)
+        new = entry(tuple(d["heads"]), t, r)
+        d.clear()
+        d.update(new)
+        return _bounds_of(d) or bounds[g]
+
+    p = merge_plan(hs, bounds, refine=refine)
+    exhaustive = exhaustive_heads and all_listed and not failed
+    if p.optimal:
+        note = ("Optimal over all partitions of the heads: every group of two or more heads "
+                "was asked, and no partition's proven lower bound is below this total."
+                if exhaustive else
+                "Optimal over the partitions into the groups asked (pairs, the layer and "
+                + ("the groups whose pairs could all save atoms" if not exhaustive_heads else
+                   "the groups listed") + "); "
+                + (f"{failed} question(s) failed; " if failed else "")
+                + (f"with more than {plan_heads} heads not every group is asked "
+                   f"(--plan-heads {len(hs)} asks all {2 ** len(hs) - len(hs) - 1})."
+                   if not exhaustive_heads else "not every group could be asked."))
+    else:
+        note = (f"A bound: the plan's {p.total} atoms are achieved (every merged group has a "
+                f"checked certificate); no partition into the groups asked has fewer than "
+                f"{p.lower}; the groups that keep the two apart stay open (see the questions).")
+    by = {frozenset(d["heads"]): d for d in rep._asked() + rep.groups}
+    groups_out = []
+    for g in p.groups:
+        if len(g) == 1:
+            groups_out.append({"heads": list(g), "separate": atoms[g[0]], "lower_bound": atoms[g[0]],
+                               "upper_bound": atoms[g[0]], "minimum": atoms[g[0]],
+                               "certificate": None})
+        else:
+            d = by[frozenset(g)]
+            groups_out.append({"heads": list(g), "separate": d["separate"],
+                               "lower_bound": d.get("lower_bound"),
+                               "upper_bound": d.get("upper_bound"), "minimum": d.get("minimum"),
+                               "certificate": d.get("certificate")})
+    return {"groups": groups_out, "total": p.total, "lower": p.lower, "separate": p.separate,
+            "saves_atoms": p.separate - p.total, "optimal": p.optimal, "exhaustive": exhaustive,
+            "refined": [list(g) for g in p.refined], "note": note}
 
 
 def write_report(rep: MergeReport, out_dir: str | os.PathLike) -> dict:
