@@ -278,7 +278,8 @@ def _options(G: Multigraph, value, lemmas: frozenset = LEMMAS) -> list:
     children to fill in; ``value`` gives the bound of a smaller graph."""
     if not G:
         return [(1, {"by": "newton"}, [])]
-    opts = [(acyclic_orientations(G), {"by": "newton"}, [])]
+    opts: list[tuple[int, dict[str, object], list[tuple[str, Multigraph]]]] = [
+        (acyclic_orientations(G), {"by": "newton"}, [])]
     if len(G) == 1:
         opts.append((1 + next(iter(G.values())), {"by": "parallel"}, []))
     n = _is_cycle(G)

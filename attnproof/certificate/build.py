@@ -11,7 +11,7 @@ from __future__ import annotations
 from ..algebra.lattice import Lattice
 from ..algebra.sizes import exact_product, fusion_size_bound
 from ..algebra.sparse import head_polys, x_support
-from ..bounds.lower import lower_bound
+from ..bounds.lower import LowerBound, lower_bound
 from ..fusion import DEFAULT_MAX_ATOMS, ExplicitFusion, Fusion, fuse
 from ..heads import MultiHead
 from ..io import paused_gc
@@ -69,7 +69,7 @@ def build_certificate(M: MultiHead, explicit: bool = False, max_atoms: int | Non
         return _build(M, explicit, max_atoms, explicit_fusion_limit, progress, mapper, minors)
 
 
-def _raise_by_minors(M: MultiHead, lb) -> None:
+def _raise_by_minors(M: MultiHead, lb: LowerBound) -> None:
     """Raise ``lb`` (path ``c1``, no biases) by the graph minors of its factors, when they
     prove more than the count: its ``minors`` term becomes the ``graph_minors`` step."""
     from ..bounds.graph_sums import graph_of_lower_bound, minor_bound_within

@@ -102,7 +102,6 @@ def _write_fused(path: str, f, dim: int) -> None:
     temporary file is removed, so no file is written (a pipe or device, written through,
     has then received a truncated document, which no reader accepts as JSON).
     """
-    import json
 
     from ..checker.limits import MAX_DIGITS
     from ..io import PROBLEM_FORMAT, PROBLEM_VERSION, atomic_write

@@ -24,7 +24,7 @@ itself; the term only says which lemma to apply where.  No search.
 
 from __future__ import annotations
 
-from ..syntax import UNLIMITED, Budget, Reject, Unsupported, fields, integer
+from ..syntax import Budget, Reject, Unsupported, fields, integer
 from .graphs import GraphTooLarge, acyclic_orientations
 from .state import State
 from .windows import binomial_factor
@@ -63,7 +63,7 @@ def contract(H: dict, A: list) -> dict:
 def _pairs(H: dict, xs, where: str) -> list:
     if not isinstance(xs, list) or not xs:
         raise Reject(f"{where}: edges must be a non-empty list of node pairs")
-    out = []
+    out: list[tuple[int, int]] = []
     for x in xs:
         if not isinstance(x, list) or len(x) != 2:
             raise Reject(f"{where}: an edge is a pair of nodes")
@@ -118,9 +118,9 @@ def bound(H: dict, t, budget: Budget, where: str, depth: int = 0) -> int:
         A = _pairs(H, t["edges"], where)
         if len(A) != 2 or H[A[0]] != 1 or H[A[1]] != 1:
             raise Reject(f"{where}: odd needs two distinct edges of multiplicity 1")
-        e, f = A
-        b = min(bound(contract(H, [e]), t["first"], budget, where + " first", depth + 1),
-                bound(contract(H, [f]), t["second"], budget, where + " second", depth + 1))
+        first, second = A
+        b = min(bound(contract(H, [first]), t["first"], budget, where + " first", depth + 1),
+                bound(contract(H, [second]), t["second"], budget, where + " second", depth + 1))
         return 2 * b + (b & 1)
     raise Reject(f"{where}: unknown lemma {str(by)[:40]!r}")
 
@@ -153,7 +153,8 @@ def rule_graph_minors(st: State, step: dict, where: str) -> None:
     fields(step, {"rule", "proof"}, set(), where)
     if st.pb.has_z:             # (phase 2.5: the lower bound is set, the upper-bound step
         raise Reject(f"{where}: graph minors need a problem without biases")  # is required)
-    st.lower = max(st.lower, bound(factor_graph(st, where), step["proof"], st.budget, where))
+    proven = bound(factor_graph(st, where), step["proof"], st.budget, where)
+    st.lower = proven if st.lower is None else max(st.lower, proven)
 
 
 # rule name -> (function, phase): after the upper bound, before the refutations
