@@ -253,7 +253,7 @@ def test_a_direct_sum_factor_names_the_bad_field(name, doc, reference, field, ch
 WORK = {
     'pyramid': (1142, 1152),
     'pyramid-long-value': (1467, 1477),
-    'pyramid-triangle': (1738, 1742),
+    'pyramid-triangle': (1733, 1737),
     'wide-simplex': (12473, 12601),
 }
 

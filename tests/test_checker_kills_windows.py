@@ -72,7 +72,7 @@ def _certificate(name: str) -> dict:
     pb, k, _, _ = CASES[name]
     M = problem_from_dict(pb)
     if k is None:                                 # what `attnproof prove --lines` writes
-        return prove(M, lines=True).doc
+        return prove(M, lines=True, minors=False).doc
     res = line_query(M, k, timeout=60, complete=False)
     assert res.result == "unsat", (name, res.result)
     return line_certificate(M, None, res, cert=build_certificate(M)).doc

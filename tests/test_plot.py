@@ -198,11 +198,12 @@ def test_merge_report_heat_map_shows_what_merging_saves():
                        {"heads": [0, 2], "minimum": 9, "product": 15},
                        {"heads": [1, 2], "minimum": None, "lower_bound": 18, "product": 20}])
     ratio, labels = rep.saving()
-    assert ratio[0, 1] == ratio[1, 0] == 1.0 and labels[0][1] == "12 of 12\nsaves none"
-    assert ratio[0, 2] == 9 / 15 and labels[2][0] == "9 of 15\nsaves 6"
-    assert labels[1][2] == "≥18 of 20\nsaves ≤2"
+    # against keeping the two heads separate (n_h + n_g), not against the product
+    assert ratio[0, 1] == ratio[1, 0] == 12 / 7 and labels[0][1] == "12 of 7\n1.71× more"
+    assert ratio[0, 2] == 9 / 8 and labels[2][0] == "9 of 8\n1.12× more"
+    assert labels[1][2] == "≥18 of 9\nat least 2× more"
     assert labels[2][2] == "(5)" and str(ratio[2, 2]) == "nan"
     fig = rep.heatmap_figure()
     cbar = fig.axes[1]
-    assert "minimum ÷ product" in cbar.get_ylabel()
-    assert "12 of 12\nsaves none" in [t.get_text() for t in fig.axes[0].texts]
+    assert "minimum ÷ (n_h + n_g)" in cbar.get_ylabel()
+    assert "12 of 7\n1.71× more" in [t.get_text() for t in fig.axes[0].texts]

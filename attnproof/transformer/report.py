@@ -381,6 +381,8 @@ def comparison(separate: int, lower: Optional[int], upper: Optional[int],
     ('saves', 'saves 8')
     >>> comparison(16, 64, 64, 64)
     ('costs', 'costs 4× more')
+    >>> comparison(9, 18, None, None)
+    ('costs', 'costs at least 2× more')
     >>> comparison(9, 9, 9, 9), comparison(16, 8, 64, None), comparison(16, 4, 12, None)
     (('equal', 'equal'), ('undecided', 'between saving 8 and costing 4× more'), ('saves', 'saves 4 to 12'))
     """
@@ -394,6 +396,8 @@ def comparison(separate: int, lower: Optional[int], upper: Optional[int],
         if minimum == separate:
             return "equal", "equal"
         return "costs", f"costs {times(minimum)} more"
+    if lower is not None and upper is None and lower > separate:
+        return "costs", f"costs at least {times(lower)} more"
     if lower is None or upper is None:
         return "undecided", "unknown"
     if upper < separate:

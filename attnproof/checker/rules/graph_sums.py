@@ -24,7 +24,7 @@ itself; the term only says which lemma to apply where.  No search.
 
 from __future__ import annotations
 
-from ..syntax import Budget, Reject, Unsupported, fields, integer
+from ..syntax import UNLIMITED, Budget, Reject, Unsupported, fields, integer  # noqa: F401  (the doctests)
 from .graphs import GraphTooLarge, acyclic_orientations
 from .state import State
 from .windows import binomial_factor
