@@ -148,7 +148,7 @@ def c4(tmp_path):
 
 COMMANDS = {
     "search": lambda c4: ["search", str(c4), "--atoms", "14", "--window", "1", "--timeout", "300"],
-    "prove": lambda c4: ["prove", str(c4), "--lines-timeout", "300"],   # the line query, by default
+    "prove": lambda c4: ["prove", str(c4), "--no-minors", "--lines-timeout", "300"],   # the line query
     "check --replay": lambda c4: ["check", str(GOLDEN / "k3-window.json"), "--replay",
                                   "--replay-timeout", "300"],
 }
@@ -209,7 +209,7 @@ def test_real_solvers_die_with_a_killed_command(tmp_path):
 def test_sigterm_on_merge_report_with_dask_workers(tmp_path):
     from attnproof.transformer.capture import random_capture, save_capture
 
-    save_capture(random_capture(5, 8, 3, 4, seed=3), tmp_path / "c.npz")
+    save_capture(random_capture(6, 8, 6, 4, seed=3), tmp_path / "c.npz")
     proc = subprocess.Popen([sys.executable, "-m", "attnproof", "merge-report",
                              str(tmp_path / "c.npz"), "-o", str(tmp_path / "r"), "--workers", "2"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
