@@ -96,9 +96,9 @@ def test_bound_command(tmp_path, capsys):
     dump_problem(graph_sum(named_graph("cycle", 4)), tmp_path / "c4.json")
     assert main(["bound", str(tmp_path / "c4.json"), "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
-    assert out["lower_bound"] == 14 and out["blocks"][0]["method"] == "zonotope_graphic"
+    assert out["lower_bound"] == 15 and out["blocks"][0]["method"] == "zonotope_graphic"
     assert main(["bound", str(tmp_path / "c4.json")]) == 0
-    assert "at least 14 atoms" in capsys.readouterr().out
+    assert "at least 15 atoms" in capsys.readouterr().out
 
 
 @pytest.mark.parametrize("cmd", ["bound", "prove"])

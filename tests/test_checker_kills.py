@@ -451,6 +451,8 @@ def test_a_factor_that_cancels_in_the_sum_is_not_a_factor_of_q():
 WORK = {
     'biased': (609, 646),
     'c4': (1493, 1913),
+    'c4-odd': (1649, 2069),
+    'c5-minors': (2663, 3977),
     'cancel': (301, 296),
     'capelli': (586, 586),
     'decimal': (1196, 1261),
@@ -473,6 +475,7 @@ WORK = {
     'w3': (885, 999),
     'w54-structural': (7925, 7925),
     'zonotope-2d': (1439, 1730),
+    'k4-minors': (3530, 5436),
 }
 
 
@@ -807,7 +810,7 @@ KILL_WORK = {
     'geom-planar': (894, 910),
     'geom-planar-huge': (1359, 1371),
     'geom-pyramid': (1142, 1152),
-    'geom-pyramid-triangle': (1738, 1742),
+    'geom-pyramid-triangle': (1733, 1737),
     'geom-simplices': (1141, 1151),
     'geom-translates': (1773, 1787),
 }

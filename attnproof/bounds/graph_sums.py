@@ -289,7 +289,7 @@ def _options(G: Multigraph, value, lemmas: frozenset = LEMMAS) -> list:
         R, C = restrict(G, A), contract(G, A)
         if not C or R == G:
             continue
-        opts.append((value(R) * value(C), {"by": "fiber", "edges": [list(p) for p in A]},
+        opts.append((value(R) * value(C), {"by": "fiber", "edges": [list(p) for p in sorted(A)]},
                      [("restriction", R), ("contraction", C)]))
     singles = [p for p, m in G.items() if m == 1]
     if len({v for p in G for v in p}) > MAX_SEARCH_NODES or "odd" not in lemmas:
