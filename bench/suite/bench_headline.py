@@ -170,14 +170,19 @@ def bench_graph_prove(timed, cli, graph, n, lower):
     proc = timed(lambda: cli("prove", "g.json", "-o", "g.cert", "--no-lines", "--json", "-q"))
     doc = json.loads(proc.stdout)
     assert int(doc["lower_bound"]) <= int(doc["upper_bound"])
-    assert lower is None or int(doc["lower_bound"]) == lower
+    # the Newton count (24 for K_4); the graph minors of THEORY §13 raise it (28)
+    assert lower is None or int(doc["lower_bound"]) >= lower
 
 
 @group(group="line query, whole process")
 def bench_line_query(timed, cli):
     """``attnproof prove`` of K_3: the line query (THEORY §12) proves the minimum 7."""
     cli("family", "graph", "--graph", "complete", "--n", "3", "-o", "k3.json", "-q")
-    proc = timed(lambda: cli("prove", "k3.json", "-o", "k3.cert", "--json", "-q"))
+    # the graph minors close K_3 without a solver: the line query is asked without them
+    # (a commit from before the minors has no --no-minors and asks the line query anyway)
+    help_text = cli("prove", "--help").stdout
+    extra = ["--no-minors"] if "--no-minors" in help_text else []
+    proc = timed(lambda: cli("prove", "k3.json", "-o", "k3.cert", "--json", "-q", *extra))
     doc = json.loads(proc.stdout)
     assert doc["minimum"] == 7 and doc["trust"] == "line-refuted"
 
