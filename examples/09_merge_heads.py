@@ -22,7 +22,7 @@ _missing = [m for m in ("torch", "transformers", "transformer_lens")
             if importlib.util.find_spec(m) is None]
 if _missing:
     print(f"this example needs the models extra ({', '.join(_missing)} not installed): "
-          "pip install 'attnproof[models]'", file=sys.stderr)
+          "pip install -e '.[models]' in the checkout", file=sys.stderr)
     sys.exit(0)
 
 os.environ["HF_HUB_OFFLINE"] = "1"

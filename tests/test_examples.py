@@ -122,4 +122,4 @@ def test_merge_heads_example_without_torch_says_what_to_install():
                           timeout=120)
     assert proc.returncode == 0, proc.stderr
     assert "Traceback" not in proc.stderr
-    assert "pip install 'attnproof[models]'" in proc.stderr and "torch" in proc.stderr
+    assert "pip install -e '.[models]'" in proc.stderr and "torch" in proc.stderr

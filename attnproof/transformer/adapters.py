@@ -59,7 +59,7 @@ def _torch():
         import torch
     except ImportError:
         raise InputError("capturing from a PyTorch model needs the models extra: "
-                         "pip install torch==2.13.0 && pip install 'attnproof[models]'") from None
+                         "pip install torch==2.13.0 && pip install -e '.[models]' in the checkout") from None
     return torch
 
 
@@ -407,7 +407,7 @@ def load_local_model(path: str, backend: str = "auto", dtype: str = "float64") -
         except ImportError:
             if backend == "bridge":
                 raise InputError("--backend bridge needs transformer-lens "
-                                 "(pip install 'attnproof[models]')") from None
+                                 "(pip install -e '.[models]' in the checkout)") from None
         else:
             try:
                 with hub_progress_bars_off():
@@ -420,7 +420,7 @@ def load_local_model(path: str, backend: str = "auto", dtype: str = "float64") -
     try:
         from transformers import AutoModelForCausalLM, AutoTokenizer
     except ImportError:
-        raise InputError("loading a model needs transformers (pip install 'attnproof[models]')") from None
+        raise InputError("loading a model needs transformers (pip install -e '.[models]' in the checkout)") from None
     try:
         with hub_progress_bars_off():
             model = AutoModelForCausalLM.from_pretrained(path, torch_dtype=td, local_files_only=True)

@@ -233,7 +233,7 @@ def save_capture(cap: Capture, path: str | os.PathLike) -> None:
             from safetensors.numpy import save as st_save
         except ImportError:
             raise InputError("writing .safetensors needs the safetensors package "
-                             "(pip install 'attnproof[models]'); or use .npz") from None
+                             "(pip install -e '.[models]' in the checkout); or use .npz") from None
         meta_text = str(arrays.pop("meta"))
         data = st_save({k: np.ascontiguousarray(v) for k, v in arrays.items()},
                        metadata={"attnproof": meta_text})
@@ -280,7 +280,7 @@ def _read_safetensors(p: Path) -> dict[str, np.ndarray]:
         from safetensors import safe_open
     except ImportError:
         raise InputError("reading .safetensors needs the safetensors package "
-                         "(pip install 'attnproof[models]'); or use .npz") from None
+                         "(pip install -e '.[models]' in the checkout); or use .npz") from None
     if not p.is_file():
         raise InputError(f"{p}: no such file")
     try:
