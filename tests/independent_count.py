@@ -5,11 +5,15 @@ every sum point and decides with exact integers / fractions whether each lies
 in the convex hull of the others -- Andrew's monotone chain in the plane,
 Carathéodory's theorem in space (a point of a 3-dimensional hull lies in the
 hull of at most 4 affinely independent points).
+
+It also lists every set partition of a list (:func:`partitions`), the brute force the
+merge plan's optimum is compared with.
 """
 
 from __future__ import annotations
 
 from fractions import Fraction
+from collections.abc import Iterator
 from itertools import combinations, product
 
 F = Fraction
@@ -84,3 +88,19 @@ def brute_force_vertices(heads) -> int:
 
 
 count_minkowski_vertices = brute_force_vertices
+
+
+def partitions(items: list) -> Iterator[list]:
+    """Every set partition of ``items``, independently of the merge plan's search.
+
+    >>> [sum(1 for _ in partitions(list(range(n)))) for n in range(1, 6)]
+    [1, 2, 5, 15, 52]
+    """
+    if not items:
+        yield []
+        return
+    first, rest = items[0], items[1:]
+    for p in partitions(rest):
+        yield [[first]] + p
+        for i in range(len(p)):
+            yield p[:i] + [[first] + p[i]] + p[i + 1:]

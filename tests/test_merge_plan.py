@@ -4,6 +4,8 @@ partition: hypothesis-generated costs, bounds that are refined on demand."""
 from __future__ import annotations
 
 import itertools
+import sys
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -11,17 +13,9 @@ from hypothesis import strategies as st
 
 from attnproof.transformer.plan import best_partition, merge_plan
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from independent_count import partitions  # noqa: E402
 
-def partitions(items):
-    """Every set partition of ``items``, independently of the dynamic programme."""
-    if not items:
-        yield []
-        return
-    first, rest = items[0], items[1:]
-    for p in partitions(rest):
-        yield [[first]] + p
-        for i in range(len(p)):
-            yield p[:i] + [[first] + p[i]] + p[i + 1:]
 
 
 def brute(heads, cost):

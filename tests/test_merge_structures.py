@@ -12,6 +12,7 @@ brute-force optimum over every partition of the heads, each group proven on its 
 from __future__ import annotations
 
 import json
+import sys
 from dataclasses import replace
 from pathlib import Path
 
@@ -21,6 +22,9 @@ import pytest
 from attnproof.checker import check_text
 from attnproof.transformer.capture import random_capture, save_capture
 from attnproof.transformer.problem import capture_to_problem, head_from_capture
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from independent_count import partitions  # noqa: E402
 
 
 def structured_capture(n_ctx: int, seed: int, zero_values: bool = False):
@@ -40,20 +44,8 @@ def structured_capture(n_ctx: int, seed: int, zero_values: bool = False):
 LAYERS = [(3, 11, False), (5, 12, False), (7, 13, True)]
 
 
-def _partitions(items):
-    """Every set partition of ``items`` (independent of the report's dynamic programme)."""
-    if not items:
-        yield []
-        return
-    first, rest = items[0], items[1:]
-    for p in _partitions(rest):
-        yield [[first]] + p
-        for i in range(len(p)):
-            yield p[:i] + [[first] + p[i]] + p[i + 1:]
-
-
 def test_partitions_are_bell_many():
-    assert [sum(1 for _ in _partitions(list(range(n)))) for n in range(1, 6)] == [1, 2, 5, 15, 52]
+    assert [sum(1 for _ in partitions(list(range(n)))) for n in range(1, 6)] == [1, 2, 5, 15, 52]
 
 
 @pytest.fixture(scope="module", params=LAYERS, ids=lambda p: f"n{p[0]}")
@@ -135,7 +127,7 @@ def test_merge_plan_equals_brute_force_over_partitions(layer_report):
             c = build_certificate(M)
             assert c.minimum is not None, g
             cost[g] = c.minimum
-    best = min(sum(cost[tuple(sorted(part))] for part in p) for p in _partitions(hs))
+    best = min(sum(cost[tuple(sorted(part))] for part in p) for p in partitions(hs))
     plan = rep.plan
     assert plan["optimal"] and plan["exhaustive"]
     assert plan["total"] == best
