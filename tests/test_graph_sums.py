@@ -395,3 +395,26 @@ def test_a_weaker_term_keeps_the_count():
         "by": "fiber", "edges": [[0, 1]], "restriction": P, "contraction": N}})
     v = _check(doc)
     assert (v.code, v.lower_bound) == (0, 14)
+
+
+# ---- docs/theory.md §9, Instances 9.1 and 9.2: D/(1 + x^{g_e}) need not be positive
+
+@pytest.mark.parametrize("G, e, size", [
+    ({(1, 0): 1, (2, 0): 1}, (1, 0), 4),             # the path 1 - 0 - 2: a minimum D
+    ({(0, 1): 1, (1, 2): 1, (0, 2): 1}, (0, 1), 8),  # K_3 (m' = 7)
+])
+def test_the_deletion_quotient_of_a_positive_multiple_need_not_be_positive(G, e, size):
+    y = [0, 0, 0]
+    y[e[0]] += 1
+    y[e[1]] -= 1
+    y2, y3 = tuple(2 * c for c in y), tuple(3 * c for c in y)
+    M = {(0, 0, 0): 1, tuple(y): -1, y2: 1}           # 1 - y + y^2: (1 + y)·M = 1 + y^3
+    D = _mul(_q(G, 3), M)
+    assert all(c > 0 for c in D.values()) and len(D) == size
+    assert len(D) >= minor_bound(G)[0]
+    if size == 4:
+        assert len(D) == forests(G) == minor_bound(G)[0]   # D attains the minimum
+    rest = {k: m for k, m in G.items() if k != e}
+    quotient = _mul(_q(rest, 3), M)                    # D/(1 + y) = Q_{G-e}·M, exactly
+    assert _mul(quotient, {(0, 0, 0): 1, tuple(y): 1}) == D
+    assert min(quotient.values()) < 0
