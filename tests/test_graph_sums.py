@@ -418,3 +418,21 @@ def test_the_deletion_quotient_of_a_positive_multiple_need_not_be_positive(G, e,
     quotient = _mul(_q(rest, 3), M)                    # D/(1 + y) = Q_{G-e}·M, exactly
     assert _mul(quotient, {(0, 0, 0): 1, tuple(y): 1}) == D
     assert min(quotient.values()) < 0
+
+
+# ---- held out: random connected graphs, the whole certificate checked
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(3, 5).flatmap(lambda n: st.tuples(
+    st.just(n), st.sets(st.tuples(st.integers(0, n - 1), st.integers(0, n - 1))
+                        .filter(lambda p: p[0] < p[1]), min_size=n - 1))))
+def test_held_out_graphs_certificates_are_accepted_and_below_the_forests(ne):
+    n, edges = ne
+    g = nx.Graph(sorted(edges))
+    if len(g) != n or not nx.is_connected(g):
+        return
+    M = graph_sum(g)
+    v = _check(_cert(M))
+    F = forests(graph_of_heads(M))
+    assert v.code == 0, v
+    assert acyclic_orientations(graph_of_heads(M)) <= v.lower_bound <= v.upper_bound <= F
