@@ -49,19 +49,27 @@ def graph_of_factors(polys: list, mults: list, dim: int) -> Multigraph | None:
     """
     G: dict = {}
     for f, m in zip(polys, mults):
-        if len(f) != 2 or set(f.values()) != {1}:
+        if len(f) != 2:
             continue
-        a, b = sorted(f)
-        ea, eb = dict(a), dict(b)
-        diff = {v: eb.get(v, 0) - ea.get(v, 0) for v in set(ea) | set(eb)}
-        diff = {v: x for v, x in diff.items() if x}
-        if any(v >= dim for v in diff):
+        (a, ca), (b, cb) = f.items()
+        if ca != 1 or cb != 1:
             continue
-        vals = sorted(diff.values())
-        if vals == [-1, 1]:
-            u, v = sorted(diff)
-        elif len(vals) == 1 and abs(vals[0]) == 1:
-            u, v = next(iter(diff)), dim
+        diff = dict(b)                    # the exponent difference b - a (its sign is free)
+        for v, e in a:
+            x = diff.get(v, 0) - e
+            if x:
+                diff[v] = x
+            else:
+                del diff[v]
+        if len(diff) == 2:
+            (u, xu), (v, xv) = sorted(diff.items())
+            if xu + xv or abs(xu) != 1 or v >= dim:
+                continue
+        elif len(diff) == 1:
+            ((u, xu),) = diff.items()
+            if abs(xu) != 1 or u >= dim:
+                continue
+            v = dim
         else:
             continue
         p = _pair(u, v)
