@@ -16,6 +16,8 @@ from __future__ import annotations
 import importlib.util
 from pathlib import Path
 
+import pytest
+
 from attnproof.checker.limits import (ANSWER_SECONDS_BASE, ANSWER_SECONDS_PER_MIB, UNIT_MICROSECONDS,
                                       WORK_BASE, WORK_PER_BYTE, work_limit)
 
@@ -25,11 +27,23 @@ cost = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(cost)
 
 
-def _worst(files: dict, repeat: int = 3) -> tuple[float, str]:
+def _per_unit(text: str, repeat: int) -> float:
+    """The least time per unit of ``text``; a file above the constant is measured again
+    (three more rounds, the least kept), so that a pause of the machine is not read as
+    a mispriced unit, while a mispriced unit (tens to hundreds of times the constant
+    before the cost model) stays above it in every round."""
+    us = cost.per_unit(*cost.measure(text, repeat)[:2])
+    for _ in range(3):
+        if us <= UNIT_MICROSECONDS:
+            break
+        us = min(us, cost.per_unit(*cost.measure(text, repeat)[:2]))
+    return us
+
+
+def _worst(files: dict, repeat: int = 5) -> tuple[float, str]:
     worst, name = 0.0, ""
     for n, text in files.items():
-        seconds, work, _ = cost.measure(text, repeat)
-        us = cost.per_unit(seconds, work)
+        us = _per_unit(text, repeat)
         if us > worst:
             worst, name = us, n
     return worst, name
@@ -44,11 +58,13 @@ def test_the_stated_bound_is_the_budget_times_the_unit():
     assert ANSWER_SECONDS_BASE + 16 * ANSWER_SECONDS_PER_MIB < 14
 
 
+@pytest.mark.slow   # a measurement of this machine's time: run alone (-m slow)
 def test_a_unit_of_the_corpus_costs_at_most_the_constant():
     worst, name = _worst(cost.corpus())
     assert worst <= UNIT_MICROSECONDS, (name, worst)
 
 
+@pytest.mark.slow   # a measurement of this machine's time: run alone (-m slow)
 def test_a_unit_of_the_held_out_shapes_costs_at_most_the_constant():
     worst, name = _worst(cost.held_out(200_000))
     assert worst <= UNIT_MICROSECONDS, (name, worst)
