@@ -407,7 +407,7 @@ def test_the_deletion_quotient_of_a_positive_multiple_need_not_be_positive(G, e,
     y = [0, 0, 0]
     y[e[0]] += 1
     y[e[1]] -= 1
-    y2, y3 = tuple(2 * c for c in y), tuple(3 * c for c in y)
+    y2 = tuple(2 * c for c in y)
     M = {(0, 0, 0): 1, tuple(y): -1, y2: 1}           # 1 - y + y^2: (1 + y)·M = 1 + y^3
     D = _mul(_q(G, 3), M)
     assert all(c > 0 for c in D.values()) and len(D) == size
