@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import argparse
 
-from .common import (EXIT_INCONCLUSIVE, EXIT_OK, EXPLICIT_FUSION_LIMIT, ProgressBar, add_common,
-                     add_executor_options, add_max_atoms, executor_spec, nonneg_int, positive_int,
-                     print_json)
+from .common import (EXIT_INCONCLUSIVE, EXIT_OK, EXPLICIT_FUSION_LIMIT, ProgressBar,
+                     add_capture_options, add_common, add_executor_options, add_max_atoms,
+                     executor_spec, nonneg_int, positive_int, print_json)
 
 NAME = "merge-report"
 HELP = "which heads of a captured layer are worth merging exactly, by how much, and the best plan"
@@ -60,13 +60,8 @@ def _seconds(s: str) -> float:
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("capture", metavar="CAPTURE", help="capture file (.npz, or .safetensors)")
+    add_capture_options(p)
     p.add_argument("-o", "--output", metavar="FOLDER", required=True, help="folder for the report")
-    p.add_argument("--heads", metavar="LIST", help="head numbers, e.g. 1,3,5 (default: all)")
-    p.add_argument("--domain", choices=("layernorm", "raw"),
-                   help="query domain (default: layernorm when the capture has LayerNorm parameters)")
-    p.add_argument("--arithmetic", choices=("float64", "exact"), default="float64",
-                   help="how keys and values are computed from the floats (default float64)")
     p.add_argument("--no-layer", action="store_true", help="only the pairs, not all heads together")
     p.add_argument("--no-plan", action="store_true", help="no merge plan (no groups of 3+ heads)")
     p.add_argument("--plan-heads", type=positive_int, default=DEFAULT_PLAN_HEADS, metavar="N",

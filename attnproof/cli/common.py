@@ -516,6 +516,28 @@ def add_max_atoms(p: argparse.ArgumentParser) -> None:
                         f"before anything is allocated, exceeds N atoms (default {DEFAULT_MAX_ATOMS})")
 
 
+def add_capture_options(p: argparse.ArgumentParser) -> None:
+    """The options that read a captured layer, shared by ``import`` and ``merge-report``:
+    the capture file, ``--heads``, ``--domain`` and ``--arithmetic``.
+
+    Both commands hand them to the same :mod:`attnproof.transformer` calls, so one capture
+    with one set of options is one problem in both.
+
+    >>> p = argparse.ArgumentParser()
+    >>> add_capture_options(p)
+    >>> a = p.parse_args(["layer.npz", "--heads", "0,2"])
+    >>> (a.capture, a.heads, a.domain, a.arithmetic)
+    ('layer.npz', '0,2', None, 'float64')
+    """
+    p.add_argument("capture", metavar="CAPTURE", help="capture file (.npz, or .safetensors)")
+    p.add_argument("--heads", metavar="LIST",
+                   help="head numbers, e.g. 1,3,5 (default: every stored head)")
+    p.add_argument("--domain", choices=("layernorm", "raw"),
+                   help="query domain (default: layernorm when the capture has LayerNorm parameters)")
+    p.add_argument("--arithmetic", choices=("float64", "exact"), default="float64",
+                   help="how keys and values are computed from the floats (default float64)")
+
+
 def _int_at_least(s: str, low: int, word: str) -> int:
     try:
         v = int(s)
