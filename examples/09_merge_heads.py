@@ -32,7 +32,8 @@ os.environ["TRANSFORMERS_VERBOSITY"] = "error"
 from attnproof.certificate import build_certificate  # noqa: E402
 from attnproof.checker import check_text  # noqa: E402
 from attnproof.heads import MultiHead  # noqa: E402
-from attnproof.transformer import capture, capture_to_problem, merge_report  # noqa: E402
+from attnproof.merging import merge_report  # noqa: E402
+from attnproof.transformer import capture, capture_to_problem  # noqa: E402
 from attnproof.transformer.problem import domain_query  # noqa: E402
 from attnproof.transformer.tiny import build_tiny_gpt2, load_tiny_bridge, tiny_text  # noqa: E402
 from attnproof.numeric import evaluate_mpmath  # noqa: E402

@@ -10,8 +10,8 @@ from .common import (EXIT_INCONCLUSIVE, EXIT_OK, EXPLICIT_FUSION_LIMIT, Progress
 
 NAME = "merge-report"
 HELP = "which heads of a captured layer are worth merging exactly, by how much, and the best plan"
-DEFAULT_QUESTION_TIMEOUT = 120.0   # attnproof.transformer.report.DEFAULT_QUESTION_TIMEOUT
-DEFAULT_PLAN_HEADS = 6             # attnproof.transformer.report.DEFAULT_PLAN_HEADS
+DEFAULT_QUESTION_TIMEOUT = 120.0   # attnproof.merging.DEFAULT_QUESTION_TIMEOUT
+DEFAULT_PLAN_HEADS = 6             # attnproof.merging.DEFAULT_PLAN_HEADS
 DESCRIPTION = """\
 For every pair of heads of a captured layer (and for all the chosen heads
 together), prove the least number of atoms of one exact softmax head equal to
@@ -83,7 +83,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..transformer import load_capture, merge_report, parse_heads, write_report
+    from ..merging import merge_report
+    from ..transformer import load_capture, parse_heads, write_report
 
     if not args.output.strip():
         from ..errors import InputError
