@@ -86,7 +86,7 @@ print(f"every pair of layer 0: minimum {', '.join(map(str, mins))}; "
 assert mins == [144] and rep.layer["minimum"] == 12 ** 4
 # the report's words: one merged head against the heads kept separately (12 + 12 atoms)
 verdicts = sorted({(q["separate"], q["merge"], q["merge_text"]) for q in rep.pairs})
-for separate, merge, text in verdicts:
+for separate, _, text in verdicts:
     print(f"every pair: 144 atoms merged against {separate} kept separately: merging {text}")
 assert verdicts == [(24, "costs", "costs 6× more")]
 # the verdict sentence that report.md opens with, and the merge plan's total

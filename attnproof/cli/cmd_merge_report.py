@@ -7,6 +7,7 @@ import argparse
 from .common import (EXIT_INCONCLUSIVE, EXIT_OK, EXPLICIT_FUSION_LIMIT, ProgressBar,
                      add_capture_options, add_common, add_executor_options, add_max_atoms,
                      executor_spec, nonneg_int, positive_int, print_json)
+from .glossary import merge_words, words_line
 
 NAME = "merge-report"
 HELP = "which heads of a captured layer are worth merging exactly, by how much, and the best plan"
@@ -110,4 +111,5 @@ def run(args: argparse.Namespace) -> int:
     n = rep.questions + len(rep.groups)
     print(f"written: {paths['markdown']}, {paths['json']}, {paths['heatmap']}, "
           f"{n} certificate(s) under {args.output}/certificates")
+    print(words_line(merge_words(rep.to_json())))
     return code
