@@ -13,7 +13,7 @@ import threading
 import time
 import traceback
 from contextvars import ContextVar
-from typing import Any, Callable, Iterator, NoReturn, TextIO
+from typing import Any, Callable, NoReturn, TextIO
 
 from ..errors import AttnproofError, InputError, LimitError
 
@@ -399,31 +399,7 @@ class ProgressBar:
         self.close()
 
 
-@contextlib.contextmanager
-def query_progress(query: str, solvers: str, tail: str = "") -> Iterator[tuple[ProgressBar, Any]]:
-    """A progress bar for a walk of solver queries, and its label
-    (:class:`attnproof.parallel.stages.QueryLabel`: ``query(text)``, ``solvers(text)``)."""
-    from ..parallel import QueryLabel    # not at the top: the executor takes 40 ms
-
-    label = QueryLabel(None, query, solvers, tail)
-    with ProgressBar(label.label, heartbeat=True) as bar:
-        label.describe = bar.describe
-        yield bar, label
-
-
 PLAIN_INTERVAL = 5.0     # seconds between two progress lines when stderr is not a terminal
-
-
-def time_limits(args: argparse.Namespace) -> str:
-    """The time limits of a walk, as its progress line names them.
-
-    >>> time_limits(argparse.Namespace(timeout=600.0, time_limit=None))
-    'timeout 600 s per query'
-    >>> time_limits(argparse.Namespace(timeout=600.0, time_limit=120.0))
-    'timeout 600 s per query, 120 s in all'
-    """
-    limit = getattr(args, "time_limit", None)
-    return f"timeout {args.timeout:g} s per query" + ("" if limit is None else f", {limit:g} s in all")
 
 
 def spent_note(args: argparse.Namespace, stopped: str, elapsed: float) -> None:
