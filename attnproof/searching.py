@@ -14,6 +14,8 @@ certificates, whoever calls.
 >>> s = search_problem(sigmoid_sum(2), minimize=True)
 >>> s.verdict, s.result.best.atoms, s.summary()["minimum"]
 ('sat', 4, 4)
+>>> repr(s).startswith("Searched('minimize', verdict='sat', elapsed_s=")
+True
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
 from .certificate import Certificate
+from .display import fields_repr
 from .errors import InputError
 from .fusion import DEFAULT_MAX_ATOMS, fuse, reduced_form
 from .heads import MultiHead
@@ -59,6 +62,12 @@ class Searched:
     certificate_path: str | None = None
     written: list = field(default_factory=list)    # a sweep's witnesses and certificates
     elapsed_s: float = 0.0
+
+    def __repr__(self) -> str:
+        """Short: the kind, the verdict, what was written."""
+        return fields_repr("Searched", repr(self.kind), verdict=self.verdict,
+                           certificate=self.certificate_path, output=self.output,
+                           elapsed_s=round(self.elapsed_s, 3))
 
     @property
     def walk(self) -> bool:
