@@ -47,8 +47,7 @@ from .zonotope import (acyclic_orientations_tutte, acyclic_orientations_within, 
 import flint
 from ..geometry.planar import planar_vertex_count
 from ..geometry import minkowski_vertices
-from ..geometry.minkowski import minkowski_prefix_vertices
-from ..geometry.proof import MINKOWSKI_SUB_SUM_WORK
+from ..geometry.sub_sum import sub_sum_vertices
 from .floor import non_constant_witnesses
 from .binomial_heads import binomial_factors
 
@@ -404,35 +403,23 @@ def _count_block(polys: list, mults: list, fs: list, dim: int, explicit: bool,
 def _sub_sum_block(fs: list, pts: list, xs: list, xvars: list) -> Block:
     """A block past the candidate budget of a complete vertex list: the exact vertices of
     a sub-sum of its factors (docs/certificates.md §6.14, the same partial answer as the
-    float heads' ``_minkowski_sub_sum``).
+    float heads' sub-sum).
 
-    The factors go in by their number of points (most first, then by index) for as
-    long as the output-sensitive enumeration of the partial sum
-    (:func:`attnproof.geometry.minkowski.minkowski_prefix_vertices`: each level decides
-    the vertices found so far times the next factor's) stays within
-    :data:`SUB_SUM_CANDIDATES` decided tuples; the factors left out are ``dropped``.  The
-    vertex list is cut where the checker's work on it would pass
-    :data:`attnproof.geometry.proof.MINKOWSKI_SUB_SUM_WORK` (a verified part of the
-    sub-sum's vertices: still a bound).  ``pts``: each factor's dense points over the
-    block's variables and its multiplicity.
+    The factors kept, and the cut of their vertex list at the checker's work, are
+    :func:`attnproof.geometry.sub_sum.sub_sum_vertices` (the float heads' choice too),
+    within :data:`SUB_SUM_CANDIDATES` decided tuples; the factors left out are
+    ``dropped``.  ``pts``: each factor's dense points over the block's variables and its
+    multiplicity (``e P`` has the normal fan of ``P``).  The functionals found over the
+    block's variables are restricted to the kept factors' variables (off them the kept
+    factors are constant).
 
     A certificate binds only the kept factors (``bind_dropped`` False): the count needs
     nothing of the others, and the checker's divisibility test of each factor against
     every head (hundreds of factors times hundreds of heads) would pass its budget.
     """
 
-    order = sorted(range(len(fs)), key=lambda i: (-len(pts[i][0]), i))
-    width = len(pts[0][0][0]) if pts and pts[0][0] else 0
-
-    def listable(k: int) -> int:
-        # the checker charges every listed vertex against every point of the kept
-        # factors (at most the block's variables each)
-        per = sum(len(pts[i][0]) for i in order[:k]) * max(width, 1) + 2 * width
-        return max(MINKOWSKI_SUB_SUM_WORK // per, 1)
-
-    k, mv = minkowski_prefix_vertices([pts[i][0] for i in order], SUB_SUM_CANDIDATES,
-                                      listable=listable)
-    kept = sorted(order[:k])
+    sub = sub_sum_vertices([p for p, _ in pts], SUB_SUM_CANDIDATES)
+    kept, mv = sub.kept, sub.vertices
     kept_fs = [fs[i] for i in kept]
     vs = sorted(set().union(*(xvars[j] for j in kept_fs)))
     block_vs = sorted(set().union(*(xvars[j] for j in fs)))
@@ -448,7 +435,7 @@ def _sub_sum_block(fs: list, pts: list, xs: list, xvars: list) -> Block:
     vl = sorted(verts.items())
     dropped = [fs[i] for i in range(len(fs)) if i not in set(kept)]
     how = ("an exact sub-sum count" if mv.complete else
-           "as many as the checker budget lists" if len(vl) >= listable(k) else
+           "as many as the checker budget lists" if len(vl) >= sub.listable else
            "verified vertices; tuples the float LP set aside are not refuted")
     note = (f"a block of {len(fs)} factors in {len(block_vs)} variables is past a complete "
             f"vertex list: {len(vl)} vertices of the sum of {len(kept_fs)} of its factors "

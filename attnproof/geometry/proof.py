@@ -29,6 +29,7 @@ from .chain import Chain, difference_box, indecomposable_chain, width_functional
 from .direct_sum import DirectSum, direct_sub_sum, direct_sum_certificate
 from .minkowski import MinkowskiVertices, minkowski_vertices
 from .points import head_points, project, varying_coordinates
+from .sub_sum import sub_sum_vertices
 from .vertices import HeadVertices, classify_points
 from .planar import convex_hull, minkowski_polygon
 
@@ -38,9 +39,6 @@ __all__ = ["FactorClasses", "factor_classes", "GeometryProof", "geometry_proof",
 MAX_CANDIDATES = 100_000
 # from this many factor heads on, a count past the budget is the exact count of a sub-sum
 MINKOWSKI_SUB_SUM_HEADS = 4
-# the checker's work such a sub-sum's vertex list may take (the default budget of a
-# certificate of a few megabytes, which grows with the file: docs/certificates.md §8)
-MINKOWSKI_SUB_SUM_WORK = 1_500_000
 
 
 @dataclass
@@ -193,6 +191,16 @@ def geometry_proof(M: MultiHead, *, complete: bool = True, progress: Progress = 
             # many heads: a random sample of full tuples finds almost no vertex; the
             # exact count of a sub-sum whose tuples fit the budget is a better floor
             msub = _minkowski_sub_sum(fpts, pts_all, reps, max_candidates, progress, mapper)
+            if msub is not None and len(msub[0]) == len(fpts) and (sub is None
+                                                                   or msub[3] >= sub[3]):
+                # every factor fitted: the whole sum's vertices, no sub-sum step
+                mv = msub[1]
+                exact = mv.complete and mv.certified
+                return GeometryProof(mv.count, exact, "minkowski_vertices", classes, reps,
+                                     exact and not any(mv.head_non_vertices), sorted(indec),
+                                     minkowski=mv, chains=chains, width_functionals=widths,
+                                     points=msub[2])
+            msub = msub if msub is None or len(msub[0]) < len(fpts) else None
             best = max((x for x in (msub, sub) if x is not None), key=lambda x: x[3],
                        default=None)
             if best is not None:
@@ -243,38 +251,33 @@ def _sub_sum(fpts: list, pts_all: list, reps: list):
 
 def _minkowski_sub_sum(fpts: list, pts_all: list, reps: list, max_candidates: int,
                        progress: Progress, mapper: MapTasks | None):
-    """``(kept factor indices, MinkowskiVertices, points, count, None)``: the exact vertex
-    count (Lemma 9.4, with Gordan certificates) of the sum of the factors with the most
-    points, as many as keep the product of their point counts within ``max_candidates``
-    (at least two), or None.  A sub-sum's count bounds every fusion (§6.14).  When the
-    checker's work on its vertex list would pass :data:`MINKOWSKI_SUB_SUM_WORK`, the list
-    is cut there (a partial count: verified vertices of the sub-sum, still a bound)."""
-    order = sorted(range(len(fpts)), key=lambda i: (-len(fpts[i]), i))
-    S, prod = [], 1
-    for i in order:
-        if prod * len(fpts[i]) > max_candidates:
-            break
-        S.append(i)
-        prod *= len(fpts[i])
+    """``(kept factor indices, MinkowskiVertices, points, count, None)``: the vertices of
+    the sum of the factors with the most points, grown one factor at a time within
+    ``max_candidates`` decided tuples and cut at the checker's work
+    (:func:`attnproof.geometry.sub_sum.sub_sum_vertices`, the integer-key blocks' choice
+    too), or None when fewer than two factors fit.  A sub-sum's count bounds every fusion
+    (§6.14).  The list is verified vertices, without Gordan certificates (a partial count
+    for the checker) unless every tuple of the kept factors is a vertex.  When every factor
+    fits, ``kept`` is all of them: the caller writes no ``sub_sum`` step then.
+
+    The enumeration runs on ``fpts`` (the coordinates varying over any factor); the kept
+    factors' points are projected on the coordinates varying over them, and each
+    functional restricted to those (off them the kept factors are constant, so every
+    maximizer stays)."""
+    sub = sub_sum_vertices(fpts, max_candidates, progress=progress, mapper=mapper)
+    S, mv = sub.kept, sub.vertices
     if len(S) < 2:
         return None
-    S.sort()
+    full = varying_coordinates(*[pts_all[reps[i]] for i in range(len(fpts))])
     coords = varying_coordinates(*[pts_all[reps[i]] for i in S])
+    col = [full.index(j) for j in coords]
     pts = [project(pts_all[reps[i]], coords) for i in S]
-    mv = minkowski_vertices(pts, complete=True, progress=progress, mapper=mapper)
-    if not (mv.complete and mv.certified):
-        return None
-    # the checker pays every listed vertex against every point of the kept heads: past
-    # its share of the work budget the list is cut, a verified part of the sub-sum's count
-    per = sum(len(p) for p in pts) * max(len(pts[0][0]), 1)
-    keep = MINKOWSKI_SUB_SUM_WORK // per
-    if keep < 1:
-        return None
-    if mv.count > keep:
-        mv.vertices = mv.vertices[:keep]
+    mv.vertices = [(t, tuple(c[j] for j in col)) for t, c in mv.vertices]
+    if mv.count == _prod(len(p) for p in pts):
+        mv.complete = mv.certified = True    # no tuple to refute: the exact count
+    else:
         mv.complete = mv.certified = False
         mv.non_vertices = []
-        mv.head_non_vertices = [[] for _ in pts]
     return S, mv, pts, mv.count, None
 
 
