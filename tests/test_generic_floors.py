@@ -90,3 +90,65 @@ def test_a_line_query_that_cannot_run_leaves_the_bounds(tmp_path, run_cli):
     assert int(doc["lower_bound"]) == 50 and any("line query not asked" in n for n in doc["notes"])
     rc, _, err = run_cli("prove", p, "--lines")
     assert rc == 3 and "cannot be factored" in err
+
+
+
+def _lp_vertices(M, heads) -> int:
+    """Vertices of the Minkowski sum of the keys of ``heads`` by exact LPs that share no
+    code with attnproof (``examples/_independent.py``); qhull past 36 points, where one
+    LP per point would take minutes."""
+    import os
+    import sys
+
+    if _prod(len(M.heads[h].atoms) for h in heads) > 36:
+        return _hull_vertices(M, heads)
+    sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "examples"))
+    from _independent import vertices_by_lp
+
+    scale = lcm(*(Fraction(x).denominator for h in heads for a in M.heads[h].atoms for x in a.key))
+    pts = {tuple(0 for _ in range(M.dim))}
+    for h in heads:
+        ks = {tuple(int(Fraction(x) * scale) for x in a.key) for a in M.heads[h].atoms}
+        pts = {tuple(p + k for p, k in zip(q, kk)) for q in pts for kk in ks}
+    return len(vertices_by_lp(pts))
+
+
+def _prod(xs) -> int:
+    out = 1
+    for x in xs:
+        out *= x
+    return out
+
+
+@pytest.mark.parametrize("seed,atoms,budget,work", [
+    (11, 3, 20, None), (12, 3, 40, None), (13, 4, 30, None), (14, 3, 60, 120),
+    (15, 3, 200, None), (16, 3, 150, None), (17, [2, 3, 4, 3, 2], 60, None),
+    (18, [2, 4, 2, 3, 3], 100, 300)])
+def test_the_float_sub_sum_never_passes_the_whole_sum(seed, atoms, budget, work, monkeypatch):
+    """Held out: small float problems past a lowered budget (with ``work``, a lowered
+    checker share too, so that the list is cut; at 200 every factor fits the prefix,
+    though not the product of the point counts): the certified lower bound is at most
+    the vertex count of the kept heads' sum and of the whole sum, counted independently,
+    and the checker accepts the certificate with that bound."""
+    import attnproof.geometry.sub_sum as sub_sum_mod
+    from attnproof.certificate.geometry_steps import geometry_certificate
+    from attnproof.checker import check_document
+
+    if work is not None:
+        monkeypatch.setattr(sub_sum_mod, "MINKOWSKI_SUB_SUM_WORK", work)
+    M = float_multihead(5, atoms, 3, seed=seed, digits=1)
+    # past the budget of a complete count; unequal heads go in out of index order
+    assert _prod(len(h.atoms) for h in M.heads) > budget
+    cert = geometry_certificate(M, max_candidates=budget)
+    gp = cert.proof
+    assert gp.method in ("sub_sum", "minkowski_vertices") and gp.minkowski is not None
+    kept = [gp.factors[i] for i in gp.sub_sum] if gp.sub_sum is not None else gp.factors
+    part = _lp_vertices(M, kept)
+    whole = _hull_vertices(M, [h for c in gp.classes for h in c])
+    assert 2 <= gp.lower <= part <= whole
+    if gp.minkowski.complete or gp.sub_sum is None:
+        assert gp.lower == part
+    if work is not None:
+        assert gp.lower < part            # the cut list: a verified part of the sub-sum
+    v = check_document(cert.doc)
+    assert v.code == 0 and v.lower_bound == gp.lower and v.complete is False
