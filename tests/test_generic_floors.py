@@ -130,12 +130,15 @@ def test_the_float_sub_sum_never_passes_the_whole_sum(seed, atoms, budget, work,
     though not the product of the point counts): the certified lower bound is at most
     the vertex count of the kept heads' sum and of the whole sum, counted independently,
     and the checker accepts the certificate with that bound."""
-    import attnproof.geometry.sub_sum as sub_sum_mod
+    import attnproof.geometry.proof as proof_mod
     from attnproof.certificate.geometry_steps import geometry_certificate
     from attnproof.checker import check_document
 
     if work is not None:
-        monkeypatch.setattr(sub_sum_mod, "MINKOWSKI_SUB_SUM_WORK", work)
+        # the globals of the function the float path calls (a doctest run may import its
+        # module a second time)
+        monkeypatch.setitem(proof_mod.sub_sum_vertices.__globals__, "MINKOWSKI_SUB_SUM_WORK",
+                            work)
     M = float_multihead(5, atoms, 3, seed=seed, digits=1)
     # past the budget of a complete count; unequal heads go in out of index order
     assert _prod(len(h.atoms) for h in M.heads) > budget

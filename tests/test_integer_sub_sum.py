@@ -12,7 +12,6 @@ import sys
 import pytest
 
 import attnproof.bounds.lower as lower_mod
-import attnproof.geometry.sub_sum as sub_sum_mod
 from attnproof.certificate import build_certificate
 from attnproof.checker import check_text
 from attnproof.families import random_multihead
@@ -69,7 +68,7 @@ def test_prefix_vertices_stop_at_what_a_list_may_hold():
 def _many_heads(monkeypatch):
     """11 heads of 4 atoms in 6-D: 4^11 tuples, past the 2^20 of a complete list; the
     budgets are lowered so that the test stays quick."""
-    monkeypatch.setattr(sub_sum_mod, "MINKOWSKI_SUB_SUM_WORK", 40_000)
+    monkeypatch.setitem(lower_mod.sub_sum_vertices.__globals__, "MINKOWSKI_SUB_SUM_WORK", 40_000)
     monkeypatch.setattr(lower_mod, "SUB_SUM_CANDIDATES", 5_000)
     return random_multihead(11, 4, 6, seed=5, max_key=3)
 

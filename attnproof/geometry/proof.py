@@ -264,7 +264,9 @@ def _minkowski_sub_sum(fpts: list, pts_all: list, reps: list, max_candidates: in
     factors' points are projected on the coordinates varying over them, and each
     functional restricted to those (off them the kept factors are constant, so every
     maximizer stays)."""
-    sub = sub_sum_vertices(fpts, max_candidates, progress=progress, mapper=mapper)
+    # a minkowski_vertices step reads r·d/4 words per vertex besides its dot products
+    sub = sub_sum_vertices(fpts, max_candidates, read=lambda k, d: k * d // 4,
+                           progress=progress, mapper=mapper)
     S, mv = sub.kept, sub.vertices
     if len(S) < 2:
         return None

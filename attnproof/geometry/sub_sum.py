@@ -20,7 +20,7 @@ here, in one place:
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Callable, Sequence
 
 from ..parallel.tasks import MapTasks, Progress
 from .minkowski import MinkowskiVertices, minkowski_prefix_vertices
@@ -55,12 +55,14 @@ class SubSum:
 
 
 def sub_sum_vertices(points: Sequence[Sequence[Sequence[int]]], max_candidates: int,
-                     work: int | None = None, *, progress: Progress = None,
-                     mapper: MapTasks | None = None) -> SubSum:
+                     work: int | None = None, *, read: Callable[[int, int], int] | None = None,
+                     progress: Progress = None, mapper: MapTasks | None = None) -> SubSum:
     """The vertices of the sum of the factors with the most points, grown one factor at
     a time within ``max_candidates`` decided tuples, the list cut at the checker's
     ``work`` (None: :data:`MINKOWSKI_SUB_SUM_WORK`).  ``points``: each factor's points,
-    all of one width.
+    all of one width.  ``read(k, width)``: the checker's work per listed vertex of ``k``
+    factors besides the dot products (default ``2 * width``: the vertex and its
+    functional, as an integer-key ``vertices`` block is read).
 
     >>> T = [[(0, 0, 0), (0, 0, 1)], [(0, 0, 0), (1, 0, 0), (0, 1, 0)], [(0, 0, 0), (1, 1, 1)]]
     >>> s = sub_sum_vertices(T, 30)
@@ -78,7 +80,8 @@ def sub_sum_vertices(points: Sequence[Sequence[Sequence[int]]], max_candidates: 
     width = len(points[0][0]) if points and points[0] else 0
 
     def listable(k: int) -> int:
-        per = sum(len(points[i]) for i in order[:k]) * max(width, 1) + 2 * width
+        per = (sum(len(points[i]) for i in order[:k]) * max(width, 1)
+               + (2 * width if read is None else read(k, width)))
         return max(budget // per, 1)
 
     k, mv = minkowski_prefix_vertices([points[i] for i in order], max_candidates,
