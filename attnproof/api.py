@@ -48,7 +48,8 @@ def bound(problem: Any, *, explicit: bool = False, max_atoms: int | None = DEFAU
 def prove(problem: Any, *, explicit: bool = False, max_atoms: int | None = DEFAULT_MAX_ATOMS,
           explicit_fusion_limit: int | None = None, output: str | os.PathLike | None = None,
           progress: Progress = None, lines: bool | None = None,
-          lines_timeout: float = 120.0, mapper: MapTasks | None = None, minors: bool = True):
+          lines_timeout: float = 120.0, mapper: MapTasks | None = None, minors: bool = True,
+          line_options: Sequence[str] | None = None):
     """Lower and upper bounds in a certificate that the independent checker accepts.
 
     The pipeline of ``attnproof prove`` (:func:`attnproof.proving.prove_problem`), which
@@ -66,7 +67,8 @@ def prove(problem: Any, *, explicit: bool = False, max_atoms: int | None = DEFAU
     raises has trust ``line-refuted``: ``attnproof check CERT --replay`` re-proves it.
     ``lines_timeout``'s default is :data:`attnproof.smt.DEFAULT_LINES_TIMEOUT` (a test
     holds them equal).  ``minors``: the ``graph_minors`` step of a graph sum (THEORY §13),
-    as ``attnproof prove`` adds it unless ``--no-minors``.
+    as ``attnproof prove`` adds it unless ``--no-minors``.  ``line_options``: the line
+    query's encoding options (default all of :data:`attnproof.smt.lines.LINE_OPTIONS`).
     """
     # imported here: the pipeline imports the certificate, checker and SMT packages, which
     # would make ``from attnproof import bound`` four times slower (docs/layout.md)
@@ -77,7 +79,7 @@ def prove(problem: Any, *, explicit: bool = False, max_atoms: int | None = DEFAU
                          explicit_fusion_limit=(EXPLICIT_FUSION_LIMIT if explicit_fusion_limit
                                                 is None else explicit_fusion_limit),
                          lines=lines, lines_timeout=lines_timeout, output=output, mapper=mapper,
-                         minors=minors,
+                         minors=minors, line_options=line_options,
                          progress=progress).certificate
 
 
