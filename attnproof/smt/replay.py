@@ -203,7 +203,8 @@ def _step_factors(step: dict, M):
 
 
 def contraction_mismatch(step: dict, M) -> str | None:
-    """Why the step's ``contraction_bounds`` are not the bounds the problem gives, or None.
+    """Why the step's ``contraction_bounds`` are not the bounds the problem gives, or None
+    (also when the step's factors are not the problem's: :func:`line_options_of` refuses it).
 
     The bounds are derived again from the factors of the problem that the step names
     (:func:`attnproof.smt.lines.contraction_bounds`, THEORY Lemma 13.2): a number in
@@ -224,8 +225,8 @@ def contraction_mismatch(step: dict, M) -> str | None:
     if not isinstance(opts, list) or "contraction" not in opts:
         return None
     got = _step_factors(step, M)
-    if got is None:
-        return "the step's factors are not factors of the problem's reduced denominator"
+    if got is None:                 # not this problem's factors: line_options_of says so
+        return None
     want = list(contraction_bounds(got[0]))
     if step.get("contraction_bounds") != want:
         return (f"contraction_bounds {step.get('contraction_bounds')} are not those of the "
