@@ -17,7 +17,7 @@ from ..limits import MAX_GRAPH_NODES, MAX_SUBSETS
 from ..linalg import product, rank
 from ..switch import FAST
 from ..syntax import Reject, Unsupported, fields, integer
-from .graphs import GraphTooLarge, acyclic_orientations
+from .graphs import GraphTooLarge, acyclic_orientations, read_hint
 from .planar import planar_block
 from .state import State, primitive, x_points
 
@@ -67,7 +67,8 @@ def _block_count(st: State, blk: dict, fs: list, where: str) -> int:
         return _simplex_count(st, blk, fs, where)
     if method == "planar":
         return planar_block(st, blk, fs, bvars, where)
-    fields(blk, {"factors", "method"}, set(), where)
+    fields(blk, {"factors", "method"} | ({"graph_blocks"} if method == "zonotope_graphic" else set()),
+           set(), where)
     if method not in ("zonotope_independent", "zonotope_graphic", "zonotope_general_position"):
         raise Reject(f"{where}: unknown block method {method!r}")
     classes = set()
@@ -120,8 +121,8 @@ def _block_count(st: State, blk: dict, fs: list, where: str) -> int:
     # general blocks: at most MAX_GRAPH_NODES nodes, every step of the recurrence charged
     try:
         st.budget.charge(len(edges) + n, "counting acyclic orientations")
-        count = acyclic_orientations(n, edges, max_general=MAX_GRAPH_NODES, budget=st.budget)
-        return count
+        blocks = read_hint(blk["graph_blocks"], {**pos, dim: ground}, where)
+        return acyclic_orientations(n, edges, blocks, max_general=MAX_GRAPH_NODES, budget=st.budget)
     except GraphTooLarge as e:
         raise Unsupported(f"{where}: {e}") from None
 
