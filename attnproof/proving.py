@@ -77,7 +77,9 @@ class Proved:
         graph = self.graph()
         if graph is not None:
             s["graph"] = graph
-        s["notes"] = self.notes()
+        # the text prints the upper bound's reason on a line of its own; the JSON lists it first
+        upper = [self.certificate.upper_note] if self.certificate.upper_note and v.minimum is None else []
+        s["notes"] = upper + self.notes()
         return s
 
     def graph(self) -> dict | None:
