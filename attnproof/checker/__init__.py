@@ -20,7 +20,7 @@ import hashlib
 from dataclasses import dataclass, field, replace
 
 from . import fast  # noqa: F401  (installs the fast paths unless the reference path is asked for)
-from .limits import (BYTES_PER_WORK, MAX_CONTAINERS, MAX_COUNT_DIGITS, MAX_FILE_BYTES,
+from .limits import (MAX_CONTAINERS, MAX_COUNT_DIGITS,
                      READ_BYTES_PER_UNIT, byte_limit, containers, work_limit)
 from .problem import parse_problem
 from .rules import RULES, TRUST_ORDER, State
@@ -333,14 +333,13 @@ def _check_document(doc, expected_sha256: str | None, strict: bool, work: int | 
 
 def too_large(nbytes: int, work: int | None) -> Verdict | None:
     """*Inconclusive* (unread) for a certificate of ``nbytes`` bytes past what the checker
-    reads with the work budget ``work`` (:func:`~attnproof.checker.limits.byte_limit`)."""
+    reads with the work budget ``work`` (:func:`~attnproof.checker.limits.byte_limit`); the
+    command lines say which ``--max-work`` reads it (:func:`attnproof.checker.__main__.advised`)."""
     if nbytes <= byte_limit(work):
         return None
-    how = (f"'--max-work {-(-nbytes // BYTES_PER_WORK)}' reads it" if nbytes <= MAX_FILE_BYTES
-           else f"no --max-work reads more than {MAX_FILE_BYTES:,}")
     return Verdict("inconclusive", 2, f"inconclusive: the certificate has {nbytes:,} bytes, more "
                    f"than the {byte_limit(work):,} the checker reads with "
-                   f"{'its default work budget' if work is None else f'--max-work {work}'}: {how}")
+                   f"{'its default work budget' if work is None else f'the work budget {work}'}")
 
 
 def check_text(text: str, expected_sha256: str | None = None, strict: bool = False,

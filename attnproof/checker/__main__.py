@@ -24,9 +24,10 @@ from contextlib import suppress
 from dataclasses import replace
 
 from . import check_text, too_large
-from .limits import MAX_CONTAINERS, MAX_FILE_BYTES, MAX_WORK_HELP, byte_limit, containers, file_size, read_at_most
+from .limits import (BYTES_PER_WORK, MAX_CONTAINERS, MAX_FILE_BYTES, MAX_WORK_HELP, byte_limit, containers,
+                     file_size, read_at_most)
 from .problem import canonical_problem
-from .syntax import Reject, canonical_text, loads
+from .syntax import BUDGET_TEXT, Reject, canonical_text, loads
 
 EXIT_USAGE = 3
 
@@ -138,15 +139,23 @@ def build_parser(prog: str | None = None, version: str | None = None) -> argpars
     return p
 
 
-def advised(v):
-    """The verdict ``v`` with the command line's advice: an inconclusive check past its
-    work budget names ``--max-work``, one that waits for refutations ``--replay``."""
-    if v.code == 2 and v.message.endswith("(the work budget of this certificate)"):
-        v = replace(v, message=v.message[:-1] + "; --max-work raises it)")
-    elif v.code == 2 and v.bounds_verified and (v.window_steps or v.line_steps) and not v.replay:
-        one = len(v.window_steps) + len(v.line_steps) == 1
-        v = replace(v, message=v.message + f" ('attnproof check --replay' re-proves "
-                                           f"{'it' if one else 'them'} with z3 and cvc5)")
+def advised(v, nbytes: int = 0):
+    """The verdict ``v`` with the command lines' advice (``attnproof check`` and this one; the
+    checker core states the verdict only): a certificate of ``nbytes`` bytes past what its
+    budget reads names the ``--max-work`` that reads it, a check past its work budget
+    ``--max-work``, one that waits for refutations ``--replay``."""
+    if v.code != 2:
+        return v
+    if v.work == 0 and nbytes and v.message.startswith("inconclusive: the certificate has "):
+        how = (f"'--max-work {-(-nbytes // BYTES_PER_WORK)}' reads it" if nbytes <= MAX_FILE_BYTES
+               else f"no --max-work reads more than {MAX_FILE_BYTES:,}")
+        return replace(v, message=f"{v.message}: {how}")
+    if v.message.endswith(f"({BUDGET_TEXT})"):
+        return replace(v, message=v.message[:-1] + "; --max-work raises it)")
+    if v.bounds_verified and (v.window_steps or v.line_steps) and not v.replay:
+        it = "it" if len(v.window_steps) + len(v.line_steps) == 1 else "them"
+        return replace(v, message=v.message + f" ('attnproof check --replay' re-proves {it} with z3 "
+                       "and cvc5)")
     return v
 
 
@@ -193,7 +202,7 @@ def main(argv: list[str] | None = None, prog: str | None = None, version: str | 
     if v.status == "error":             # not JSON at all: a broken download, not a forgery
         return _error(f"not a certificate: {args.certificate}: "
                       f"{v.message.removeprefix('not a certificate: ')}", args.json, p.prog)
-    v = advised(v)
+    v = advised(v, file_size(args.certificate))
     with suppress(OSError):             # a reader that stopped early cuts the text, not the exit code
         print(json.dumps(v.to_dict(), sort_keys=True, indent=2) if args.json else v.message, flush=True)
     return v.code if v.code in (0, 1, 2) else EXIT_USAGE
