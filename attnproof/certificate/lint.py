@@ -5,7 +5,7 @@ The checker (:mod:`attnproof.checker`) accepts a problem in any form its one rea
 reads (:func:`attnproof.checker.problem.read_heads`: an explicit weight 1 or bias 0,
 a dense key above dimension 16, a one-component value list) and binds it by the
 SHA-256 of what is embedded.  The producer writes one form only: canonical JSON text
-(:func:`attnproof.checker.syntax.canonical_text`) with the problem in its canonical
+(:func:`attnproof.io.canonical_json`) with the problem in its canonical
 form (:func:`attnproof.checker.problem.canonical_problem`), so that equal problems give
 byte-identical certificates and the hash that ``--problem FILE`` computes.
 
@@ -22,8 +22,8 @@ from __future__ import annotations
 
 import json
 
-from ..checker.problem import canonical_problem
-from ..checker.syntax import Reject, canonical_text, rational
+from ..checker import canonical_problem
+from ..io import canonical_json
 
 __all__ = ["lint"]
 
@@ -32,13 +32,10 @@ def lint(text: str) -> list[str]:
     """What keeps ``text`` from being the producer's one form of its certificate ([] if nothing)."""
     doc = json.loads(text)
     out = []
-    if canonical_text(doc) != text:
+    if canonical_json(doc) != text:
         out.append("the text is not canonical JSON (sorted keys, no spaces, one trailing newline)")
-    try:
-        canon = canonical_problem(doc.get("problem"), number=rational)
-    except Reject as e:
-        return out + [f"problem: {e}"]
-    if canonical_text(canon) != canonical_text(doc["problem"]):
+    # a problem that the format does not read raises the checker's Reject (no lint: invalid)
+    if canonical_json(canonical_problem(doc["problem"])) != canonical_json(doc["problem"]):
         out.append("problem: not in canonical form: an explicit weight 1 or bias 0, a dense key above "
                    "dimension 16 or a sparse one up to it, a one-component value list, or a name that "
                    "is not a string")

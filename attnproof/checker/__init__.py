@@ -22,7 +22,8 @@ from dataclasses import dataclass, field, replace
 from . import fast  # noqa: F401  (installs the fast paths unless the reference path is asked for)
 from .limits import (MAX_CONTAINERS, MAX_COUNT_DIGITS,
                      READ_BYTES_PER_UNIT, byte_limit, containers, work_limit)
-from .problem import parse_problem
+from .problem import canonical_problem, parse_problem
+from .advice import advised  # the command lines' advice (__main__ and attnproof check), exported
 from .rules import RULES, TRUST_ORDER, State
 from .switch import reference_mode
 from .syntax import (Budget, NotJSON, Reject, Unsupported, canonical_text, count, decimal_text, fields,
@@ -32,7 +33,7 @@ FORMAT = "attnproof-certificate"
 VERSION = 1
 
 __all__ = ["Verdict", "check_text", "check_document", "too_large", "show_count", "FORMAT", "VERSION",
-           "RULES", "TRUST_ORDER"]
+           "RULES", "TRUST_ORDER", "advised", "canonical_problem"]
 
 _MAX_COUNT = None
 
@@ -348,7 +349,7 @@ def _verdict(st: State, claims: dict, trust: str, sha: str, strict: bool) -> Ver
 def too_large(nbytes: int, work: int | None) -> Verdict | None:
     """*Inconclusive* (unread) for a certificate of ``nbytes`` bytes past what the checker
     reads with the work budget ``work`` (:func:`~attnproof.checker.limits.byte_limit`); the
-    command lines say which ``--max-work`` reads it (:func:`attnproof.checker.__main__.advised`)."""
+    command lines say which ``--max-work`` reads it (:func:`attnproof.checker.advice.advised`)."""
     if nbytes <= byte_limit(work):
         return None
     return Verdict("inconclusive", 2, f"inconclusive: the certificate has {nbytes:,} bytes, more "

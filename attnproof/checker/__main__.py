@@ -21,13 +21,12 @@ import json
 import os
 import sys
 from contextlib import suppress
-from dataclasses import replace
 
 from . import check_text, too_large
-from .limits import (BYTES_PER_WORK, MAX_CONTAINERS, MAX_FILE_BYTES, MAX_WORK_HELP, byte_limit, containers,
-                     file_size, read_at_most)
+from .advice import advised
+from .limits import MAX_CONTAINERS, MAX_FILE_BYTES, MAX_WORK_HELP, byte_limit, containers, file_size, read_at_most
 from .problem import canonical_problem
-from .syntax import BUDGET_TEXT, Reject, canonical_text, loads
+from .syntax import Reject, canonical_text, loads
 
 EXIT_USAGE = 3
 
@@ -137,26 +136,6 @@ def build_parser(prog: str | None = None, version: str | None = None) -> argpars
     p.add_argument("-V", "--version", action="version",
                    version=f"%(prog)s: attnproof certificate checker ({version or _version()})")
     return p
-
-
-def advised(v, nbytes: int = 0):
-    """The verdict ``v`` with the command lines' advice (``attnproof check`` and this one; the
-    checker core states the verdict only): a certificate of ``nbytes`` bytes past what its
-    budget reads names the ``--max-work`` that reads it, a check past its work budget
-    ``--max-work``, one that waits for refutations ``--replay``."""
-    if v.code != 2:
-        return v
-    if v.work == 0 and nbytes and v.message.startswith("inconclusive: the certificate has "):
-        how = (f"'--max-work {-(-nbytes // BYTES_PER_WORK)}' reads it" if nbytes <= MAX_FILE_BYTES
-               else f"no --max-work reads more than {MAX_FILE_BYTES:,}")
-        return replace(v, message=f"{v.message}: {how}")
-    if v.message.endswith(f"({BUDGET_TEXT})"):
-        return replace(v, message=v.message[:-1] + "; --max-work raises it)")
-    if v.bounds_verified and (v.window_steps or v.line_steps) and not v.replay:
-        it = "it" if len(v.window_steps) + len(v.line_steps) == 1 else "them"
-        return replace(v, message=v.message + f" ('attnproof check --replay' re-proves {it} with z3 "
-                       "and cvc5)")
-    return v
 
 
 def _error(message: str, as_json: bool, prog: str = "attnproof") -> int:

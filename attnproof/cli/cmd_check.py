@@ -205,7 +205,7 @@ def _answer(v, args: argparse.Namespace) -> int:
     A reader that stops early (``| head -c1``) cuts the text, never the exit code: a
     broken pipe made an invalid certificate exit 0."""
     code = v.code
-    from ..checker.__main__ import advised      # the advice the standalone checker gives too
+    from ..checker import advised      # the advice the standalone checker gives too
     from ..checker.limits import file_size
     v = advised(v, file_size(args.certificate))
     with contextlib.suppress(OSError):

@@ -98,8 +98,12 @@ def _zonotope_cert(gens: list, dim: int, method: str, lower: int) -> dict:
         steps.append({"rule": "irreducible_factor", "poly": _poly_json(f), "witness": wit,
                       "residue_component": 0})
     steps.sort(key=lambda s: canonical_json(s["poly"]))
-    steps.append({"rule": "newton_blocks", "blocks": [
-        {"factors": list(range(len(gens))), "method": method}]})
+    block = {"factors": list(range(len(gens))), "method": method}
+    if method == "zonotope_graphic":        # the producer's hint: nodes named by variable, ground dim
+        from attnproof.bounds.zonotope import graph_hint
+        ends = [[i for i, x in enumerate(g) if x] for g in gens]
+        block["graph_blocks"] = graph_hint([(e[0], e[1] if len(e) == 2 else dim) for e in ends])
+    steps.append({"rule": "newton_blocks", "blocks": [block]})
     steps.append({"rule": "product_fusion"})
     doc = {"format": "attnproof-certificate", "version": 1, "problem": prob,
            "problem_sha256": "", "claims": {"window_refutations": []}, "steps": steps,
