@@ -44,7 +44,8 @@ def certificate_parts(doc: dict) -> tuple[MultiHead, Head | None, dict, list]:
         except InputError as e:
             raise InputError(f"certificate: explicit_fusion head: {e}") from None
     rules = [s.get("rule") for s in steps if isinstance(s, dict)]
-    claims = doc.get("claims") if isinstance(doc.get("claims"), dict) else {}
+    got = doc.get("claims")
+    claims: dict = got if isinstance(got, dict) else {}
     return M, head, claims, rules
 
 
