@@ -79,7 +79,7 @@ class LowerBound:
     value: int
     path: str                          # "c1" (factor witnesses) or "c3" (FLINT gcd)
     trust: str
-    factors: list = field(default_factory=list)       # (poly, multiplicity, witness, component)
+    factors: list = field(default_factory=list)       # (poly, multiplicity, witness, component, heads)
     blocks: list = field(default_factory=list)
     reduced: tuple | None = None       # c3: (numerators, denominator) as sparse dicts
     tight: bool = True                 # True when the count is V(Q) itself
@@ -530,7 +530,7 @@ def _lower_bound(M: MultiHead, explicit: bool, max_atoms: int | None, progress: 
             polys = [f.poly for f in fs0.factors]
             blocks = _blocks(polys, [f.multiplicity for f in fs0.factors], M.dim, explicit)
             return LowerBound(exact_product(b.count for b in blocks), "c1", "exact",
-                              [(f.poly, f.multiplicity, f.witness, f.residue_component)
+                              [(f.poly, f.multiplicity, f.witness, f.residue_component, f.heads)
                                for f in fs0.factors], blocks,
                               tight=all(b.complete for b in blocks))
     if obstacle is not None:
@@ -569,7 +569,7 @@ def _lower_bound(M: MultiHead, explicit: bool, max_atoms: int | None, progress: 
         notes.append(f"{len(fs.rejected)} factor(s) of the head denominators could not be "
                      "certified; the bound uses the certified ones only")
     return LowerBound(value, "c1", "exact",
-                      [(f.poly, f.multiplicity, f.witness, f.residue_component) for f in fs.factors],
+                      [(f.poly, f.multiplicity, f.witness, f.residue_component, f.heads) for f in fs.factors],
                       blocks, tight=tight, notes=notes)
 
 
@@ -582,7 +582,7 @@ def _binomial(M: MultiHead, hp: list, obstacle: str) -> LowerBound | None:
         return None
     blocks = _blocks([F.poly for F in factors], [1] * len(factors), M.dim, False)
     return LowerBound(exact_product(b.count for b in blocks), "c1", "exact",
-                      [(F.poly, F.multiplicity, F.witness, F.residue_component) for F in factors],
+                      [(F.poly, F.multiplicity, F.witness, F.residue_component, F.heads) for F in factors],
                       blocks, tight=complete, notes=[
                           obstacle, f"{len(factors)} binomial factor(s) of two-key heads "
                           "certified by Capelli's theorem and cyclotomic factorization, no FLINT"

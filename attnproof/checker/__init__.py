@@ -23,7 +23,7 @@ from . import fast  # noqa: F401  (installs the fast paths unless the reference 
 from .limits import (BYTES_PER_WORK, MAX_CONTAINERS, MAX_COUNT_DIGITS, MAX_FILE_BYTES,
                      READ_BYTES_PER_UNIT, byte_limit, containers, work_limit)
 from .problem import parse_problem
-from .rules import RULES, TRUST_ORDER, State
+from .rules import RULES, TRUST_ORDER, State, finish_factors
 from .switch import reference_mode
 from .syntax import (Budget, NotJSON, Reject, Unsupported, canonical_text, count, decimal_text, fields,
                      hexdigest, integer, loads, no_gc)
@@ -261,6 +261,8 @@ def _check_document(doc, expected_sha256: str | None, strict: bool, work: int | 
                 raise Reject(f"rule {rule!r} is out of order")
             if ph > 1 and st.lower is None:
                 raise Reject("the newton_blocks step must come before the upper bound")
+            if ph > phase == 0:
+                finish_factors(st)      # §6.1: no factor divides a head its hint leaves out
             phase = ph
             budget.charge(STEP_UNITS, "a step")
             st.step_index = step_i
