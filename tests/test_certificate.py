@@ -58,6 +58,27 @@ def test_the_producer_writes_canonical_factor_steps():
     assert seen > 20
 
 
+def test_the_producer_check_of_its_document_is_the_check_of_its_text():
+    """``prove`` checks the document it has just written without parsing the text again
+    (``check_written``): the verdict, message and work are those of ``check_text`` on every
+    golden certificate, and a broken document is invalid both ways (a float too)."""
+    from attnproof.certificate import check_written
+    from attnproof.checker import check_text
+
+    for path in sorted((ROOT / "certificates" / "valid").glob("*.json")):
+        text = path.read_text()
+        assert check_written(json.loads(text), text) == check_text(text), path.name
+    for path in sorted((ROOT / "certificates" / "invalid").glob("*.json")):
+        text = path.read_text()
+        try:
+            doc = json.loads(text)
+            same = canonical_json(doc) == text
+        except ValueError:            # not JSON, or NaN: no producer writes it
+            continue
+        if same:       # what a producer could write: the same verdict
+            assert check_written(doc, text).code == check_text(text).code, path.name
+
+
 def _shuffled_problem_text(M) -> str:
     """The same problem with reversed key order and non-canonical number spellings."""
     d = problem_to_dict(M)

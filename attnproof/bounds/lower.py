@@ -89,6 +89,8 @@ class LowerBound:
     sub_sum: list | None = None        # c1: the factors the blocks count, when some are left out
     minors: dict | None = None         # c1 graph sums: the graph_minors proof term that raised
                                        # ``value`` above the count (THEORY §13)
+    # (its key, the multigraph of its factors x_u + x_v): bounds.graph_sums.graph_of_lower_bound
+    graph_memo: tuple | None = field(default=None, repr=False, compare=False)
 
     @property
     def complete(self) -> bool:

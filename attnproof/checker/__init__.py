@@ -192,7 +192,7 @@ def _claims(doc: dict) -> dict:
 
 
 def check_document(doc, expected_sha256: str | None = None, strict: bool = False,
-                   work: int | None = None, reference: bool = False) -> Verdict:
+                   work: int | None = None, reference: bool = False, read: int = 0) -> Verdict:
     """Check a parsed certificate document.
 
     ``expected_sha256``: the problem the user expects (binding);
@@ -200,10 +200,11 @@ def check_document(doc, expected_sha256: str | None = None, strict: bool = False
     ``work``: the work budget in elementary operations (default: from the size of
     the canonical text, :func:`attnproof.checker.limits.work_limit`);
     ``reference``: run the reference path alone, without the fast paths
-    (:mod:`attnproof.checker.switch`; also ``ATTNPROOF_CHECKER_REFERENCE=1``).
+    (:mod:`attnproof.checker.switch`; also ``ATTNPROOF_CHECKER_REFERENCE=1``);
+    ``read``: the bytes of the text ``doc`` was read from, charged as :func:`check_text` does.
     """
     with no_gc(), reference_mode(reference):
-        return _check_document(doc, expected_sha256, strict, work, False)
+        return _check_document(doc, expected_sha256, strict, work, False, read)
 
 
 STEP_UNITS = 16       # the dispatch of one step: its fields, its rule, its message prefix
