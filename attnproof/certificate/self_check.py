@@ -18,9 +18,9 @@ took and the size of the file, which ``--max-work`` reads up to ``byte_limit``
 
 from __future__ import annotations
 
+import attnproof.checker as _checker
 from attnproof.checker import Verdict, check_document, check_text, too_large
-from attnproof.checker.limits import (BYTES_PER_WORK, MAX_CONTAINERS, MAX_READ_BYTES, containers,
-                                      work_limit)
+from attnproof.checker.limits import BYTES_PER_WORK, MAX_CONTAINERS, MAX_READ_BYTES, containers
 
 PRODUCER_WORK = 10 ** 13      # the work budget of the producer's check of its own certificate
 
@@ -67,7 +67,8 @@ def check_written(doc: dict, text: str) -> Verdict:
     """
     if too_large(len(text), None) or containers(text) > MAX_CONTAINERS:
         return check_text(text)          # the answer that reads nothing
-    return check_document(doc, work=work_limit(len(text)), read=len(text))
+    # the checker's own default budget for the text (check_text reads it from there too)
+    return check_document(doc, work=_checker.work_limit(len(text)), read=len(text))
 
 
 def waits_for_replay(v: Verdict) -> bool:
