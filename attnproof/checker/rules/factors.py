@@ -200,7 +200,7 @@ def rule_irreducible_factor(st: State, step: dict, where: str) -> None:
         D, C = pb.den[h], None            # C = D_h / f^a, built here or only when needed below
         if len(D) == len(f) and (D == f or P.normal_form(D, bud) == f):
             st.covered.add(h)             # an associate of the irreducible f: no other factor
-            got = 1
+            got: int | None = 1
         elif (got := binomial_valuation(f, D)) is not None:     # closed form, squarefree
             bud.charge(P.size(f) + P.size(D), "a binomial valuation")
         else:
