@@ -319,6 +319,14 @@ def invalid(v: dict[str, dict]) -> list[tuple[str, str, object, int, list]]:
             lambda d: line_step(d).__setitem__("atoms", 5))
         mut("lines-trust", "k3-lines", "line_refutation: trust exact claimed",
             lambda d: d.__setitem__("trust", "exact"))
+        mut("lines-options", "k3-lines", "line_refutation: an encoding option of no known name",
+            lambda d: line_step(d)["options"].append("windows"))
+        mut("lines-contraction-form", "k3-lines", "line_refutation: a contraction bound of 1 "
+            "(THEORY Lemma 13.2 demands at least 2 lines or nothing)",
+            lambda d: line_step(d)["contraction_bounds"].__setitem__(0, 1))
+        mut("lines-contraction-option", "k3-lines", "line_refutation: contraction_bounds "
+            "without the option contraction",
+            lambda d: line_step(d)["options"].remove("contraction"))
     # THEORY §9 rules (docs/certificates.md §6.7-6.10)
     mut("geom-chain-not-face", "geom-chain", "indecomposable_chain: a triangle's functional "
         "is maximal on every point", lambda d: _step(d, "indecomposable_chain")["triangles"][0]
