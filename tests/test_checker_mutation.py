@@ -30,13 +30,13 @@ DEC = re.compile(r"^-?[0-9]+$")
 # The difference is made only of vertex functionals (hints) and the key of a
 # one-atom fused head, and the edges a graph_minors term names (another pair of
 # edges where the lemma applies as well: a hint), each re-verified to prove the same claims.
-EXPECTED = {"w3.json": (550, 550), "w3-explicit.json": (723, 711), "k3.json": (556, 554),
+EXPECTED = {"w3.json": (550, 550), "w3-explicit.json": (723, 711), "k3.json": (600, 590),
             "flint.json": (313, 312), "decimal.json": (643, 630), "biased.json": (366, 366),
             "cancel.json": (155, 154), "zonotope-2d.json": (748, 748),
             "geom-triangles.json": (598, 565), "geom-direct.json": (307, 307),
             "geom-chain.json": (482, 479), "geom-partial.json": (399, 380),
-            "geom-indecomposable.json": (872, 828), "c5-minors.json": (1530, 1526),
-            "k4-minors.json": (1792, 1789), "c4-odd.json": (1008, 1004)}
+            "geom-indecomposable.json": (872, 828), "c5-minors.json": (1579, 1566),
+            "k4-minors.json": (1866, 1848), "c4-odd.json": (1048, 1037)}
 
 
 def _dump(obj, dup: tuple | None, path: tuple = ()) -> str:
@@ -149,6 +149,13 @@ def _is_minor_hint(doc, path) -> bool:
     return len(path) >= 4 and path[0] == "steps" and path[2] == "proof" and "edges" in path
 
 
+def _is_graph_hint(doc, path) -> bool:
+    # steps/i/(blocks/j | proof/...)/graph_blocks/...: the producer's blocks and elimination
+    # orders of a graph, which the checker verifies; another valid hint (two edges' order,
+    # an order of a complete graph, a triangle counted as a cycle) proves what it proves
+    return len(path) >= 4 and path[0] == "steps" and "graph_blocks" in path
+
+
 def _is_common_shift(doc, path) -> bool:
     # the key of a one-atom fused head: moving all keys by one vector multiplies
     # N and D by the same monomial, so the head computes the same function
@@ -171,7 +178,7 @@ def test_mutation_sweep(name):
             rejected += 1
             continue
         assert _is_functional(doc, path) or _is_common_shift(doc, path) or _is_minor_hint(
-            doc, path) or _is_factor_choice(doc, path), \
+            doc, path) or _is_graph_hint(doc, path) or _is_factor_choice(doc, path), \
             f"{name}: accepted mutant {what} at {path}"
         assert (v.lower_bound, v.upper_bound, v.minimum, v.trust) == (
             base.lower_bound, base.upper_bound, base.minimum, base.trust)
@@ -180,7 +187,7 @@ def test_mutation_sweep(name):
 
 def test_mutant_total():
     """The sweep covers thousands of mutants in all."""
-    assert sum(t for t, _ in EXPECTED.values()) == 11042
+    assert sum(t for t, _ in EXPECTED.values()) == 11249
 
 
 @pytest.mark.parametrize("name", ["w3-explicit.json", "k3.json", "flint.json"])
