@@ -20,8 +20,8 @@ from dataclasses import dataclass
 from typing import Any, Sequence
 
 from .certificate import (EXPLICIT_FUSION_LIMIT, Certificate, build_certificate, check_own,
-                          gap_note, waits_for_replay)
-from .checker import Verdict, check_text, too_large
+                          check_written, gap_note, waits_for_replay)
+from .checker import Verdict, too_large
 from .errors import AlgebraError, CertificateError, InputError, LimitError, SolverError
 from .fusion import DEFAULT_MAX_ATOMS
 from .heads import MultiHead
@@ -41,11 +41,12 @@ class Proved:
     lines: Any = None                 # the line queries asked (LineMinimizeResult), when asked
     skipped: str | None = None        # why the line query was not asked, when it was not
     budget_note: str | None = None    # the --max-work a re-check needs, past the default budget
+    checked_text: str | None = None   # the text the verdict is on (written once, not again)
 
     @property
     def text(self) -> str:
         """The certificate's canonical text, as checked (and written)."""
-        return self.certificate.text
+        return self.checked_text if self.checked_text is not None else self.certificate.text
 
     def notes(self) -> list[str]:
         """How the bounds were reached and, when they differ, the gap between them as the
@@ -160,13 +161,14 @@ def _prove(M: MultiHead, explicit: bool, max_atoms: int | None, explicit_fusion_
     for attempt in range(2):
         cert, asked, skipped = _lines_step(M, cert, lines, lines_timeout, max_atoms, stage,
                                            line_options)
+        text = cert.text                # written once: the check reads the document itself
         with stage("checking the certificate"):
-            verdict = check_text(cert.text)
+            verdict = check_written(cert.doc, text)
         waits = waits_for_replay(verdict)   # only the line refutations wait for --replay
         # past the size the default budget reads, the fusion stays and check_own names the
         # --max-work (without it the certificate may well be as large)
         if (attempt or verdict.code != 2 or waits or cert.fusion is None
-                or too_large(len(cert.text), None)):
+                or too_large(len(text), None)):
             break
         # the embedded fusion is more than the checker's work budget for this certificate
         # takes: the upper bound becomes the counted product fusion, and the answer says so
@@ -181,7 +183,7 @@ def _prove(M: MultiHead, explicit: bool, max_atoms: int | None, explicit_fusion_
         # only the capped default work budget may be short (a large genuine certificate):
         # checked again with a budget that fits, and the note names the --max-work it needs
         with stage("checking the certificate with a larger work budget"):
-            verdict, budget_note = check_own(cert.text, verdict)
+            verdict, budget_note = check_own(text, verdict)
         waits = waits_for_replay(verdict)
         cert.check_note = budget_note
     if verdict.code == 2 and not waits:  # a limit of the checker (work budget, sizes): not a bug
@@ -189,7 +191,7 @@ def _prove(M: MultiHead, explicit: bool, max_atoms: int | None, explicit_fusion_
                          f"({verdict.message}); nothing was written")
     if verdict.code != 0 and not waits:
         raise CertificateError(f"the checker does not accept the certificate: {verdict.message}")
-    return Proved(cert, verdict, asked, skipped, budget_note)
+    return Proved(cert, verdict, asked, skipped, budget_note, text)
 
 
 def _lines_step(M: MultiHead, cert: Certificate, lines: bool | None, timeout: float,

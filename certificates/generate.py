@@ -70,6 +70,15 @@ def _capelli() -> MultiHead:
     return MultiHead((a, b, c))
 
 
+def _shared() -> MultiHead:
+    # sigma(q) + 2 sigma(q) + 2x/(1 + x)^2: the factor 1 + x divides three heads, twice
+    # the last one (its heads hint: [[0, 1], [1, 1], [2, 2]])
+    a = Head((Atom((1,), (1,)), Atom((0,), (0,))), name="sigma")
+    b = Head((Atom((1,), (2,)), Atom((0,), (0,))), name="two-sigma")
+    c = Head((Atom((2,), (0,)), Atom((1,), (1,), weight=2), Atom((0,), (0,))), name="square")
+    return MultiHead((a, b, c))
+
+
 def _sub_sum() -> MultiHead:
     # a triangle and two segments in R^3: 4 difference dimensions, not a direct sum;
     # the triangle and the first segment are (6 vertices)
@@ -190,6 +199,7 @@ def valid(window: bool = True) -> dict[str, dict]:
         "geom-indecomposable": geometry_certificate(_geom_indecomposable()).doc,
         "non-constant": build_certificate(_long_exponent()).doc,
         "capelli": build_certificate(_capelli()).doc,
+        "shared": build_certificate(_shared()).doc,
         "sub-sum": geometry_certificate(_sub_sum(), max_candidates=5).doc,
         "c5-minors": build_certificate(graph_sum(named_graph("cycle", 5)), minors=True).doc,
         "k4-minors": build_certificate(graph_sum(named_graph("complete", 4)), minors=True).doc,
@@ -247,7 +257,18 @@ def invalid(v: dict[str, dict]) -> list[tuple[str, str, object, int, list]]:
     mut("not-surviving", "cancel", "irreducible_factor: 1 + x cancels in the sum (Q = 1)",
         lambda d: d["steps"].insert(0, {"rule": "irreducible_factor", "poly": [[1, []], [1, [[0, 1]]]],
                                         "witness": {"kind": "linear", "var": 0},
-                                        "residue_component": 0}))
+                                        "heads": [[0, 1], [1, 1]], "residue_component": 0}))
+    mut("hint-extra-head", "w3", "irreducible_factor: heads lists a head 1 + x0 does not divide",
+        lambda d: _step(d, "irreducible_factor")["heads"].append([1, 1]))
+    mut("hint-missing-head", "shared", "irreducible_factor: heads leaves out a head 1 + x divides",
+        lambda d: _step(d, "irreducible_factor")["heads"].pop(1) and None)
+    mut("hint-exponent-low", "shared", "irreducible_factor: heads gives (1 + x)^2 the exponent 1",
+        lambda d: _step(d, "irreducible_factor")["heads"][2].__setitem__(1, 1))
+    mut("hint-exponent-associate", "shared", "irreducible_factor: heads gives an associate "
+        "of the factor the exponent 2", lambda d: _step(d, "irreducible_factor")["heads"][0]
+        .__setitem__(1, 2))
+    mut("hint-absent", "w3", "irreducible_factor: a step without its heads",
+        lambda d: _step(d, "irreducible_factor").pop("heads") and None)
     mut("simplex-witness", "decimal", "irreducible_factor: a binomial witness for a trinomial",
         lambda d: _step(d, "irreducible_factor")["witness"].__setitem__("kind", "binomial"))
     mut("vertex-tie", "w3-explicit", "newton_blocks: a functional with several maximizers",

@@ -47,6 +47,7 @@ def _factor_steps(n: int) -> list:
     """``irreducible_factor`` for 1 + x_j, j < n, in canonical order (by JSON text)."""
     polys = sorted(([[1, []], [1, [[j, 1]]]] for j in range(n)), key=_canon)
     return [{"rule": "irreducible_factor", "poly": p, "residue_component": 0,
+             "heads": [[p[1][1][0][0], 1]],
              "witness": {"kind": "linear", "var": p[1][1][0][0]}} for p in polys]
 
 
@@ -865,7 +866,7 @@ def test_a_factor_whose_division_grows_is_stopped_by_the_budget(lc):
     atoms = [{"key": [0], "value": 1, "weight": c}, {"key": [1], "value": 1, "weight": lc * c},
              {"key": [n], "value": 1}, {"key": [n + 1], "value": 1, "weight": lc}]
     problem = {"format": "attnproof-problem", "version": 1, "dim": 1, "heads": [{"atoms": atoms}]}
-    steps = [{"rule": "irreducible_factor", "poly": [[1, []], [lc, [[0, 1]]]],
+    steps = [{"rule": "irreducible_factor", "poly": [[1, []], [lc, [[0, 1]]]], "heads": [[0, 1]],
               "residue_component": 0, "witness": {"kind": "linear", "var": 0}}]
     text = _cert(problem, steps, 1, 1)
     v = check_text(text)

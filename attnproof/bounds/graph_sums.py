@@ -393,7 +393,12 @@ def graph_of_lower_bound(lb, dim: int) -> Multigraph | None:
     """The multigraph of a lower bound's certified factors ``x_u + x_v`` (path ``c1``)."""
     if getattr(lb, "path", None) != "c1" or not lb.factors:
         return None
-    return graph_of_factors([f[0] for f in lb.factors], [f[1] for f in lb.factors], dim)
+    key = (dim, len(lb.factors), lb.factors[0][0], lb.factors[-1][0])
+    memo = getattr(lb, "graph_memo", None)        # built once: the minors step, then the report
+    if memo is None or memo[0] != key:
+        memo = lb.graph_memo = (key, graph_of_factors([f[0] for f in lb.factors],
+                                                      [f[1] for f in lb.factors], dim))
+    return None if memo[1] is None else dict(memo[1])
 
 
 def graph_of_heads(M) -> Multigraph | None:

@@ -87,7 +87,7 @@ class LowerBound:
     value: int
     path: str                          # "c1" (factor witnesses) or "c3" (FLINT gcd)
     trust: str
-    factors: list = field(default_factory=list)       # (poly, multiplicity, witness, component)
+    factors: list = field(default_factory=list)       # (poly, multiplicity, witness, component, heads)
     blocks: list = field(default_factory=list)
     reduced: tuple | None = None       # c3: (numerators, denominator) as sparse dicts
     tight: bool = True                 # True when the count is V(Q) itself
@@ -97,6 +97,8 @@ class LowerBound:
     sub_sum: list | None = None        # c1: the factors the blocks count, when some are left out
     minors: dict | None = None         # c1 graph sums: the graph_minors proof term that raised
                                        # ``value`` above the count (THEORY §13)
+    # (its key, the multigraph of its factors x_u + x_v): bounds.graph_sums.graph_of_lower_bound
+    graph_memo: tuple | None = field(default=None, repr=False, compare=False)
 
     @property
     def complete(self) -> bool:
@@ -534,7 +536,7 @@ def _lower_bound(M: MultiHead, explicit: bool, max_atoms: int | None, progress: 
             polys = [f.poly for f in fs0.factors]
             blocks = _blocks(polys, [f.multiplicity for f in fs0.factors], M.dim, explicit)
             return LowerBound(exact_product(b.count for b in blocks), "c1", "exact",
-                              [(f.poly, f.multiplicity, f.witness, f.residue_component)
+                              [(f.poly, f.multiplicity, f.witness, f.residue_component, f.heads)
                                for f in fs0.factors], blocks,
                               tight=all(b.complete for b in blocks))
     if obstacle is not None:
@@ -573,7 +575,7 @@ def _lower_bound(M: MultiHead, explicit: bool, max_atoms: int | None, progress: 
         notes.append(f"{len(fs.rejected)} factor(s) of the head denominators could not be "
                      "certified; the bound uses the certified ones only")
     return LowerBound(value, "c1", "exact",
-                      [(f.poly, f.multiplicity, f.witness, f.residue_component) for f in fs.factors],
+                      [(f.poly, f.multiplicity, f.witness, f.residue_component, f.heads) for f in fs.factors],
                       blocks, tight=tight, notes=notes)
 
 
@@ -585,7 +587,7 @@ def _binomial(M: MultiHead, hp: list, obstacle: str) -> LowerBound | None:
         return None
     blocks = _blocks([F.poly for F in factors], [1] * len(factors), M.dim, False)
     return LowerBound(exact_product(b.count for b in blocks), "c1", "exact",
-                      [(F.poly, F.multiplicity, F.witness, F.residue_component) for F in factors],
+                      [(F.poly, F.multiplicity, F.witness, F.residue_component, F.heads) for F in factors],
                       blocks, tight=complete, notes=[
                           obstacle, f"{len(factors)} binomial factor(s) of two-key heads "
                           "certified by Capelli's theorem and cyclotomic factorization, no FLINT"

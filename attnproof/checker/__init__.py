@@ -24,7 +24,7 @@ from .limits import (MAX_CONTAINERS, MAX_COUNT_DIGITS,
                      READ_BYTES_PER_UNIT, byte_limit, containers, work_limit)
 from .problem import canonical_problem, parse_problem
 from .advice import advised  # the command lines' advice (__main__ and attnproof check), exported
-from .rules import RULES, TRUST_ORDER, State
+from .rules import RULES, TRUST_ORDER, State, finish_factors
 from .switch import reference_mode
 from .syntax import (Budget, NotJSON, Reject, Unsupported, canonical_text, count, decimal_text, fields,
                      hexdigest, integer, loads, no_gc)
@@ -193,7 +193,7 @@ def _claims(doc: dict) -> dict:
 
 
 def check_document(doc, expected_sha256: str | None = None, strict: bool = False,
-                   work: int | None = None, reference: bool = False) -> Verdict:
+                   work: int | None = None, reference: bool = False, read: int = 0) -> Verdict:
     """Check a parsed certificate document.
 
     ``expected_sha256``: the problem the user expects (binding);
@@ -201,10 +201,11 @@ def check_document(doc, expected_sha256: str | None = None, strict: bool = False
     ``work``: the work budget in elementary operations (default: from the size of
     the canonical text, :func:`attnproof.checker.limits.work_limit`);
     ``reference``: run the reference path alone, without the fast paths
-    (:mod:`attnproof.checker.switch`; also ``ATTNPROOF_CHECKER_REFERENCE=1``).
+    (:mod:`attnproof.checker.switch`; also ``ATTNPROOF_CHECKER_REFERENCE=1``);
+    ``read``: the bytes of the text ``doc`` was read from, charged as :func:`check_text` does.
     """
     with no_gc(), reference_mode(reference):
-        return _check_document(doc, expected_sha256, strict, work, False)
+        return _check_document(doc, expected_sha256, strict, work, False, read)
 
 
 STEP_UNITS = 16       # the dispatch of one step: its fields, its rule, its message prefix
@@ -244,6 +245,8 @@ def _check_document(doc, expected_sha256: str | None, strict: bool, work: int | 
                 raise Reject(f"rule {rule!r} is out of order")
             if ph > 1 and st.lower is None:
                 raise Reject("the newton_blocks step must come before the upper bound")
+            if ph > phase == 0:
+                finish_factors(st)      # §6.1: no factor divides a head its hint leaves out
             phase = ph
             budget.charge(STEP_UNITS, "a step")
             st.step_index = step_i

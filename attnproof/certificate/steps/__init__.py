@@ -64,8 +64,8 @@ def lower_bound_steps(lb: LowerBound) -> list[dict]:
         bound = [j for j in range(len(lb.factors)) if j not in unbound]
         steps = []
         for j in bound:
-            poly, _mult, wit, comp = lb.factors[j]
-            steps.append(irreducible_factor_step(poly, wit, comp))
+            poly, _mult, wit, comp, heads = lb.factors[j]
+            steps.append(irreducible_factor_step(poly, wit, heads, comp))
         blocks = lb.blocks
         if lb.sub_sum is not None:       # §6.14: the blocks count the kept factors, renumbered
             at = {j: i for i, j in enumerate(bound)}
