@@ -48,7 +48,8 @@ def bound(problem: Any, *, explicit: bool = False, max_atoms: int | None = DEFAU
 def prove(problem: Any, *, explicit: bool = False, max_atoms: int | None = DEFAULT_MAX_ATOMS,
           explicit_fusion_limit: int | None = None, output: str | os.PathLike | None = None,
           progress: Progress = None, lines: bool | None = None,
-          lines_timeout: float = 120.0, mapper: MapTasks | None = None, minors: bool = True):
+          lines_timeout: float = 120.0, mapper: MapTasks | None = None, minors: bool = True,
+          line_options: Sequence[str] | None = None):
     """Lower and upper bounds in a certificate that the independent checker accepts.
 
     The pipeline of ``attnproof prove`` (:func:`attnproof.proving.prove_problem`), which
@@ -66,7 +67,8 @@ def prove(problem: Any, *, explicit: bool = False, max_atoms: int | None = DEFAU
     raises has trust ``line-refuted``: ``attnproof check CERT --replay`` re-proves it.
     ``lines_timeout``'s default is :data:`attnproof.smt.DEFAULT_LINES_TIMEOUT` (a test
     holds them equal).  ``minors``: the ``graph_minors`` step of a graph sum (THEORY §13),
-    as ``attnproof prove`` adds it unless ``--no-minors``.
+    as ``attnproof prove`` adds it unless ``--no-minors``.  ``line_options``: the line
+    query's encoding options (default all of :data:`attnproof.smt.lines.LINE_OPTIONS`).
     """
     # imported here: the pipeline imports the certificate, checker and SMT packages, which
     # would make ``from attnproof import bound`` four times slower (docs/layout.md)
@@ -77,20 +79,24 @@ def prove(problem: Any, *, explicit: bool = False, max_atoms: int | None = DEFAU
                          explicit_fusion_limit=(EXPLICIT_FUSION_LIMIT if explicit_fusion_limit
                                                 is None else explicit_fusion_limit),
                          lines=lines, lines_timeout=lines_timeout, output=output, mapper=mapper,
-                         minors=minors,
+                         minors=minors, line_options=line_options,
                          progress=progress).certificate
 
 
-def check(certificate: Any, *, problem: Any = None, strict: bool = False):
+def check(certificate: Any, *, problem: Any = None, strict: bool = False, replay: bool = False,
+          replay_timeout: float | None = None, max_work: int | None = None):
     """Verify a certificate with the trusted checker; returns its :class:`~attnproof.checker.Verdict`.
 
     ``certificate``: a :class:`~attnproof.certificate.Certificate`, a document
     (dict), certificate JSON text, or a file path.  ``problem``: when given,
-    the certificate must be about this problem.  Text that is not JSON at all
-    (empty, truncated) raises :class:`~attnproof.errors.InputError` ("not a
-    certificate: ..."), as an unreadable file does.
+    the certificate must be about this problem.  ``replay``: re-prove its window and
+    line refutations with z3 and cvc5 (``attnproof check --replay``), within
+    ``replay_timeout`` seconds; ``max_work``: the checker's work budget (default:
+    linear in the certificate's size).  Text that is not JSON at all (empty,
+    truncated) raises :class:`~attnproof.errors.InputError` ("not a certificate:
+    ..."), as an unreadable file does.
     """
-    from .checker import check_text
+    from .checking import check_certificate, read_certificate
 
     if hasattr(certificate, "text") and hasattr(certificate, "doc"):
         text = certificate.text
@@ -101,16 +107,11 @@ def check(certificate: Any, *, problem: Any = None, strict: bool = False):
     elif isinstance(certificate, str) and certificate.lstrip().startswith("{"):
         text = certificate
     elif isinstance(certificate, (str, os.PathLike)):
-        from .checker import too_large
-        from .checker.limits import byte_limit, file_size
-        from .io import read_text_file
-
         # as the command line: a file past the size the checker reads is answered unread
-        # (reading up to the 512 MiB file limit took a gigabyte of memory)
-        big = too_large(file_size(certificate), None)
-        if big is not None:
-            return big
-        text = read_text_file(certificate, byte_limit(None))
+        read = read_certificate(os.fspath(certificate), max_work)
+        if not isinstance(read, str):
+            return read
+        text = read
     else:
         raise InputError(f"expected a certificate, its text or a file path, got "
                          f"{type(certificate).__name__}")
@@ -119,7 +120,8 @@ def check(certificate: Any, *, problem: Any = None, strict: bool = False):
         from .io import problem_sha256
 
         expected = problem_sha256(as_problem(problem))
-    v = check_text(text, expected_sha256=expected, strict=strict)
+    v = check_certificate(text, expected_sha256=expected, strict=strict, work=max_work,
+                          replay=replay, replay_timeout=replay_timeout)
     if v.status == "error":         # not JSON at all (empty, truncated): not a forgery
         raise InputError(v.message)
     return v

@@ -17,11 +17,11 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Sequence
 
 from .certificate import (EXPLICIT_FUSION_LIMIT, Certificate, build_certificate, check_own,
-                          gap_note, waits_for_replay)
-from .checker import Verdict, check_text, too_large
+                          check_written, gap_note, waits_for_replay)
+from .checker import Verdict, too_large
 from .errors import AlgebraError, CertificateError, InputError, LimitError, SolverError
 from .fusion import DEFAULT_MAX_ATOMS
 from .heads import MultiHead
@@ -41,11 +41,12 @@ class Proved:
     lines: Any = None                 # the line queries asked (LineMinimizeResult), when asked
     skipped: str | None = None        # why the line query was not asked, when it was not
     budget_note: str | None = None    # the --max-work a re-check needs, past the default budget
+    checked_text: str | None = None   # the text the verdict is on (written once, not again)
 
     @property
     def text(self) -> str:
         """The certificate's canonical text, as checked (and written)."""
-        return self.certificate.text
+        return self.checked_text if self.checked_text is not None else self.certificate.text
 
     def notes(self) -> list[str]:
         """How the bounds were reached and, when they differ, the gap between them as the
@@ -109,7 +110,7 @@ def prove_problem(M: MultiHead, *, explicit: bool = False,
                   lines_timeout: float = DEFAULT_LINES_TIMEOUT,
                   output: str | os.PathLike | None = None, mapper: MapTasks | None = None,
                   stages: Stages | None = None, progress: Progress = None,
-                  minors: bool = True) -> Proved:
+                  minors: bool = True, line_options: Sequence[str] | None = None) -> Proved:
     """Prove lower and upper bounds for ``M`` in a certificate the checker accepts.
 
     ``lines``: the line query of THEORY §12: by default (None) when the exact steps
@@ -120,6 +121,8 @@ def prove_problem(M: MultiHead, *, explicit: bool = False,
     ``output``: the certificate is written there atomically, once checked.
     ``minors``: the ``graph_minors`` step of a graph sum (THEORY §13, no solver); False
     leaves it out (``prove --no-minors``).
+    ``line_options``: the line query's encoding options (default all of
+    :data:`attnproof.smt.lines.LINE_OPTIONS`; ``bench/graph_sums.py`` compares them).
     ``stages``: how each stage is shown (the command line's progress bars; by default
     nothing, with the counts of the first stage going to ``progress``).
 
@@ -135,7 +138,7 @@ def prove_problem(M: MultiHead, *, explicit: bool = False,
     # millions of live objects (a third of the time on W_100000)
     with paused_gc():
         proved = _prove(M, explicit, max_atoms, explicit_fusion_limit, lines, lines_timeout,
-                        mapper, stage, minors)
+                        mapper, stage, minors, line_options)
     if output is not None:
         atomic_write_text(output, proved.text)
     return proved
@@ -143,7 +146,8 @@ def prove_problem(M: MultiHead, *, explicit: bool = False,
 
 def _prove(M: MultiHead, explicit: bool, max_atoms: int | None, explicit_fusion_limit: int,
            lines: bool | None, lines_timeout: float, mapper: MapTasks | None,
-           stage: Stages, minors: bool = True) -> Proved:
+           stage: Stages, minors: bool = True,
+           line_options: Sequence[str] | None = None) -> Proved:
     def build(limit: int) -> Certificate:
         with stage("proving: factors and bounds") as bar:
             return build_certificate(M, explicit=explicit, max_atoms=max_atoms,
@@ -155,14 +159,16 @@ def _prove(M: MultiHead, explicit: bool, max_atoms: int | None, explicit_fusion_
         with stage("ball check of the fusion"):
             ball_check(M, cert.fusion.to_head())
     for attempt in range(2):
-        cert, asked, skipped = _lines_step(M, cert, lines, lines_timeout, max_atoms, stage)
+        cert, asked, skipped = _lines_step(M, cert, lines, lines_timeout, max_atoms, stage,
+                                           line_options)
+        text = cert.text                # written once: the check reads the document itself
         with stage("checking the certificate"):
-            verdict = check_text(cert.text)
+            verdict = check_written(cert.doc, text)
         waits = waits_for_replay(verdict)   # only the line refutations wait for --replay
         # past the size the default budget reads, the fusion stays and check_own names the
         # --max-work (without it the certificate may well be as large)
         if (attempt or verdict.code != 2 or waits or cert.fusion is None
-                or too_large(len(cert.text), None)):
+                or too_large(len(text), None)):
             break
         # the embedded fusion is more than the checker's work budget for this certificate
         # takes: the upper bound becomes the counted product fusion, and the answer says so
@@ -177,7 +183,7 @@ def _prove(M: MultiHead, explicit: bool, max_atoms: int | None, explicit_fusion_
         # only the capped default work budget may be short (a large genuine certificate):
         # checked again with a budget that fits, and the note names the --max-work it needs
         with stage("checking the certificate with a larger work budget"):
-            verdict, budget_note = check_own(cert.text, verdict)
+            verdict, budget_note = check_own(text, verdict)
         waits = waits_for_replay(verdict)
         cert.check_note = budget_note
     if verdict.code == 2 and not waits:  # a limit of the checker (work budget, sizes): not a bug
@@ -185,11 +191,12 @@ def _prove(M: MultiHead, explicit: bool, max_atoms: int | None, explicit_fusion_
                          f"({verdict.message}); nothing was written")
     if verdict.code != 0 and not waits:
         raise CertificateError(f"the checker does not accept the certificate: {verdict.message}")
-    return Proved(cert, verdict, asked, skipped, budget_note)
+    return Proved(cert, verdict, asked, skipped, budget_note, text)
 
 
 def _lines_step(M: MultiHead, cert: Certificate, lines: bool | None, timeout: float,
-                max_atoms: int | None, stage: Stages) -> tuple[Certificate, Any, str | None]:
+                max_atoms: int | None, stage: Stages,
+                line_options: Sequence[str] | None = None) -> tuple[Certificate, Any, str | None]:
     """``cert`` with the line refutations of THEORY §12 added when they apply, the line
     queries asked (or None) and why they were not asked (or None)."""
     if cert.lower.value == cert.upper or lines is False:
@@ -199,7 +206,7 @@ def _lines_step(M: MultiHead, cert: Certificate, lines: bool | None, timeout: fl
     if skipped is not None:
         return cert, None, skipped
     try:
-        new, asked = _line_queries(M, cert, timeout, max_atoms, stage)
+        new, asked = _line_queries(M, cert, timeout, max_atoms, stage, line_options)
     except (LimitError, InputError, SolverError) as e:
         if forced:                      # asked for: its limit is the answer
             raise
@@ -208,7 +215,8 @@ def _lines_step(M: MultiHead, cert: Certificate, lines: bool | None, timeout: fl
 
 
 def _line_queries(M: MultiHead, cert: Certificate, timeout: float, max_atoms: int | None,
-                  stage: Stages) -> tuple[Certificate, Any]:
+                  stage: Stages,
+                  line_options: Sequence[str] | None = None) -> tuple[Certificate, Any]:
     """The line queries, ascending from the certificate's lower bound, shown as one stage
     whose label names the query asked (the result lists each answer, once)."""
     def next_query(asked: list, res: Any) -> str | None:
@@ -218,4 +226,4 @@ def _line_queries(M: MultiHead, cert: Certificate, timeout: float, max_atoms: in
     with query_stage(stage, f"proving: line query k = {cert.lower.value}", "z3 and cvc5 running",
                      f"; {timeout:g} s for the line queries", next_query) as (_, label, step):
         return add_line_refutations(M, cert, timeout, max_atoms, on_step=step,
-                                    on_solvers=label.solvers)
+                                    on_solvers=label.solvers, options=line_options)

@@ -70,6 +70,15 @@ def _capelli() -> MultiHead:
     return MultiHead((a, b, c))
 
 
+def _shared() -> MultiHead:
+    # sigma(q) + 2 sigma(q) + 2x/(1 + x)^2: the factor 1 + x divides three heads, twice
+    # the last one (its heads hint: [[0, 1], [1, 1], [2, 2]])
+    a = Head((Atom((1,), (1,)), Atom((0,), (0,))), name="sigma")
+    b = Head((Atom((1,), (2,)), Atom((0,), (0,))), name="two-sigma")
+    c = Head((Atom((2,), (0,)), Atom((1,), (1,), weight=2), Atom((0,), (0,))), name="square")
+    return MultiHead((a, b, c))
+
+
 def _sub_sum() -> MultiHead:
     # a triangle and two segments in R^3: 4 difference dimensions, not a direct sum;
     # the triangle and the first segment are (6 vertices)
@@ -190,6 +199,7 @@ def valid(window: bool = True) -> dict[str, dict]:
         "geom-indecomposable": geometry_certificate(_geom_indecomposable()).doc,
         "non-constant": build_certificate(_long_exponent()).doc,
         "capelli": build_certificate(_capelli()).doc,
+        "shared": build_certificate(_shared()).doc,
         "sub-sum": geometry_certificate(_sub_sum(), max_candidates=5).doc,
         "c5-minors": build_certificate(graph_sum(named_graph("cycle", 5)), minors=True).doc,
         "k4-minors": build_certificate(graph_sum(named_graph("complete", 4)), minors=True).doc,
@@ -211,6 +221,17 @@ def _rehash(doc: dict) -> dict:
 
 def _step(doc: dict, rule: str, k: int = 0) -> dict:
     return [s for s in doc["steps"] if s["rule"] == rule][k]
+
+
+def _method(doc: dict, method: str) -> None:
+    # another method for the first block of newton_blocks, without the graphic block's hint
+    blk = _step(doc, "newton_blocks")["blocks"][0]
+    blk["method"] = method
+    blk.pop("graph_blocks", None)
+
+
+def _hint(doc: dict) -> list:
+    return _step(doc, "newton_blocks")["blocks"][0]["graph_blocks"]
 
 
 def invalid(v: dict[str, dict]) -> list[tuple[str, str, object, int, list]]:
@@ -236,7 +257,18 @@ def invalid(v: dict[str, dict]) -> list[tuple[str, str, object, int, list]]:
     mut("not-surviving", "cancel", "irreducible_factor: 1 + x cancels in the sum (Q = 1)",
         lambda d: d["steps"].insert(0, {"rule": "irreducible_factor", "poly": [[1, []], [1, [[0, 1]]]],
                                         "witness": {"kind": "linear", "var": 0},
-                                        "residue_component": 0}))
+                                        "heads": [[0, 1], [1, 1]], "residue_component": 0}))
+    mut("hint-extra-head", "w3", "irreducible_factor: heads lists a head 1 + x0 does not divide",
+        lambda d: _step(d, "irreducible_factor")["heads"].append([1, 1]))
+    mut("hint-missing-head", "shared", "irreducible_factor: heads leaves out a head 1 + x divides",
+        lambda d: _step(d, "irreducible_factor")["heads"].pop(1) and None)
+    mut("hint-exponent-low", "shared", "irreducible_factor: heads gives (1 + x)^2 the exponent 1",
+        lambda d: _step(d, "irreducible_factor")["heads"][2].__setitem__(1, 1))
+    mut("hint-exponent-associate", "shared", "irreducible_factor: heads gives an associate "
+        "of the factor the exponent 2", lambda d: _step(d, "irreducible_factor")["heads"][0]
+        .__setitem__(1, 2))
+    mut("hint-absent", "w3", "irreducible_factor: a step without its heads",
+        lambda d: _step(d, "irreducible_factor").pop("heads") and None)
     mut("simplex-witness", "decimal", "irreducible_factor: a binomial witness for a trinomial",
         lambda d: _step(d, "irreducible_factor")["witness"].__setitem__("kind", "binomial"))
     mut("vertex-tie", "w3-explicit", "newton_blocks: a functional with several maximizers",
@@ -244,11 +276,29 @@ def invalid(v: dict[str, dict]) -> list[tuple[str, str, object, int, list]]:
     mut("vertex-wrong", "w3-explicit", "newton_blocks: a listed vertex the functional does not select",
         lambda d: _step(d, "newton_blocks")["blocks"][0]["vertices"][0].__setitem__(0, [0, 0, -1]))
     mut("zonotope-independent", "k3", "newton_blocks: K_3's generators are dependent",
-        lambda d: _step(d, "newton_blocks")["blocks"][0].__setitem__("method", "zonotope_independent"))
+        lambda d: _method(d, "zonotope_independent"))
     mut("general-position-k4", "k4", "newton_blocks: K_4's generators are not in general position",
-        lambda d: _step(d, "newton_blocks")["blocks"][0].__setitem__("method", "zonotope_general_position"))
+        lambda d: _method(d, "zonotope_general_position"))
     mut("graphic-not-graphic", "zonotope-2d", "newton_blocks: generator (1, 2) is not graphic",
-        lambda d: _step(d, "newton_blocks")["blocks"][0].__setitem__("method", "zonotope_graphic"))
+        lambda d: _step(d, "newton_blocks")["blocks"][0].update(method="zonotope_graphic", graph_blocks=[]))
+    # the graph blocks the checker verifies (§6.3 graph_blocks): a false hint is invalid
+    mut("hint-cycle-split", "c4", "newton_blocks: the 4-cycle as two paths meeting in two nodes "
+        "(4 · 4 = 16 orientations, not 14)",
+        lambda d: _hint(d).__setitem__(slice(None), [{"edges": [[0, 1], [1, 2]], "order": [0, 2, 1]},
+                                                     {"edges": [[0, 3], [2, 3]], "order": [0, 2, 3]}]))
+    mut("hint-cycle-of-blocks", "k3", "newton_blocks: the triangle as three edges around a cycle "
+        "of blocks (2 · 2 · 2 = 8, not 6)",
+        lambda d: _hint(d).__setitem__(slice(None), [{"edges": [e], "order": e} for e in _hint(d)[0]["edges"]]))
+    mut("hint-order", "c4", "newton_blocks: an elimination order claimed for the 4-cycle, not chordal",
+        lambda d: _hint(d)[0].__setitem__("order", [0, 1, 2, 3]))
+    mut("hint-order-short", "k4", "newton_blocks: an elimination order that leaves out a node",
+        lambda d: _hint(d)[0]["order"].__delitem__(-1))
+    mut("hint-edge-missing", "k4", "newton_blocks: graph blocks that leave out an edge",
+        lambda d: _hint(d)[0]["edges"].__delitem__(-1))
+    mut("hint-edge-twice", "k4", "newton_blocks: an edge in two graph blocks",
+        lambda d: _hint(d).append({"edges": [_hint(d)[0]["edges"][0]]}))
+    mut("hint-missing", "k3", "newton_blocks: a graphic block without its graph blocks",
+        lambda d: _step(d, "newton_blocks")["blocks"][0].__delitem__("graph_blocks"))
     mut("product-fusion-field", "w54-structural", "product_fusion: an unknown field",
         lambda d: _step(d, "product_fusion").__setitem__("atoms", 5))
     mut("blocks-share-vars", "k3", "newton_blocks: K_3 split into two blocks that share variables",
@@ -298,6 +348,14 @@ def invalid(v: dict[str, dict]) -> list[tuple[str, str, object, int, list]]:
             lambda d: line_step(d).__setitem__("atoms", 5))
         mut("lines-trust", "k3-lines", "line_refutation: trust exact claimed",
             lambda d: d.__setitem__("trust", "exact"))
+        mut("lines-options", "k3-lines", "line_refutation: an encoding option of no known name",
+            lambda d: line_step(d)["options"].append("windows"))
+        mut("lines-contraction-form", "k3-lines", "line_refutation: a contraction bound of 1 "
+            "(THEORY Lemma 13.2 demands at least 2 lines or nothing)",
+            lambda d: line_step(d)["contraction_bounds"].__setitem__(0, 1))
+        mut("lines-contraction-option", "k3-lines", "line_refutation: contraction_bounds "
+            "without the option contraction",
+            lambda d: line_step(d)["options"].remove("contraction"))
     # THEORY §9 rules (docs/certificates.md §6.7-6.10)
     mut("geom-chain-not-face", "geom-chain", "indecomposable_chain: a triangle's functional "
         "is maximal on every point", lambda d: _step(d, "indecomposable_chain")["triangles"][0]

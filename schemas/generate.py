@@ -68,7 +68,7 @@ PROBLEM = {
 
 POLY = {"type": "array", "items": {"type": "array", "minItems": 2, "maxItems": 2}}
 STEP_RULES = {
-    "irreducible_factor": ["poly", "witness", "residue_component"],
+    "irreducible_factor": ["poly", "witness", "heads", "residue_component"],
     "reduced_by_flint": ["numerator", "denominator"],
     "newton_blocks": ["blocks"],
     "product_fusion": [],

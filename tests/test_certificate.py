@@ -31,6 +31,54 @@ def test_golden_certificates_regenerate_byte_identically():
         assert canonical_json(doc) == (ROOT / "certificates" / "valid" / f"{name}.json").read_text(), name
 
 
+def test_the_producer_writes_canonical_factor_steps():
+    """A lint of the producer (the checker accepts any witness and component that hold,
+    docs/certificates.md §6.1): each factor of a golden certificate has the canonical
+    witness (``linear`` with the smallest variable when it applies), its ``heads`` hint
+    in increasing order, and the smallest residue component the checker would accept."""
+    from attnproof.algebra.factors import Witness, irreducibility_witness
+    from attnproof.certificate.steps.factors import witness_doc
+    from attnproof.checker import check_document
+
+    seen = 0
+    for path in sorted((ROOT / "certificates" / "valid").glob("*.json")):
+        doc = json.loads(path.read_text())
+        for i, step in enumerate(doc["steps"]):
+            if step["rule"] != "irreducible_factor":
+                continue
+            seen += 1
+            poly = {tuple((v, e) for v, e in m): c for c, m in step["poly"]}
+            want = irreducibility_witness(poly) or Witness("capelli")
+            assert step["witness"] == witness_doc(want), (path.name, i)
+            assert [h for h, _ in step["heads"]] == sorted({h for h, _ in step["heads"]})
+            for c in range(step["residue_component"]):     # a smaller component fails
+                d = json.loads(path.read_text())
+                d["steps"][i]["residue_component"] = c
+                assert check_document(d).status == "invalid", (path.name, i, c)
+    assert seen > 20
+
+
+def test_the_producer_check_of_its_document_is_the_check_of_its_text():
+    """``prove`` checks the document it has just written without parsing the text again
+    (``check_written``): the verdict, message and work are those of ``check_text`` on every
+    golden certificate, and a broken document is invalid both ways (a float too)."""
+    from attnproof.certificate import check_written
+    from attnproof.checker import check_text
+
+    for path in sorted((ROOT / "certificates" / "valid").glob("*.json")):
+        text = path.read_text()
+        assert check_written(json.loads(text), text) == check_text(text), path.name
+    for path in sorted((ROOT / "certificates" / "invalid").glob("*.json")):
+        text = path.read_text()
+        try:
+            doc = json.loads(text)
+            same = canonical_json(doc) == text
+        except ValueError:            # not JSON, or NaN: no producer writes it
+            continue
+        if same:       # what a producer could write: the same verdict
+            assert check_written(doc, text).code == check_text(text).code, path.name
+
+
 def _shuffled_problem_text(M) -> str:
     """The same problem with reversed key order and non-canonical number spellings."""
     d = problem_to_dict(M)

@@ -1,11 +1,13 @@
 """Kill tests for the factor rules (``attnproof/checker/rules/factors.py``).
 
 ``irreducible_factor`` binds an irreducible factor of the reduced denominator: its
-polynomial is read term by term, its irreducibility witness is checked, its residue
-expanded within ``MAX_EXPANSION`` terms.  ``reduced_by_flint`` reads a numerator per value
+polynomial is read term by term, its irreducibility witness is checked, its ``heads`` hint
+(every ``a_h = v_f(D_h) >= 1``) verified and never searched, its residue expanded within
+``MAX_EXPANSION`` terms.  ``reduced_by_flint`` reads a numerator per value
 component.  Each test below is a small certificate or rule call where one of these checks
 decides: a forged witness (the true factorization known), a malformed polynomial or
-numerator, a residue at exactly the expansion limit, a numerator component that is zero.
+numerator, a residue at exactly the expansion limit, a numerator component that is zero, a
+hint that lists a head too many, one too few or a wrong exponent.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ import pytest
 from attnproof.checker import check_text
 from attnproof.checker.limits import MAX_EXPANSION
 from attnproof.checker.problem import parse_problem
-from attnproof.checker.rules.factors import (_linear_var, _read_poly_general, read_poly,
+from attnproof.checker.rules.factors import (_irreducible, _read_poly_general, read_poly,
                                              rule_irreducible_factor)
 from attnproof.checker.rules.state import State
 from attnproof.checker.syntax import Budget, Reject, Unsupported
@@ -48,9 +50,9 @@ def _check(doc: dict, reference: bool = False):
     return check_text(canonical_json(doc), reference=reference)
 
 
-def _factor(poly, witness) -> dict:
+def _factor(poly, witness, heads=((0, 1),)) -> dict:
     return {"rule": "irreducible_factor", "poly": poly, "witness": witness,
-            "residue_component": 0}
+            "heads": [list(h) for h in heads], "residue_component": 0}
 
 
 # 1 + x0 + x0·x1^2 = 1 + x0·(1 + x1^2): linear in x0, whose coefficient 1 + x1^2 has two
@@ -71,13 +73,25 @@ def _one_term_free(witness) -> dict:
     return _certificate(ONE_TERM_FREE, steps, 3, 3)
 
 
+def _linear(f: dict, v: int) -> bool:
+    try:
+        _irreducible(f, {"kind": "linear", "var": v}, "w", Budget(None))
+    except Reject as e:
+        assert "not linear in variable" in str(e), str(e)
+        return False
+    return True
+
+
 def test_a_polynomial_is_linear_where_one_term_is_free_of_the_variable():
     """``f = a + b·x_i`` is a linear witness when ``a`` or ``b`` is a single term: here ``b``
     has two terms (x0 and x0·x1^2) and ``a = 1`` one."""
     f = {(): 1, ((0, 1),): 1, ((0, 1), (1, 2)): 1}
-    assert _linear_var(f) == 0
-    assert _linear_var({(): 1, ((0, 2),): 1, ((0, 2), (1, 2)): 1}) is None     # no exponent 1
-    assert _linear_var({(): 1, ((0, 1),): 1, ((1, 1),): 1}) == 0                # b = 1
+    assert _linear(f, 0) and not _linear(f, 1)                           # x1 only squared
+    assert not _linear({(): 1, ((0, 2),): 1, ((0, 2), (1, 2)): 1}, 0)     # no exponent 1
+    assert _linear({(): 1, ((0, 1),): 1, ((1, 1),): 1}, 0)                # b = 1
+    assert _linear({(): 1, ((0, 1),): 1, ((1, 1),): 1}, 1)                # any variable that holds
+    assert not _linear({(): 1, ((0, 1),): 1, ((1, 1),): 1, ((0, 1), (1, 1)): 1}, 0)   # 2 and 2
+    assert not _linear({(): 1, ((0, 1),): 1}, 3)                          # not a variable of f
 
 
 @MODES
@@ -85,10 +99,14 @@ def test_the_linear_witness_by_the_single_term_free_of_the_variable_is_accepted(
     doc = _one_term_free({"kind": "linear", "var": 0})
     v = _check(doc, reference)
     assert v.status == "valid" and v.minimum == 3, v.message
-    # and it is the canonical witness: a simplex witness for the same factor is not
+    # any witness that holds proves irreducibility, the simplex one too: that the producer
+    # writes the canonical one is a lint of its own tests (tests/test_certificate.py)
     doc = _one_term_free({"kind": "simplex"})
     v = _check(doc, reference)
-    assert v.status == "invalid" and "'linear' (variable 0)" in v.message, v.message
+    assert v.status == "valid" and v.minimum == 3, v.message
+    doc = _one_term_free({"kind": "linear", "var": 1})
+    v = _check(doc, reference)
+    assert v.status == "invalid" and "not linear in variable 1" in v.message, v.message
 
 
 # 1 + x^3 = (1 + x)(1 - x + x^2): a binomial whose exponent difference has content 3
@@ -153,10 +171,9 @@ def test_a_factor_with_a_zero_exponent_is_rejected(reference):
 
 def _expansion_state(numerator_terms: int) -> tuple:
     """Two heads with the factor ``f = 1 + x0`` once: ``D_1 = f·C_1``, ``D_2 = f·C_2`` with
-    ``C_1 = Σ_{k<125} x1^k``, ``C_2 = Σ_{k<125} x2^k``.  Value component 0 is 1 on one
-    atom of head 1 (so ``X_0 = C_2``, not divisible by f); component 1 is non-zero on
-    ``numerator_terms`` atoms of head 1, so the residue bound is
-    ``numerator_terms·125·125``, which only component 0's expansion needs to respect."""
+    ``C_1 = Σ_{k<125} x1^k``, ``C_2 = Σ_{k<125} x2^k``.  The value is ``i + 1`` on the first
+    ``numerator_terms`` atoms of head 1 (so ``f`` does not divide it, nor ``X = N_1·C_2``)
+    and 0 elsewhere: the residue bound is ``numerator_terms·125·125``."""
     def head(var, big):
         atoms = []
         for k in range(125):
@@ -164,8 +181,7 @@ def _expansion_state(numerator_terms: int) -> tuple:
                 key = [x0, 0, 0]
                 key[var] = k
                 i = len(atoms)
-                atoms.append({"key": key, "value": [int(big and i == 0),
-                                                    int(i < (numerator_terms if big else 1))]})
+                atoms.append({"key": key, "value": i + 1 if big and i < numerator_terms else 0})
         return {"atoms": atoms}
     pb = parse_problem(_problem(3, head(1, True), head(2, False)))
     return State(pb=pb, budget=Budget(None))
@@ -173,7 +189,7 @@ def _expansion_state(numerator_terms: int) -> tuple:
 
 def test_a_residue_of_exactly_the_expansion_limit_is_expanded():
     """``MAX_EXPANSION`` terms are allowed, one more is not (``2·10^6 = 128·125·125``)."""
-    step = _factor([[1, []], [1, [[0, 1]]]], {"kind": "linear", "var": 0})
+    step = _factor([[1, []], [1, [[0, 1]]]], {"kind": "linear", "var": 0}, [[0, 1], [1, 1]])
     assert 128 * 125 * 125 == MAX_EXPANSION
     st = _expansion_state(128)
     rule_irreducible_factor(st, step, "s")
@@ -282,7 +298,7 @@ def test_the_variable_z_exists_only_with_biases(biased, reference):
         doc["problem_sha256"] = hashlib.sha256(canonical_json(doc["problem"]).encode()).hexdigest()
     doc["steps"][0]["poly"] = [[1, []], [1, [[0, 1]]], [1, [[0, 1], [2, 2]]]]
     v = _check(doc, reference)
-    why = ("divides no head denominator" if biased else
+    why = ("head 0: the factor divides its denominator 0 times, not 1" if biased else
            "poly, term 2: variable 2 does not exist (the lattice has 2)")
     assert v.status == "invalid" and why in v.message, v.message
 
@@ -330,9 +346,123 @@ TWO_BINOMIAL_HEADS = _problem(1, {"atoms": [{"key": [0], "value": 0}, {"key": [3
 def test_the_residue_of_two_binomial_heads_uses_their_quotients(reference):
     x = -1
     assert x ** 3 + (1 - x + x ** 2) == 2          # the numerator at the root of 1 + x
-    steps = [_factor([[1, []], [1, [[0, 1]]]], {"kind": "linear", "var": 0}),
+    steps = [_factor([[1, []], [1, [[0, 1]]]], {"kind": "linear", "var": 0}, [[0, 1], [1, 1]]),
              {"rule": "newton_blocks", "blocks": [{"factors": [0],
                                                    "method": "zonotope_independent"}]},
              {"rule": "product_fusion"}]
     v = _check(_certificate(TWO_BINOMIAL_HEADS, steps, 2, 4), reference)
     assert v.status == "valid" and v.lower_bound == 2, v.message
+    # the hint lists both heads: without one of them the residue is that of the other alone,
+    # and the head left out is found when the factors end
+    steps[0]["heads"] = [[1, 1]]
+    v = _check(_certificate(TWO_BINOMIAL_HEADS, steps, 2, 4), reference)
+    assert v.status == "invalid" and ("step 0 (irreducible_factor): heads: the factor divides "
+                                      "the denominator of head 0, which is not listed"
+                                      ) in v.message, v.message
+    steps[0]["heads"] = [[0, 1]]
+    v = _check(_certificate(TWO_BINOMIAL_HEADS, steps, 2, 4), reference)
+    assert v.status == "invalid" and "denominator of head 1, which is not listed" in v.message, \
+        v.message
+
+
+# -- the heads hint: every a_h verified, nothing searched ------------------------------------
+
+# x0/(1 + x0)^2 + x1/(1 + x1) + x0·x1/((1 + x0)(1 + x1)): 1 + x0 divides head 0 twice (a
+# trinomial: repeated exact division) and head 2 once (1 + x1 is left over: no associate);
+# 1 + x1 divides head 1 (an associate) and head 2
+SQUARE = _problem(2, {"atoms": [{"key": [0, 0], "value": 0},
+                                {"key": [1, 0], "value": 1, "weight": 2},
+                                {"key": [2, 0], "value": 0}]},
+                  {"atoms": [{"key": [0, 0], "value": 0}, {"key": [0, 1], "value": 1}]},
+                  {"atoms": [{"key": [0, 0], "value": 0}, {"key": [1, 0], "value": 0},
+                             {"key": [0, 1], "value": 0}, {"key": [1, 1], "value": 1}]})
+X0, X1 = [[1, []], [1, [[0, 1]]]], [[1, []], [1, [[1, 1]]]]
+
+
+def _square(heads0, heads1) -> dict:
+    steps = [_factor(X0, {"kind": "linear", "var": 0}, heads0),
+             _factor(X1, {"kind": "linear", "var": 1}, heads1),
+             {"rule": "newton_blocks", "blocks": [
+                 {"factors": [0], "method": "zonotope_independent"},
+                 {"factors": [1], "method": "zonotope_independent"}]},
+             {"rule": "product_fusion"}]
+    return _certificate(SQUARE, steps, 4, 24)
+
+
+@MODES
+@pytest.mark.parametrize("heads0, heads1, why", [
+    ([[0, 2], [2, 1]], [[1, 1], [2, 1]], None),
+    ([[0, 1], [2, 1]], [[1, 1], [2, 1]], "step 0 (irreducible_factor): head 0: the factor "
+                                         "divides its denominator more than 1 times, not 1"),
+    ([[0, 3], [2, 1]], [[1, 1], [2, 1]], "head 0: the factor divides its denominator 2 times, "
+                                         "not 3"),
+    ([[0, 2], [2, 2]], [[1, 1], [2, 1]], "head 2: the factor divides its denominator 1 times, "
+                                         "not 2"),
+    ([[0, 2], [1, 1], [2, 1]], [[1, 1], [2, 1]], "head 1: the factor divides its denominator "
+                                                 "0 times, not 1"),
+    ([[0, 2], [2, 1]], [[1, 2], [2, 1]], "step 1 (irreducible_factor): head 1: the factor "
+                                         "divides its denominator 1 times, not 2"),
+    # head 2 is no associate of a factor: leaving it out of either hint is found at the end
+    ([[0, 2]], [[1, 1], [2, 1]], "step 0 (irreducible_factor): heads: the factor divides the "
+                                 "denominator of head 2, which is not listed"),
+    ([[0, 2], [2, 1]], [[1, 1]], "step 1 (irreducible_factor): heads: the factor divides the "
+                                 "denominator of head 2, which is not listed"),
+], ids=["true", "exponent-low", "exponent-high", "exponent-of-a-simple-factor",
+        "a-head-it-does-not-divide", "an-associate-twice", "left-out-0", "left-out-1"])
+def test_the_heads_hint_is_verified_exactly(heads0, heads1, why, reference):
+    v = _check(_square(heads0, heads1), reference)
+    if why is None:
+        assert v.status == "valid" and v.lower_bound == 4, v.message
+    else:
+        assert v.status == "invalid" and why in v.message, v.message
+
+
+@MODES
+@pytest.mark.parametrize("heads, why", [
+    ([], "heads must be a non-empty list of [head, exponent] pairs"),
+    ({"0": 2}, "heads must be a non-empty list"),
+    ([[0]], "heads must be a non-empty list"),
+    ([[0, 2, 0]], "heads must be a non-empty list"),
+    ([[2, 1], [0, 2]], "heads must be strictly increasing, below 3"),
+    ([[0, 2], [0, 2]], "heads must be strictly increasing, below 3"),
+    ([[0, 2], [3, 1]], "heads must be strictly increasing, below 3"),
+    ([[0, 0], [2, 1]], "heads: exponent: must be at least 1, got 0"),
+    ([[-1, 1], [0, 2]], "heads: head: must be at least 0, got -1"),
+    ([[0, True]], "heads: exponent: expected an integer, got true"),
+], ids=["empty", "object", "short", "long", "decreasing", "repeated", "past-the-heads",
+        "exponent-0", "head-negative", "exponent-bool"])
+def test_the_heads_hint_is_a_list_of_pairs(heads, why, reference):
+    v = _check(_square(heads, [[1, 1], [2, 1]]), reference)
+    assert v.status == "invalid" and why in v.message, v.message
+
+
+@MODES
+def test_an_associate_with_another_normalization_covers_its_head(reference):
+    """``D_0 = 2 + 2·x0`` (weights 2) is an associate of ``1 + x0`` once normalized: its
+    exponent is 1 and nothing else can divide it."""
+    pb = _problem(1, {"atoms": [{"key": [0], "value": 0, "weight": 2},
+                                {"key": [1], "value": 1, "weight": 2}]})
+    steps = [_factor(X0, {"kind": "linear", "var": 0}),
+             {"rule": "newton_blocks", "blocks": [{"factors": [0],
+                                                   "method": "zonotope_independent"}]},
+             {"rule": "product_fusion"}]
+    v = _check(_certificate(pb, steps, 2, 2), reference)
+    assert v.status == "valid", v.message
+    steps[0]["heads"] = [[0, 2]]
+    v = _check(_certificate(pb, steps, 2, 2), reference)
+    assert v.status == "invalid" and "divides its denominator 1 times, not 2" in v.message, \
+        v.message
+
+
+@MODES
+@pytest.mark.parametrize("component", [0, 1])
+def test_the_residue_component_is_any_that_survives(component, reference):
+    """The checker verifies the component it is given (the smallest is the producer's
+    choice): with values ``[1, 1]`` on ``x0`` both components survive."""
+    pb = _problem(1, {"atoms": [{"key": [0], "value": [0, 0]}, {"key": [1], "value": [1, 1]}]})
+    steps = [dict(_factor(X0, {"kind": "linear", "var": 0}), residue_component=component),
+             {"rule": "newton_blocks", "blocks": [{"factors": [0],
+                                                   "method": "zonotope_independent"}]},
+             {"rule": "product_fusion"}]
+    v = _check(_certificate(pb, steps, 2, 2), reference)
+    assert v.status == "valid", v.message

@@ -60,9 +60,10 @@ def test_capelli_factor_of_a_constant_head_does_not_survive():
     doc = copy.deepcopy(build_certificate(MultiHead((sigma((12345678, 0)), sigma((0, 1))))).doc)
     doc["problem"] = problem_to_dict(M)
     doc["steps"] = [{"rule": "irreducible_factor", "poly": [[1, []], [1, [[0, 2]]]],
-                     "witness": {"kind": "capelli"}, "residue_component": 0},
+                     "witness": {"kind": "capelli"}, "heads": [[0, 1]], "residue_component": 0},
                     {"rule": "irreducible_factor", "poly": [[1, []], [1, [[1, 1]]]],
-                     "witness": {"kind": "linear", "var": 1}, "residue_component": 0},
+                     "witness": {"kind": "linear", "var": 1}, "heads": [[1, 1]],
+                     "residue_component": 0},
                     {"rule": "newton_blocks", "blocks": [
                         {"factors": [0], "method": "zonotope_independent"},
                         {"factors": [1], "method": "zonotope_independent"}]},

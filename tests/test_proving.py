@@ -56,7 +56,7 @@ def test_the_api_checks_and_retries_as_the_command(monkeypatch):
     class Refused:
         code, message, line_steps = 1, "invalid: forged", []
 
-    monkeypatch.setattr(proving, "check_text", lambda text: Refused())
+    monkeypatch.setattr(proving, "check_written", lambda doc, text: Refused())
     with pytest.raises(CertificateError, match="forged"):
         attnproof.prove(attnproof.sigmoid_sum(2), lines=False)
 

@@ -74,3 +74,71 @@ def test_one_problem_is_reduced_once_per_replay(monkeypatch):
     assert R.encoding_options_of(step, M) is not None
     assert R.encoding_options_of(dict(step), M) is not None
     assert len(calls) <= 1
+
+
+LINES = GOLDEN.parent / "k3-lines.json"
+
+
+def _line_doc(edit) -> dict:
+    doc = json.loads(LINES.read_text())
+    step = next(s for s in doc["steps"] if s["rule"] == "line_refutation")
+    edit(step)
+    return doc
+
+
+def _check(tmp_path, run_cli, doc, *args):
+    path = tmp_path / "cert.json"
+    path.write_text(json.dumps(doc))
+    return run_cli("check", str(path), *args)
+
+
+def test_the_golden_line_refutation_records_its_options_and_replays(run_cli):
+    step = next(s for s in json.loads(LINES.read_text())["steps"] if s["rule"] == "line_refutation")
+    assert "contraction" in step["options"] and step["contraction_bounds"] == [3, 3, 3]
+    rc, out, _ = run_cli("check", str(LINES), "--replay")
+    assert rc == 0 and "re-encoded from the problem" in out
+
+
+def test_a_tampered_contraction_bound_fails_replay(tmp_path, run_cli):
+    # the recorded number alone: the form is fine, so only the replay can tell
+    doc = _line_doc(lambda s: s["contraction_bounds"].__setitem__(0, 4))
+    rc, _, _ = _check(tmp_path, run_cli, doc)
+    assert rc == 2                       # line-refuted: waits for --replay
+    rc, out, _ = _check(tmp_path, run_cli, doc, "--replay")
+    assert rc == 1 and "contraction_bounds [4, 3, 3] are not those of the problem" in out
+
+
+def test_a_text_with_a_weaker_contraction_bound_fails_replay(tmp_path, run_cli):
+    # the number in the query and the record changed together, the hash recomputed: the
+    # replay derives 3 from the problem and refuses both
+    def edit(step):
+        text = step["smtlib"].replace("; contraction bounds (THEORY Lemma 13.2): 3 3 3",
+                                      "; contraction bounds (THEORY Lemma 13.2): 2 3 3")
+        head, tail = text.split("; contraction bounds", 1)
+        assert " 0) 3))" in tail.split("\n")[1]       # the first direction's count
+        tail = tail.replace(" 0) 3))", " 0) 2))", 1)
+        text = head + "; contraction bounds" + tail
+        step["smtlib"] = text
+        step["smtlib_sha256"] = hashlib.sha256(text.encode("utf-8")).hexdigest()
+        step["contraction_bounds"][0] = 2
+    doc = _line_doc(edit)
+    rc, out, _ = _check(tmp_path, run_cli, doc, "--replay")
+    assert rc == 1 and "contraction_bounds [2, 3, 3] are not those of the problem" in out
+    # the record left at 3, only the query weakened: not the problem's encoding
+    step = next(s for s in doc["steps"] if s["rule"] == "line_refutation")
+    step["contraction_bounds"] = [3, 3, 3]
+    rc, out, _ = _check(tmp_path, run_cli, doc, "--replay")
+    assert rc == 1 and "not the line query of the certificate's problem" in out
+
+
+def test_a_line_refutation_without_its_options_is_matched_against_the_older_encodings(tmp_path,
+                                                                                      run_cli):
+    from attnproof.families import graph_sum, named_graph
+    from attnproof.smt.replay import line_options_of
+
+    M = graph_sum(named_graph("complete", 3))
+    doc = _line_doc(lambda s: (s.pop("options"), s.pop("contraction_bounds")))
+    step = next(s for s in doc["steps"] if s["rule"] == "line_refutation")
+    assert line_options_of(step, M) is None    # its text has the contraction counts
+    rc, out, _ = _check(tmp_path, run_cli, doc, "--replay")
+    assert rc == 1 and "not the line query" in out

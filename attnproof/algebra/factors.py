@@ -156,6 +156,7 @@ def surviving_factors(M: MultiHead, progress: Progress = None,
     found: dict = {}
     assoc: dict = {}                  # head -> the factor its denominator is an associate of
     witnesses: dict = {}              # id(factor) -> its witness, when already found
+    unfactored: list = []             # heads FLINT was not asked to factor
     nh = len(hp)
     every = max(1, nh // 1000)        # progress at most ~1000 times per phase
     for h, H in enumerate(hp):
@@ -187,6 +188,7 @@ def surviving_factors(M: MultiHead, progress: Progress = None,
                 # bound honestly leaves it out (sound: it only loses what it would certify)
                 F = found.setdefault(_key(f0), Factor(f0))
                 F.heads[h] = F.heads.get(h, 0) + 1
+                unfactored.append(h)
                 continue
             _, facs = fden.factor()
             for q, mult in facs:
@@ -197,6 +199,8 @@ def surviving_factors(M: MultiHead, progress: Progress = None,
                 F.heads[h] = F.heads.get(h, 0) + int(mult)
     if progress is not None and nh:
         progress(nh, 2 * nh)
+    if unfactored:
+        _valuations_in(unfactored, found, hp)
     certified: list[Factor] = []
     rejected: list[Factor] = []
     value_dim = M.value_dim
@@ -218,6 +222,28 @@ def surviving_factors(M: MultiHead, progress: Progress = None,
         F.residue_component = _residue_component(F, hp, value_dim, assoc)
         (certified if F.survives else rejected).append(F)
     return FactorSet(certified, rejected, dim)
+
+
+def _valuations_in(heads: list, found: dict, hp: list[HeadPolys]) -> None:
+    """Add to each factor's ``heads`` its valuation in the denominators of ``heads``, left
+    unfactored (a certificate lists every head a factor divides, docs/certificates.md §6.1)."""
+    for h in heads:
+        den = hp[h].den
+        own = found[_key(normal_form(den, monomial_free=True))]
+        hv = set(all_variables(den))
+        for F in found.values():
+            if F is own or not set(all_variables(F.poly)) <= hv:
+                continue
+            vs = all_variables(den)
+            ctx = context(vs)
+            f, D, a = to_flint(ctx, vs, F.poly), to_flint(ctx, vs, den), 0
+            while True:
+                q, r = divmod(D, f)
+                if not r.is_zero():
+                    break
+                D, a = q, a + 1
+            if a:
+                F.heads[h] = a
 
 
 def _proportional(N: dict, D: dict) -> bool:

@@ -344,6 +344,9 @@ def minor_bound(G: Multigraph, lemmas: frozenset = LEMMAS) -> tuple[int, dict]:
     assert best is not None
     v, term, subs = best
     term = dict(term)
+    if term["by"] == "newton":          # the checker verifies the blocks, finds none
+        from .zonotope import graph_hint
+        term["graph_blocks"] = graph_hint(sorted(G))
     for name, H in subs:
         term[name] = minor_bound(H, lemmas)[1]
     return v, term
@@ -390,7 +393,12 @@ def graph_of_lower_bound(lb, dim: int) -> Multigraph | None:
     """The multigraph of a lower bound's certified factors ``x_u + x_v`` (path ``c1``)."""
     if getattr(lb, "path", None) != "c1" or not lb.factors:
         return None
-    return graph_of_factors([f[0] for f in lb.factors], [f[1] for f in lb.factors], dim)
+    key = (dim, len(lb.factors), lb.factors[0][0], lb.factors[-1][0])
+    memo = getattr(lb, "graph_memo", None)        # built once: the minors step, then the report
+    if memo is None or memo[0] != key:
+        memo = lb.graph_memo = (key, graph_of_factors([f[0] for f in lb.factors],
+                                                      [f[1] for f in lb.factors], dim))
+    return None if memo[1] is None else dict(memo[1])
 
 
 def graph_of_heads(M) -> Multigraph | None:

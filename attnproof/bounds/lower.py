@@ -76,6 +76,7 @@ class Block:
     dropped: list = field(default_factory=list)   # factors left out: the count is a sub-sum's
     notes: list = field(default_factory=list)
     bind_dropped: bool = True         # False: a certificate does not bind the dropped factors
+    graph: list | None = None         # zonotope_graphic: the counted edges (variables; ground: dim)
 
 
 @dataclass
@@ -85,7 +86,7 @@ class LowerBound:
     value: int
     path: str                          # "c1" (factor witnesses) or "c3" (FLINT gcd)
     trust: str
-    factors: list = field(default_factory=list)       # (poly, multiplicity, witness, component)
+    factors: list = field(default_factory=list)       # (poly, multiplicity, witness, component, heads)
     blocks: list = field(default_factory=list)
     reduced: tuple | None = None       # c3: (numerators, denominator) as sparse dicts
     tight: bool = True                 # True when the count is V(Q) itself
@@ -95,6 +96,8 @@ class LowerBound:
     sub_sum: list | None = None        # c1: the factors the blocks count, when some are left out
     minors: dict | None = None         # c1 graph sums: the graph_minors proof term that raised
                                        # ``value`` above the count (THEORY §13)
+    # (its key, the multigraph of its factors x_u + x_v): bounds.graph_sums.graph_of_lower_bound
+    graph_memo: tuple | None = field(default=None, repr=False, compare=False)
 
     @property
     def complete(self) -> bool:
@@ -221,22 +224,26 @@ def _sparse_generator(support) -> tuple | None:
     return direction(*sup) if len(sup) == 2 else None
 
 
-def _graphic_block(fs: list, vs: list, edges: list, gen_of: dict, gens: list) -> Block:
+def _graphic_block(fs: list, vs: list, edges: list, gen_of: dict, gens: list, dim: int) -> Block:
     """A graphic zonotope block: the acyclic orientations of its graph (Lemma 7), or of a
     chordal spanning subgraph when a block of the graph is beyond the checker's count
     (then the factors of the other edges are left out: a sub-sum, docs/theory.md F2).
-    ``gen_of``: each factor's generator; ``gens[i]``: the generator of ``edges[i]``."""
+    ``gen_of``: each factor's generator; ``gens[i]``: the generator of ``edges[i]``; the
+    counted edges are kept for the checker's hint (nodes named by variable, the ground ``dim``)."""
     count, _, kept, notes = acyclic_orientations_within(len(vs) + 1, edges)
     if kept is None and len(edges) <= 10:
         # small graphs: cross-checked against networkx's Tutte polynomial T(2, 0)
         t = acyclic_orientations_tutte(len(vs) + 1, edges)
         if t != count:
             raise AlgebraError(f"acyclic orientation counts disagree: Tutte {t}, blocks {count}")
+    names, counted = [*vs, dim], range(len(edges)) if kept is None else kept
+    graph = [(names[edges[i][0]], names[edges[i][1]]) for i in counted]
     if kept is None:
-        return Block(fs, vs, "zonotope_graphic", count)
+        return Block(fs, vs, "zonotope_graphic", count, graph=graph)
     keep = {gens[i] for i in kept}
     return Block([j for j in fs if gen_of[j] in keep], vs, "zonotope_graphic", count,
-                 complete=False, dropped=[j for j in fs if gen_of[j] not in keep], notes=notes)
+                 complete=False, dropped=[j for j in fs if gen_of[j] not in keep], notes=notes,
+                 graph=graph)
 
 
 def _sparse_kind(gens: list) -> str | None:
@@ -327,7 +334,7 @@ def _count_block(polys: list, mults: list, fs: list, dim: int, explicit: bool,
             idx = {v: i for i, v in enumerate(vs)}
             edges = [(idx[g[0][0]], idx[g[1][0]]) if len(g) == 2 else (idx[g[0][0]], len(vs))
                      for g in sgens]
-            return _graphic_block(fs, vs, edges, {j: _sparse_generator(xs[j]) for j in fs}, sgens)
+            return _graphic_block(fs, vs, edges, {j: _sparse_generator(xs[j]) for j in fs}, sgens, dim)
     if len(vs) * len(fs) > MAX_DENSE_CELLS:
         raise AlgebraError(f"block with {len(fs)} factors in {len(vs)} variables is too large "
                            "for an explicit vertex list")
@@ -347,7 +354,7 @@ def _count_block(polys: list, mults: list, fs: list, dim: int, explicit: bool,
         edges = graphic_edges(gens, len(vs))
         if not explicit:
             return _graphic_block(fs, vs, edges, {j: generator_classes([p])[0]
-                                                  for j, (p, _) in zip(fs, pts)}, gens)
+                                                  for j, (p, _) in zip(fs, pts)}, gens, dim)
     if not explicit and len(vs) <= 2:
         total = exact_product(len(p) for p, _ in pts)
         if total > PLANAR_LIST_LIMIT:
@@ -516,7 +523,7 @@ def _lower_bound(M: MultiHead, explicit: bool, max_atoms: int | None, progress: 
             polys = [f.poly for f in fs0.factors]
             blocks = _blocks(polys, [f.multiplicity for f in fs0.factors], M.dim, explicit)
             return LowerBound(exact_product(b.count for b in blocks), "c1", "exact",
-                              [(f.poly, f.multiplicity, f.witness, f.residue_component)
+                              [(f.poly, f.multiplicity, f.witness, f.residue_component, f.heads)
                                for f in fs0.factors], blocks,
                               tight=all(b.complete for b in blocks))
     if obstacle is not None:
@@ -555,7 +562,7 @@ def _lower_bound(M: MultiHead, explicit: bool, max_atoms: int | None, progress: 
         notes.append(f"{len(fs.rejected)} factor(s) of the head denominators could not be "
                      "certified; the bound uses the certified ones only")
     return LowerBound(value, "c1", "exact",
-                      [(f.poly, f.multiplicity, f.witness, f.residue_component) for f in fs.factors],
+                      [(f.poly, f.multiplicity, f.witness, f.residue_component, f.heads) for f in fs.factors],
                       blocks, tight=tight, notes=notes)
 
 
@@ -567,7 +574,7 @@ def _binomial(M: MultiHead, hp: list, obstacle: str) -> LowerBound | None:
         return None
     blocks = _blocks([F.poly for F in factors], [1] * len(factors), M.dim, False)
     return LowerBound(exact_product(b.count for b in blocks), "c1", "exact",
-                      [(F.poly, F.multiplicity, F.witness, F.residue_component) for F in factors],
+                      [(F.poly, F.multiplicity, F.witness, F.residue_component, F.heads) for F in factors],
                       blocks, tight=complete, notes=[
                           obstacle, f"{len(factors)} binomial factor(s) of two-key heads "
                           "certified by Capelli's theorem and cyclotomic factorization, no FLINT"

@@ -16,10 +16,10 @@ The trusted side is :mod:`attnproof.checker`; the format is specified in
 from .build import EXPLICIT_FUSION_LIMIT, build_certificate
 from .document import (FORMAT, TRUST_ORDER, VERSION, Certificate, assemble, certificate_document,
                        encode_count, gap_note, weakest, with_refutations)
-from .self_check import check_own, max_work_hint, needed_work, waits_for_replay
+from .self_check import check_own, check_written, max_work_hint, needed_work, waits_for_replay
 from .steps.windows import LineRefutation, WindowRefutation
 
 __all__ = ["build_certificate", "Certificate", "encode_count", "gap_note", "FORMAT", "VERSION",
-           "EXPLICIT_FUSION_LIMIT", "check_own", "max_work_hint", "needed_work", "waits_for_replay",
+           "EXPLICIT_FUSION_LIMIT", "check_own", "check_written", "max_work_hint", "needed_work", "waits_for_replay",
            "assemble", "certificate_document", "with_refutations", "weakest", "TRUST_ORDER",
            "LineRefutation", "WindowRefutation"]

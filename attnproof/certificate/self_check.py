@@ -18,12 +18,14 @@ took and the size of the file, which ``--max-work`` reads up to ``byte_limit``
 
 from __future__ import annotations
 
-from attnproof.checker import Verdict, check_text
-from attnproof.checker.limits import BYTES_PER_WORK, MAX_READ_BYTES
+import attnproof.checker as _checker
+from attnproof.checker import Verdict, check_document, check_text, too_large
+from attnproof.checker.limits import BYTES_PER_WORK, MAX_CONTAINERS, MAX_READ_BYTES, containers
 
 PRODUCER_WORK = 10 ** 13      # the work budget of the producer's check of its own certificate
 
-__all__ = ["check_own", "max_work_hint", "needed_work", "waits_for_replay", "PRODUCER_WORK"]
+__all__ = ["check_own", "check_written", "max_work_hint", "needed_work", "waits_for_replay",
+           "PRODUCER_WORK"]
 
 
 def max_work_hint(work: int) -> int:
@@ -49,6 +51,24 @@ def needed_work(work: int, nbytes: int) -> int:
     if nbytes <= MAX_READ_BYTES:
         return work
     return max(work, -(-nbytes // BYTES_PER_WORK))
+
+
+def check_written(doc: dict, text: str) -> Verdict:
+    """``check_text(text)`` for the producer's ``text = canonical_json(doc)``, without
+    parsing the text it has just written: the checker reads ``doc`` itself, with the
+    budget and the reading charge of ``text`` (the same verdict and work;
+    ``tests/test_certificate.py`` compares them on the golden certificates).
+
+    >>> from attnproof.certificate import build_certificate
+    >>> from attnproof.families import sigmoid_sum
+    >>> c = build_certificate(sigmoid_sum(3))
+    >>> check_written(c.doc, c.text) == check_text(c.text)
+    True
+    """
+    if too_large(len(text), None) or containers(text) > MAX_CONTAINERS:
+        return check_text(text)          # the answer that reads nothing
+    # the checker's own default budget for the text (check_text reads it from there too)
+    return check_document(doc, work=_checker.work_limit(len(text)), read=len(text))
 
 
 def waits_for_replay(v: Verdict) -> bool:

@@ -610,23 +610,6 @@ def not_divisible(a: Poly, b: Poly, budget: Budget = UNLIMITED) -> bool:
     return any(acc)
 
 
-def valuation(f: Poly, p: Poly, budget: Budget = UNLIMITED) -> tuple[int, Poly]:
-    """``(k, p / f^k)`` with ``k`` the largest power of ``f`` dividing ``p`` (``p != 0``,
-    ``f`` not a monomial).
-
-    >>> f = {(): Fraction(1), ((0, 1),): Fraction(1)}
-    >>> valuation(f, mul(f, f))[0]
-    2
-    """
-    k = 0
-    while True:
-        q = divexact(p, f, budget)
-        if q is None:
-            return k, p
-        k += 1
-        p = q
-
-
 def is_normal_form(p: Poly) -> bool:
     """``p == normal_form(p)``, decided in linear time without building the normal form.
 

@@ -71,7 +71,8 @@ def line_refutation(res: Any) -> LineRefutation:
                           enc.smtlib, enc.sha256,
                           coefficients=tuple(f.coefficient for f in enc.factors),
                           multiplicities=tuple(f.multiplicity for f in enc.factors),
-                          newton_factors=newton)
+                          newton_factors=newton, options=tuple(enc.options),
+                          contraction_bounds=tuple(enc.contraction))
 
 
 def _sparse_terms(support: Sequence[Sequence[int]], coefficients: Sequence[int]) -> dict:

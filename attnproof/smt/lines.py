@@ -43,12 +43,15 @@ from ..errors import InputError
 from .lineality import nullspace
 
 __all__ = ["LineFactor", "OtherFactor", "LineFactors", "LineFrame", "LineEncoding", "line_factors", "line_frame",
-           "encode_lines", "support_from_model", "LINE_OPTIONS"]
+           "encode_lines", "support_from_model", "contraction_bounds", "LINE_OPTIONS",
+           "LEGACY_LINE_OPTIONS"]
 
 Vector = tuple[int, ...]
 
 # the sound strengthenings an encoding may carry (all on by default)
-LINE_OPTIONS = ("parity", "order", "faces", "symmetry")
+LINE_OPTIONS = ("parity", "order", "faces", "symmetry", "contraction")
+# the options of the certificates that do not record theirs (replay tries their subsets)
+LEGACY_LINE_OPTIONS = ("parity", "order", "faces", "symmetry")
 
 
 @dataclass(frozen=True)
@@ -437,6 +440,55 @@ def _kernel_vector(rows: Sequence[Vector], n: int) -> Vector | None:
     return primitive_direction(basis[0]) if len(basis) == 1 else None
 
 
+def _edge_of(g: Vector) -> tuple[int, int] | None:
+    """The edge ``(u, v)`` of a direction ``e_u − e_v`` (``u < v``), ``(u, n)`` of ``±e_u`` (the
+    ground node ``n = len(g)``, THEORY §4), else None.
+
+    >>> _edge_of((0, 1, -1)), _edge_of((0, 0, 1)), _edge_of((1, 1, 0)), _edge_of((2, 0, 0))
+    ((1, 2), (2, 3), None, None)
+    """
+    nz = [(i, x) for i, x in enumerate(g) if x]
+    if len(nz) == 2 and nz[0][1] == -nz[1][1] and abs(nz[0][1]) == 1:
+        return nz[0][0], nz[1][0]
+    if len(nz) == 1 and abs(nz[0][1]) == 1:
+        return nz[0][0], len(g)
+    return None
+
+
+def contraction_bounds(directions) -> tuple[int | None, ...]:
+    """Per factor, the least number of lines of its direction a valid support meets
+    (THEORY Lemma 13.2; docs/theory.md §9), or None where there is no such bound.
+
+    The factors ``(1 + x^g)^m`` with ``c = 1`` and ``g = e_u − e_v`` (or ``±e_u``: the
+    ground node) form a multigraph ``G`` with ``Q_G | Q``, so every fusion's
+    denominator is a positive multiple of ``Q_G``.  For an edge ``e`` of ``G``,
+    ``x^{g_e} = 1`` maps it to a positive multiple of ``Q_{G/e}``, whose support is the
+    set of lines ``s + Z·g_e`` that meet ``supp D``: at least ``m'(G/e)`` of them, and
+    :func:`attnproof.bounds.graph_sums.minor_bound` proves a lower bound of
+    ``m'(G/e)``.  A factor that is no edge, an edge whose bound is 1, or a graph past
+    the minor bound's limits gets None.  Derived from the factors alone, so a replay
+    re-derives every number from the problem.
+
+    >>> contraction_bounds([(0, 1, -1), (1, -1, 0), (1, 0, -1)])     # K_3 / e: a double edge
+    (3, 3, 3)
+    >>> contraction_bounds([(1, 0), (0, 1)]), contraction_bounds([LineFactor((1, 1), Fraction(2))])
+    ((2, 2), (None,))
+    """
+    from ..bounds.graph_sums import contract, minor_bound_within
+
+    facs = _as_factors(directions)
+    edges = [_edge_of(f.direction) if f.shared else None for f in facs]
+    G: dict = {}
+    for f, e in zip(facs, edges):
+        if e is not None:
+            G[e] = G.get(e, 0) + f.multiplicity
+    out: list[int | None] = []
+    for e in edges:
+        mb = None if e is None else minor_bound_within(contract(G, [e]))
+        out.append(mb[0] if mb is not None and mb[0] > 1 else None)
+    return tuple(out)
+
+
 # ---- the SMT-LIB2 text -------------------------------------------------------------
 
 
@@ -455,6 +507,7 @@ class LineEncoding:
     stats: dict = field(default_factory=dict)
     factors: tuple[LineFactor, ...] = ()
     others: tuple[OtherFactor, ...] = ()
+    contraction: tuple[int | None, ...] = ()     # option contraction: per factor, its bound
 
     @property
     def rank(self) -> int:
@@ -515,7 +568,9 @@ def encode_lines(directions, k: int, options: Sequence[str] = LINE_OPTIONS,
     (Lemma 11.1; implied by the equations and ``d > 0``), and with ``order`` the
     factors of one ``γ``, of multiplicities ``m_f``, see at least ``1 + Σ m_f``
     points on each of their lines (Descartes' rule of signs); ``faces`` and ``symmetry``: see
-    :func:`_face_constraints`.
+    :func:`_face_constraints`; ``contraction`` — for each factor that is an edge ``e`` of
+    the graph of the factors, the slots meet at least :func:`contraction_bounds` distinct
+    lines of its direction (THEORY Lemma 13.2: ``|π_e(S)| ≥ m'(G/e)``).
 
     >>> enc = encode_lines([(1, 0), (0, 1)], 3)
     >>> enc.smtlib.splitlines()[0], enc.stats["points"]
@@ -547,6 +602,10 @@ def encode_lines(directions, k: int, options: Sequence[str] = LINE_OPTIONS,
         _line_sums(out, m, facs[m], dvars, par, on, k, "parity" in opts)
     nfaces, sym = 0, 1
     new: list[str] = []
+    bounds: tuple[int | None, ...] = ()
+    if "contraction" in opts:
+        bounds = contraction_bounds(facs)
+        _contraction_counts(out, bounds, lines_of, k)
     if "faces" in opts and "order" in opts and r >= 2:
         nfaces, sym = _face_constraints(out, frame, cvars, k, facs, "symmetry" in opts, others,
                                         new)
@@ -557,7 +616,8 @@ def encode_lines(directions, k: int, options: Sequence[str] = LINE_OPTIONS,
     return LineEncoding(k, dirs, frame, tuple(cvars), dvars, text,
                         hashlib.sha256(text.encode("utf-8")).hexdigest(), opts,
                         {"points": k, "rank": r, "directions": len(dirs), "line_booleans": nbool, "faces": nfaces, "symmetry_group": sym,
-                         "bytes": len(text)}, facs, others)
+                         "contraction_bounds": sum(b is not None for b in bounds),
+                         "bytes": len(text)}, facs, others, bounds)
 
 
 def _header(k: int, dirs: tuple[Vector, ...], facs: tuple[LineFactor, ...],
@@ -675,6 +735,33 @@ def _line_sums(out: list[str], m: int, fac: LineFactor, dvars: tuple[str, ...], 
         if parity:
             out.append(f"(assert (or {' '.join(others_par)}))" if len(others_par) > 1 else
                        (f"(assert {others_par[0]})" if others_par else "(assert false)"))
+
+
+def _contraction_counts(out: list[str], bounds: Sequence[int | None], lines_of: dict[int, dict],
+                        k: int) -> None:
+    """Option ``contraction``: the slots meet at least ``bounds[m]`` distinct lines of factor
+    ``m`` (a slot counts when no earlier slot lies on its line; slots repeating a point
+    share it).  A comment names the bounds, so the text says what it assumes."""
+    if not any(b is not None for b in bounds):
+        return
+    out.append("; contraction bounds (THEORY Lemma 13.2): "
+               + " ".join("-" if b is None else str(b) for b in bounds))
+    for m, least in enumerate(bounds):
+        if least is None:
+            continue
+        if least > k:
+            out.append("(assert false)")
+            continue
+        on = lines_of[m]
+        firsts = []
+        for i in range(k):
+            earlier = [on[j, i] for j in range(i)]
+            if "true" in earlier:
+                continue
+            firsts.append("1" if not earlier else
+                          f"(ite (or {' '.join(earlier)}) 0 1)" if len(earlier) > 1
+                          else f"(ite {earlier[0]} 0 1)")
+        out.append(f"(assert (>= (+ {' '.join(firsts)} 0) {least}))")
 
 
 def _descartes_counts(out: list[str], frame: LineFrame, facs: tuple[LineFactor, ...],

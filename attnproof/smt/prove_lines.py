@@ -75,7 +75,8 @@ def line_obstacle(M, cert, forced: bool, max_points: int = MAX_AUTO_LINE_POINTS)
 
 def add_line_refutations(M, cert, timeout: float, max_atoms: int | None = None,
                          on_step: Optional[Callable] = None,
-                         on_solvers: Optional[Callable[[str], None]] = None):
+                         on_solvers: Optional[Callable[[str], None]] = None,
+                         options: Sequence[str] | None = None):
     """The certificate with the line refutations of THEORY §12 added, and the line queries.
 
     Ascends ``k`` from the certificate's lower bound within ``timeout`` seconds in
@@ -83,12 +84,15 @@ def add_line_refutations(M, cert, timeout: float, max_atoms: int | None = None,
     certificate's upper bound is embedded.  When no query refutes anything and no
     smaller fusion is found, the certificate is ``cert`` itself.
     ``on_step(result)`` after each query, ``on_solvers(text)`` on each solver state.
+    ``options``: the encoding options (default all of :data:`~attnproof.smt.lines.LINE_OPTIONS`).
     """
     from .certify import line_certificate
     from .line_query import line_minimize
+    from .lines import LINE_OPTIONS
 
     mr = line_minimize(M, timeout=timeout, budget=timeout, max_atoms=max_atoms, on_step=on_step,
-                       lower=cert.lower.value, strategy="ascend", on_solvers=on_solvers)
+                       lower=cert.lower.value, strategy="ascend", on_solvers=on_solvers,
+                       options=LINE_OPTIONS if options is None else tuple(options))
     fusion = mr.best if mr.best.atoms < cert.upper else None
     if fusion is None and mr.refutation is None:
         return cert, mr

@@ -31,7 +31,8 @@ from fractions import Fraction
 from ..errors import AttnproofError
 from .solvers import run_solvers, solver_available
 
-__all__ = ["replay_step", "replay_line_step", "encoding_options_of", "line_options_of", "header_mismatch",
+__all__ = ["replay_step", "replay_line_step", "encoding_options_of", "line_options_of",
+           "contraction_mismatch", "header_mismatch",
            "DEFAULT_REPLAY_TIMEOUT"]
 
 DEFAULT_REPLAY_TIMEOUT = 600.0
@@ -173,31 +174,15 @@ def replay_step(step: dict, timeout: float = DEFAULT_REPLAY_TIMEOUT,
     return _both_unsat(text, timeout, problem is not None)
 
 
-def line_options_of(step: dict, M) -> tuple[str, ...] | None:
-    """The encoding options whose line query for ``M`` has the step's hash, or None.
-
-    The factors are derived again from the problem's reduced denominator
-    (:func:`attnproof.smt.lines.line_factors`): each of the step's ``(g, c, m)``
-    must be a binomial factor ``(1 + c·x^g)^{m'}`` of ``Q`` with ``m ≤ m'``, and its
-    Newton factors are those of the problem (or none).  Every subset of the sound
-    extras is tried, all of them first.
-
-    >>> from attnproof.families import graph_sum, named_graph
-    >>> from attnproof.smt.line_query import line_query
-    >>> from attnproof.certificate.steps.windows import line_refutation_step
-    >>> from attnproof.smt.certify import line_refutation
-    >>> M = graph_sum(named_graph("complete", 3))
-    >>> step = line_refutation_step(line_refutation(line_query(M, 6, 60)), "0" * 64)
-    >>> line_options_of(step, M)
-    ('parity', 'order', 'faces', 'symmetry')
-    >>> line_options_of(dict(step, atoms=5), M) is None
-    True
-    """
+def _step_factors(step: dict, M):
+    """The step's factors ``(g, c, m)`` when each is a binomial factor ``(1 + c·x^g)^{m'}`` of
+    the problem's reduced denominator with ``m ≤ m'``, with the problem's Newton factors
+    the step keeps (or none); None otherwise."""
     from ..fusion import reduced_form
-    from .lines import LINE_OPTIONS, LineFactor, encode_lines, line_factors
+    from .lines import LineFactor, line_factors
 
-    k, digest, dirs = step.get("atoms"), step.get("smtlib_sha256"), step.get("directions")
-    if not isinstance(k, int) or isinstance(k, bool) or not isinstance(dirs, list):
+    dirs = step.get("directions")
+    if not isinstance(dirs, list):
         return None
     coefs = step.get("coefficients", [1] * len(dirs))
     mults = step.get("multiplicities", [1] * len(dirs))
@@ -214,15 +199,91 @@ def line_options_of(step: dict, M) -> tuple[str, ...] | None:
     nothers = len(step.get("newton_factors", []))
     if nothers not in (0, len(lf.others)):
         return None
-    others = lf.others if nothers else ()
-    for size in range(len(LINE_OPTIONS), -1, -1):
-        for opts in itertools.combinations(LINE_OPTIONS, size):
-            try:
-                enc = encode_lines(facs, k, opts, others)
-            except (AttnproofError, ValueError):
-                continue
-            if enc.sha256 == digest:
-                return opts
+    return facs, (lf.others if nothers else ())
+
+
+def contraction_mismatch(step: dict, M) -> str | None:
+    """Why the step's ``contraction_bounds`` are not the bounds the problem gives, or None
+    (also when the step's factors are not the problem's: :func:`line_options_of` refuses it).
+
+    The bounds are derived again from the factors of the problem that the step names
+    (:func:`attnproof.smt.lines.contraction_bounds`, THEORY Lemma 13.2): a number in
+    the certificate is never taken on trust.
+
+    >>> from attnproof.families import graph_sum, named_graph
+    >>> M = graph_sum(named_graph("complete", 3))
+    >>> step = {"directions": [[0, 1, -1], [1, -1, 0], [1, 0, -1]], "options": ["contraction"],
+    ...         "contraction_bounds": [3, 3, 4]}
+    >>> contraction_mismatch(step, M)
+    'contraction_bounds [3, 3, 4] are not those of the problem, [3, 3, 3] (THEORY Lemma 13.2)'
+    >>> contraction_mismatch(dict(step, contraction_bounds=[3, 3, 3]), M) is None
+    True
+    """
+    from .lines import contraction_bounds
+
+    opts = step.get("options")
+    if not isinstance(opts, list) or "contraction" not in opts:
+        return None
+    got = _step_factors(step, M)
+    if got is None:                 # not this problem's factors: line_options_of says so
+        return None
+    want = list(contraction_bounds(got[0]))
+    if step.get("contraction_bounds") != want:
+        return (f"contraction_bounds {step.get('contraction_bounds')} are not those of the "
+                f"problem, {want} (THEORY Lemma 13.2)")
+    return None
+
+
+def line_options_of(step: dict, M) -> tuple[str, ...] | None:
+    """The encoding options whose line query for ``M`` has the step's hash, or None.
+
+    The factors are derived again from the problem's reduced denominator
+    (:func:`attnproof.smt.lines.line_factors`): each of the step's ``(g, c, m)``
+    must be a binomial factor ``(1 + c·x^g)^{m'}`` of ``Q`` with ``m ≤ m'``, and its
+    Newton factors are those of the problem (or none).  A step that records its
+    ``options`` is encoded with exactly those (and, with ``contraction``, the bounds
+    the problem gives, :func:`contraction_mismatch`); one that does not (certificates
+    written before options were recorded) is tried with every subset of
+    :data:`~attnproof.smt.lines.LEGACY_LINE_OPTIONS`, all of them first.
+
+    >>> from attnproof.families import graph_sum, named_graph
+    >>> from attnproof.smt.line_query import line_query
+    >>> from attnproof.certificate.steps.windows import line_refutation_step
+    >>> from attnproof.smt.certify import line_refutation
+    >>> M = graph_sum(named_graph("complete", 3))
+    >>> step = line_refutation_step(line_refutation(line_query(M, 6, 60)), "0" * 64)
+    >>> line_options_of(step, M)
+    ('parity', 'order', 'faces', 'symmetry', 'contraction')
+    >>> line_options_of(dict(step, atoms=5), M) is None
+    True
+    >>> line_options_of(dict(step, options=["parity"]), M) is None
+    True
+    """
+    from .lines import LEGACY_LINE_OPTIONS, LINE_OPTIONS, encode_lines
+
+    k, digest = step.get("atoms"), step.get("smtlib_sha256")
+    if not isinstance(k, int) or isinstance(k, bool):
+        return None
+    got = _step_factors(step, M)
+    if got is None:
+        return None
+    facs, others = got
+    recorded = step.get("options")
+    if recorded is not None:
+        if (not isinstance(recorded, list) or any(o not in LINE_OPTIONS for o in recorded)
+                or contraction_mismatch(step, M) is not None):
+            return None
+        tries = [tuple(o for o in LINE_OPTIONS if o in recorded)]
+    else:
+        tries = [opts for size in range(len(LEGACY_LINE_OPTIONS), -1, -1)
+                 for opts in itertools.combinations(LEGACY_LINE_OPTIONS, size)]
+    for opts in tries:
+        try:
+            enc = encode_lines(facs, k, opts, others)
+        except (AttnproofError, ValueError):
+            continue
+        if enc.sha256 == digest:
+            return opts
     return None
 
 
@@ -231,7 +292,8 @@ def replay_line_step(step: dict, timeout: float = DEFAULT_REPLAY_TIMEOUT,
     """``(True, message)`` when z3 and cvc5 both find a ``line_refutation`` query unsat.
 
     With ``problem`` the text must be the line query of that problem's binomial
-    factors, ``k`` and one set of encoding options (:func:`line_options_of`).
+    factors, ``k`` and the step's encoding options (:func:`line_options_of`); the
+    contraction bounds it assumes are derived again (:func:`contraction_mismatch`).
 
     >>> replay_line_step({"rule": "line_refutation", "smtlib": "x", "smtlib_sha256": "0" * 64})
     (False, 'the SMT-LIB2 text does not match smtlib_sha256')
@@ -239,6 +301,10 @@ def replay_line_step(step: dict, timeout: float = DEFAULT_REPLAY_TIMEOUT,
     text, why = _hashed_text(step)
     if text is None:
         return False, why
+    if problem is not None:
+        bad = contraction_mismatch(step, problem)
+        if bad is not None:
+            return False, bad
     if problem is not None and line_options_of(step, problem) is None:
         return False, (f"the SMT-LIB2 text is not the line query of the certificate's problem "
                        f"with at most {step.get('atoms')} points")

@@ -93,13 +93,17 @@ def _zonotope_cert(gens: list, dim: int, method: str, lower: int) -> dict:
     """A certificate for Σ σ(<g, q>) with one block of the given method and product_fusion."""
     prob = _sigma_problem(gens, dim)
     steps = []
-    for g in gens:
+    for h, g in enumerate(gens):
         f, wit = _binomial_factor(g)
         steps.append({"rule": "irreducible_factor", "poly": _poly_json(f), "witness": wit,
-                      "residue_component": 0})
+                      "heads": [[h, 1]], "residue_component": 0})
     steps.sort(key=lambda s: canonical_json(s["poly"]))
-    steps.append({"rule": "newton_blocks", "blocks": [
-        {"factors": list(range(len(gens))), "method": method}]})
+    block = {"factors": list(range(len(gens))), "method": method}
+    if method == "zonotope_graphic":        # the producer's hint: nodes named by variable, ground dim
+        from attnproof.bounds.zonotope import graph_hint
+        ends = [[i for i, x in enumerate(g) if x] for g in gens]
+        block["graph_blocks"] = graph_hint([(e[0], e[1] if len(e) == 2 else dim) for e in ends])
+    steps.append({"rule": "newton_blocks", "blocks": [block]})
     steps.append({"rule": "product_fusion"})
     doc = {"format": "attnproof-certificate", "version": 1, "problem": prob,
            "problem_sha256": "", "claims": {"window_refutations": []}, "steps": steps,
@@ -189,7 +193,7 @@ def single_sigma(key: int) -> dict:
            "problem": _sigma_problem([[key]], 1), "problem_sha256": "",
            "claims": {"window_refutations": []},
            "steps": [{"rule": "irreducible_factor", "poly": [[1, []], [1, [[0, 1]]]],
-                      "witness": {"kind": "linear", "var": 0}, "residue_component": 0},
+                      "witness": {"kind": "linear", "var": 0}, "heads": [[0, 1]], "residue_component": 0},
                      {"rule": "newton_blocks", "blocks": [{"factors": [0],
                                                            "method": "zonotope_independent"}]},
                      {"rule": "product_fusion"}],
@@ -202,6 +206,7 @@ def double_sigma(key: int) -> dict:
     valuation, so the residue needs the quotients (1 + x^key)/(1 + x) of key terms."""
     doc = single_sigma(key)
     doc["problem"] = _sigma_problem([[key], [key]], 1)
+    doc["steps"][0]["heads"] = [[0, 1], [1, 1]]
     _rehash(doc)
     return _claims(doc, 2, 4)
 
@@ -394,7 +399,7 @@ def undecided_division(pad: int = 0, n: int = 10 ** 9) -> dict:
     doc = {"format": "attnproof-certificate", "version": 1, "problem": prob,
            "problem_sha256": "", "claims": {"window_refutations": []}, "trust": "exact",
            "steps": [{"rule": "irreducible_factor", "poly": [[1, []], [1, [[0, 1]]]],
-                      "witness": {"kind": "linear", "var": 0}, "residue_component": 0},
+                      "witness": {"kind": "linear", "var": 0}, "heads": [[0, 1]], "residue_component": 0},
                      {"rule": "newton_blocks", "blocks": [{"factors": [0],
                                                            "method": "zonotope_independent"}]},
                      {"rule": "product_fusion"}]}
@@ -415,7 +420,7 @@ def huge_exponent_head(nv: int = 100, digits: int = 2000, seed: int = 1) -> dict
     doc = {"format": "attnproof-certificate", "version": 1, "problem": prob,
            "problem_sha256": "", "claims": {"window_refutations": []}, "trust": "exact",
            "steps": [{"rule": "irreducible_factor", "poly": [[1, []], [1, [[0, 1]]]],
-                      "witness": {"kind": "linear", "var": 0}, "residue_component": 0},
+                      "witness": {"kind": "linear", "var": 0}, "heads": [[0, 1]], "residue_component": 0},
                      {"rule": "newton_blocks", "blocks": [{"factors": [0],
                                                            "method": "zonotope_independent"}]},
                      {"rule": "product_fusion"}]}
@@ -497,7 +502,7 @@ def entries() -> list[tuple[str, str, object, int, list, list]]:
     mut("forged-flint-with-factor", "flint", "reduced_by_flint after an irreducible_factor step",
         lambda d: d["steps"].insert(0, {"rule": "irreducible_factor", "poly": [[1, []], [1, [[0, 1]]]],
                                         "witness": {"kind": "linear", "var": 0},
-                                        "residue_component": 0}))
+                                        "heads": [[0, 1], [1, 1]], "residue_component": 0}))
     k3 = _golden("k3")
     wfalse = with_window(copy.deepcopy(k3), window_step(
         7, {"kind": "box", "radius": 0, "coordinates": [0, 1]}))
@@ -537,17 +542,17 @@ def entries() -> list[tuple[str, str, object, int, list, list]]:
         lambda d: d["steps"].insert(0, {"rule": "irreducible_factor",
                                         "poly": [[1, []], [1, [[0, 1]]], [1, [[1, 1]]]],
                                         "witness": {"kind": "linear", "var": 0},
-                                        "residue_component": 0}))
+                                        "heads": [[0, 1]], "residue_component": 0}))
     mut("forged-factor-square", "w1", "irreducible_factor: (1+x)^2 = 1 + 2x + x^2 with a "
         "simplex witness (its support is not affinely independent)",
         lambda d: d["steps"].__setitem__(0, {"rule": "irreducible_factor",
                                              "poly": [[1, []], [2, [[0, 1]]], [1, [[0, 2]]]],
-                                             "witness": {"kind": "simplex"}, "residue_component": 0}))
+                                             "witness": {"kind": "simplex"}, "heads": [[0, 1]], "residue_component": 0}))
     mut("forged-factor-binomial-imprimitive", "w1", "irreducible_factor: 1 + x^2 claimed "
         "irreducible by a binomial witness (exponent gcd 2)",
         lambda d: d["steps"].__setitem__(0, {"rule": "irreducible_factor",
                                              "poly": [[1, []], [1, [[0, 2]]]],
-                                             "witness": {"kind": "binomial"}, "residue_component": 0}))
+                                             "witness": {"kind": "binomial"}, "heads": [[0, 1]], "residue_component": 0}))
     mut("forged-residue-component", "w3", "irreducible_factor: residue_component out of range",
         lambda d: _step(d, "irreducible_factor").__setitem__("residue_component", 1))
     mut("forged-factor-cancelling", "cancel", "irreducible_factor: 1 + x cancels "
@@ -555,17 +560,18 @@ def entries() -> list[tuple[str, str, object, int, list, list]]:
         lambda d: d["steps"].insert(0, {"rule": "irreducible_factor",
                                         "poly": [[1, []], [1, [[0, 1]]]],
                                         "witness": {"kind": "linear", "var": 0},
-                                        "residue_component": 0}))
+                                        "heads": [[0, 1], [1, 1]], "residue_component": 0}))
     mut("forged-vertex-extra", "k3-explicit", "newton_blocks: an extra vertex (1,1,1) whose "
         "functional has ties", lambda d: _step(d, "newton_blocks")["blocks"][0]["vertices"].insert(
             3, [[1, 1, 1], [1, 1, 1]]))
-    mut("forged-blocks-missing-factor", "k3", "newton_blocks: a factor left out of every block",
+    mut("forged-blocks-missing-factor", "path3", "newton_blocks: a factor left out of every block",
         lambda d: _step(d, "newton_blocks")["blocks"][0]["factors"].pop() and None)
     mut("forged-blocks-repeat-factor", "w3", "newton_blocks: a factor in two blocks",
         lambda d: _step(d, "newton_blocks")["blocks"][1]["factors"].append(2))
     mut("forged-independent-c4", "c4", "newton_blocks: C_4's dependent generators claimed "
-        "independent", lambda d: _step(d, "newton_blocks")["blocks"][0].__setitem__(
-            "method", "zonotope_independent"))
+        "independent", lambda d: (_step(d, "newton_blocks")["blocks"][0].update(
+            method="zonotope_independent"), _step(d, "newton_blocks")["blocks"][0].pop("graph_blocks"))
+        and None)
     mut("forged-upper-claim", "w3", "claims.upper_bound below what the steps prove",
         lambda d: _claims(d, 8, 7) and None)
     mut("forged-minimum-gap", "k3", "claims.minimum given although the bounds differ",
@@ -628,7 +634,7 @@ def entries() -> list[tuple[str, str, object, int, list, list]]:
     mut("bomb-factor-exponent-2000-digits", "w3", "a factor 1 + x0 x1^(10^1999) (linear "
         "witness) that divides nothing", lambda d: d["steps"].insert(0, {
             "rule": "irreducible_factor", "poly": [[1, []], [1, [[0, 1], [1, 10 ** 1999]]]],
-            "witness": {"kind": "linear", "var": 0}, "residue_component": 0}))
+            "witness": {"kind": "linear", "var": 0}, "heads": [[0, 1]], "residue_component": 0}))
     for name, dim in (("1e9", 10 ** 9), ("2e9", 2 * 10 ** 9), ("1e12", 10 ** 12),
                       ("1e30", 10 ** 30)):
         mut(f"bomb-dim-{name}", "w1", f"problem dim {dim} in a 700-byte certificate",
@@ -680,7 +686,7 @@ def entries() -> list[tuple[str, str, object, int, list, list]]:
         "would be quadratic): rejected in linear time",
         lambda d: (d["steps"].__setitem__(0, {"rule": "irreducible_factor", "poly": sorted(
             [[1, [[j, -1]]] for j in range(3000)], key=lambda t: t[1]),
-            "witness": {"kind": "linear", "var": 0}, "residue_component": 0})) and None)
+            "witness": {"kind": "linear", "var": 0}, "heads": [[0, 1]], "residue_component": 0})) and None)
     w24 = build_certificate(sigmoid_sum(24), explicit_fusion_limit=1).doc
     mut("bomb-fusion-expansion", w24, "W_24 with a 2-atom explicit head whose value agrees "
         "with the heads at the checker's point mod p: the identity check would expand 23 "
@@ -724,7 +730,7 @@ def entries() -> list[tuple[str, str, object, int, list, list]]:
         _claims(_rehash({"format": "attnproof-certificate", "version": 1, "problem": cap,
                          "problem_sha256": "", "trust": "exact", "steps": [
             {"rule": "irreducible_factor", "poly": [[c0, []], [c1, [[0, 1]]]],
-             "witness": {"kind": "linear", "var": 0}, "residue_component": 0},
+             "witness": {"kind": "linear", "var": 0}, "heads": [[0, 1]], "residue_component": 0},
             {"rule": "newton_blocks", "blocks": [{"factors": [0],
                                                    "method": "zonotope_independent"}]},
             {"rule": "product_fusion"}],

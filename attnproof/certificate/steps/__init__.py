@@ -64,8 +64,8 @@ def lower_bound_steps(lb: LowerBound) -> list[dict]:
         bound = [j for j in range(len(lb.factors)) if j not in unbound]
         steps = []
         for j in bound:
-            poly, _mult, wit, comp = lb.factors[j]
-            steps.append(irreducible_factor_step(poly, wit, comp))
+            poly, _mult, wit, comp, heads = lb.factors[j]
+            steps.append(irreducible_factor_step(poly, wit, heads, comp))
         blocks = lb.blocks
         if lb.sub_sum is not None:       # §6.14: the blocks count the kept factors, renumbered
             at = {j: i for i, j in enumerate(bound)}
@@ -73,7 +73,7 @@ def lower_bound_steps(lb: LowerBound) -> list[dict]:
                 steps.append(sub_sum_step([at[j] for j in lb.sub_sum]))
             new = {j: i for i, j in enumerate(lb.sub_sum)}
             blocks = sorted((Block([new[j] for j in b.factors], b.variables, b.method, b.count,
-                                   b.vertices, b.complete) for b in blocks),
+                                   b.vertices, b.complete, graph=b.graph) for b in blocks),
                             key=lambda b: b.factors[0])
         steps.append(newton_blocks_step(blocks))
     if lb.floor is not None:       # §6.13 non_constant: the floor 2 follows the count

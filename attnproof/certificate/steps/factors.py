@@ -6,8 +6,9 @@ gives the reduced form itself (C3).  Polynomials are written in the
 certificate form ``[[coef, [[var, exp], ...]], ...]``, terms sorted by their pair
 lists.
 
->>> irreducible_factor_step({((0, 1),): 1, (): 1}, Witness("linear", 0), 0)["poly"]
-[[1, []], [1, [[0, 1]]]]
+>>> step = irreducible_factor_step({((0, 1),): 1, (): 1}, Witness("linear", 0), {0: 1}, 0)
+>>> step["poly"], step["heads"]
+([[1, []], [1, [[0, 1]]]], [[0, 1]])
 """
 
 from __future__ import annotations
@@ -45,10 +46,13 @@ def witness_doc(w: Witness) -> dict[str, Any]:
     return {"kind": w.kind} if w.var is None else {"kind": w.kind, "var": w.var}
 
 
-def irreducible_factor_step(poly: dict, witness: Witness, residue_component: int) -> dict[str, Any]:
-    """The ``irreducible_factor`` step of one certified factor (sparse integer polynomial)."""
+def irreducible_factor_step(poly: dict, witness: Witness, heads: dict,
+                            residue_component: int) -> dict[str, Any]:
+    """The ``irreducible_factor`` step of one certified factor (sparse integer polynomial):
+    ``heads`` maps every head whose denominator it divides to the exponent ``a_h``, the
+    hint the checker verifies instead of searching the heads."""
     return {"rule": "irreducible_factor", "poly": to_json_poly(poly), "witness": witness_doc(witness),
-            "residue_component": residue_component}
+            "heads": [[h, heads[h]] for h in sorted(heads)], "residue_component": residue_component}
 
 
 def reduced_by_flint_step(numerators: list, denominator: dict) -> dict[str, Any]:

@@ -48,7 +48,10 @@ class LineRefutation:
 
     ``coefficients`` and ``multiplicities``: the ``c`` and ``m`` of the factors
     ``(1 + c·x^g)^m`` along ``directions``; ``newton_factors``: the other factors the
-    query keeps as Newton constraints, as (sparse polynomial, multiplicity).
+    query keeps as Newton constraints, as (sparse polynomial, multiplicity);
+    ``options``: the encoding's options (:data:`attnproof.smt.lines.LINE_OPTIONS`);
+    ``contraction_bounds``: with option ``contraction``, per direction the number of its
+    lines the query demands (None: no demand), which a replay derives again.
     """
 
     atoms: int
@@ -59,6 +62,8 @@ class LineRefutation:
     coefficients: tuple[Fraction, ...] = ()
     multiplicities: tuple[int, ...] = ()
     newton_factors: tuple[tuple[Mapping[Monomial, int], int], ...] = ()
+    options: tuple[str, ...] = ()
+    contraction_bounds: tuple[int | None, ...] = ()
 
 
 def window_refutation_step(r: WindowRefutation) -> dict[str, Any]:
@@ -117,7 +122,9 @@ def line_refutation_step(r: LineRefutation, problem_sha256: str,
     ``bound_factors``: the polynomials of the certificate's ``irreducible_factor``
     steps, in order (a Newton factor is written as its index there).  ``coefficients``,
     ``multiplicities`` and ``newton_factors`` are written only when some ``c ≠ 1``,
-    some ``m > 1`` or some factor is kept as a Newton constraint (docs/certificates.md §6.11).
+    some ``m > 1`` or some factor is kept as a Newton constraint (docs/certificates.md §6.11);
+    ``options`` when the refutation names them, ``contraction_bounds`` with option
+    ``contraction``.
 
     >>> r = LineRefutation(6, ((1, -1),), {"z3": "4", "cvc5": "1"}, "", "1" * 64)
     >>> line_refutation_step(r, "0" * 64)["directions"]
@@ -125,6 +132,10 @@ def line_refutation_step(r: LineRefutation, problem_sha256: str,
     >>> r = LineRefutation(6, ((1,), (2,)), {}, "", "1" * 64, (Fraction(1), Fraction(3, 2)))
     >>> line_refutation_step(r, "0" * 64)["coefficients"]
     [1, '3/2']
+    >>> r = LineRefutation(6, ((1, 0), (0, 1)), {}, "", "1" * 64, options=("parity", "contraction"),
+    ...                    contraction_bounds=(2, None))
+    >>> {k: v for k, v in line_refutation_step(r, "0" * 64).items() if k.startswith("contr") or k == "options"}
+    {'options': ['parity', 'contraction'], 'contraction_bounds': [2, None]}
     """
     step: dict[str, Any] = {"rule": "line_refutation", "atoms": r.atoms,
                             "directions": [list(g) for g in r.directions],
@@ -134,6 +145,10 @@ def line_refutation_step(r: LineRefutation, problem_sha256: str,
         step["coefficients"] = [_rational_json(c) for c in r.coefficients]
     if any(m != 1 for m in r.multiplicities):
         step["multiplicities"] = list(r.multiplicities)
+    if r.options:
+        step["options"] = list(r.options)
+    if "contraction" in r.options:
+        step["contraction_bounds"] = list(r.contraction_bounds)
     if r.newton_factors:
         if not bound_factors:
             raise CertificateError("a line refutation with Newton factors needs the "

@@ -27,7 +27,7 @@ identity check, ``newton`` the ``graphs`` count).
 from __future__ import annotations
 
 from . import factors, floors, fusion, geometry, graph_sums, newton, planar, windows
-from .factors import poly_text, read_poly
+from .factors import finish_factors, poly_text, read_poly
 from .state import TRUST_ORDER, State
 from ..syntax import Reject, Unsupported
 
@@ -40,5 +40,5 @@ RULES: dict = {}
 for _family in FAMILIES:
     RULES.update(_family.RULES)
 
-__all__ = ["RULES", "FAMILIES", "State", "TRUST_ORDER", "Reject", "Unsupported", "read_poly",
+__all__ = ["RULES", "FAMILIES", "finish_factors", "State", "TRUST_ORDER", "Reject", "Unsupported", "read_poly",
            "poly_text"]

@@ -96,48 +96,21 @@ def poly_text(f: dict) -> str:
 
 # -- irreducibility witnesses (THEORY §5, C1) ------------------------------
 
-def _linear_var(f: dict):
-    """Smallest variable in which ``f`` (normal form: exponents >= 0, minimum 0) is
-    linear with a single-term coefficient, or None.
-
-    >>> _linear_var({((3, 1),): 1, ((5, 1),): 1, (): 1})      # x3 + x5 + 1: linear in x3
-    3
-    """
-    n = len(f)
-    ones: dict = {}
-    other: set = set()
-    for m in f:
-        for v, e in m:
-            if e == 1:
-                ones[v] = ones.get(v, 0) + 1
-            else:
-                other.add(v)
-    for v in sorted(ones):
-        if v not in other and ones[v] < n and (ones[v] == 1 or n - ones[v] == 1):
-            return v
-    return None
-
-
 def _irreducible(f: dict, wit, where: str, budget: Budget) -> None:
-    """Check an irreducibility witness.  Witnesses are canonical: ``linear`` with
-    the smallest possible variable when one exists, else ``binomial`` (2 terms, primitive
-    difference), ``capelli`` (2 terms, content at least 2), else ``simplex`` (3 or more)."""
+    """Check an irreducibility witness: ``linear`` (in the variable it names),
+    ``binomial`` (2 terms, primitive difference), ``capelli`` (2 terms, content at
+    least 2) or ``simplex`` (3 or more).  Any witness that holds is accepted."""
     kind = wit.get("kind") if isinstance(wit, dict) else None
-    lin = _linear_var(f)
     if kind == "linear":
         # f = a + b·x_i, a and b free of x_i, one of them a single term (a unit of
         # the Laurent ring).  Degrees in x_i add under products, so a factorization
         # has a factor free of x_i dividing a and b, hence a unit.
         fields(wit, {"kind", "var"}, set(), where)
         v = integer(wit["var"], f"{where}: var", 0)
-        if v == lin:
-            return                # lin varies in f (exponent 1 in some terms, 0 in others)
-        if v not in P.variables(f):
-            raise Reject(f"{where}: the polynomial does not involve variable {v}")
-        if lin is None:
-            raise Reject(f"{where}: not linear with a single-term coefficient in any variable")
-        if v != lin:
-            raise Reject(f"{where}: the canonical linear witness is variable {lin}, not {v}")
+        es = [dict(m).get(v, 0) for m in f]       # normal form: exponents >= 0, least 0
+        n1 = es.count(1)
+        if n1 + es.count(0) != len(f) or min(n1, len(f) - n1) != 1:
+            raise Reject(f"{where}: not linear in variable {v} with a single-term coefficient")
         return
     if kind in ("binomial", "simplex"):
         # binomial: 1 + c·X^g with g primitive is linear after a unimodular change of
@@ -145,8 +118,6 @@ def _irreducible(f: dict, wit, where: str, budget: Budget) -> None:
         # vectors have coordinate gcd 1 spans an integrally indecomposable polytope,
         # so f is absolutely irreducible.
         fields(wit, {"kind"}, set(), where)
-        if lin is not None:
-            raise Reject(f"{where}: the canonical witness is 'linear' (variable {lin})")
         pts = sorted(f, key=P.lex_key)
         if kind == "binomial" and len(pts) != 2:
             raise Reject(f"{where}: a binomial has exactly 2 terms, this one has {len(pts)}")
@@ -166,8 +137,6 @@ def _irreducible(f: dict, wit, where: str, budget: Budget) -> None:
     if kind == "capelli":
         # a binomial whose exponent difference has content k >= 2 (..capelli)
         fields(wit, {"kind"}, set(), where)
-        if lin is not None:
-            raise Reject(f"{where}: the canonical witness is 'linear' (variable {lin})")
         if len(f) != 2:
             raise Reject(f"{where}: a Capelli witness is for binomials, this has {len(f)} terms")
         budget.charge(sum(abs(c).bit_length() for c in f.values()), "Capelli's test")
@@ -183,17 +152,32 @@ def _irreducible(f: dict, wit, where: str, budget: Budget) -> None:
 
 # -- the rules ---------------------------------------------------------------
 
+def _listed_heads(x, nheads: int, where: str) -> list:
+    """The ``heads`` hint ``[[h, a_h], ...]``: heads strictly increasing, ``a_h >= 1``."""
+    if not isinstance(x, list) or not x or not all(isinstance(p, list) and len(p) == 2 for p in x):
+        raise Reject(f"{where}: heads must be a non-empty list of [head, exponent] pairs")
+    out = [(integer(h, f"{where}: head", 0), integer(a, f"{where}: exponent", 1)) for h, a in x]
+    if out[-1][0] >= nheads or any(g >= h for (g, _), (h, _) in zip(out, out[1:])):
+        raise Reject(f"{where}: heads must be strictly increasing, below {nheads}")
+    return out
+
+
+def _divides(f: dict, D: dict, bud: Budget) -> bool:
+    """``f | D`` (``D != 0``): the closed form for two binomials, else one exact division."""
+    bv = binomial_valuation(f, D)
+    return bool(bv) if bv is not None else P.divexact(D, f, bud) is not None
+
+
 def rule_irreducible_factor(st: State, step: dict, where: str) -> None:
     """An irreducible factor ``f`` of the reduced denominator, with multiplicity.
 
-    The checker computes ``a_h = v_f(D_h)`` for every head by exact division,
-    ``e = max a_h`` and ``C_h = D_h / f^e`` for the heads with ``a_h = e``.  In
-    the local ring at ``f``, ``M = X / (f^e · Π C_h) + (terms of pole order < e)``
-    with ``X_c = Σ_{top h} N_{h,c} Π_{top g≠h} C_g``; so ``f^e`` divides ``Q``
-    exactly iff ``f ∤ X``.  ``residue_component`` names the smallest ``c``
-    with ``f ∤ X_c``.
+    The hint ``heads`` gives every ``a_h = v_f(D_h) >= 1``, verified here (no search);
+    ``e = max a_h`` and ``C_h = D_h / f^e`` for the heads with ``a_h = e``.  In the local
+    ring at ``f``, ``M = X / (f^e · Π C_h) + (terms of pole order < e)`` with
+    ``X_c = Σ_{top h} N_{h,c} Π_{top g≠h} C_g``, so ``f^e`` divides ``Q`` exactly iff
+    ``f ∤ X_c`` for ``c = residue_component``.  :func:`finish_factors` checks the rest.
     """
-    fields(step, {"rule", "poly", "witness", "residue_component"}, set(), where)
+    fields(step, {"rule", "poly", "witness", "heads", "residue_component"}, set(), where)
     if st.flint_used:
         raise Reject(f"{where}: irreducible_factor cannot follow reduced_by_flint")
     pb = st.pb
@@ -209,20 +193,27 @@ def rule_irreducible_factor(st: State, step: dict, where: str) -> None:
     if st.factor_text is not None and not text > st.factor_text:
         raise Reject(f"{where}: factors must be strictly increasing by their canonical JSON text")
     _irreducible(f, step["witness"], f"{where}: witness", bud)
+    listed = _listed_heads(step["heads"], len(pb.den), f"{where}: heads")
+    bud.charge(len(listed), "reading the heads")
     vals = {}
-    for h in st.divisor_candidates(f):
-        a = binomial_valuation(f, pb.den[h])          # closed form, any exponent size
-        if a is None:
-            a, C = P.valuation(f, pb.den[h], bud)
+    for h, a in listed:
+        D, C = pb.den[h], None            # C = D_h / f^a, built here or only when needed below
+        if len(D) == len(f) and (D == f or P.normal_form(D, bud) == f):
+            st.covered.add(h)             # an associate of the irreducible f: no other factor
+            got: int | None = 1
+        elif (got := binomial_valuation(f, D)) is not None:     # closed form, squarefree
+            bud.charge(P.size(f) + P.size(D), "a binomial valuation")
         else:
-            bud.charge(P.size(f) + P.size(pb.den[h]), "a binomial valuation")
-            C = None                                  # D_h / f, built only when needed below
-        if a:
-            vals[h] = (a, C)
-    if not vals:
-        raise Reject(f"{where}: the factor divides no head denominator")
+            got, C = 0, D
+            while got <= a and (q := P.divexact(C, f, bud)) is not None:
+                got, C = got + 1, q
+        if got != a:
+            raise Reject(f"{where}: head {h}: the factor divides its denominator "
+                         f"{got if got < a else 'more than ' + str(a)} times, not {a}")
+        vals[h] = (a, C)
+    st.listed.append((st.step_index, f, {h for h, _ in listed}))
     e = max(a for a, _ in vals.values())
-    top = sorted(h for h, (a, _) in vals.items() if a == e)
+    top = [h for h, (a, _) in vals.items() if a == e]
     if len(top) > 1:
         for h in top:
             if vals[h][1] is None:
@@ -230,43 +221,54 @@ def rule_irreducible_factor(st: State, step: dict, where: str) -> None:
                 if C is None:          # the closed form and the division disagree: a bug
                     raise Unsupported(f"{where}: a binomial valuation could not be confirmed")
                 vals[h] = (e, C)
-    comp = integer(step["residue_component"], f"{where}: residue_component", 0)
-    if comp >= pb.value_dim:
-        raise Reject(f"{where}: residue_component {comp} out of range")
+    c = integer(step["residue_component"], f"{where}: residue_component", 0)
+    if c >= pb.value_dim:
+        raise Reject(f"{where}: residue_component {c} out of range")
     # X_c = Σ_h N_{h,c}·Π_{g≠h} C_g, each product from a prefix and a suffix product of the
     # C_g: every polynomial built has at most max_h |N_h|·Π_g |C_g| terms, bounded first
     Cs = [vals[h][1] or {(): 1} for h in top]
-    size = max((len(n) for h in top for n in pb.num[h]), default=1)
+    size = max((len(pb.num[h][c]) for h in top), default=1)
     for C in Cs:
         size *= len(C)
         if size > MAX_EXPANSION:
             raise Unsupported(f"{where}: the residue of {len(top)} heads would expand to more "
                               f"than {MAX_EXPANSION} terms")
-    pre: list = [{(): 1}]
-    suf: list = [{(): 1}]
-    if len(top) > 1:
+    if len(top) == 1:
+        X = pb.num[top[0]][c]          # read only below
+    else:
+        pre: list = [{(): 1}]
+        suf: list = [{(): 1}]
         for C in Cs[:-1]:
             pre.append(P.mul(pre[-1], C, bud))
         for C in reversed(Cs[1:]):
             suf.append(P.mul(suf[-1], C, bud))
         suf.reverse()
-    for c in range(comp + 1):
-        X: dict = {}
-        if len(top) == 1:
-            X = pb.num[top[0]][c]          # read only below
-        else:
-            for i, h in enumerate(top):
-                P.add_into(X, P.mul(P.mul(pb.num[h][c], pre[i], bud), suf[i], bud))
-        bv = binomial_valuation(f, X) if X and len(f) == 2 == len(X) else None
-        divides = (not X) or (bool(bv) if bv is not None else P.divexact(X, f, bud) is not None)
-        if c < comp and not divides:
-            raise Reject(f"{where}: residue_component must be the smallest component "
-                         f"not divisible by the factor ({c} already is not)")
-        if c == comp and divides:
-            raise Reject(f"{where}: the factor divides the residue numerator of component "
-                         f"{c}: it does not survive in the reduced denominator")
+        X = {}
+        for i, h in enumerate(top):
+            P.add_into(X, P.mul(P.mul(pb.num[h][c], pre[i], bud), suf[i], bud))
+    if not X or _divides(f, X, bud):
+        raise Reject(f"{where}: the factor divides the residue numerator of component "
+                     f"{c}: it does not survive in the reduced denominator")
     st.factors.append((f, e))
     st.factor_text = text
+
+
+def finish_factors(st: State) -> None:
+    """After the last factor step: no bound factor divides a head its ``heads`` leave out.
+
+    A head whose denominator is an associate of a bound factor has no other irreducible
+    factor; every other head a factor may divide (``State.divisor_candidates``) is tested.
+    """
+    listed, st.listed = st.listed, []
+    pb = st.pb
+    if all(h in st.covered or len(D) < 2 for h, D in enumerate(pb.den)):
+        st.budget.charge(len(pb.den), "covered heads")
+        return
+    for i, f, hs in listed:
+        for h in st.divisor_candidates(f):
+            if h not in hs and h not in st.covered and _divides(f, pb.den[h], st.budget):
+                raise Reject(f"step {i} (irreducible_factor): heads: the factor divides the "
+                             f"denominator of head {h}, which is not listed")
 
 
 def rule_reduced_by_flint(st: State, step: dict, where: str) -> None:
@@ -302,6 +304,6 @@ def rule_reduced_by_flint(st: State, step: dict, where: str) -> None:
 
 # rule name -> (function, phase)
 RULES = {
-    "irreducible_factor": (rule_irreducible_factor, 0),
+    "irreducible_factor": (rule_irreducible_factor, 0),    # finish_factors runs after the last
     "reduced_by_flint": (rule_reduced_by_flint, 0),
 }

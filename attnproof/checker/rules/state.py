@@ -30,6 +30,8 @@ class State:
     budget: Budget = UNLIMITED
     factors: list = field(default_factory=list)  # bound factors (poly, multiplicity)
     factor_text: str | None = None               # canonical text of the last irreducible factor
+    listed: list = field(default_factory=list)   # (step, factor, its listed heads), until checked
+    covered: set = field(default_factory=set)    # heads whose denominator is a bound factor's associate
     flint_used: bool = False
     lower: int | None = None
     upper: int | None = None

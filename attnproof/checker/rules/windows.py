@@ -15,6 +15,8 @@ from ..syntax import Reject, fields, hexdigest, integer, rational
 from .state import State
 
 MAX_LINE_DIRECTIONS = 64
+# the encoding options a line refutation may name (attnproof.smt.lines.LINE_OPTIONS)
+LINE_OPTIONS = ("parity", "order", "faces", "symmetry", "contraction")
 
 
 def _window(w, where: str):
@@ -114,6 +116,31 @@ def _sparse(g: tuple) -> tuple:
     return tuple((v, x) for v, x in enumerate(g) if x)
 
 
+def _options(step: dict, ndirs: int, where: str) -> None:
+    """The form of a line refutation's ``options`` and ``contraction_bounds``.
+
+    >>> _options({"options": ["parity", "contraction"], "contraction_bounds": [3, None]}, 2, "s")
+    >>> _options({"contraction_bounds": [3]}, 1, "s")
+    Traceback (most recent call last):
+    ...
+    attnproof.checker.syntax.Reject: s: contraction_bounds needs the option contraction
+    """
+    opts = step.get("options", [])
+    if (not isinstance(opts, list) or any(not isinstance(o, str) or o not in LINE_OPTIONS
+                                          for o in opts) or len(set(opts)) != len(opts)):
+        raise Reject(f"{where}: options must be distinct names among {', '.join(LINE_OPTIONS)}")
+    if "contraction_bounds" in step and "contraction" not in opts:
+        raise Reject(f"{where}: contraction_bounds needs the option contraction")
+    if "contraction" in opts:
+        bounds = step.get("contraction_bounds")
+        if not isinstance(bounds, list) or len(bounds) != ndirs:
+            raise Reject(f"{where}: the option contraction needs contraction_bounds, one "
+                         f"entry per direction")
+        for b in bounds:
+            if b is not None:
+                integer(b, f"{where}: contraction_bounds", 2)
+
+
 def rule_line_refutation(st: State, step: dict, where: str) -> None:
     """Every fusion has more than ``atoms`` atoms (SMT; trust line-refuted until replayed).
 
@@ -122,9 +149,14 @@ def rule_line_refutation(st: State, step: dict, where: str) -> None:
     pairs ``(g, c)`` strictly increasing; each Newton factor ``[i, m]`` another bound
     factor, ``m`` at most its multiplicity.  Then ``Π (1 + c·x^g)^m · Π f_i^{m_i}``
     divides ``Q``, hence every fusion's denominator (Theorem 2; docs/lines.md §7).
+    ``options``, when given, are distinct names of encoding options; ``contraction_bounds``
+    (only with option ``contraction``) lists per direction an integer of at least 2 or
+    null.  Those numbers are what the query assumes; a replay derives them again from
+    the problem (THEORY Lemma 13.2), this rule reads only their form.
     """
     fields(step, {"rule", "atoms", "directions", "problem_sha256", "solvers", "smtlib_sha256",
-                  "smtlib"}, {"coefficients", "multiplicities", "newton_factors"}, where)
+                  "smtlib"}, {"coefficients", "multiplicities", "newton_factors", "options",
+                              "contraction_bounds"}, where)
     if st.upper is None:
         raise Reject(f"{where}: line refutations come after the bounds")
     if st.pb.has_z:
@@ -139,6 +171,7 @@ def rule_line_refutation(st: State, step: dict, where: str) -> None:
     coefs, mults = (step.get(x, [1] * len(dirs)) for x in ("coefficients", "multiplicities"))
     if any(not isinstance(xs, list) or len(xs) != len(dirs) for xs in (coefs, mults)):
         raise Reject(f"{where}: coefficients and multiplicities list one entry per direction")
+    _options(step, len(dirs), where)
     gs = [_direction(g, st.pb.dim, f"{where}: directions") for g in dirs]
     cs = [rational(c, f"{where}: coefficients") for c in coefs]
     ms = [integer(m, f"{where}: multiplicities", 1) for m in mults]
