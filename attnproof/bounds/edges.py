@@ -34,10 +34,11 @@ from typing import Any, Optional
 
 from ..heads import MultiHead
 
-__all__ = ["edge_roots_step", "MAX_EDGE_CANDIDATES", "MAX_FACTOR_POINTS"]
+__all__ = ["edge_roots_step", "MAX_EDGE_CANDIDATES", "MAX_FACTOR_POINTS", "MAX_SEARCH_ATOMS"]
 
 MAX_EDGE_CANDIDATES = 2000     # separation problems one search solves
 MAX_FACTOR_POINTS = 512        # points of one factor the pair search reads (n² pairs)
+MAX_SEARCH_ATOMS = 4096        # head atoms of a problem whose edges are searched
 
 
 def _primitive(v: tuple) -> tuple:
@@ -99,27 +100,45 @@ def _candidates(pts: list, mult: list):
 
 def _functional(pts: list, g: tuple, segs: list) -> Optional[tuple]:
     """An integer ``c ⊥ g`` maximized on each listed factor exactly on its segment's line,
-    or None."""
+    and on every other factor on one point or a segment parallel to ``g`` (a vertex of
+    its face is pinned when the first guess ties on a wider face), or None."""
     from ..geometry.separation import Functional, separate
 
     gg = _dot(g, g)
-    rows = []
-    for j, a, _ in segs:
-        pa = pts[j][a]
-        for p in pts[j]:
-            r = _project(tuple(x - y for x, y in zip(pa, p)), g, gg)
-            if any(r):
-                rows.append(r)
-    if not rows:
-        return None
-    res = separate(rows)
-    if not isinstance(res, Functional):
-        return None
-    c = _project(tuple(res.c), g, gg)
-    k = 0
-    for x in c:
-        k = gcd(k, x)
-    return tuple(x // k for x in c) if k else None
+    pinned = {j: pts[j][a] for j, a, _ in segs}
+    for _ in range(len(pts)):
+        rows = []
+        for j, pa in pinned.items():
+            for p in pts[j]:
+                r = _project(tuple(x - y for x, y in zip(pa, p)), g, gg)
+                if any(r):
+                    rows.append(r)
+        if not rows:
+            return None
+        res = separate(rows)
+        if not isinstance(res, Functional):
+            return None
+        c = _project(tuple(res.c), g, gg)
+        k = 0
+        for x in c:
+            k = gcd(k, x)
+        if not k:
+            return None
+        c = tuple(x // k for x in c)
+        wide = None
+        for j, fp in enumerate(pts):
+            if j in pinned:
+                continue
+            vals = [_dot(c, p) for p in fp]
+            face = [p for p, v in zip(fp, vals) if v == max(vals)]
+            if any(_project(tuple(x - y for x, y in zip(p, face[0])), g, gg) != (0,) * len(g)
+                   for p in face[1:]):
+                wide = j, max(face)          # the lexicographic maximum: a vertex of the face
+                break
+        if wide is None:
+            return c
+        pinned[wide[0]] = wide[1]
+    return None
 
 
 def edge_roots_step(M: MultiHead, lb: Any, steps: Optional[list] = None) -> Optional[dict]:
@@ -129,6 +148,8 @@ def edge_roots_step(M: MultiHead, lb: Any, steps: Optional[list] = None) -> Opti
     from ..checker.rules.edges import EdgeData, edge
     from ..checker.syntax import UNLIMITED, Reject, Unsupported
 
+    if sum(len(h.atoms) for h in M.heads) > MAX_SEARCH_ATOMS:
+        return None
     if steps is None:
         from ..certificate.steps import lower_bound_steps
 
