@@ -113,18 +113,19 @@ def _functional(pts: list, g: tuple, segs: list) -> Optional[tuple]:
                 r = _project(tuple(x - y for x, y in zip(pa, p)), g, gg)
                 if any(r):
                     rows.append(r)
-        if not rows:
-            return None
-        res = separate(rows)
-        if not isinstance(res, Functional):
-            return None
-        c = _project(tuple(res.c), g, gg)
-        k = 0
-        for x in c:
-            k = gcd(k, x)
-        if not k:
-            return None
-        c = tuple(x // k for x in c)
+        if rows:
+            res = separate(rows)
+            if not isinstance(res, Functional):
+                return None
+            c = _project(tuple(res.c), g, gg)
+            k = 0
+            for x in c:
+                k = gcd(k, x)
+            if not k:
+                return None
+            c = tuple(x // k for x in c)
+        else:                     # the pinned factors lie on one line: 0 selects all of them
+            c = (0,) * len(g)
         wide = None
         for j, fp in enumerate(pts):
             if j in pinned:

@@ -38,7 +38,7 @@ from fractions import Fraction
 from math import gcd
 
 from .. import poly as P
-from ..syntax import Reject, Unsupported, fields, integer
+from ..syntax import UNLIMITED, Reject, Unsupported, fields, integer
 from .geometry import _budget, _dots, _factor_points, _ints, _mul, _wmax, _zpolys
 from .state import State, x_vars
 
@@ -74,7 +74,8 @@ def _prem(a: list, b: list, budget) -> list:
     m = abs(lc)
     r = list(a)
     nb = len(b)
-    budget.charge((len(a) - nb + 2) * nb * _mul(_words(a) + _words(b), _words(b)),
+    steps = len(a) - nb + 1       # each scales the remainder by |lc b|: its words grow
+    budget.charge((steps + 1) * len(a) * _mul(_words(a) + steps * _words(b), _words(b)),
                   "a Sturm remainder")
     while len(r) >= nb:
         q = r[-1]
@@ -98,8 +99,6 @@ def sturm_count(p: list, budget=None) -> tuple[int, list]:
     >>> sturm_count([1, -2, 1])[0], sturm_count([1, -2, 1])[1]     # (s − 1)²: one root, gcd s − 1
     (1, [-1, 1])
     """
-    from ..syntax import UNLIMITED
-
     budget = UNLIMITED if budget is None else budget
     if not p or not p[0]:
         raise ValueError("p(0) must be non-zero")
