@@ -7,15 +7,16 @@ factors (two heads whose keys coincide on two positions: Corollary 10.2) or from
 factor of multiplicity two or more; this module finds them and writes the step the
 checker's :mod:`attnproof.checker.rules.edges` verifies.
 
-The search reads the factors exactly as the checker does (the lower-bound steps are
-replayed by the checker's own rules on the embedded problem), so every functional is
-written in the checker's coordinates.  Candidate edges: for each direction shared by
-segments of two factors (or one factor of multiplicity at least two), a functional
-orthogonal to it whose maximizers on each such factor are its segment, from the
-separation oracle (:func:`attnproof.geometry.separation.separate`) on the rows
-projected along the direction; every candidate is then evaluated by the checker's
-own :func:`~attnproof.checker.rules.edges.edge` (untrusted here: the checker
-re-derives everything).
+The factors are the bound factors of the lower bound's steps (the certified
+irreducible factors, or the class representatives of the geometry path), their
+points dense over the x variables that vary in some factor, as the checker reads
+them.  Candidate edges: for each direction shared by segments of two factors (or one
+factor of multiplicity at least two), a functional orthogonal to it whose maximizers
+on each such factor are its segment, from the separation oracle
+(:func:`attnproof.geometry.separation.separate`) on the rows projected along the
+direction.  Each candidate's faces are read and their negative roots counted with
+FLINT's root isolation (real roots have an exact zero imaginary part), independently
+of the checker's Sturm sequences, which re-derive everything.
 
 >>> from attnproof.heads import Atom, Head, MultiHead
 >>> h = Head((Atom((0, 0), (1,)), Atom((1, 0), (2,)), Atom((0, 1), (0,))))
@@ -29,6 +30,7 @@ re-derives everything).
 
 from __future__ import annotations
 
+from fractions import Fraction
 from math import gcd
 from typing import Any, Optional
 
@@ -57,25 +59,6 @@ def _project(x: tuple, g: tuple, gg: int) -> tuple:
     """``(g·g)·x − (x·g)·g``: ``x`` projected on ``g^⊥`` (scaled to stay integer)."""
     xg = _dot(x, g)
     return tuple(gg * a - xg * b for a, b in zip(x, g))
-
-
-def _replay(M: MultiHead, steps: list):
-    """The checker's state after the lower-bound steps (None when one is refused)."""
-    import copy
-
-    from ..checker.problem import parse_problem
-    from ..checker.rules import RULES, State
-    from ..checker.syntax import Reject, Unsupported
-    from ..io.problem import problem_to_dict
-
-    st = State(parse_problem(problem_to_dict(M)))
-    try:
-        for i, s in enumerate(steps):
-            fn, _ = RULES[s["rule"]]
-            fn(st, copy.deepcopy(s), f"step {i}")
-    except (Reject, Unsupported):
-        return None
-    return st
 
 
 def _candidates(pts: list, mult: list):
@@ -142,45 +125,147 @@ def _functional(pts: list, g: tuple, segs: list) -> Optional[tuple]:
     return None
 
 
-def edge_roots_step(M: MultiHead, lb: Any, steps: Optional[list] = None) -> Optional[dict]:
-    """The ``edge_roots`` step that raises ``lb`` (its steps: ``steps``, else
-    :func:`attnproof.certificate.steps.lower_bound_steps`), or None when no edge of the
-    bound factors' Newton polytope has two or more negative roots."""
-    from ..checker.rules.edges import EdgeData, edge
-    from ..checker.syntax import UNLIMITED, Reject, Unsupported
+def negative_roots(q: list) -> int:
+    """Roots of ``q`` (rational coefficients, constant term first) in ``(−∞, 0)`` with
+    multiplicity, by FLINT's complex root isolation.
 
+    >>> negative_roots([2, 3, 1]), negative_roots([1, 2, 1]), negative_roots([1, 0, 1])
+    (2, 2, 0)
+    """
+    import flint
+
+    den = 1
+    for c in q:
+        den = den * Fraction(c).denominator // gcd(den, Fraction(c).denominator)
+    p = flint.fmpz_poly([int(Fraction(c) * den) for c in q])
+    return sum(m for r, m in p.complex_roots() if r.imag.is_zero() and r.real < 0)
+
+
+class _Factors:
+    """The bound factors: dense points, multiplicities, per point ``(rational, z-exponent)``
+    (None where the coefficient has several z-terms), and the difference lattice."""
+
+    def __init__(self, polys: list, dim: int):
+        vs = sorted({v for f, _ in polys for v in _varying(f, dim)})
+        self.d = len(vs)
+        self.mult = [e for _, e in polys]
+        self.pts, self.coef = [], []
+        for f, _ in polys:
+            zc: dict = {}
+            for m, c in f.items():
+                x = dict((v, e) for v, e in m if v < dim)
+                ze = sum(e for v, e in m if v >= dim)
+                p = tuple(x.get(v, 0) for v in vs)
+                zc.setdefault(p, {})
+                zc[p][ze] = zc[p].get(ze, 0) + c
+            self.pts.append(sorted(zc))
+            self.coef.append({p: (next(iter(z.items()))[::-1] if len(z) == 1 else None)
+                              for p, z in zc.items()})
+        self.box = [0] * self.d
+        for fp in self.pts:
+            for p in fp[1:]:
+                for i in range(self.d):
+                    self.box[i] = gcd(self.box[i], p[i] - fp[0][i])
+
+    def edge(self, c: tuple) -> Optional[tuple]:
+        """``(sorted ends, r_e)`` of the edge that ``c`` selects, or None (a vertex, a
+        wider face, or a coefficient whose roots are not rational ones)."""
+        faces = []
+        for fp in self.pts:
+            vals = [_dot(c, p) for p in fp]
+            top = max(vals)
+            faces.append([p for p, v in zip(fp, vals) if v == top])
+        ref = next((f for f in faces if len(f) > 1), None)
+        if ref is None:
+            return None
+        w = _primitive(tuple(a - b for a, b in zip(ref[1], ref[0])))
+        lo_sum, hi_sum, lows = [0] * self.d, [0] * self.d, []
+        for f, e in zip(faces, self.mult):
+            for p in f[1:]:
+                u = tuple(a - b for a, b in zip(p, f[0]))
+                if _primitive(u) not in (w, tuple(-x for x in w)):
+                    return None
+            lo, hi = min(f, key=lambda p: _dot(w, p)), max(f, key=lambda p: _dot(w, p))
+            lows.append(lo)
+            for i in range(self.d):
+                lo_sum[i] += e * lo[i]
+                hi_sum[i] += e * hi[i]
+        v = [a - b for a, b in zip(hi_sum, lo_sum)]
+        m = 0
+        for x, b in zip(v, self.box):
+            if x:
+                m = gcd(m, x // b)
+        g = [x // m for x in v]
+        piv = next(i for i, x in enumerate(g) if x)
+        r_e = 0
+        for j, (f, lo, e) in enumerate(zip(faces, lows, self.mult)):
+            if len(f) == 1:
+                continue
+            terms = {}
+            for p in f:
+                t = self.coef[j][p]
+                if t is None:
+                    return None
+                terms[(p[piv] - lo[piv]) // g[piv]] = t
+            n = max(terms)
+            e0, en = terms[0][1], terms[n][1]
+            if any((ze - e0) * n != (en - e0) * k for k, (_, ze) in terms.items()):
+                return None
+            r_e += e * negative_roots([terms[k][0] if k in terms else 0 for k in range(n + 1)])
+        return tuple(sorted((tuple(lo_sum), tuple(hi_sum)))), r_e
+
+
+def _varying(f: dict, dim: int) -> set:
+    first = None
+    out: set = set()
+    for m in f:
+        x = dict((v, e) for v, e in m if v < dim)
+        if first is None:
+            first = x
+        out |= {v for v in set(x) | set(first) if x.get(v, 0) != first.get(v, 0)}
+    return out
+
+
+def bound_factors(M: MultiHead, lb: Any) -> Optional[list]:
+    """``[(poly, multiplicity)]``: the factors the checker binds for ``lb``'s steps (the
+    certified factors, or the geometry path's class representatives), or None where the
+    step does not apply (a sub-sum, FLINT's reduced form, heads only indecomposable)."""
+    if lb.sub_sum is not None or lb.path == "c3":
+        return None
+    if lb.path == "geometry":
+        gp = lb.geometry
+        if gp is None or gp.sub_sum is not None or gp.indecomposable or not gp.factors:
+            return None
+        from ..algebra.lattice import Lattice
+        from ..algebra.sparse import head_polys
+
+        hp = head_polys(M, Lattice.of(M))
+        return [(hp[h].den, 1) for h in gp.factors]
+    unbound = {j for b in lb.blocks if not b.bind_dropped for j in b.dropped}
+    return [(f[0], f[1]) for j, f in enumerate(lb.factors) if j not in unbound] or None
+
+
+def edge_roots_step(M: MultiHead, lb: Any) -> Optional[dict]:
+    """The ``edge_roots`` step that raises ``lb`` (docs/certificates.md §6.16), or None when
+    no edge of the bound factors' Newton polytope has two or more negative roots."""
     if sum(len(h.atoms) for h in M.heads) > MAX_SEARCH_ATOMS:
         return None
-    if steps is None:
-        from ..certificate.steps import lower_bound_steps
-
-        steps = lower_bound_steps(lb)
-    st = _replay(M, steps)
-    if st is None or st.lower is None or not st.factors or st.indecomposable:
+    polys = bound_factors(M, lb)
+    if polys is None:
         return None
-    try:
-        ed = EdgeData(st, "edge search")
-    except (Reject, Unsupported):
-        return None
-    if ed.d == 0:
+    F = _Factors(polys, M.dim)
+    if F.d == 0:
         return None
     found: dict = {}
-    tried = 0
-    for g, segs in _candidates(ed.pts, ed.mult):
-        tried += 1
-        if tried > MAX_EDGE_CANDIDATES:
+    for tried, (g, segs) in enumerate(_candidates(F.pts, F.mult)):
+        if tried >= MAX_EDGE_CANDIDATES:
             break
-        c = _functional(ed.pts, g, segs)
-        if c is None:
-            continue
-        try:
-            key, r = edge(ed, list(c), "edge search", UNLIMITED)
-        except (Reject, Unsupported):
-            continue
-        if r >= 2 and key not in found:
-            found[key] = {"functional": list(c), "roots": r}
+        c = _functional(F.pts, g, segs)
+        got = None if c is None else F.edge(c)
+        if got is not None and got[1] >= 2 and got[0] not in found:
+            found[got[0]] = {"functional": list(c), "roots": got[1]}
     if not found:
         return None
     edges = [found[k] for k in sorted(found)]
     return {"rule": "edge_roots", "edges": edges,
-            "lower_bound": st.lower + sum(e["roots"] - 1 for e in edges)}
+            "lower_bound": lb.value + sum(e["roots"] - 1 for e in edges)}
