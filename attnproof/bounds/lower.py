@@ -44,6 +44,13 @@ from ..algebra.sparse import from_flint, head_polys, normal_form, variables, x_s
 from .zonotope import (acyclic_orientations_tutte, acyclic_orientations_within, classify,
                        generator_classes,
                        graphic_edges, graphic_functionals, regions_general_position)
+import flint
+from ..geometry.planar import planar_vertex_count
+from ..geometry import minkowski_vertices
+from ..geometry.minkowski import minkowski_prefix_vertices
+from ..geometry.proof import MINKOWSKI_SUB_SUM_WORK
+from .floor import non_constant_witnesses
+from .binomial_heads import binomial_factors
 
 __all__ = ["Block", "LowerBound", "lower_bound", "MAX_EXPLICIT_VERTICES"]
 
@@ -334,7 +341,6 @@ def _count_block(polys: list, mults: list, fs: list, dim: int, explicit: bool,
         return Block(fs, vs, "zonotope_independent", 2 ** len(generator_classes([p for p, _ in pts])))
     if kind == "general_position" and not explicit:
         gens = generator_classes([p for p, _ in pts])
-        import flint
         r = flint.fmpz_mat([list(g) for g in gens]).rank()
         return Block(fs, vs, "zonotope_general_position", regions_general_position(len(gens), r),
                      complete=True)
@@ -349,7 +355,6 @@ def _count_block(polys: list, mults: list, fs: list, dim: int, explicit: bool,
         total = exact_product(len(p) for p, _ in pts)
         if total > PLANAR_LIST_LIMIT:
             # in the plane: the edges of the summands merged in angular order, O(n log n)
-            from ..geometry.planar import planar_vertex_count
 
             return Block(fs, vs, "planar", planar_vertex_count(
                 [[tuple(q) + (0,) * (2 - len(vs)) for q in p] for p, _ in pts]))
@@ -380,8 +385,6 @@ def _count_block(polys: list, mults: list, fs: list, dim: int, explicit: bool,
             found, complete = newton_vertices(sorted(summ))
             cands = [c for _, c in found]
         else:
-            from ..geometry import minkowski_vertices
-
             mv = minkowski_vertices([p for p, _ in pts], complete=False)
             cands = [c for _, c in mv.vertices]
             complete = mv.complete
@@ -419,8 +422,6 @@ def _sub_sum_block(fs: list, pts: list, xs: list, xvars: list) -> Block:
     nothing of the others, and the checker's divisibility test of each factor against
     every head (hundreds of factors times hundreds of heads) would pass its budget.
     """
-    from ..geometry.minkowski import minkowski_prefix_vertices
-    from ..geometry.proof import MINKOWSKI_SUB_SUM_WORK
 
     order = sorted(range(len(fs)), key=lambda i: (-len(pts[i][0]), i))
     width = len(pts[0][0][0]) if pts and pts[0][0] else 0
@@ -504,8 +505,6 @@ def lower_bound(M: MultiHead, explicit: bool = False, max_atoms: int | None = DE
         lb.notes.append(f"the lower bound counts a sub-sum ({len(lb.sub_sum)} of "
                         f"{len(lb.factors)} factors of Q): a lower bound of V(Q), not V(Q) itself")
     if lb.value == 1 and not lb.tight:
-        from .floor import non_constant_witnesses
-
         wit = non_constant_witnesses(M, lat)
         if wit is not None:
             lb.value = 2
@@ -577,7 +576,6 @@ def _lower_bound(M: MultiHead, explicit: bool, max_atoms: int | None, progress: 
 
 def _binomial(M: MultiHead, hp: list, obstacle: str) -> LowerBound | None:
     """The count of the binomial heads' Capelli factors (:mod:`.binomial_heads`), or None."""
-    from .binomial_heads import binomial_factors
 
     factors, complete = binomial_factors(M, hp)
     if not factors:

@@ -19,6 +19,8 @@ from math import gcd, lcm
 from typing import Sequence
 
 from ..geometry.hull import hull_2d as ccw_hull
+import flint
+from ..geometry import classify_points
 
 Point = tuple
 
@@ -97,7 +99,6 @@ def independent_zonotope_functionals(gens: Sequence[Point]) -> list[tuple[int, .
     >>> independent_zonotope_functionals([(1, 0), (0, 2)])
     [(-2, -1), (-2, 1), (2, -1), (2, 1)]
     """
-    import flint
 
     k = len(gens)
     n = len(gens[0]) if gens else 0
@@ -144,7 +145,6 @@ def newton_vertices(pts: Sequence[Point]) -> tuple[list[tuple[Point, tuple]], bo
             if u is not None:
                 res.append((u, tuple(full)))
         return sorted(set(res)), True
-    from ..geometry import classify_points
 
     sub = [tuple(p[i] for i in live) for p in P]
     res = []

@@ -10,6 +10,7 @@ import random
 from ..errors import AlgebraError
 from ..heads import Head, MultiHead
 from ..algebra.lattice import Lattice
+from ..algebra.evaluate import evaluate_head, evaluate_multihead, random_point
 
 __all__ = ["Fusion", "verify_head"]
 
@@ -76,7 +77,6 @@ def verify_head(M: MultiHead, head: Head, points: int = 3, seed: int = 0, max_nu
     ...
     attnproof.errors.AlgebraError: the head differs from the multi-head at the point (7/4, 7/4)
     """
-    from ..algebra.evaluate import evaluate_head, evaluate_multihead, random_point
 
     lat = Lattice.of(MultiHead(tuple(M.heads) + (head,), dim=M.dim))
     rng = random.Random(seed)

@@ -15,7 +15,8 @@ from ..heads import Atom, Head, MultiHead
 from ..algebra.expfrac import ExpFraction, poly_context, poly_from_dict
 from ..algebra.lattice import Lattice
 from ..parallel.tasks import Progress
-from ..io import as_problem
+from ..io import as_problem, canonical_json
+from ..algebra.identity import fusion_identity
 from ..io.problem import decimal_atom_docs, one_head_document
 from .reduced import DEFAULT_MAX_ATOMS
 
@@ -270,8 +271,6 @@ class ClassProductFusion:
 
     def atom_json(self) -> Iterator[str]:
         """The canonical JSON text of each of :meth:`atom_docs`."""
-        from ..io import canonical_json
-
         return (canonical_json(a)[:-1] for a in self.atom_docs())
 
     def verify(self, points: int = 2, seed: int = 0) -> None:
@@ -288,8 +287,6 @@ class ClassProductFusion:
         """
         if points <= 0:
             return
-
-        from ..algebra.identity import fusion_identity
 
         lat = self.lattice
         rows = [(x + ((z,) if lat.has_z else ()), W, vals) for x, z, W, vals in self._rows()]

@@ -18,6 +18,8 @@ from ..io.problem import (SPARSE_KEY_DIM, fused_atom_docs, fused_atom_json, numb
                           one_head_document)
 from ..algebra.budget import require_flint
 from .reduced import DEFAULT_MAX_ATOMS, ReducedForm, check_size
+from ..display.formulas import fraction_text
+from ..algebra.identity import fusion_identity
 
 __all__ = ["ExplicitFusion", "product_fusion", "lcm_fusion"]
 
@@ -86,8 +88,6 @@ class ExplicitFusion:
         """Notebooks: the fused head ``N/D`` (when small) and its atom count."""
         text = rf"\text{{{self.method} fusion of {len(self.multihead)} heads: {self.atoms} atoms}}"
         if len(self.frac.den) <= 12 and len(self.frac.num) == 1:
-            from ..display.formulas import fraction_text
-
             text += r"\quad " + fraction_text(self.frac.num[0], self.frac.den, self.lattice, "latex")
         return f"${text}$"
 
@@ -129,7 +129,6 @@ class ExplicitFusion:
         """
         if points <= 0:
             return
-        from ..algebra.identity import fusion_identity
 
         fusion_identity(self.frac, self.inner if self.inner is not None else self.multihead)
 

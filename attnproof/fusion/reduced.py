@@ -25,6 +25,7 @@ from ..parallel.tasks import Progress
 from ..io import as_problem
 from ..algebra.identity import checked_gcd
 from ..algebra.budget import require_flint
+from ..algebra.sizes import fusion_size_bound
 
 __all__ = ["DEFAULT_MAX_ATOMS", "product_size_bound", "check_size", "ReducedForm", "reduced_form", "compress"]
 
@@ -65,7 +66,6 @@ def check_size(M: MultiHead, max_atoms: int | None) -> None:
     # -- size guard (iface): estimate of what is built, not the product of head sizes --
     if max_atoms is None:
         return
-    from ..algebra.sizes import fusion_size_bound
 
     bound = fusion_size_bound(M)
     if bound > max_atoms:

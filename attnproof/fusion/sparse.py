@@ -13,6 +13,8 @@ from ..algebra.lattice import Lattice
 from ..heads import MultiHead
 from .explicit import ExplicitFusion
 from .reduced import compress, reduced_form
+from ..algebra.factors import _proportional, irreducibility_witness
+from ..algebra.sparse import _shift, head_polys, normal_form
 
 __all__ = ["SPARSE_FUSION_CELLS", "SparseFusion", "sparse_fusion"]
 
@@ -91,7 +93,6 @@ class SparseFusion:
         the non-zeros; ``points = 0`` skips it, ``seed`` plays no part."""
         if points <= 0:
             return
-        from ..algebra.sparse import head_polys
 
         H = head_polys(self.multihead, self.lattice)[0]
         rows = {m: (c, ns) for m, _, c, ns in self._rows}
@@ -117,9 +118,6 @@ def sparse_fusion(M: MultiHead, cells: int = SPARSE_FUSION_CELLS) -> SparseFusio
     handle more than ``cells`` exponent entries; else None (use :func:`fuse`)."""
     if len(M.heads) != 1:
         return None
-
-    from ..algebra.factors import _proportional, irreducibility_witness
-    from ..algebra.sparse import _shift, head_polys, normal_form
 
     h = M.heads[0]
     active = {j for a in h.atoms for j, _ in a.sparse_key}

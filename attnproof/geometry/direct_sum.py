@@ -23,6 +23,7 @@ from typing import Sequence
 
 from .modular import PRIMES, EchelonModP, rank_mod_p
 from .vertices import check_distinct
+import flint
 
 __all__ = ["DirectSum", "direct_sum_certificate", "direct_sub_sum"]
 
@@ -44,7 +45,6 @@ class DirectSum:
 
 def _relation(basis_vecs, g):
     """``(δ, λ)`` with ``δ g = Σ λ_i b_i``, ``δ > 0`` (FLINT integer kernel), or None."""
-    import flint
 
     d = len(g)
     cols = list(basis_vecs) + [g]
@@ -107,7 +107,6 @@ def _too_many_dimensions(heads) -> bool:
 
 def direct_sum_certificate(heads_points: Sequence[Sequence[Sequence[int]]]) -> DirectSum | None:
     """A :class:`DirectSum` when the heads' difference spaces are linearly independent, else None."""
-    import flint
 
     heads = [check_distinct(pts) for pts in heads_points]
     fast = _affinely_independent(heads)
@@ -168,7 +167,6 @@ def direct_sum_certificate(heads_points: Sequence[Sequence[Sequence[int]]]) -> D
 
 def _rank_p(rows: list, p: int) -> int:
     """Rank over ``GF(p)`` (FLINT's word-size matrices: the producer's fast path)."""
-    import flint
 
     if not rows:
         return 0

@@ -33,6 +33,8 @@ from ..parallel.tasks import MapTasks, Progress, map_in_process
 from .exact_lp import gordan_alternative
 from .separation import Functional, Gordan, dot, refute, separate, verify_gordan
 from .vertices import check_distinct, classify_chunk, collect_points
+import flint
+from .separation import _primitive
 
 __all__ = ["MinkowskiVertices", "minkowski_vertices", "minkowski_prefix_vertices", "decide_chunk",
            "tuple_rows",
@@ -114,7 +116,6 @@ class _ExactValues:
         self.heads = heads
         self.flint: ModuleType | None
         try:
-            import flint
             self.mats = [flint.fmpz_mat([list(p) for p in pts]) for pts in heads]
             self.flint = flint
         except ImportError:
@@ -138,7 +139,6 @@ class _ExactValues:
 
     def round(self, t, cf, B):
         """Integer functional from the float ``cf`` (columns scaled by ``2^B``), verified."""
-        from .separation import _primitive
 
         top = max(B) if B else 0
         for prec in (8, 14, 20, 32, 44, 56):

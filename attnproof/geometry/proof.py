@@ -30,6 +30,7 @@ from .direct_sum import DirectSum, direct_sub_sum, direct_sum_certificate
 from .minkowski import MinkowskiVertices, minkowski_vertices
 from .points import head_points, project, varying_coordinates
 from .vertices import HeadVertices, classify_points
+from .planar import convex_hull, minkowski_polygon
 
 __all__ = ["FactorClasses", "factor_classes", "GeometryProof", "geometry_proof", "MAX_CANDIDATES"]
 
@@ -175,7 +176,6 @@ def geometry_proof(M: MultiHead, *, complete: bool = True, progress: Progress = 
     if len(coords) <= 2:
         # in the plane: the summands' edges merged in angular order, O(n log n); the
         # checker counts from the hulls alone (docs/certificates.md §6.12)
-        from .planar import convex_hull, minkowski_polygon
 
         pad = [[tuple(q) + (0,) * (2 - len(coords)) for q in p] for p in fpts]
         count = len(minkowski_polygon((p, 1) for p in pad))

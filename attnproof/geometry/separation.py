@@ -36,6 +36,8 @@ from math import gcd
 from typing import Sequence
 
 from .exact_lp import gordan_alternative
+from math import lcm
+import flint
 
 __all__ = ["Functional", "Gordan", "separate", "refute", "verify_functional", "verify_gordan", "stats"]
 
@@ -108,9 +110,6 @@ def tight_functional(rows: Sequence[Sequence[int]]) -> tuple | None:
     >>> tight_functional([(1, 2), (2, 4)]) is None
     True
     """
-    from math import lcm
-
-    import flint
 
     m, d = len(rows), len(rows[0])
     if m > d:
@@ -188,7 +187,6 @@ def _primitive(c: tuple) -> tuple:
 
 def _kernel_gordan(rows, support):
     """Exact positive integer kernel vector of the rows in ``support`` (FLINT), or None."""
-    import flint
 
     S = sorted(support)
     d = len(rows[0])

@@ -21,6 +21,7 @@ from typing import Any, BinaryIO, Callable
 
 from ..checker.limits import MAX_CONTAINERS, MAX_DIGITS, MAX_FILE_BYTES, containers, read_at_most
 from ..errors import InputError, LimitError, NumberError
+import stat as _stat
 
 __all__ = ["loads_json", "read_text_file", "read_json_file", "canonical_json", "atomic_write",
            "atomic_write_text", "paused_gc", "MAX_FILE_BYTES"]
@@ -250,7 +251,6 @@ def atomic_write(path: str | os.PathLike, write: Callable[[BinaryIO], object]) -
     one keeps its own.
 
     What ``PATH`` may be (every ``-o PATH`` of the command line):
-
     * a symlink is **followed**: its final target is replaced atomically and the
       link itself stays (a dangling link creates its target);
     * an existing character device or pipe (``/dev/null``, ``/dev/stdout``) is
@@ -266,7 +266,6 @@ def atomic_write(path: str | os.PathLike, write: Callable[[BinaryIO], object]) -
     >>> atomic_write(os.devnull, lambda f: f.write(b"x")); os.path.exists(os.devnull)
     True
     """
-    import stat as _stat
 
     p = Path(path)
     try:

@@ -29,6 +29,7 @@ from ..checker.limits import MAX_FILE_BYTES
 from ..errors import InputError
 from ..heads import MultiHead
 from .files import atomic_write
+import zipfile
 
 __all__ = ["load_npz", "save_npz", "MAX_NPZ_EXPANDED_BYTES"]
 
@@ -40,7 +41,6 @@ MAX_NPZ_EXPANDED_BYTES = 512 * 1024 * 1024
 
 def load_npz(path: str | os.PathLike) -> MultiHead:
     """Read a multi-head from a ``.npz`` file in the layout of the module docstring."""
-    import zipfile
 
     import numpy as np
 

@@ -27,6 +27,10 @@ from .files import (atomic_write_text, canonical_json, loads_json, paused_gc, re
                     read_text_file)
 from .numbers import (_FAST_INT, _SMALL_FRACTIONS, _format_fraction, exact_decimal, format_number,
                       parse_number)
+import difflib
+from ..errors import AttnproofError
+from .files import _loads_yaml
+from .npz import load_npz
 
 __all__ = ["PROBLEM_FORMAT", "PROBLEM_VERSION", "SPARSE_KEY_DIM", "load_problem", "loads_problem",
            "dump_problem", "problem_from_dict", "problem_to_dict", "problem_sha256", "key_to_json",
@@ -40,8 +44,6 @@ PROBLEM_VERSION = 1
 def _check_keys(obj: dict, allowed: set[str], required: set[str], where: str) -> None:
     extra = sorted(set(obj) - allowed)
     if extra:
-        import difflib
-
         close = difflib.get_close_matches(str(extra[0]), sorted(allowed), n=1, cutoff=0.6)
         hint = f"did you mean {close[0]!r}? " if close else ""
         raise ValidationError(f"{where}: unknown field {extra[0]!r} ({hint}allowed: "
@@ -318,8 +320,6 @@ def _float_location(text: str, yaml: bool = False) -> str | None:
     >>> _float_location("heads:\n- atoms:\n  - {key: [1], value: 0.5}\n", yaml=True)
     'head 0, atom 0, value'
     """
-    from ..errors import AttnproofError
-    from .files import _loads_yaml
 
     try:
         doc = (_loads_yaml(text, floats_as=_JsonFloat) if yaml else
@@ -371,7 +371,6 @@ def load_problem(path: str | os.PathLike) -> MultiHead:
     True
     """
     if str(path).lower().endswith(".npz"):         # arrays of floats, exact binary values
-        from .npz import load_npz
         return load_npz(path)
     with paused_gc():
         try:
