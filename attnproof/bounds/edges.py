@@ -63,22 +63,37 @@ def _project(x: tuple, g: tuple, gg: int) -> tuple:
 
 def _candidates(pts: list, mult: list):
     """Sets of segments ``[(factor, a, b)]`` sharing one direction: every pair from two
-    factors, and every segment alone of a factor of multiplicity 2 or more."""
-    by_dir: dict = {}
+    factors, and every segment alone of a factor of multiplicity 2 or more.
+
+    Directions are first hashed by their images under three fixed integer functionals
+    (parallel segments have parallel images; O(1) per pair however long the keys), and
+    only segments whose images collide are compared in full."""
+    d = len(pts[0][0]) if pts and pts[0] else 0
+    R = [[(7 * i + 13 * j * j + 5) % 31 - 15 for j in range(d)] for i in range(3)]
+    by_image: dict = {}
     for j, fp in enumerate(pts):
         if len(fp) > MAX_FACTOR_POINTS:
             continue
+        img = [tuple(_dot(r, p) for r in R) for p in fp]
         for a in range(len(fp)):
             for b in range(a + 1, len(fp)):
-                g = _primitive(tuple(x - y for x, y in zip(fp[b], fp[a])))
-                by_dir.setdefault(g, []).append((j, a, b))
-    for g, segs in by_dir.items():
-        for i, s in enumerate(segs):
-            if mult[s[0]] > 1:
-                yield g, [s]
-            for t in segs[i + 1:]:
-                if t[0] != s[0]:
-                    yield g, [s, t]
+                u = tuple(x - y for x, y in zip(img[b], img[a]))
+                key = _primitive(u) if any(u) else None
+                by_image.setdefault(key, []).append((j, a, b))
+    for segs in by_image.values():
+        if len(segs) < 2 and not any(mult[s[0]] > 1 for s in segs):
+            continue
+        by_dir: dict = {}
+        for j, a, b in segs:
+            g = _primitive(tuple(x - y for x, y in zip(pts[j][b], pts[j][a])))
+            by_dir.setdefault(g, []).append((j, a, b))
+        for g, group in by_dir.items():
+            for i, s in enumerate(group):
+                if mult[s[0]] > 1:
+                    yield g, [s]
+                for t in group[i + 1:]:
+                    if t[0] != s[0]:
+                        yield g, [s, t]
 
 
 def _functional(pts: list, g: tuple, segs: list) -> Optional[tuple]:
