@@ -38,7 +38,8 @@ _EXPORTS = {
 }
 # subpackages reachable as attributes
 _SUBMODULES = ("algebra", "api", "bounds", "certificate", "checker", "cli", "display", "errors", "parallel",
-               "families", "fusion", "io", "heads", "numeric", "plot", "proving", "smt")
+               "families", "fusion", "io", "heads", "merging", "numeric", "plot", "proving",
+               "searching", "smt")
 
 __all__ = sorted(_EXPORTS) + ["__version__"]  # noqa: PLE0605  (the lazy names, built from _EXPORTS)
 

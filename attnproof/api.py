@@ -126,31 +126,35 @@ def check(certificate: Any, *, problem: Any = None, strict: bool = False):
 
 
 def search(problem: Any, atoms: int | None = None, *, window: int | Sequence | Any = 1,
-           minimize: bool = False, timeout: float = 600, options: Any = None,
-           max_atoms: int | None = DEFAULT_MAX_ATOMS, progress: Progress = None,
-           on_step: Callable[[Any], None] | None = None,
-           on_solvers: Callable[[str], None] | None = None, budget: float | None = None):
+           minimize: bool = False, lines: bool = False, timeout: float = 600,
+           options: Any = None, max_atoms: int | None = DEFAULT_MAX_ATOMS,
+           progress: Progress = None, on_step: Callable[[Any], None] | None = None,
+           on_solvers: Callable[[str], None] | None = None, budget: float | None = None,
+           output: str | os.PathLike | None = None,
+           certificate: str | os.PathLike | None = None,
+           smtlib: str | os.PathLike | None = None):
     """Search a window for a fusion with at most ``atoms`` atoms (z3; unsat re-checked by cvc5).
 
-    With ``minimize=True`` walk the atom count down from the best cheap fusion
-    (:func:`attnproof.smt.minimize`; ``on_step(result)`` after each query); otherwise one
-    query (:func:`attnproof.smt.search_fusion`).  ``window``: a box radius or a list of
-    exponent vectors of the multiplier ``G`` (THEORY §6).  ``on_solvers(text)``: the
-    solvers' states as they change (``attnproof search`` shows them).  ``budget``: with
-    ``minimize``, seconds for the whole walk (past them it stops with what it proved).
+    The pipeline of ``attnproof search`` (:func:`attnproof.searching.search_problem`), which
+    gives byte-identical files: with ``minimize=True`` walk the atom count down from the
+    best cheap fusion (:func:`attnproof.smt.minimize`; ``on_step(result)`` after each
+    query); otherwise one query (:func:`attnproof.smt.search_fusion`).  ``window``: a box
+    radius or a list of exponent vectors of the multiplier ``G`` (THEORY §6).  ``lines``:
+    no window, the line queries of THEORY §12 (``attnproof search --global``).
+    ``on_solvers(text)``: the solvers' states as they change (``attnproof search`` shows
+    them).  ``budget``: with ``minimize``, seconds for the whole walk (past them it stops
+    with what it proved).  ``output``, ``certificate``, ``smtlib``: files written as
+    ``-o``, ``--certificate`` and ``--smtlib`` write them (the verified witness, the
+    certificate with the refutation, the last query's SMT-LIB2 text).
     """
-    from .smt import SearchOptions, minimize as _minimize, search_fusion
+    from .searching import search_problem
 
-    M = as_problem(problem)
-    opts = options if options is not None else SearchOptions()
-    if minimize:
-        if atoms is not None:
-            raise InputError("give either atoms or minimize=True, not both")
-        return _minimize(M, window, timeout, opts, progress=progress, max_atoms=max_atoms,
-                         on_step=on_step, on_solvers=on_solvers, budget=budget)
-    if atoms is None:
-        raise InputError("search needs atoms=K (or minimize=True)")
-    from .fusion import reduced_form
+    return search_problem(problem, atoms, window=window, minimize=minimize, lines=lines,
+                          timeout=timeout, budget=budget, options=options, max_atoms=max_atoms,
+                          output=_path(output), certificate=_path(certificate),
+                          smtlib=_path(smtlib), progress=progress, on_step=on_step,
+                          on_solvers=on_solvers).result
 
-    return search_fusion(M, atoms, window, timeout, opts, r=reduced_form(M, max_atoms),
-                         on_solvers=on_solvers)
+
+def _path(p: str | os.PathLike | None) -> str | None:
+    return None if p is None else os.fspath(p)

@@ -26,7 +26,7 @@ from .errors import AlgebraError, CertificateError, InputError, LimitError, Solv
 from .fusion import DEFAULT_MAX_ATOMS
 from .heads import MultiHead
 from .io import atomic_write_text, paused_gc
-from .parallel import MapTasks, Progress, QueryLabel, Stages, quiet_stages
+from .parallel import MapTasks, Progress, Stages, query_stage, quiet_stages
 from .smt import DEFAULT_LINES_TIMEOUT, MAX_AUTO_LINE_POINTS, add_line_refutations, line_obstacle
 
 __all__ = ["Proved", "prove_problem", "ball_check"]
@@ -77,7 +77,9 @@ class Proved:
         graph = self.graph()
         if graph is not None:
             s["graph"] = graph
-        s["notes"] = self.notes()
+        # the text prints the upper bound's reason on a line of its own; the JSON lists it first
+        upper = [self.certificate.upper_note] if self.certificate.upper_note and v.minimum is None else []
+        s["notes"] = upper + self.notes()
         return s
 
     def graph(self) -> dict | None:
@@ -209,15 +211,11 @@ def _line_queries(M: MultiHead, cert: Certificate, timeout: float, max_atoms: in
                   stage: Stages) -> tuple[Certificate, Any]:
     """The line queries, ascending from the certificate's lower bound, shown as one stage
     whose label names the query asked (the result lists each answer, once)."""
-    running = "z3 and cvc5 running"
-    label = QueryLabel(None, f"proving: line query k = {cert.lower.value}", running,
-                       f"; {timeout:g} s for the line queries")
-    with stage(label.label) as bar:
-        label.describe = bar.describe
+    def next_query(asked: list, res: Any) -> str | None:
+        # ascending: after an unsat the next query asks k + 1
+        return f"proving: line query k = {res.target + 1}" if res.result == "unsat" else None
 
-        def step(res: Any) -> None:
-            if res.result == "unsat":                 # ascending: the next query asks k + 1
-                label.query(f"proving: line query k = {res.target + 1}", running)
-
+    with query_stage(stage, f"proving: line query k = {cert.lower.value}", "z3 and cvc5 running",
+                     f"; {timeout:g} s for the line queries", next_query) as (_, label, step):
         return add_line_refutations(M, cert, timeout, max_atoms, on_step=step,
                                     on_solvers=label.solvers)

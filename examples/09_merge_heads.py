@@ -5,7 +5,8 @@ built from a config and saved to a temporary folder; nothing is downloaded.
 We capture layer 0 at the last of 12 tokens, import heads 1 and 3 as an exact
 problem (THEORY §10), prove how many atoms one exact softmax head needs to
 equal their sum, and have the independent checker re-verify the certificate.
-Then the whole layer: every pair and all four heads together.
+Then the whole layer: every pair and all four heads together, each merged head
+compared with its heads kept separately, and the report's verdict sentence.
 
 Run:  python examples/09_merge_heads.py
 """
@@ -32,7 +33,8 @@ os.environ["TRANSFORMERS_VERBOSITY"] = "error"
 from attnproof.certificate import build_certificate  # noqa: E402
 from attnproof.checker import check_text  # noqa: E402
 from attnproof.heads import MultiHead  # noqa: E402
-from attnproof.transformer import capture, capture_to_problem, merge_report  # noqa: E402
+from attnproof.merging import merge_report  # noqa: E402
+from attnproof.transformer import capture, capture_to_problem  # noqa: E402
 from attnproof.transformer.problem import domain_query  # noqa: E402
 from attnproof.transformer.tiny import build_tiny_gpt2, load_tiny_bridge, tiny_text  # noqa: E402
 from attnproof.numeric import evaluate_mpmath  # noqa: E402
@@ -82,5 +84,13 @@ mins = sorted({q["minimum"] for q in rep.pairs})
 print(f"every pair of layer 0: minimum {', '.join(map(str, mins))}; "
       f"all four heads: minimum {rep.layer['minimum']} = 12^4")
 assert mins == [144] and rep.layer["minimum"] == 12 ** 4
-print("merging two heads exactly costs the product of their atom counts: no exact saving")
+# the report's words: one merged head against the heads kept separately (12 + 12 atoms)
+verdicts = sorted({(q["separate"], q["merge"], q["merge_text"]) for q in rep.pairs})
+for separate, _, text in verdicts:
+    print(f"every pair: 144 atoms merged against {separate} kept separately: merging {text}")
+assert verdicts == [(24, "costs", "costs 6× more")]
+# the verdict sentence that report.md opens with, and the merge plan's total
+print(rep.answer())
+assert rep.answer().startswith("No pair of heads is worth merging")
+assert rep.plan is not None and rep.plan["total"] == rep.plan["separate"] == 48
 tmp.cleanup()

@@ -193,3 +193,52 @@ def test_scale_page_says_when_workers_do_not_pay():
     text = (ROOT / "docs" / "scale.md").read_text(encoding="utf-8")
     assert "When `--workers` costs more than it gains" in text
     assert "51.6 s with `--workers 2`" in text
+
+
+# ---- one capture, one problem: import and merge-report read it alike -----------------------
+
+CAPTURE_OPTIONS = ("capture", "heads", "domain", "arithmetic")
+
+
+def test_import_and_merge_report_share_the_capture_options():
+    """The two commands that read a capture define its options once (cli/common.py)."""
+    from attnproof.cli import build_parser
+    from attnproof.cli.common import subcommands
+
+    def options(name):
+        acts = {a.dest: a for a in subcommands(build_parser())[name]._actions}
+        return {d: (acts[d].option_strings, acts[d].choices, acts[d].default, acts[d].help)
+                for d in CAPTURE_OPTIONS}
+
+    assert options("import") == options("merge-report")
+
+
+@pytest.mark.parametrize("argv", [
+    ("--heads", "0,2"),
+    ("--heads", "2,0", "--domain", "raw", "--arithmetic", "exact"),
+], ids=["defaults", "raw-exact"])
+def test_import_and_merge_report_read_the_same_problem(tmp_path, run_cli, argv):
+    """``import CAP OPTIONS`` writes the problem that ``merge-report CAP OPTIONS`` proves: the
+    pair certificate embeds the same heads, atom for atom, and the same dimension."""
+    from dataclasses import replace
+
+    from attnproof.transformer.capture import random_capture, save_capture
+
+    cap = random_capture(4, 8, 3, 4, seed=5)
+    WQ, WK = cap.W_Q.copy(), cap.W_K.copy()
+    WQ[2], WK[2] = WQ[0], WK[0]                 # one pattern: a small pair question
+    save_capture(replace(cap, W_Q=WQ, W_K=WK, head_out=None), tmp_path / "c.npz")
+    rc, _, err = run_cli("import", str(tmp_path / "c.npz"), "-o", str(tmp_path / "p.json"), *argv)
+    assert rc == 0, err
+    rc, out, err = run_cli("merge-report", str(tmp_path / "c.npz"), "-o", str(tmp_path / "r"),
+                           "--json", *argv)
+    assert rc in (0, 2), err                    # answered or open: its certificate is written
+    doc = json.loads(out)
+    imported = json.loads((tmp_path / "p.json").read_text())
+    (q,) = doc["pairs"]
+    cert = json.loads((tmp_path / "r" / "certificates" /
+                       f"heads_{q['heads'][0]}_{q['heads'][1]}.cert.json").read_text())
+    assert doc["domain"] == ("raw" if "raw" in argv else "layernorm")
+    assert doc["arithmetic"] == ("exact" if "exact" in argv else "float64")
+    assert cert["problem"]["dim"] == imported["dim"]
+    assert cert["problem"]["heads"] == imported["heads"]

@@ -30,7 +30,12 @@ EXPECTED = {
     "09_merge_heads.py": ["the problem reproduces the model's head outputs at the query",
                           "heads 1 and 3: lower bound 144, best fusion 144, minimum 144 = 12 x 12",
                           "numerical ranks of the key differences: 11 + 11 = 22",
-                          "every pair of layer 0: minimum 144; all four heads: minimum 20736"],
+                          "every pair of layer 0: minimum 144; all four heads: minimum 20736",
+                          "every pair: 144 atoms merged against 24 kept separately: merging "
+                          "costs 6× more",
+                          "No pair of heads is worth merging: every merged head needs at least as "
+                          "many atoms as the two heads kept separately. Best merge plan: keep "
+                          "every head (48 atoms; optimal over all partitions of the heads)."],
     "10_lines_k3.py": ["k = 6: unsat (z3 and cvc5): every fusion has at least 7 atoms",
                        "k = 7: sat, a support of 7 points:",
                        "valid after replay: minimum 7, trust line-refuted"],

@@ -25,7 +25,7 @@ def _integer_capture(seed: int, n_heads: int = 3, d_model: int = 3, n_ctx: int =
 
 
 def _report(tmp_path, tag, spec):
-    from attnproof.transformer.report import merge_report
+    from attnproof.merging import merge_report
 
     out = tmp_path / tag
     rep = merge_report(_integer_capture(seed=1, d_model=2), out, spec=spec)

@@ -50,7 +50,7 @@ def test_partitions_are_bell_many():
 
 @pytest.fixture(scope="module", params=LAYERS, ids=lambda p: f"n{p[0]}")
 def layer_report(request, tmp_path_factory):
-    from attnproof.transformer.report import merge_report
+    from attnproof.merging import merge_report
 
     n, seed, zero_values = request.param
     cap = structured_capture(n, seed, zero_values)
@@ -172,19 +172,17 @@ def test_question_time_budget_leaves_an_open_row(tmp_path, monkeypatch):
     """A question whose explicit fusion runs past its budget is open, with the option."""
     import time as _time
 
-    from attnproof.transformer import report
+    from attnproof import merging
 
     def slow_build(*a, **kw):
         if kw.get("explicit_fusion_limit", 0) > 0:
             _time.sleep(8)
         return real_build(*a, **kw)
 
-    import attnproof.certificate as certificate
-
-    real_build = certificate.build_certificate
-    monkeypatch.setattr(certificate, "build_certificate", slow_build)
-    rep = report.merge_report(structured_capture(4, 23), tmp_path / "r", heads=[0, 2],
-                              timeout=2.0, plan=False)
+    real_build = merging.build_certificate
+    monkeypatch.setattr(merging, "build_certificate", slow_build)
+    rep = merging.merge_report(structured_capture(4, 23), tmp_path / "r", heads=[0, 2],
+                               timeout=2.0, plan=False)
     (q,) = rep.pairs
     assert q["minimum"] is None and "time budget of 2 s" in q["open_reason"]
     assert "--question-timeout" in q["closes_with"]
@@ -213,7 +211,8 @@ def test_a_shift_by_b_K_is_one_pattern_in_exact_arithmetic(tmp_path):
     (the softmax ignores it).  Exact arithmetic keeps the shift and the pair merges into one
     head's atoms; float64 rounds each head's keys apart (a true answer about the rounded
     problem), and the report says that the weights have one pattern and how to keep it."""
-    from attnproof.transformer.report import merge_report, write_report
+    from attnproof.merging import merge_report
+    from attnproof.transformer.report import write_report
 
     cap = random_capture(5, 8, 3, 4, seed=1)
     WQ, WK, bQ = cap.W_Q.copy(), cap.W_K.copy(), cap.b_Q.copy()
@@ -236,7 +235,7 @@ def test_no_question_is_left_open_that_prove_closes(tmp_path, seed):
     import attnproof
     from attnproof.errors import AttnproofError
     from attnproof.transformer.capture import Capture
-    from attnproof.transformer.report import merge_report
+    from attnproof.merging import merge_report
 
     rng = np.random.default_rng(seed)      # small integer weights, b_Q = 0 (as tests/test_models.py)
 
@@ -269,7 +268,7 @@ def test_keys_shared_on_some_positions_close_by_their_edge_roots(tmp_path):
     certified lower bound is 24 and the question closes, the checker re-deriving the step."""
     from attnproof.heads import Head
     from attnproof.transformer.problem import domain_dim
-    from attnproof.transformer.report import ExactHead, prove_heads
+    from attnproof.merging import ExactHead, prove_heads
 
     cap = structured_capture(5, 3)
     H0, H1 = head_from_capture(cap, 0), head_from_capture(cap, 1)
@@ -293,7 +292,7 @@ def test_keys_shared_on_some_positions_close_by_their_edge_roots(tmp_path):
 def test_the_plan_asks_every_group_without_the_layer_question(tmp_path):
     """--no-layer: the group of all heads is still one of the plan's groups (asked for the
     plan), so the plan's optimum is still over every partition."""
-    from attnproof.transformer.report import merge_report
+    from attnproof.merging import merge_report
 
     rep = merge_report(structured_capture(3, 11), tmp_path / "r", layer=False)
     assert rep.layer is None
@@ -308,10 +307,9 @@ def test_bounds_past_the_time_budget_leave_an_open_row(tmp_path, monkeypatch):
     no certificate, and says which option gives it more time; the others are answered."""
     import time as _time
 
-    import attnproof.certificate as certificate
-    from attnproof.transformer import report
+    from attnproof import merging
 
-    real_build = certificate.build_certificate
+    real_build = merging.build_certificate
     slow = {"n": 0}
 
     def slow_build(M, *a, **kw):
@@ -320,9 +318,9 @@ def test_bounds_past_the_time_budget_leave_an_open_row(tmp_path, monkeypatch):
             _time.sleep(8)
         return real_build(M, *a, **kw)
 
-    monkeypatch.setattr(certificate, "build_certificate", slow_build)
-    rep = report.merge_report(structured_capture(3, 24), tmp_path / "r", heads=[0, 1, 2],
-                              timeout=2.0, layer=False, plan=False)
+    monkeypatch.setattr(merging, "build_certificate", slow_build)
+    rep = merging.merge_report(structured_capture(3, 24), tmp_path / "r", heads=[0, 1, 2],
+                               timeout=2.0, layer=False, plan=False)
     by = {tuple(q["heads"]): q for q in rep.pairs}
     assert slow["n"] == 1
     q = by[(0, 1)]
@@ -336,7 +334,7 @@ def test_time_budget_restores_the_signal_state():
     import signal
     import time as _time
 
-    from attnproof.transformer.report import _OutOfTime, time_budget
+    from attnproof.merging import _OutOfTime, time_budget
 
     before = signal.getsignal(signal.SIGALRM)
     with time_budget(30) as on:

@@ -238,7 +238,7 @@ def test_merge_report_end_to_end_on_integer_heads(tmp_path, run_cli):
 
 
 def test_merge_report_table_matches_the_pair_certificates(tmp_path):
-    from attnproof.transformer.report import merge_report
+    from attnproof.merging import merge_report
 
     rep = merge_report(integer_capture(seed=2, n_heads=4), tmp_path / "r", layer=False)
     m = rep.matrix("lower_bound")
@@ -284,7 +284,7 @@ def test_json_outputs_follow_their_schemas(tmp_path, run_cli):
 
 def test_exact_head_round_trip_and_digest():
     from attnproof.heads import Atom, Head
-    from attnproof.transformer.report import ExactHead
+    from attnproof.merging import ExactHead
 
     rng = np.random.default_rng(4)
 
@@ -307,7 +307,7 @@ def test_merge_report_certificates_equal_those_of_prove_question(tmp_path):
     certificates are byte-identical to proving the same multi-head directly, and between runs."""
     from attnproof.heads import MultiHead
     from attnproof.transformer.problem import domain_dim
-    from attnproof.transformer.report import _HEAD_CACHE, merge_report, prove_question
+    from attnproof.merging import _HEAD_CACHE, merge_report, prove_question
 
     cap = random_capture(4, 6, 3, 3, seed=7)
     rep = merge_report(cap, tmp_path / "a", layer=True)

@@ -186,7 +186,7 @@ def _geometry_available() -> bool:
                     reason="float keys are proven by attnproof.geometry (THEORY §9), not yet merged")
 def test_pair_certificate_of_the_tiny_model_is_accepted(bridge, tmp_path):
     from attnproof.checker import check_text
-    from attnproof.transformer.report import merge_report
+    from attnproof.merging import merge_report
 
     cap = capture(bridge, tiny_text(N_TOKENS - 1), layer=0)
     rep = merge_report(cap, tmp_path / "r", heads=[1, 3], layer=False)

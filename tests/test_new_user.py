@@ -236,6 +236,41 @@ def test_help_term_covers_every_trust_level_block_kind_and_fusion_method(run_cli
     assert rc == 0 and out.startswith("usage: attnproof prove")
 
 
+def test_every_word_of_the_merge_report_is_explained(run_cli, tmp_path):
+    """merge-report prints its verdicts (saves, costs × more, equal, undecided), keeping the
+    heads separate, the merge plan and the structures it names; its words line lists the
+    ones it used, and 'attnproof help' explains each, as it does the phrases of report.md."""
+    import re
+    from dataclasses import replace
+
+    from attnproof.cli.glossary import MERGE_VERDICTS, lookup, structure_term
+    from attnproof.transformer.capture import random_capture, save_capture
+
+    cap = random_capture(3, 8, 4, 4, seed=11)
+    WQ, WK, bQ, bK = cap.W_Q.copy(), cap.W_K.copy(), cap.b_Q.copy(), cap.b_K.copy()
+    WQ[2], WK[2], bQ[2], bK[2] = WQ[0], WK[0], bQ[0], bK[0]       # one pattern
+    WQ[3], bQ[3] = 0, 0                                            # a constant head
+    save_capture(replace(cap, W_Q=WQ, W_K=WK, b_Q=bQ, b_K=bK, head_out=None), tmp_path / "c.npz")
+    rc, out, err = run_cli("merge-report", str(tmp_path / "c.npz"), "-o", str(tmp_path / "r"))
+    assert rc == 0, err
+    (line,) = re.findall(r"\(words: (.*): 'attnproof help TERM'", out)
+    words = line.split(", ")
+    doc = json.loads((tmp_path / "r" / "report.json").read_text())
+    asked = doc["pairs"] + [doc["layer_question"]] + doc["groups"]
+    verdicts = {MERGE_VERDICTS[q["merge"]] for q in asked}
+    structures = {structure_term(st) for q in asked for st in q["structures"]}
+    assert {"saves", "costs × more"} <= verdicts and None not in structures
+    assert {"same attention pattern", "constant head"} <= {t.name for t in structures}
+    assert verdicts | {t.name for t in structures} | {"kept separately", "merge plan"} <= set(words)
+    md = (tmp_path / "r" / "report.md").read_text()
+    for phrase in ("kept separately", "merge exactly into", "Best merge plan", "merging",
+                   "optimal over all partitions"):
+        assert phrase in md and lookup(phrase) is not None, phrase
+    for w in words:
+        rc, text, _ = run_cli("help", w)
+        assert rc == 0 and text.startswith(f"{lookup(w).name}: ") and "more: docs/" in text, w
+
+
 def test_the_glossary_page_is_written_from_the_terms():
     from attnproof.cli.glossary import TERMS, render_markdown
 

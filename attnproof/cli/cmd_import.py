@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import time
 
-from .common import EXIT_OK, add_common, print_json
+from .common import EXIT_OK, add_capture_options, add_common, print_json
 
 NAME = "import"
 HELP = "turn a captured attention layer (.npz) into an exact problem file"
@@ -33,13 +33,8 @@ examples:
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("capture", metavar="CAPTURE", help="capture file (.npz, or .safetensors)")
+    add_capture_options(p)
     p.add_argument("-o", "--output", metavar="PROBLEM", required=True, help="problem file to write")
-    p.add_argument("--heads", metavar="LIST", help="head numbers, e.g. 3,7 (default: every stored head)")
-    p.add_argument("--domain", choices=("layernorm", "raw"),
-                   help="query domain (default: layernorm when the capture has LayerNorm parameters)")
-    p.add_argument("--arithmetic", choices=("float64", "exact"), default="float64",
-                   help="how keys and values are computed from the floats (default float64)")
     add_common(p)
 
 

@@ -4,14 +4,15 @@ from __future__ import annotations
 
 import argparse
 
-from .common import (EXIT_INCONCLUSIVE, EXIT_OK, EXPLICIT_FUSION_LIMIT, ProgressBar, add_common,
-                     add_executor_options, add_max_atoms, executor_spec, nonneg_int, positive_int,
-                     print_json)
+from .common import (EXIT_INCONCLUSIVE, EXIT_OK, EXPLICIT_FUSION_LIMIT, ProgressBar,
+                     add_capture_options, add_common, add_executor_options, add_max_atoms,
+                     executor_spec, nonneg_int, positive_int, print_json)
+from .glossary import merge_words, words_line
 
 NAME = "merge-report"
 HELP = "which heads of a captured layer are worth merging exactly, by how much, and the best plan"
-DEFAULT_QUESTION_TIMEOUT = 120.0   # attnproof.transformer.report.DEFAULT_QUESTION_TIMEOUT
-DEFAULT_PLAN_HEADS = 6             # attnproof.transformer.report.DEFAULT_PLAN_HEADS
+DEFAULT_QUESTION_TIMEOUT = 120.0   # attnproof.merging.DEFAULT_QUESTION_TIMEOUT
+DEFAULT_PLAN_HEADS = 6             # attnproof.merging.DEFAULT_PLAN_HEADS
 DESCRIPTION = """\
 For every pair of heads of a captured layer (and for all the chosen heads
 together), prove the least number of atoms of one exact softmax head equal to
@@ -60,13 +61,8 @@ def _seconds(s: str) -> float:
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("capture", metavar="CAPTURE", help="capture file (.npz, or .safetensors)")
+    add_capture_options(p)
     p.add_argument("-o", "--output", metavar="FOLDER", required=True, help="folder for the report")
-    p.add_argument("--heads", metavar="LIST", help="head numbers, e.g. 1,3,5 (default: all)")
-    p.add_argument("--domain", choices=("layernorm", "raw"),
-                   help="query domain (default: layernorm when the capture has LayerNorm parameters)")
-    p.add_argument("--arithmetic", choices=("float64", "exact"), default="float64",
-                   help="how keys and values are computed from the floats (default float64)")
     p.add_argument("--no-layer", action="store_true", help="only the pairs, not all heads together")
     p.add_argument("--no-plan", action="store_true", help="no merge plan (no groups of 3+ heads)")
     p.add_argument("--plan-heads", type=positive_int, default=DEFAULT_PLAN_HEADS, metavar="N",
@@ -88,7 +84,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..transformer import load_capture, merge_report, parse_heads, write_report
+    from ..merging import merge_report
+    from ..transformer import load_capture, parse_heads, write_report
 
     if not args.output.strip():
         from ..errors import InputError
@@ -114,4 +111,5 @@ def run(args: argparse.Namespace) -> int:
     n = rep.questions + len(rep.groups)
     print(f"written: {paths['markdown']}, {paths['json']}, {paths['heatmap']}, "
           f"{n} certificate(s) under {args.output}/certificates")
+    print(words_line(merge_words(rep.to_json())))
     return code

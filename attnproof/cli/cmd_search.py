@@ -1,16 +1,20 @@
-"""``attnproof search``: find or refute small fusions inside a window (SMT, THEORY §6)."""
+"""``attnproof search``: find or refute small fusions inside a window (SMT, THEORY §6).
+
+Argument parsing and printing: the search itself, its files and its JSON summary are
+:func:`attnproof.searching.search_problem` and :func:`attnproof.searching.sweep_problems`;
+the text is :mod:`attnproof.cli.search_text`.
+"""
 
 from __future__ import annotations
 
 import argparse
-import os
 import sys
-import time
 from dataclasses import replace
 
 from ..errors import InputError
-from .common import (EXIT_INCONCLUSIVE, EXIT_NEGATIVE, EXIT_OK, add_common, add_max_atoms,
-                     positive_int, print_json, query_progress, spent_note, time_limits)
+from .common import (EXIT_INCONCLUSIVE, EXIT_NEGATIVE, EXIT_OK, ProgressBar, add_common,
+                     add_executor_options, add_max_atoms, executor_spec, positive_int, print_json,
+                     spent_note)
 
 NAME = "search"
 HELP = "search a window for a smaller single-head fusion (z3 and cvc5 at once)"
@@ -58,11 +62,20 @@ examples:
   attnproof search k3.json --minimize --global --certificate k3.cert.json
 """
 
-# --- sweep (attnproof.cli.search_sweep) ---
-from .search_sweep import SWEEP_HELP as _SWEEP_HELP  # noqa: E402
+SWEEP_HELP = """\
+--sweep asks the question for every PROBLEM (several files: a family), every
+window (--window 1, 0-2 or 0,1) and every K of --targets (default: every K
+from the lower bound up to one below the best cheap fusion), as independent
+queries; with --workers N or --scheduler ADDR they run on Dask.  Each query
+of a sweep runs its solvers one after the other (z3, then cvc5 for an unsat
+or when z3 has no answer; --timeout bounds both), so in process a sweep uses
+one core; --workers N uses N.  It prints a table and, per problem and
+window, the smallest verified fusion and the largest refuted K.  -o DIR and
+--certificate DIR then name folders (one witness and one certificate per
+problem).  Exit 0 when every query was answered, 2 otherwise.
+"""
 
-DESCRIPTION += "\n" + _SWEEP_HELP
-# --- end sweep ---
+DESCRIPTION += "\n" + SWEEP_HELP
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -72,10 +85,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                       help="look for a fusion with at most K atoms")
     goal.add_argument("--minimize", action="store_true",
                       help="bisect K between the lower bound and the best cheap fusion")
-    # --- sweep ---
-    from .search_sweep import add_sweep_arguments
     add_sweep_arguments(p, goal)
-    # --- end sweep ---
     p.add_argument("--window", "-w", metavar="W",
                    help="box radius R (an integer) or a JSON list of exponent vectors of G "
                         "(default 1, the box of radius 1: the smallest window that lets G move; "
@@ -107,12 +117,30 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     add_common(p)
 
 
-def _check_output_paths(args: argparse.Namespace) -> None:
-    for flag, path in (("-o", args.output), ("--certificate", args.certificate), ("--smtlib", args.smtlib)):
-        if path:
-            folder = os.path.dirname(path) or "."
-            if not os.path.isdir(folder):
-                raise InputError(f"{flag} {path}: folder {folder} does not exist")
+def add_sweep_arguments(p: argparse.ArgumentParser, goal) -> None:
+    """The sweep's own options: ``--sweep`` (in the goal group), ``--targets``, more problems."""
+    goal.add_argument("--sweep", action="store_true",
+                      help="run every K of --targets in every window, for every PROBLEM, as "
+                           "independent queries (see below)")
+    # default=[]: without a default argparse marks a '*' positional required and names it in
+    # "the following arguments are required: PROBLEM, MORE"
+    p.add_argument("more_problems", nargs="*", metavar="MORE", default=[],
+                   help="further problem files (--sweep only)")
+    p.add_argument("--targets", metavar="KS",
+                   help="with --sweep: the K to ask, e.g. 30-37,40 (default: from the lower bound "
+                        "up to one below the best cheap fusion)")
+    add_executor_options(p)
+
+
+def check_not_sweep(args: argparse.Namespace) -> None:
+    """Refuse sweep-only options in a single query or a --minimize walk."""
+    if args.more_problems:
+        raise InputError("several problem files are accepted with --sweep only")
+    if args.targets is not None:
+        raise InputError("--targets applies to --sweep only")
+    if args.workers or args.scheduler:
+        raise InputError("--workers/--scheduler apply to --sweep only (a single query or "
+                         "--minimize runs its queries one after the other)")
 
 
 def _options(args: argparse.Namespace):
@@ -123,179 +151,40 @@ def _options(args: argparse.Namespace):
     return opts
 
 
-def _describe_window(res) -> str:
-    w = res.window
-    if w.kind == "box":
-        where = f"box of radius {w.radius} in coordinates {list(w.coordinates)}"
-        if res.frame.homogeneous:
-            where += (f" (lineality {res.frame.to_dict()['lineality']} removed: coordinates "
-                      f"{list(res.frame.dependent)} follow)")
-    else:
-        where = "explicit window"
-    return f"{where}, {len(w)} exponents for G"
-
-
 def run(args: argparse.Namespace) -> int:
-    from ..io import load_problem
-    from ..smt import parse_window
+    from ..searching import check_limits, search_problem, sweep_problems
+    from .search_text import print_searched
 
-    if not (args.timeout > 0) or args.timeout > 86400:
-        raise InputError(f"--timeout {args.timeout}: give seconds between 0 and 86400")
-    limit = getattr(args, "time_limit", None)
-    if limit is not None and (not (0 < limit <= 86400) or not args.minimize):
-        raise InputError(f"--time-limit {limit:g}: give seconds between 0 and 86400, with --minimize"
-                         if args.minimize else "--time-limit goes with --minimize (one query has "
-                         "--timeout)")
-    # --- sweep ---
-    from .search_sweep import check_not_sweep, run_sweep
+    check_limits(args.timeout, args.time_limit, args.minimize)
+    window = "1" if args.window is None else args.window       # the box of radius 1
     if args.sweep:
         if args.global_:
             raise InputError("--sweep takes windows, not --global (line refutations run with "
                              "--global alone)")
-        if args.window is None:
-            args.window = "1"
-        return run_sweep(args, _options(args))
-    check_not_sweep(args)
-    # --- end sweep ---
-    _check_output_paths(args)
-    if args.global_:
-        if args.window is not None or args.plain or args.no_cross_check:
+        names = [args.problem] + list(args.more_problems)
+        done = sweep_problems([(n, n) for n in names], window, args.targets,
+                              timeout=args.timeout, options=_options(args),
+                              spec=executor_spec(args), max_atoms=args.max_atoms,
+                              output_dir=args.output, certificate_dir=args.certificate,
+                              smtlib=args.smtlib, stages=ProgressBar)
+    else:
+        check_not_sweep(args)
+        if args.global_ and (args.window is not None or args.plain or args.no_cross_check):
             raise InputError("--global takes no --window, --plain or --no-cross-check (a line "
                              "refutation always needs both solvers)")
-        from .search_lines import run_global
-        return run_global(args)
-    if args.window is None:
-        args.window = "1"                  # the box of radius 1
-    M = load_problem(args.problem)
-    if M.has_bias:
-        raise InputError("search: problems with biases have exp-rational coefficients, "
-                         "which are outside the SMT search (THEORY §6)")
-    window = parse_window(args.window)
-    opts = _options(args)
-    if args.minimize:
-        return _run_minimize(args, M, window, opts)
-    return _run_query(args, M, window, opts)
-
-
-def _run_minimize(args: argparse.Namespace, M, window, opts) -> int:
-    """``--minimize``: queries for fewer and fewer atoms until refuted, met or inconclusive."""
-    from ..api import search
-    from ..io import atomic_write_text, canonical_json
-    from ..smt import search_certificate
-
-    t0 = time.perf_counter()
-    solvers = "z3" if args.no_cross_check else "z3 and cvc5"
-    with query_progress("minimizing: query 1", f"{solvers} running",
-                        f", {time_limits(args)}") as (bar, label):
-        asked = []
-
-        def step(res) -> None:      # the result lists each query: the progress line alone names it
-            asked.append(res)
-            refuted = [r.target for r in asked if r.result == "unsat"]
-            found = [r.atoms for r in asked if r.result == "sat" and r.atoms]
-            known = "; ".join(([f"no fusion with <= {max(refuted)} atoms in the window"]
-                               if refuted else [])
-                              + ([f"a fusion with {min(found)}"] if found else []))
-            label.query(f"minimizing: query {len(asked) + 1} after k = {res.target} "
-                        f"{res.result}{'; ' + known if known else ''}", f"{solvers} running")
-
-        mr = search(M, window=window, minimize=True, timeout=args.timeout, options=opts,
-                    progress=bar, max_atoms=args.max_atoms, on_step=step,
-                    on_solvers=label.solvers, budget=args.time_limit)
-    last = mr.steps[-1] if mr.steps else None
-    if args.smtlib and last is not None:
-        atomic_write_text(args.smtlib, last.encoding.smtlib)
-    if args.output:
-        atomic_write_text(args.output, canonical_json(mr.best.to_problem_dict()))
-    ref = mr.refutation
-    if args.certificate:
-        cert = search_certificate(M, mr.best, [ref] if ref is not None else [])
-        atomic_write_text(args.certificate, cert.text)
+        done = search_problem(args.problem, args.atoms, window=window,
+                              minimize=args.minimize, lines=args.global_, timeout=args.timeout,
+                              budget=args.time_limit, options=_options(args),
+                              max_atoms=args.max_atoms, output=args.output,
+                              certificate=args.certificate, smtlib=args.smtlib,
+                              stages=lambda label: ProgressBar(label, heartbeat=True))
     if args.json:
-        summary = mr.to_dict()
-        summary["verdict"] = {"refuted": "unsat", "bound": "sat", "unknown": "unknown"}[mr.stopped]
-        summary["atoms"] = summary.pop("best_atoms")
-        summary["method"] = summary.pop("best_method")
-        summary["start"] = summary.pop("start_atoms")
-        summary["minimum"] = mr.best.atoms if mr.stopped == "bound" else None
-        for s in summary["steps"]:
-            s["verdict"] = s.pop("result")
-        summary["window"] = last.window.to_dict() if last is not None else None
-        summary["elapsed_s"] = round(time.perf_counter() - t0, 3)
-        print_json(summary)
+        print_json(done.summary())
     else:
-        _print_minimize(mr, ref)
-        spent_note(args, mr.stopped, time.perf_counter() - t0)
+        print_searched(done)
+        if done.kind in ("minimize", "line minimize"):
+            spent_note(args, done.result.stopped, done.elapsed_s)
     sys.stdout.flush()
-    return {"refuted": EXIT_OK, "bound": EXIT_OK, "unknown": EXIT_INCONCLUSIVE}[mr.stopped]
-
-
-def _print_minimize(mr, ref) -> None:
-    print(f"smallest fusion found: {mr.best.atoms} atoms "
-          f"({'search witness, verified' if mr.best.method == 'search' else mr.best.method + ' fusion'}); "
-          f"started from {mr.start}; lower bound {mr.lower_bound} ({mr.lower_bound_kind})")
-    for s in mr.steps:
-        print(f"  k = {s.target}: {s.result}" + (f", {s.atoms} atoms" if s.atoms else "")
-              + (f" ({s.reason})" if s.reason else "") + f" [{s.seconds:.1f} s]")
-    if mr.stopped == "refuted":
-        print(f"every fusion with at most {ref.target} atoms is refuted for G in the "
-              f"{_describe_window(ref)} (z3 and cvc5; SMT-LIB2 sha256 {ref.encoding.sha256})")
-    elif mr.stopped == "bound":
-        print(f"the fusion meets the lower bound: {mr.best.atoms} atoms is the minimum")
-    else:
-        print("stopped: the last query was inconclusive")
-
-
-def _run_query(args: argparse.Namespace, M, window, opts) -> int:
-    """One query: is there a fusion with at most ``--atoms`` atoms whose G lies in the window?"""
-    from ..api import search
-    from ..io import atomic_write_text, canonical_json
-    from ..smt import search_certificate
-
-    solvers = "z3" if args.no_cross_check else "z3 and cvc5"
-    with query_progress(f"SMT query: at most {args.atoms} atoms", f"{solvers} running",
-                        f", timeout {args.timeout:g} s") as (bar, label):
-        res = search(M, args.atoms, window=window, timeout=args.timeout, options=opts,
-                     max_atoms=args.max_atoms, on_solvers=label.solvers)
-    if args.smtlib:
-        atomic_write_text(args.smtlib, res.encoding.smtlib)
-    if res.result == "sat" and res.fusion is not None and args.output:
-        atomic_write_text(args.output, canonical_json(res.fusion.to_problem_dict()))
-    if args.certificate:
-        if res.result == "unknown":
-            raise InputError("--certificate: the query was inconclusive, there is nothing to certify")
-        cert = search_certificate(M, res.fusion, [res] if res.result == "unsat" else [])
-        atomic_write_text(args.certificate, cert.text)
-    if args.json:
-        summary = res.to_dict()
-        summary["verdict"] = summary.pop("result")
-        summary["output"] = args.output if res.result == "sat" else None
-        summary["certificate"] = args.certificate if res.result != "unknown" else None
-        print_json(summary)
-    else:
-        _print_query(args, res)
-    sys.stdout.flush()
-    return {"sat": EXIT_OK, "unsat": EXIT_NEGATIVE, "unknown": EXIT_INCONCLUSIVE}[res.result]
-
-
-def _print_query(args: argparse.Namespace, res) -> None:
-    solvers = ", ".join(f"{n} {r.result} ({r.seconds:.2f} s)" for n, r in res.solvers.items())
-    if res.result == "sat":
-        print(f"sat: a fusion with {res.atoms} atoms (at most {res.target} asked), "
-              f"verified exactly")
-    elif res.result == "unsat":
-        print(f"unsat: no fusion with at most {res.target} atoms whose G lies in the window "
-              f"(a windowed refutation, not a lower bound)")
-    else:
-        print(f"unknown: {res.reason}")
-    print(f"  window: {_describe_window(res)}")
-    print(f"  solvers: {solvers}; SMT-LIB2 sha256 {res.encoding.sha256}")
-    if res.symmetry_group > 1:
-        print(f"  symmetry group of order {res.symmetry_group} broken by lex-leader constraints")
-    if res.encoding.stats.get("numerators") is False:
-        print("  query: denominator-only (no constraint on N = P*G: a relaxation, so its "
-              "unsat refutes fusions too)")
-    if res.result == "sat" and args.output:
-        print(f"  witness written to {args.output}")
-    if args.certificate and res.result != "unknown":
-        print(f"  certificate written to {args.certificate}")
+    if done.walk:
+        return EXIT_INCONCLUSIVE if done.verdict == "unknown" else EXIT_OK
+    return {"sat": EXIT_OK, "unsat": EXIT_NEGATIVE, "unknown": EXIT_INCONCLUSIVE}[done.verdict]

@@ -13,7 +13,7 @@ import threading
 import time
 import traceback
 from contextvars import ContextVar
-from typing import Any, Callable, Iterator, NoReturn, TextIO
+from typing import Any, Callable, NoReturn, TextIO
 
 from ..errors import AttnproofError, InputError, LimitError
 
@@ -399,31 +399,7 @@ class ProgressBar:
         self.close()
 
 
-@contextlib.contextmanager
-def query_progress(query: str, solvers: str, tail: str = "") -> Iterator[tuple[ProgressBar, Any]]:
-    """A progress bar for a walk of solver queries, and its label
-    (:class:`attnproof.parallel.stages.QueryLabel`: ``query(text)``, ``solvers(text)``)."""
-    from ..parallel import QueryLabel    # not at the top: the executor takes 40 ms
-
-    label = QueryLabel(None, query, solvers, tail)
-    with ProgressBar(label.label, heartbeat=True) as bar:
-        label.describe = bar.describe
-        yield bar, label
-
-
 PLAIN_INTERVAL = 5.0     # seconds between two progress lines when stderr is not a terminal
-
-
-def time_limits(args: argparse.Namespace) -> str:
-    """The time limits of a walk, as its progress line names them.
-
-    >>> time_limits(argparse.Namespace(timeout=600.0, time_limit=None))
-    'timeout 600 s per query'
-    >>> time_limits(argparse.Namespace(timeout=600.0, time_limit=120.0))
-    'timeout 600 s per query, 120 s in all'
-    """
-    limit = getattr(args, "time_limit", None)
-    return f"timeout {args.timeout:g} s per query" + ("" if limit is None else f", {limit:g} s in all")
 
 
 def spent_note(args: argparse.Namespace, stopped: str, elapsed: float) -> None:
@@ -514,6 +490,28 @@ def add_max_atoms(p: argparse.ArgumentParser) -> None:
     p.add_argument("--max-atoms", type=positive_int, default=DEFAULT_MAX_ATOMS, metavar="N",
                    help=f"refuse to build a fusion whose size, estimated from the head supports "
                         f"before anything is allocated, exceeds N atoms (default {DEFAULT_MAX_ATOMS})")
+
+
+def add_capture_options(p: argparse.ArgumentParser) -> None:
+    """The options that read a captured layer, shared by ``import`` and ``merge-report``:
+    the capture file, ``--heads``, ``--domain`` and ``--arithmetic``.
+
+    Both commands hand them to the same :mod:`attnproof.transformer` calls, so one capture
+    with one set of options is one problem in both.
+
+    >>> p = argparse.ArgumentParser()
+    >>> add_capture_options(p)
+    >>> a = p.parse_args(["layer.npz", "--heads", "0,2"])
+    >>> (a.capture, a.heads, a.domain, a.arithmetic)
+    ('layer.npz', '0,2', None, 'float64')
+    """
+    p.add_argument("capture", metavar="CAPTURE", help="capture file (.npz, or .safetensors)")
+    p.add_argument("--heads", metavar="LIST",
+                   help="head numbers, e.g. 1,3,5 (default: every stored head)")
+    p.add_argument("--domain", choices=("layernorm", "raw"),
+                   help="query domain (default: layernorm when the capture has LayerNorm parameters)")
+    p.add_argument("--arithmetic", choices=("float64", "exact"), default="float64",
+                   help="how keys and values are computed from the floats (default float64)")
 
 
 def _int_at_least(s: str, low: int, word: str) -> int:

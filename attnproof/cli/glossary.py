@@ -148,6 +148,62 @@ TERMS: tuple[Term, ...] = (
     Term("lineality", "The directions q -> q + t*v that leave every head unchanged (graph sums: "
          "adding the same t to every q_j); the search fixes them, which loses no fusion.",
          "search.md"),
+    # the merge report's words (attnproof merge-report, report.md, docs/models.md)
+    Term("kept separately", "What keeping heads as they are costs: the sum of their atoms, "
+         "n_h + n_g for a pair.  The merge report compares every merged head with it.",
+         "models.md#the-merge-report", ("keep separate", "separate", "keep every head",
+                                        "separately")),
+    Term("merged head", "One exact softmax head equal to the sum of a group of heads at the "
+         "captured query position (a fusion of the group); 'merge exactly into m atoms' "
+         "means its proven minimum is m.", "models.md#the-merge-report",
+         ("merge exactly into", "merge into at most", "merge", "merged")),
+    Term("merging", "The merge report's verdict on one merged head against its heads kept "
+         "separately: saves, costs × more, equal or undecided (the 'merging' column, the "
+         "'merge' field of the JSON).", "models.md#the-merge-report",
+         ("merge verdict",)),
+    Term("saves", "Merge verdict: the merged head needs fewer atoms than the heads kept "
+         "separately; 'saves k' is the difference, 'saves a to b' a range while the minimum "
+         "is bracketed.", "models.md#the-merge-report", ("saving", "saves k", "saves atoms")),
+    Term("costs × more", "Merge verdict: the merged head needs more atoms than the heads "
+         "kept separately, the factor being minimum / (n_h + n_g) (two generic heads of n "
+         "atoms: n·n / 2n = n/2).  'costs at least k× more' when only the lower bound is "
+         "known.", "models.md#the-merge-report",
+         ("costs", "costs more", "costs k× more", "costs x more")),
+    Term("equal", "Merge verdict: the merged head needs exactly as many atoms as the heads "
+         "kept separately; merging changes nothing.", "models.md#the-merge-report",
+         ("no saving",)),
+    Term("undecided", "Merge verdict: the proven bounds of the merged head lie on both sides "
+         "of the heads kept separately (or are unknown), so whether merging saves atoms is "
+         "open.", "models.md#the-merge-report", ("unknown merge",)),
+    Term("merge plan", "A partition of a layer's heads into groups, each merged into one "
+         "exact head (a head alone kept as it is), with the fewest atoms in all; 'optimal "
+         "over all partitions' when every group was asked and the proven bounds meet, else "
+         "optimal over the groups asked or bracketed.", "models.md#the-merge-report",
+         ("best merge plan", "plan", "optimal over all partitions", "partition")),
+    Term("open question", "A question of the merge report without a proven minimum: its row "
+         "says why, and 'closed by' names the option or command that closes it "
+         "(--question-timeout, --max-atoms, --explicit-fusion-limit, prove --lines-timeout).",
+         "models.md#the-merge-report", ("open", "open (below)", "closed by", "closes with")),
+    Term("bounds only", "A group of the merge plan asked with its bounds alone (lower bound "
+         "and counted product fusion); it is proven in full only when the plan needs it.",
+         "models.md#the-merge-report", ("? (bounds only)",)),
+    Term("same attention pattern", "Structure: at every position the two heads' logits "
+         "differ by one common shift, which the softmax ignores; they merge into one head's "
+         "atoms with summed values.", "models.md#the-structures-real-layers-have",
+         ("one attention pattern", "pattern",
+          "one attention pattern in the weights, not in the exact keys")),
+    Term("constant head", "Structure: a head with one distinct key or one value, a constant "
+         "function of the query (zeroed query weights); merged with another head it only "
+         "shifts that head's values.", "models.md#the-structures-real-layers-have",
+         ("constant", "constant (one distinct key)", "constant (one value)")),
+    Term("values vanish", "Structure: every value of the head is zero (a pruned or "
+         "zero-ablated head): it adds nothing, and merging saves all its atoms.",
+         "models.md#the-structures-real-layers-have",
+         ("vanishing values", "values vanish (the head adds nothing)")),
+    Term("keys coincide", "Structure: two heads whose logits agree up to one shift on some "
+         "positions but not all; the merged head is below the product, bracketed, not "
+         "closed.", "models.md#the-structures-real-layers-have",
+         ("keys shared", "shared positions", "keys coincide on some positions")),
 )
 
 _INDEX: dict[str, Term] = {}
@@ -194,6 +250,49 @@ def words_line(words: list[str]) -> str:
     """
     assert all(lookup(w) is not None for w in words), words
     return f"  (words: {', '.join(words)}: 'attnproof help TERM', docs/glossary.md)"
+
+
+# the merge report's verdicts (attnproof.transformer.report.comparison) -> their terms
+MERGE_VERDICTS = {"saves": "saves", "costs": "costs × more", "equal": "equal",
+                  "undecided": "undecided"}
+
+
+def structure_term(structure: str) -> Term | None:
+    """The term of a structure the merge report names (``heads 0 and 2: same attention
+    pattern``, ``head 3: constant (one distinct key)``), else None.
+
+    >>> structure_term("heads 0 and 9: keys coincide on 2 of 5 positions").name
+    'keys coincide'
+    >>> structure_term("head 3: constant (one value)").name
+    'constant head'
+    """
+    phrase = structure.split(": ", 1)[-1]
+    return lookup(re.sub(r" on \d+ of \d+ positions$", "", phrase))
+
+
+def merge_words(doc: dict) -> list[str]:
+    """The glossary's words for what a merge report document (``MergeReport.to_json()``)
+    says: the verdicts that occur, the structures, the plan and open questions.
+
+    >>> merge_words({"pairs": [{"merge": "costs", "structures": []}], "plan": None})
+    ['kept separately', 'costs × more']
+    """
+    asked = list(doc.get("pairs") or []) + ([doc["layer_question"]] if doc.get("layer_question")
+                                            else []) + list(doc.get("groups") or [])
+    words = ["kept separately"]
+    for v in MERGE_VERDICTS:
+        if any(q.get("merge") == v for q in asked):
+            words.append(MERGE_VERDICTS[v])
+    for q in asked:
+        for st in q.get("structures") or []:
+            t = structure_term(st)
+            if t is not None and t.name not in words:
+                words.append(t.name)
+    if doc.get("plan") is not None:
+        words.append("merge plan")
+    if any(q.get("minimum") is None and (q.get("open_reason") or q.get("error")) for q in asked):
+        words.append("open question")
+    return words
 
 
 def render_markdown() -> str:

@@ -8,9 +8,9 @@ tasks of a map run; ``_dask`` is the only module that imports Dask, and
 """
 
 from .executor import SCHEDULER_ENV, ExecutorSpec, map_tasks, mapper, shutdown_executors
-from .stages import QueryLabel, QuietStage, Stage, Stages, quiet_stages
+from .stages import QueryLabel, QuietStage, Stage, Stages, query_stage, quiet_stages
 from .tasks import MapTasks, Progress, TaskFailed, map_in_process
 
 __all__ = ["ExecutorSpec", "MapTasks", "Progress", "SCHEDULER_ENV", "TaskFailed", "map_in_process",
            "map_tasks", "mapper", "shutdown_executors", "QueryLabel", "QuietStage", "Stage",
-           "Stages", "quiet_stages"]
+           "Stages", "query_stage", "quiet_stages"]

@@ -8,7 +8,8 @@ passes its progress bars; the Python API shows nothing (:func:`quiet_stages`).
 
 :class:`QueryLabel` is the label of a walk of solver queries,
 ``"{query} ({solvers}{tail})"``: the query asked and the solvers' states, redrawn
-when either changes.
+when either changes; :func:`query_stage` opens the stage of such a walk, once for
+every walk (``prove``'s line queries, ``search``'s query, bisection and line queries).
 
 >>> shown = []
 >>> q = QueryLabel(shown.append, "query 1", "z3 and cvc5 running", ", timeout 60 s")
@@ -21,12 +22,12 @@ when either changes.
 
 from __future__ import annotations
 
-from contextlib import AbstractContextManager, nullcontext
-from typing import Callable, Protocol
+from contextlib import AbstractContextManager, contextmanager, nullcontext
+from typing import Any, Callable, Iterator, Optional, Protocol
 
 from .tasks import Progress
 
-__all__ = ["Stage", "Stages", "QuietStage", "quiet_stages", "QueryLabel"]
+__all__ = ["Stage", "Stages", "QuietStage", "quiet_stages", "QueryLabel", "query_stage"]
 
 
 class Stage(Protocol):
@@ -106,3 +107,40 @@ class QueryLabel:
     def _show(self) -> None:
         if self.describe is not None:
             self.describe(self.label)
+
+
+NextQuery = Callable[[list, Any], Optional[str]]
+
+
+@contextmanager
+def query_stage(stages: Stages, query: str, solvers: str, tail: str = "",
+                next_query: NextQuery | None = None) -> Iterator[tuple[Stage, QueryLabel, Callable[[Any], None]]]:
+    """The stage of a walk of solver queries, labelled ``"{query} ({solvers}{tail})"``.
+
+    Yields the stage (a progress callable for the walk), its :class:`QueryLabel` (hand
+    ``label.solvers`` to the solvers) and ``on_step(result)`` for the walk to call after
+    each query: ``next_query(asked, result)`` (``asked``: the results so far) names the
+    next query, or None to keep the label; the solvers' states then start anew.
+
+    >>> shown = []
+    >>> class Shown(QuietStage):
+    ...     def describe(self, label): shown.append(label)
+    >>> with query_stage(lambda label: nullcontext(Shown()), "query 1", "z3 running", "",
+    ...                  lambda asked, r: f"query {len(asked) + 1} after k = {r}") as (_, label, step):
+    ...     label.solvers("z3 unsat")
+    ...     step(5)
+    >>> shown
+    ['query 1 (z3 unsat)', 'query 2 after k = 5 (z3 running)']
+    """
+    label = QueryLabel(None, query, solvers, tail)
+    asked: list = []
+    with stages(label.label) as stage:
+        label.describe = stage.describe
+
+        def on_step(result: Any) -> None:
+            asked.append(result)
+            text = None if next_query is None else next_query(asked, result)
+            if text is not None:
+                label.query(text, solvers)
+
+        yield stage, label, on_step

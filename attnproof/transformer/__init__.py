@@ -5,7 +5,9 @@
 * :mod:`attnproof.transformer.adapters` — capture from a TransformerLens bridge, a
   Hugging Face GPT-2 model or a ``torch.nn.MultiheadAttention`` (needs the
   ``models`` extra; torch is imported only there, and only when called).
-* :mod:`attnproof.transformer.report` — prove every pair of heads and the whole layer.
+* :mod:`attnproof.transformer.report` — the merge report's answers and how they read
+  (the verdict against keeping heads separate, Markdown, JSON, the heat map); the
+  proving is :func:`attnproof.merging.merge_report`, a room above.
 * :mod:`attnproof.transformer.structure` — structures of real layers (one pattern,
   constant heads, vanishing values, keys shared on some positions), read exactly.
 * :mod:`attnproof.transformer.plan` — the best merge plan: a partition of the heads.
@@ -25,7 +27,7 @@ from .problem import (capture_to_problem, head_from_capture, model_deviation, pa
                       problem_document)
 
 __all__ = ["Capture", "load_capture", "save_capture", "random_capture", "capture_to_problem",
-           "head_from_capture", "parse_heads", "capture", "capture_mha", "merge_report",
+           "head_from_capture", "parse_heads", "capture", "capture_mha",
            "write_report", "load_local_model", "model_deviation", "problem_document",
            "group_structures", "head_structures"]
 
@@ -40,12 +42,6 @@ def capture_mha(mha: Any, context: Any, query: Any = None, **kw: Any) -> Capture
     """Capture a ``torch.nn.MultiheadAttention`` (see :func:`attnproof.transformer.adapters.capture_mha`)."""
     from .adapters import capture_mha as _capture_mha
     return _capture_mha(mha, context, query, **kw)
-
-
-def merge_report(*args: Any, **kw: Any) -> Any:
-    """Prove every pair of heads and the layer (see :func:`attnproof.transformer.report.merge_report`)."""
-    from .report import merge_report as _merge_report
-    return _merge_report(*args, **kw)
 
 
 def write_report(*args: Any, **kw: Any) -> Any:
