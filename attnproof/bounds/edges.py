@@ -153,7 +153,7 @@ def negative_roots(q: list) -> int:
     for c in q:
         den = den * Fraction(c).denominator // gcd(den, Fraction(c).denominator)
     p = flint.fmpz_poly([int(Fraction(c) * den) for c in q])
-    roots: list[tuple[Any, int]] = list(p.complex_roots())    # (acb ball, multiplicity)
+    roots: Any = p.complex_roots()        # [(acb ball, multiplicity)]
     return sum(m for r, m in roots if r.imag.is_zero() and r.real < 0)
 
 
