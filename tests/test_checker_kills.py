@@ -473,13 +473,16 @@ WORK = {
     'k4': (3353, 5259),
     'non-constant': (314, 314),
     'path3': (574, 615),
-    'shared': (682, 614),
+    'shared': (734, 666),
     'sub-sum': (1222, 1243),
     'w1': (326, 332),
     'w3-explicit': (967, 1081),
     'w3': (846, 960),
     'w54-structural': (7234, 7234),
     'zonotope-2d': (1379, 1670),
+    'edge-roots': (996, 1073),
+    'edge-roots-biased': (1041, 1119),
+    'edge-roots-square': (490, 498),
 }
 
 

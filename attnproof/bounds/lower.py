@@ -98,6 +98,8 @@ class LowerBound:
                                        # ``value`` above the count (THEORY §13)
     # (its key, the multigraph of its factors x_u + x_v): bounds.graph_sums.graph_of_lower_bound
     graph_memo: tuple | None = field(default=None, repr=False, compare=False)
+    edges: dict | None = None          # the edge_roots step that raised ``value`` above the
+                                       # count (docs/theory.md Theorem 10.1)
 
     @property
     def complete(self) -> bool:
