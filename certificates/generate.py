@@ -166,6 +166,22 @@ def _odd_c4() -> dict:
     return doc
 
 
+def _shared_keys(bias: bool = False) -> MultiHead:
+    # two heads whose keys coincide on positions 0 and 1 (docs/theory.md Cor 10.2): the
+    # midpoint of the shared edge is no vertex, the edge polynomial has two negative roots
+    b = Fraction(1, 3) if bias else Fraction(0)
+    h = Head((Atom((0, 0), (1,), bias=b), Atom((1, 0), (2,)), Atom((0, 1), (0,))), name="h")
+    g = Head((Atom((0, 0), (0,), bias=b + 1), Atom((1, 0), (5,), bias=Fraction(1)),
+              Atom((1, 1), (1,))), name="g")
+    return MultiHead((h, g))
+
+
+def _square() -> MultiHead:
+    # one head with denominator (1 + x)^2: two vertices, and (1 + t)^2 on the edge
+    return MultiHead((Head((Atom((0,), (0,)), Atom((1,), (1,), weight=2), Atom((2,), (3,))),
+                           name="square"),))
+
+
 def valid(window: bool = True) -> dict[str, dict]:
     """name -> certificate document (``window``: include the SMT window refutation)."""
     docs = {
@@ -194,6 +210,9 @@ def valid(window: bool = True) -> dict[str, dict]:
         "c5-minors": build_certificate(graph_sum(named_graph("cycle", 5)), minors=True).doc,
         "k4-minors": build_certificate(graph_sum(named_graph("complete", 4)), minors=True).doc,
         "c4-odd": _odd_c4(),
+        "edge-roots": build_certificate(_shared_keys()).doc,
+        "edge-roots-biased": build_certificate(_shared_keys(bias=True)).doc,
+        "edge-roots-square": build_certificate(_square()).doc,
     }
     w = _window_k3() if window else None
     if w is not None:
@@ -388,6 +407,36 @@ def invalid(v: dict[str, dict]) -> list[tuple[str, str, object, int, list]]:
         lambda d: d["claims"].update(lower_bound=32))
     mut("minors-before-upper", "c5-minors", "graph_minors before the lower- and upper-bound steps",
         lambda d: d["steps"].insert(-2, d["steps"].pop()))
+    def edges(d):
+        return _step(d, "edge_roots")
+
+    def raise_claims(d, by):
+        d["claims"]["lower_bound"] += by
+        if d["claims"]["lower_bound"] > d["claims"]["upper_bound"]:
+            d["claims"]["upper_bound"] = d["claims"]["lower_bound"]
+        d["claims"]["minimum"] = (d["claims"]["lower_bound"] if d["claims"]["lower_bound"]
+                                  == d["claims"]["upper_bound"] else None)
+
+    mut("edge-roots-count", "edge-roots", "edge_roots: an edge claims 3 negative roots (it has 2)",
+        lambda d: (edges(d)["edges"][0].__setitem__("roots", 3),
+                   edges(d).__setitem__("lower_bound", edges(d)["lower_bound"] + 1),
+                   raise_claims(d, 1)) and None)
+    mut("edge-roots-bound", "edge-roots", "edge_roots: lower_bound one above count + edges",
+        lambda d: (edges(d).__setitem__("lower_bound", edges(d)["lower_bound"] + 1),
+                   raise_claims(d, 1)) and None)
+    mut("edge-roots-twice", "edge-roots", "edge_roots: the same edge listed twice",
+        lambda d: (edges(d)["edges"].append(copy.deepcopy(edges(d)["edges"][0])),
+                   edges(d).__setitem__("lower_bound", edges(d)["lower_bound"] + 1),
+                   raise_claims(d, 1)) and None)
+    mut("edge-roots-face", "edge-roots", "edge_roots: the zero functional selects all of "
+        "Newt(R), no edge",
+        lambda d: edges(d)["edges"][0].__setitem__(
+            "functional", [0] * len(edges(d)["edges"][0]["functional"])))
+    mut("edge-roots-vertex", "edge-roots-biased", "edge_roots: a functional that selects a vertex",
+        lambda d: edges(d)["edges"][0].__setitem__("functional", [1, -1]))
+    mut("edge-roots-first", "edge-roots-square", "edge_roots before the vertex count",
+        lambda d: d["steps"].insert(0, d["steps"].pop(
+            [s["rule"] for s in d["steps"]].index("edge_roots"))))
     # graphic block over the checker's limit: the 4 x 5 grid, a biconnected block on 20 nodes
     # that is neither chordal nor a cycle, claimed as zonotope_graphic (the producer refuses it)
     from unittest import mock

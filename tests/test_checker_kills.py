@@ -476,6 +476,9 @@ WORK = {
     'w54-structural': (7925, 7925),
     'zonotope-2d': (1439, 1730),
     'k4-minors': (3530, 5436),
+    'edge-roots': (1133, 1210),
+    'edge-roots-biased': (1160, 1238),
+    'edge-roots-square': (485, 493),
 }
 
 

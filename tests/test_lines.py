@@ -251,6 +251,13 @@ def _sig(key, w=1):
     return Head((Atom(key, (1,), weight=Fraction(w)), Atom(tuple(0 for _ in key), (0,))))
 
 
+@pytest.fixture(autouse=True)
+def _no_edge_roots(monkeypatch):
+    """The edge roots (docs/theory.md §10) close several of these problems without a line
+    ((1 + x)^2, parallel binomials); they are left out so that the line step is exercised."""
+    monkeypatch.setattr("attnproof.certificate.build._raise_by_edges", lambda *a: None)
+
+
 def _square():
     """x^2 / (1 + x)^2 as one head (keys 0, 1, 2 with weights 1, 2, 1): Q = (1 + x)^2."""
     from attnproof.heads import Atom, Head

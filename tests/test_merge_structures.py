@@ -260,10 +260,12 @@ def test_no_question_is_left_open_that_prove_closes(tmp_path, seed):
             assert q["open_reason"] and q["closes_with"]
 
 
-def test_keys_shared_on_some_positions_are_named_and_bracketed(tmp_path):
+def test_keys_shared_on_some_positions_close_by_their_edge_roots(tmp_path):
     """Two heads whose keys coincide on 2 of 5 positions: the product fusion repeats one sum
-    (24 atoms, not 25) and the midpoint of the shared edge is no vertex (lower bound 23).
-    The question stays open, says why, and says that no step closes it today."""
+    (24 atoms, not 25) and the midpoint of the shared edge is no vertex (Newton count 23);
+    the shared edge's polynomial (α_i + α_j t)(β_i + β_j t) has two negative roots, so every
+    fusion keeps a point inside the edge (docs/theory.md Theorem 10.1, Corollary 10.2): the
+    certified lower bound is 24 and the question closes, the checker re-deriving the step."""
     from attnproof.heads import Head
     from attnproof.transformer.problem import domain_dim
     from attnproof.merging import ExactHead, prove_heads
@@ -274,9 +276,17 @@ def test_keys_shared_on_some_positions_are_named_and_bracketed(tmp_path):
     dim = domain_dim(cap, "layernorm")
     r = prove_heads((ExactHead.of(H0, dim), ExactHead.of(mixed, dim)), dim, "x", None, 65536)
     assert r["structures"] == ["heads 0 and 9: keys coincide on 2 of 5 positions"]
-    assert (r["lower_bound"], r["upper_bound"], r["minimum"]) == (23, 24, None)
-    assert not r["complete"] and "gap" in r["open_reason"] and "no step" in r["closes_with"]
+    assert (r["lower_bound"], r["upper_bound"], r["minimum"]) == (24, 24, 24)
+    assert r["complete"] and not r.get("open_reason")
+    doc = json.loads(r["_certificate_text"])
+    (step,) = [s for s in doc["steps"] if s["rule"] == "edge_roots"]
+    assert [e["roots"] for e in step["edges"]] == [2] and step["lower_bound"] == 24
     assert check_text(r["_certificate_text"]).code == 0
+    # without the step the same certificate proves only the Newton count
+    doc["steps"].remove(step)
+    doc["claims"].update(lower_bound=23, minimum=None)
+    v = check_text(json.dumps(doc))
+    assert v.code == 0 and v.lower_bound == 23
 
 
 def test_the_plan_asks_every_group_without_the_layer_question(tmp_path):

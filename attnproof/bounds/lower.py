@@ -96,6 +96,8 @@ class LowerBound:
     sub_sum: list | None = None        # c1: the factors the blocks count, when some are left out
     minors: dict | None = None         # c1 graph sums: the graph_minors proof term that raised
                                        # ``value`` above the count (THEORY §13)
+    edges: dict | None = None          # the edge_roots step that raised ``value`` above the
+                                       # count (docs/theory.md Theorem 10.1)
 
     @property
     def complete(self) -> bool:

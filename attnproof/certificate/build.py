@@ -85,6 +85,26 @@ def _raise_by_minors(M: MultiHead, lb: LowerBound) -> None:
     lb.value, lb.minors = found
 
 
+def _raise_by_edges(M: MultiHead, lb: LowerBound, prod: int) -> None:
+    """Raise ``lb`` by the edges of the bound factors whose polynomial has two or more
+    negative roots (docs/theory.md Theorem 10.1), when its count is below the product
+    ``prod``: the ``edge_roots`` step follows the count."""
+    from ..bounds.edges import edge_roots_step
+
+    if lb.value >= prod or lb.sub_sum is not None or lb.floor is not None or (
+            lb.geometry is not None and lb.geometry.sub_sum is not None):
+        return
+    step = edge_roots_step(M, lb)
+    if step is None:
+        return
+    raised = min(step["lower_bound"], prod)
+    if raised != step["lower_bound"]:      # never above a fusion: a producer bug, not a bound
+        return
+    lb.notes.append(f"edge roots (docs/theory.md Theorem 10.1): at least {raised} atoms, over "
+                    f"the count {lb.value} of Newt(Q) ({len(step['edges'])} edges)")
+    lb.value, lb.edges = raised, step
+
+
 def _build(M: MultiHead, explicit: bool, max_atoms: int | None, explicit_fusion_limit: int,
            progress: Progress, mapper: MapTasks | None, minors: bool = False) -> Certificate:
     lat = Lattice.of(M)
@@ -92,6 +112,7 @@ def _build(M: MultiHead, explicit: bool, max_atoms: int | None, explicit_fusion_
     lb = lower_bound(M, explicit=explicit, max_atoms=max_atoms, progress=progress, mapper=mapper,
                      lattice=lat, hp=hp)
     prod = distinct_key_product(M, hp, lat)
+    _raise_by_edges(M, lb, prod)
     fusion, upper_note = _upper_fusion(M, lb.value, lb.path == "geometry" and lb.value == prod,
                                        prod, max_atoms, explicit_fusion_limit)
     if minors:                # after the fusion is chosen: the same fusion with or without

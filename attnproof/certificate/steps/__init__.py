@@ -13,7 +13,9 @@ of the same family:
 * §6.11 ``line_refutation``: :mod:`.windows` (``checker/rules/windows``);
 * §6.12 ``planar_vertices``: :mod:`.planar` (``checker/rules/planar``);
 * §6.13-6.14 ``non_constant``, ``sub_sum``: :mod:`.floors` (``checker/rules/floors``);
-* §6.15 ``graph_minors``: :mod:`.graph_sums` (``checker/rules/graph_sums``).
+* §6.15 ``graph_minors``: :mod:`.graph_sums` (``checker/rules/graph_sums``);
+* §6.16 ``edge_roots``: :mod:`attnproof.bounds.edges` (``checker/rules/edges``), kept
+  whole on the :class:`~attnproof.bounds.LowerBound`.
 
 Each writer is named after its rule (``<rule>_step``) and takes the typed object
 the producer holds: a :class:`~attnproof.bounds.LowerBound`'s parts, a
@@ -76,6 +78,8 @@ def lower_bound_steps(lb: LowerBound) -> list[dict]:
                                    b.vertices, b.complete) for b in blocks),
                             key=lambda b: b.factors[0])
         steps.append(newton_blocks_step(blocks))
+    if lb.edges is not None:       # §6.16 edge_roots: the edges follow the count
+        steps.append(lb.edges)
     if lb.floor is not None:       # §6.13 non_constant: the floor 2 follows the count
         steps.append(non_constant_step(lb.floor))
     return steps

@@ -16,6 +16,7 @@ module               rules (docs/certificates.md)                    THEORY
                      block of ``newton_blocks`` (§6.3)
 ``floors``           ``non_constant`` (§6.13), ``sub_sum`` (§6.14)    §1-2, §4, §9
 ``graph_sums``       ``graph_minors`` (§6.15)                        §13
+``edges``            ``edge_roots`` (§6.16)                          docs/theory.md 10.1
 ===================  ==============================================  =========
 
 Each family module exports ``RULES``: rule name -> ``(function, phase)``; a new
@@ -26,15 +27,16 @@ identity check, ``newton`` the ``graphs`` count).
 
 from __future__ import annotations
 
-from . import factors, floors, fusion, geometry, graph_sums, newton, planar, windows
+from . import edges, factors, floors, fusion, geometry, graph_sums, newton, planar, windows
 from .factors import poly_text, read_poly
 from .state import TRUST_ORDER, State
 from ..syntax import Reject, Unsupported
 
-FAMILIES = (factors, newton, fusion, windows, geometry, planar, floors, graph_sums)
+FAMILIES = (factors, newton, fusion, windows, geometry, planar, floors, graph_sums, edges)
 
 # rule name -> (function, phase).  Steps come in non-decreasing phase order:
-# 0 factors, 0.5 generic heads, 0.75 sub-sums, 1 lower bound, 1.5 the non-constant floor,
+# 0 factors, 0.5 generic heads, 0.75 sub-sums, 1 lower bound, 1.25 edge roots,
+# 1.5 the non-constant floor,
 # 2 upper bound, 2.5 graph minors, 3 windowed refutations.
 RULES: dict = {}
 for _family in FAMILIES:

@@ -50,6 +50,7 @@ class State:
     box: dict | None = None                          # difference_box, once computed
     # floors (docs/certificates.md §6.14)
     sub_sum: tuple | None = None                     # (factors kept, factors before) of a sub_sum
+    edge_roots: bool = False                         # an edge_roots step raised the count (§6.16)
     # indexes built on demand
     _index: dict | None = None
     _hvars: list = field(default_factory=list)

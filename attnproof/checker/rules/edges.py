@@ -1,0 +1,291 @@
+"""The ``edge_roots`` rule (§6.16 of docs/certificates.md; docs/theory.md Theorem 10.1).
+
+Standard library only; imports nothing from attnproof outside ``checker/``.
+
+Every fusion has denominator ``D = R·G`` for the bound factors ``R = Π f_j^{e_j}``
+(``G ≠ 0``), and by Theorem 10.1 at least ``V(R) + Σ_e max(0, r_e − 1)`` atoms: on
+every edge ``e`` of ``Newt_x(R)`` the support of ``D`` keeps ``r_e − 1`` points inside
+the edge, ``r_e`` the number of negative roots (with multiplicity) of the edge
+polynomial ``q_e(t) = Σ_k R_{u + k·g} t^k``.  The step lists, per edge, a functional
+``c``; the checker
+
+* reads the face of each factor under ``c`` (its maximizers on ``supp_x f_j``): all
+  of them collinear along one direction, so ``Newt_x(R)^c = Σ e_j·conv(faces)`` is a
+  segment, an edge, with ends ``Σ e_j·(lowest, highest point)``;
+* takes the step ``g`` primitive in the lattice ``Π_i c_i Z`` of the factors'
+  differences (``c_i`` the gcd of coordinate ``i`` of the differences within each
+  factor; every fusion's denominator splits into cosets of it, each a multiple of
+  ``R``, so the count holds there);
+* writes each factor's face as ``z^{E_0}·Σ_k r_k (z^δ t)^k`` (each coefficient one
+  term ``r_k z^{E_k}``, ``E_k`` affine in ``k``: ``z^δ > 0`` moves no root across 0),
+  and counts the negative roots of ``Σ_k r_k t^k`` by Sturm sequences of
+  ``p(s) = Σ_k r_k (−s)^k`` on ``(0, ∞)`` in exact integer arithmetic, with
+  multiplicity: ``Σ_i`` (distinct roots of ``g_i``), ``g_0 = p``,
+  ``g_{i+1} = gcd(g_i, g_i')`` (the last term of ``g_i``'s Sturm sequence);
+* adds the factors' counts, ``r_e = Σ_j e_j·r(f_j^c)`` (faces multiply:
+  ``R^c = Π (f_j^c)^{e_j}``), and re-derives the bound from the vertex count of
+  the step before (a vertex count of ``Newt_x(R)``, complete or partial).
+
+>>> negative_roots([2, 3, 1])              # (1 + t)(2 + t)
+2
+>>> negative_roots([1, 2, 1]), negative_roots([1, 0, 1]), negative_roots([1, -3, 2])
+(2, 0, 0)
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from math import gcd
+
+from .. import poly as P
+from ..syntax import UNLIMITED, Reject, Unsupported, fields, integer
+from .geometry import _budget, _dots, _factor_points, _ints, _mul, _wmax, _zpolys
+from .state import State, x_vars
+
+__all__ = ["RULES", "negative_roots", "sturm_count", "edge", "EdgeData", "MAX_EDGE_DEGREE"]
+
+MAX_EDGE_DEGREE = 256        # degree of one factor's face polynomial the checker expands
+
+
+# -- univariate integer polynomials, coefficient lists from the constant term up ----------
+
+def _words(p: list) -> int:
+    return 1 + max((abs(c).bit_length() for c in p), default=0) // 64
+
+
+def _trim(p: list) -> list:
+    while p and not p[-1]:
+        p.pop()
+    return p
+
+
+def _primitive(p: list) -> list:
+    """``p`` divided by the positive gcd of its coefficients (signs kept)."""
+    g = 0
+    for c in p:
+        g = gcd(g, c)
+    return [c // g for c in p] if g > 1 else p
+
+
+def _prem(a: list, b: list, budget) -> list:
+    """The pseudo-remainder of ``|lc b|^{δ+1}·a`` by ``b``: a *positive* multiple of
+    ``a mod b`` (so a Sturm sequence keeps its signs), integers throughout."""
+    lc = b[-1]
+    m = abs(lc)
+    r = list(a)
+    nb = len(b)
+    steps = len(a) - nb + 1       # each scales the remainder by |lc b|: its words grow
+    budget.charge((steps + 1) * len(a) * _mul(_words(a) + steps * _words(b), _words(b)),
+                  "a Sturm remainder")
+    while len(r) >= nb:
+        q = r[-1]
+        shift = len(r) - nb
+        # r ← m·r − (q·sign(lc))·x^shift·b: the top term cancels, r stays a multiple of a
+        s = q if lc > 0 else -q
+        r = [m * c for c in r]
+        for i, c in enumerate(b):
+            r[shift + i] -= s * c
+        _trim(r)
+    return _primitive(r)
+
+
+def sturm_count(p: list, budget=None) -> tuple[int, list]:
+    """Distinct roots of ``p`` in ``(0, ∞)`` (``p(0) ≠ 0``) and ``gcd(p, p')``, up to a
+    constant, from the Sturm sequence ``p, p', −rem, ...`` (sign changes at 0 minus
+    those at ∞).
+
+    >>> sturm_count([2, -3, 1])                # (s − 1)(s − 2)
+    (2, [1])
+    >>> sturm_count([1, -2, 1])[0], sturm_count([1, -2, 1])[1]     # (s − 1)²: one root, gcd s − 1
+    (1, [-1, 1])
+    """
+    budget = UNLIMITED if budget is None else budget
+    if not p or not p[0]:
+        raise ValueError("p(0) must be non-zero")
+    seq = [_primitive(list(p))]
+    if len(p) > 1:
+        seq.append(_primitive([i * c for i, c in enumerate(p)][1:]))
+        while len(seq[-1]) > 1:
+            r = _prem(seq[-2], seq[-1], budget)
+            if not r:
+                break
+            seq.append([-c for c in r])
+
+    def changes(signs) -> int:
+        s = [x for x in signs if x]
+        return sum(1 for a, b in zip(s, s[1:]) if (a > 0) != (b > 0))
+
+    at0 = changes([q[0] for q in seq])
+    inf = changes([q[-1] for q in seq])
+    return at0 - inf, seq[-1]
+
+
+def negative_roots(q: list, budget=None) -> int:
+    """The roots of ``q`` (rational coefficients, constant term first, ``q(0) ≠ 0``) in
+    ``(−∞, 0)``, counted with multiplicity: Sturm counts of ``p(s) = q(−s)`` on
+    ``(0, ∞)`` summed over ``p, gcd(p, p'), gcd of that and its derivative, ...``.
+
+    >>> negative_roots([Fraction(1, 2), 1])     # 1/2 + t: the root −1/2
+    1
+    >>> negative_roots([1, 3, 3, 1])            # (1 + t)³
+    3
+    """
+    den = 1
+    for c in q:
+        den = den * Fraction(c).denominator // gcd(den, Fraction(c).denominator)
+    p = [int(Fraction(c) * den) * (-1 if k % 2 else 1) for k, c in enumerate(q)]
+    _trim(p)
+    total = 0
+    while len(p) > 1:
+        n, g = sturm_count(p, budget)
+        total += n
+        p = g
+    return total
+
+
+# -- the rule ------------------------------------------------------------------------------
+
+def _lattice(pts: list) -> list:
+    """Per coordinate, the gcd of the differences within each factor (0: constant)."""
+    d = len(pts[0][0]) if pts and pts[0] else 0
+    box = [0] * d
+    for fp in pts:
+        p0 = fp[0]
+        for p in fp[1:]:
+            for i in range(d):
+                if p[i] != p0[i]:
+                    box[i] = gcd(box[i], p[i] - p0[i])
+    return box
+
+
+def _face_polynomial(face: list, lo: tuple, g: tuple, coef: dict, where: str) -> list:
+    """The rational polynomial ``Σ_k r_k t^k`` of one factor's face (``lo + k·g``), its
+    z-exponents checked affine in ``k``."""
+    piv = next(i for i, x in enumerate(g) if x)
+    terms = {}
+    for p in face:
+        k, rem = divmod(p[piv] - lo[piv], g[piv])
+        if rem or any(a - b != k * x for a, b, x in zip(p, lo, g)):
+            raise Reject(f"{where}: a face point is not on the lattice line of the edge")
+        zp = coef[p]
+        if len(zp) != 1:
+            raise Unsupported(f"{where}: a face coefficient has several z-terms (an "
+                              "exp-rational number whose roots the checker does not order)")
+        ((e, r),) = zp.items()
+        terms[k] = (e, r)
+    n = max(terms)
+    if n > MAX_EDGE_DEGREE:
+        raise Unsupported(f"{where}: a face polynomial of degree {n} (the checker expands up "
+                          f"to {MAX_EDGE_DEGREE})")
+    e0, en = terms[0][0], terms[n][0]
+    if any((e - e0) * n != (en - e0) * k for k, (e, _) in terms.items()):
+        raise Unsupported(f"{where}: the z-exponents of a face are not affine along the edge "
+                          "(its roots depend on e; the checker orders rational roots only)")
+    q: list = [0] * (n + 1)
+    for k, (_, r) in terms.items():
+        q[k] = r
+    return q
+
+
+class EdgeData:
+    """The bound factors as the rule reads them: dense points over their varying x
+    variables, multiplicities, coefficients (``{z-exponent: rational}`` per point) and
+    the lattice of their differences (per coordinate)."""
+
+    def __init__(self, st: State, where: str):
+        self.pts, self.d = _factor_points(st, where)
+        dim = st.pb.dim
+        vs = sorted(set().union(*(x_vars(f, dim) for f, _ in st.factors)))
+        _budget(sum(P.size(f) + len(f) * (self.d + 1) for f, _ in st.factors), where, st)
+        self.mult = [e for _, e in st.factors]
+        self.coefs = []
+        for f, _ in st.factors:
+            zp = _zpolys(f, dim)
+            self.coefs.append({tuple(dict(m).get(v, 0) for v in vs): c for m, c in zp.items()})
+        self.box = _lattice(self.pts)
+        self.wp = max(_wmax(fp) for fp in self.pts)
+
+
+def edge(ed: EdgeData, c: list, where: str, budget) -> tuple[tuple, int]:
+    """The edge of ``Newt_x(R)`` that ``c`` selects, as its sorted pair of ends, and its
+    ``r_e`` (Reject when ``c`` selects a vertex or a face of dimension 2 or more)."""
+    d = ed.d
+    budget.charge(_dots(sum(len(fp) for fp in ed.pts), d, _wmax([c]), ed.wp), where)
+    faces = []
+    for fp in ed.pts:
+        vals = [sum(a * b for a, b in zip(c, p)) for p in fp]
+        top = max(vals)
+        faces.append([p for p, x in zip(fp, vals) if x == top])
+    ref = next((fc for fc in faces if len(fc) > 1), None)
+    if ref is None:
+        raise Reject(f"{where}: the functional selects a vertex, not an edge")
+    dirv = tuple(a - b for a, b in zip(ref[1], ref[0]))
+    piv = next(i for i, x in enumerate(dirv) if x)
+    ends_lo, ends_hi = [0] * d, [0] * d
+    oriented = []
+    for fc, e in zip(faces, ed.mult):
+        for p in fc[1:]:
+            u = [a - b for a, b in zip(p, fc[0])]
+            if any(u[piv] * x != dirv[piv] * y for x, y in zip(dirv, u)):
+                raise Reject(f"{where}: a factor's face is not collinear with the edge: the "
+                             "face of Newt(R) is no segment")
+        proj = [sum(a * b for a, b in zip(dirv, p)) for p in fc]
+        lo, hi = fc[proj.index(min(proj))], fc[proj.index(max(proj))]
+        oriented.append((fc, lo))
+        for i in range(d):
+            ends_lo[i] += e * lo[i]
+            ends_hi[i] += e * hi[i]
+    v = [a - b for a, b in zip(ends_hi, ends_lo)]
+    m = 0
+    for x, b in zip(v, ed.box):
+        if x:
+            if not b or x % b:
+                raise Reject(f"{where}: the edge leaves the factors' difference lattice")
+            m = gcd(m, x // b)
+    g = tuple(x // m for x in v)
+    r_e = 0
+    for j, ((fc, lo), e) in enumerate(zip(oriented, ed.mult)):
+        if len(fc) > 1:
+            q = _face_polynomial(fc, lo, g, ed.coefs[j], f"{where}, factor {j}")
+            r_e += e * negative_roots(q, budget)
+    return tuple(sorted((tuple(ends_lo), tuple(ends_hi)))), r_e
+
+
+def rule_edge_roots(st: State, step: dict, where: str) -> None:
+    """Raise the vertex count by ``Σ_e (r_e − 1)`` over listed edges (Theorem 10.1)."""
+    fields(step, {"rule", "edges", "lower_bound"}, set(), where)
+    if st.edge_roots:
+        raise Reject(f"{where}: a second edge_roots step")
+    if st.lower is None:
+        raise Reject(f"{where}: edge_roots follows a vertex count")
+    if st.indecomposable:
+        raise Reject(f"{where}: heads only indecomposable stand for Q in vertex counts but "
+                     "need not divide it: edge roots need divisors")
+    edges = step["edges"]
+    if not isinstance(edges, list) or not edges:
+        raise Reject(f"{where}: edges must be a non-empty list of {{functional, roots}}")
+    ed = EdgeData(st, where)
+    seen: set = set()
+    gain = 0
+    for k, ent in enumerate(edges):
+        w = f"{where}, edge {k}"
+        fields(ent, {"functional", "roots"}, set(), w)
+        c = _ints(ent["functional"], ed.d, f"{w}: functional")
+        claimed = integer(ent["roots"], f"{w}: roots", 2)
+        key, r_e = edge(ed, c, w, st.budget)
+        if key in seen:
+            raise Reject(f"{w}: the same edge twice")
+        seen.add(key)
+        if r_e != claimed:
+            raise Reject(f"{w}: the edge polynomial has {r_e} negative roots, not {claimed}")
+        gain += r_e - 1
+    bound = st.lower + gain
+    if integer(step["lower_bound"], f"{where}: lower_bound", 1) != bound:
+        raise Reject(f"{where}: lower_bound is {step['lower_bound']}, the vertex count "
+                     f"{st.lower} and the edges give {bound}")
+    st.lower = bound
+    st.edge_roots = True
+
+
+# rule name -> (function, phase): after the vertex count (1), before the floor (1.5)
+RULES = {"edge_roots": (rule_edge_roots, 1.25)}
