@@ -232,6 +232,17 @@ def _step(doc: dict, rule: str, k: int = 0) -> dict:
     return [s for s in doc["steps"] if s["rule"] == rule][k]
 
 
+def _method(doc: dict, method: str) -> None:
+    # another method for the first block of newton_blocks, without the graphic block's hint
+    blk = _step(doc, "newton_blocks")["blocks"][0]
+    blk["method"] = method
+    blk.pop("graph_blocks", None)
+
+
+def _hint(doc: dict) -> list:
+    return _step(doc, "newton_blocks")["blocks"][0]["graph_blocks"]
+
+
 def invalid(v: dict[str, dict]) -> list[tuple[str, str, object, int, list]]:
     """(name, what it breaks, document or raw text, expected exit code, extra args)."""
     out = []
@@ -263,11 +274,29 @@ def invalid(v: dict[str, dict]) -> list[tuple[str, str, object, int, list]]:
     mut("vertex-wrong", "w3-explicit", "newton_blocks: a listed vertex the functional does not select",
         lambda d: _step(d, "newton_blocks")["blocks"][0]["vertices"][0].__setitem__(0, [0, 0, -1]))
     mut("zonotope-independent", "k3", "newton_blocks: K_3's generators are dependent",
-        lambda d: _step(d, "newton_blocks")["blocks"][0].__setitem__("method", "zonotope_independent"))
+        lambda d: _method(d, "zonotope_independent"))
     mut("general-position-k4", "k4", "newton_blocks: K_4's generators are not in general position",
-        lambda d: _step(d, "newton_blocks")["blocks"][0].__setitem__("method", "zonotope_general_position"))
+        lambda d: _method(d, "zonotope_general_position"))
     mut("graphic-not-graphic", "zonotope-2d", "newton_blocks: generator (1, 2) is not graphic",
-        lambda d: _step(d, "newton_blocks")["blocks"][0].__setitem__("method", "zonotope_graphic"))
+        lambda d: _step(d, "newton_blocks")["blocks"][0].update(method="zonotope_graphic", graph_blocks=[]))
+    # the graph blocks the checker verifies (§6.3 graph_blocks): a false hint is invalid
+    mut("hint-cycle-split", "c4", "newton_blocks: the 4-cycle as two paths meeting in two nodes "
+        "(4 · 4 = 16 orientations, not 14)",
+        lambda d: _hint(d).__setitem__(slice(None), [{"edges": [[0, 1], [1, 2]], "order": [0, 2, 1]},
+                                                     {"edges": [[0, 3], [2, 3]], "order": [0, 2, 3]}]))
+    mut("hint-cycle-of-blocks", "k3", "newton_blocks: the triangle as three edges around a cycle "
+        "of blocks (2 · 2 · 2 = 8, not 6)",
+        lambda d: _hint(d).__setitem__(slice(None), [{"edges": [e], "order": e} for e in _hint(d)[0]["edges"]]))
+    mut("hint-order", "c4", "newton_blocks: an elimination order claimed for the 4-cycle, not chordal",
+        lambda d: _hint(d)[0].__setitem__("order", [0, 1, 2, 3]))
+    mut("hint-order-short", "k4", "newton_blocks: an elimination order that leaves out a node",
+        lambda d: _hint(d)[0]["order"].__delitem__(-1))
+    mut("hint-edge-missing", "k4", "newton_blocks: graph blocks that leave out an edge",
+        lambda d: _hint(d)[0]["edges"].__delitem__(-1))
+    mut("hint-edge-twice", "k4", "newton_blocks: an edge in two graph blocks",
+        lambda d: _hint(d).append({"edges": [_hint(d)[0]["edges"][0]]}))
+    mut("hint-missing", "k3", "newton_blocks: a graphic block without its graph blocks",
+        lambda d: _step(d, "newton_blocks")["blocks"][0].__delitem__("graph_blocks"))
     mut("product-fusion-field", "w54-structural", "product_fusion: an unknown field",
         lambda d: _step(d, "product_fusion").__setitem__("atoms", 5))
     mut("blocks-share-vars", "k3", "newton_blocks: K_3 split into two blocks that share variables",

@@ -11,7 +11,13 @@ from hypothesis import given, settings, strategies as st
 from attnproof.bounds.zonotope import acyclic_orientations_brute, acyclic_orientations_tutte
 from attnproof.checker import poly as P
 from attnproof.checker.linalg import rank
-from attnproof.checker.rules.graphs import acyclic_orientations
+from attnproof.bounds.zonotope import graph_hint
+from attnproof.checker.rules.graphs import acyclic_orientations as _checker_orientations, read_hint
+
+
+def acyclic_orientations(n: int, edges, **kw) -> int:
+    """The checker's count of the acyclic orientations, given the producer's hint."""
+    return _checker_orientations(n, edges, read_hint(graph_hint(edges), {v: v for v in range(n)}, "g"), **kw)
 
 NV = 3
 CTX = flint.fmpz_mpoly_ctx.get(tuple(f"v{i}" for i in range(NV)), "lex")

@@ -183,7 +183,19 @@ def test_checker_imports_only_the_standard_library():
                                  # graph_minors (rules/graph_sums.py, about 160);
                                  # a line refutation's options and contraction bounds
                                  # (THEORY Lemma 13.2, about 35 with doctests);
-                                 # edge_roots (rules/edges.py, about 290 with doctests)
+                                 # edge_roots (rules/edges.py, about 290 with doctests);
+                                 # issue 29: one reader of the problem format, graph
+                                 # hints verified, no advice in the core: 5,241
+    # the published size: code lines of everything that runs by default, the fast paths
+    # counted (bench/checker_size.py; issue 29 asks below 2,800)
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("checker_size", ROOT / "bench" / "checker_size.py")
+    assert spec is not None and spec.loader is not None
+    size = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(size)
+    trusted = sum(code for _, code in size.sizes().values())
+    assert trusted < 3900, trusted       # 3,709 before issue 29's one reader and graph hints;
+                                         # 3,849 with edge_roots and the line options
 
 
 def test_checker_runs_without_flint(monkeypatch):

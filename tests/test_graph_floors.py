@@ -14,10 +14,17 @@ from attnproof.bounds.zonotope import (GENERAL_STEPS, acyclic_orientations_indep
                                        acyclic_orientations_within, checker_general_steps,
                                        chordal_spanning_subgraph, count_acyclic_orientations)
 from attnproof.checker import check_text
-from attnproof.checker.rules.graphs import _count_general, acyclic_orientations
+from attnproof.bounds.zonotope import graph_hint
+from attnproof.checker.rules.graphs import _count_general, read_hint
+from attnproof.checker.rules.graphs import acyclic_orientations as _checker_orientations
 from attnproof.checker.syntax import Budget
 from attnproof.errors import LimitError
 from attnproof.io import dump_problem
+
+
+def acyclic_orientations(n: int, edges, **kw) -> int:
+    """The checker's count of the acyclic orientations, given the producer's hint."""
+    return _checker_orientations(n, edges, read_hint(graph_hint(edges), {v: v for v in range(n)}, "g"), **kw)
 
 
 def _random_graph(n, seed):

@@ -257,18 +257,24 @@ P = {"by": "parallel"}
 N = {"by": "newton"}
 
 
+def NH(H: dict) -> dict:
+    """The ``newton`` term of ``H`` with the producer's hint, its blocks and elimination orders."""
+    from attnproof.bounds.zonotope import graph_hint
+    return {"by": "newton", "graph_blocks": graph_hint(sorted(H))}
+
+
 def test_lemma_values_are_pinned():
     assert rule.bound(TRI, {"by": "odd", "edges": [[0, 1], [0, 2]], "first": P, "second": P},
                       B, "t") == 7
     # min, not max: one side proven weaker (newton 2 instead of 3) gives 2·2, not 2·3 + 1
-    assert rule.bound(TRI, {"by": "odd", "edges": [[0, 1], [0, 2]], "first": N, "second": P},
-                      B, "t") == 4
-    assert rule.bound(TRI, {"by": "odd", "edges": [[0, 1], [0, 2]], "first": P, "second": N},
-                      B, "t") == 4
+    assert rule.bound(TRI, {"by": "odd", "edges": [[0, 1], [0, 2]],
+                            "first": NH(rule.contract(TRI, [(0, 1)])), "second": P}, B, "t") == 4
+    assert rule.bound(TRI, {"by": "odd", "edges": [[0, 1], [0, 2]],
+                            "first": P, "second": NH(rule.contract(TRI, [(0, 2)]))}, B, "t") == 4
     assert rule.bound(K4, {"by": "fiber", "edges": [[0, 1], [0, 2], [1, 2]],
                            "restriction": {"by": "cycle"}, "contraction": P}, B, "t") == 28
     assert rule.bound({(0, 1): 3}, P, B, "t") == 4
-    assert rule.bound({(0, 1): 2, (2, 3): 1}, N, B, "t") == 4
+    assert rule.bound({(0, 1): 2, (2, 3): 1}, NH({(0, 1): 2, (2, 3): 1}), B, "t") == 4
     assert rule.bound(_mg(nx.cycle_graph(7)), {"by": "cycle"}, B, "t") == 127
     assert rule.contract(K4, [(2, 3)]) == {(0, 1): 1, (0, 2): 2, (1, 2): 2}
 
@@ -291,6 +297,11 @@ def test_lemma_values_are_pinned():
     (TRI, {"by": "fiber", "edges": [], "restriction": P, "contraction": P}, "non-empty"),
     (TRI, {"by": "fiber", "edges": [[0, 1]], "restriction": P}, "missing"),
     (TRI, {"by": "newton", "x": 1}, "unknown field"),
+    (TRI, {"by": "newton"}, "missing field 'graph_blocks'"),
+    (TRI, {"by": "newton", "graph_blocks": [{"edges": [e], "order": e} for e in ([0, 1], [0, 2], [1, 2])]},
+     "in a cycle"),                      # three edges meeting pairwise, around a cycle: 8, not 6
+    (TRI, {"by": "newton", "graph_blocks": [{"edges": [[0, 1], [0, 2]], "order": [1, 2, 0]}]},
+     "in no block"),
     (TRI, {"by": "lemma"}, "unknown lemma"),
     (TRI, [], "object"),
     (TRI, {"by": "fiber", "edges": [[0, True]], "restriction": P, "contraction": P}, "integer"),
@@ -301,9 +312,9 @@ def test_each_lemma_where_it_does_not_apply(H, term, needle):
 
 
 def test_nesting_is_bounded():
-    t: dict = {"by": "newton"}
+    t: dict = NH({(0, 1): 1})
     for _ in range(70):
-        t = {"by": "fiber", "edges": [[0, 1]], "restriction": t, "contraction": N}
+        t = {"by": "fiber", "edges": [[0, 1]], "restriction": t, "contraction": NH({})}
     with pytest.raises(Reject, match="deep"):
         rule.bound({(0, 1): 1}, t, B, "t")
 
@@ -311,7 +322,7 @@ def test_nesting_is_bounded():
 def test_newton_beyond_the_count_is_inconclusive():
     grid = nx.convert_node_labels_to_integers(nx.grid_2d_graph(4, 5))
     with pytest.raises(Unsupported):
-        rule.bound(_mg(grid), N, B, "t")
+        rule.bound(_mg(grid), NH(_mg(grid)), B, "t")
 
 
 def test_step_preconditions():
@@ -392,7 +403,8 @@ def test_a_weaker_term_keeps_the_count():
     doc = copy.deepcopy(build_certificate(graph_sum(named_graph("cycle", 4))).doc)
     assert doc["claims"]["lower_bound"] == 14
     doc["steps"].append({"rule": "graph_minors", "proof": {     # 2 · 6 = 12 < 14
-        "by": "fiber", "edges": [[0, 1]], "restriction": P, "contraction": N}})
+        "by": "fiber", "edges": [[0, 1]], "restriction": P,
+        "contraction": NH({(0, 2): 1, (0, 3): 1, (2, 3): 1})}})
     v = _check(doc)
     assert (v.code, v.lower_bound) == (0, 14)
 

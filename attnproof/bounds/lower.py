@@ -77,6 +77,7 @@ class Block:
     dropped: list = field(default_factory=list)   # factors left out: the count is a sub-sum's
     notes: list = field(default_factory=list)
     bind_dropped: bool = True         # False: a certificate does not bind the dropped factors
+    graph: list | None = None         # zonotope_graphic: the counted edges (variables; ground: dim)
 
 
 @dataclass
@@ -224,22 +225,26 @@ def _sparse_generator(support) -> tuple | None:
     return direction(*sup) if len(sup) == 2 else None
 
 
-def _graphic_block(fs: list, vs: list, edges: list, gen_of: dict, gens: list) -> Block:
+def _graphic_block(fs: list, vs: list, edges: list, gen_of: dict, gens: list, dim: int) -> Block:
     """A graphic zonotope block: the acyclic orientations of its graph (Lemma 7), or of a
     chordal spanning subgraph when a block of the graph is beyond the checker's count
     (then the factors of the other edges are left out: a sub-sum, docs/theory.md F2).
-    ``gen_of``: each factor's generator; ``gens[i]``: the generator of ``edges[i]``."""
+    ``gen_of``: each factor's generator; ``gens[i]``: the generator of ``edges[i]``; the
+    counted edges are kept for the checker's hint (nodes named by variable, the ground ``dim``)."""
     count, _, kept, notes = acyclic_orientations_within(len(vs) + 1, edges)
     if kept is None and len(edges) <= 10:
         # small graphs: cross-checked against networkx's Tutte polynomial T(2, 0)
         t = acyclic_orientations_tutte(len(vs) + 1, edges)
         if t != count:
             raise AlgebraError(f"acyclic orientation counts disagree: Tutte {t}, blocks {count}")
+    names, counted = [*vs, dim], range(len(edges)) if kept is None else kept
+    graph = [(names[edges[i][0]], names[edges[i][1]]) for i in counted]
     if kept is None:
-        return Block(fs, vs, "zonotope_graphic", count)
+        return Block(fs, vs, "zonotope_graphic", count, graph=graph)
     keep = {gens[i] for i in kept}
     return Block([j for j in fs if gen_of[j] in keep], vs, "zonotope_graphic", count,
-                 complete=False, dropped=[j for j in fs if gen_of[j] not in keep], notes=notes)
+                 complete=False, dropped=[j for j in fs if gen_of[j] not in keep], notes=notes,
+                 graph=graph)
 
 
 def _sparse_kind(gens: list) -> str | None:
@@ -330,7 +335,7 @@ def _count_block(polys: list, mults: list, fs: list, dim: int, explicit: bool,
             idx = {v: i for i, v in enumerate(vs)}
             edges = [(idx[g[0][0]], idx[g[1][0]]) if len(g) == 2 else (idx[g[0][0]], len(vs))
                      for g in sgens]
-            return _graphic_block(fs, vs, edges, {j: _sparse_generator(xs[j]) for j in fs}, sgens)
+            return _graphic_block(fs, vs, edges, {j: _sparse_generator(xs[j]) for j in fs}, sgens, dim)
     if len(vs) * len(fs) > MAX_DENSE_CELLS:
         raise AlgebraError(f"block with {len(fs)} factors in {len(vs)} variables is too large "
                            "for an explicit vertex list")
@@ -350,7 +355,7 @@ def _count_block(polys: list, mults: list, fs: list, dim: int, explicit: bool,
         edges = graphic_edges(gens, len(vs))
         if not explicit:
             return _graphic_block(fs, vs, edges, {j: generator_classes([p])[0]
-                                                  for j, (p, _) in zip(fs, pts)}, gens)
+                                                  for j, (p, _) in zip(fs, pts)}, gens, dim)
     if not explicit and len(vs) <= 2:
         total = exact_product(len(p) for p, _ in pts)
         if total > PLANAR_LIST_LIMIT:

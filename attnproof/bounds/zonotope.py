@@ -23,7 +23,7 @@ import flint
 
 from ..errors import LimitError
 
-__all__ = ["primitive", "generator_classes", "classify", "graphic_edges", "count_acyclic_orientations",
+__all__ = ["elimination_order", "graph_hint", "primitive", "generator_classes", "classify", "graphic_edges", "count_acyclic_orientations",
            "acyclic_orientations_within", "chordal_spanning_subgraph", "checker_general_steps",
            "acyclic_orientations_tutte", "acyclic_orientations_brute", "graphic_functionals",
            "regions_general_position"]
@@ -318,6 +318,77 @@ def _blocks_of(n: int, edges) -> list:
         else:
             out.append((ids, nodes, "general", None, B))
     return out
+
+
+def elimination_order(adj: dict) -> list | None:
+    """A perfect elimination ordering of a graph ``{node: set of neighbours}``, or None when
+    it is not chordal: maximum cardinality search (buckets by the number of visited
+    neighbours), the visit order reversed, then checked (Tarjan and Yannakakis 1984).
+
+    >>> elimination_order({0: {1, 3}, 1: {0, 2}, 2: {1, 3}, 3: {0, 2}}) is None
+    True
+    >>> elimination_order({0: {1, 2}, 1: {0, 2}, 2: {0, 1}})
+    [2, 1, 0]
+    """
+    weight = dict.fromkeys(adj, 0)
+    buckets: list = [set(adj)]
+    visit: list = []
+    done: set = set()
+    top = 0
+    for _ in adj:
+        while not buckets[top]:
+            top -= 1
+        v = min(buckets[top])
+        buckets[top].discard(v)
+        visit.append(v)
+        done.add(v)
+        for w in adj[v]:
+            if w not in done:
+                buckets[weight[w]].discard(w)
+                weight[w] += 1
+                if weight[w] == len(buckets):
+                    buckets.append(set())
+                buckets[weight[w]].add(w)
+                top = max(top, weight[w])
+    order = visit[::-1]
+    pos = {v: i for i, v in enumerate(order)}
+    for v in order:
+        later = [w for w in adj[v] if pos[w] > pos[v]]
+        if later:
+            u = min(later, key=pos.__getitem__)
+            if any(w != u and w not in adj[u] for w in later):
+                return None
+    return order
+
+
+def graph_hint(edges) -> list[dict]:
+    """The blocks a certificate gives the checker with a graph whose acyclic orientations it
+    counts (docs/certificates.md §6.3, ``graph_blocks``): the biconnected blocks of the simple
+    graph ``edges`` (pairs of node names), each with a perfect elimination ordering when it is
+    chordal; sorted, so that equal graphs give equal hints.
+
+    >>> graph_hint([(0, 1), (1, 2), (2, 0), (2, 5)])
+    [{'edges': [[0, 1], [0, 2], [1, 2]], 'order': [2, 1, 0]}, {'edges': [[2, 5]], 'order': [5, 2]}]
+    >>> graph_hint([(0, 1), (1, 2), (2, 3), (3, 0)])          # a cycle: no order
+    [{'edges': [[0, 1], [0, 3], [1, 2], [2, 3]]}]
+    """
+    import networkx as nx
+
+    G = nx.Graph()
+    G.add_edges_from(edges)
+    out = []
+    for block in nx.biconnected_component_edges(G):
+        es = sorted(sorted(e) for e in block)
+        adj: dict = {}
+        for a, b in es:
+            adj.setdefault(a, set()).add(b)
+            adj.setdefault(b, set()).add(a)
+        hint: dict = {"edges": [list(e) for e in es]}
+        order = elimination_order(adj)
+        if order is not None:
+            hint["order"] = order
+        out.append(hint)
+    return sorted(out, key=lambda h: h["edges"])
 
 
 def acyclic_orientations_within(n: int, edges, max_steps: int | None = GENERAL_STEPS

@@ -20,9 +20,10 @@ import hashlib
 from dataclasses import dataclass, field, replace
 
 from . import fast  # noqa: F401  (installs the fast paths unless the reference path is asked for)
-from .limits import (BYTES_PER_WORK, MAX_CONTAINERS, MAX_COUNT_DIGITS, MAX_FILE_BYTES,
+from .limits import (MAX_CONTAINERS, MAX_COUNT_DIGITS,
                      READ_BYTES_PER_UNIT, byte_limit, containers, work_limit)
-from .problem import parse_problem
+from .problem import canonical_problem, parse_problem
+from .advice import advised  # the command lines' advice (__main__ and attnproof check), exported
 from .rules import RULES, TRUST_ORDER, State
 from .switch import reference_mode
 from .syntax import (Budget, NotJSON, Reject, Unsupported, canonical_text, count, decimal_text, fields,
@@ -32,7 +33,7 @@ FORMAT = "attnproof-certificate"
 VERSION = 1
 
 __all__ = ["Verdict", "check_text", "check_document", "too_large", "show_count", "FORMAT", "VERSION",
-           "RULES", "TRUST_ORDER"]
+           "RULES", "TRUST_ORDER", "advised", "canonical_problem"]
 
 _MAX_COUNT = None
 
@@ -218,25 +219,7 @@ def _check_document(doc, expected_sha256: str | None, strict: bool, work: int | 
     budget = Budget(work)
     try:
         budget.charge(read // READ_BYTES_PER_UNIT, "reading the certificate")
-        fields(doc, {"format", "version", "problem", "problem_sha256", "claims", "steps",
-                     "trust"}, set(), "certificate")
-        if doc["format"] != FORMAT:
-            raise Reject(f"certificate: format must be {FORMAT!r}")
-        if integer(doc["version"], "certificate: version") != VERSION:
-            raise Reject("certificate: unsupported version (this checker reads 1)")
-        sha = hexdigest(doc["problem_sha256"], "certificate: problem_sha256")
-        try:
-            ptext = canonical_text(doc["problem"])
-            budget.charge(len(ptext) // READ_BYTES_PER_UNIT, "hashing the problem")
-            real = hashlib.sha256(ptext.encode("ascii")).hexdigest()
-            del ptext
-        except ValueError:          # a document built in Python, not read from JSON text
-            raise Reject("certificate: the problem holds a number that is not exact JSON "
-                         "or has too many digits") from None
-        if real != sha:
-            raise Reject("certificate: problem_sha256 is not the SHA-256 of the embedded problem")
-        if expected_sha256 is not None and expected_sha256 != sha:
-            raise Reject("certificate: the embedded problem is not the given problem file")
+        sha = _bind(doc, expected_sha256, budget)
         if work is None:            # the default budget, and the size it reads (check_text's)
             budget.limit = work_limit(size := len(canonical_text(doc)))
             if big := too_large(size, None):
@@ -268,52 +251,7 @@ def _check_document(doc, expected_sha256: str | None, strict: bool, work: int | 
             if consume:
                 steps[step_i] = step = None
         step_i, rule = None, None
-        if st.lower is None or st.upper is None:
-            raise Reject("certificate: needs a newton_blocks step and an upper-bound step")
-        for name, got in (("lower bound", st.lower), ("upper bound", st.upper)):
-            if got >= _count_limit():
-                raise Unsupported(f"the proven {name} has more than {MAX_COUNT_DIGITS} digits "
-                                  "(beyond the format's counts)")
-        exact_lower = st.lower
-        st.lower = max(st.lower, st.line_lower)     # line refutations (THEORY Cor 12.2)
-        if st.lower > st.upper:
-            raise Reject(f"certificate: derived lower bound {show_count(st.lower)} exceeds the "
-                         f"derived upper bound {show_count(st.upper)}")
-        minimum = st.lower if st.lower == st.upper else None
-        for name, proved in (("lower_bound", st.lower), ("upper_bound", st.upper),
-                             ("minimum", minimum)):
-            if claims[name] != proved:
-                raise Reject(f"claims: {name} is {show_count(claims[name])}, the steps prove "
-                             f"{show_count(proved)}")
-        if claims["window_refutations"] != st.windows:
-            raise Reject("claims: window_refutations do not match the window_refutation steps")
-        if doc["trust"] != st.trust:
-            raise Reject(f"certificate: trust is {doc['trust']!r}, the steps need {st.trust!r}")
-        v = Verdict("valid", 0, "", lower_bound=st.lower, upper_bound=st.upper,
-                    minimum=minimum, trust=st.trust, window_refutations=st.windows,
-                    problem_sha256=sha, bounds_verified=True, window_steps=st.window_steps,
-                    strict=strict, work=budget.used, exact_lower_bound=exact_lower,
-                    line_steps=list(st.line_steps))
-        v.complete = st.complete
-        v.message = f"valid: {v._bounds_text()}"
-        sub = st.sub_sum
-        if sub is not None:
-            v.complete = False
-            v.message += (f" (the lower bound counts the vertices of a sub-sum: {sub[0]} of "
-                          f"{sub[1]} factors)")
-        elif v.complete is False:
-            v.message += (" (the vertex count is partial: the lower bound counts verified "
-                          "vertices only)")
-        if st.windows or v.line_steps:
-            v.status, v.code = "inconclusive", 2
-            v.message = (f"inconclusive: {v._exact_text()}, but {v._refutations()} "
-                         f"{'is' if len(st.windows) + len(v.line_steps) == 1 else 'are'} not "
-                         f"re-proven")
-        if strict and st.trust != "exact":
-            v.status, v.code = "inconclusive", 2
-            v.message = (f"inconclusive under --strict: the certificate needs trust {st.trust!r} "
-                         f"(the bounds hold: {v._bounds_text()})")
-        return v
+        return _verdict(st, claims, doc["trust"], sha, strict)
     except (Reject, Unsupported) as e:
         where = "" if step_i is None or str(e).startswith("step ") else f"step {step_i} ({rule}): "
         status, code = ("invalid", 1) if isinstance(e, Reject) else ("inconclusive", 2)
@@ -331,16 +269,92 @@ def _check_document(doc, expected_sha256: str | None, strict: bool, work: int | 
                        work=budget.used)
 
 
+def _bind(doc, expected_sha256: str | None, budget: Budget) -> str:
+    """The certificate's header checked and its problem bound: the SHA-256 of the embedded
+    problem's canonical text, which must be ``problem_sha256`` (and ``expected_sha256``)."""
+    fields(doc, {"format", "version", "problem", "problem_sha256", "claims", "steps",
+                 "trust"}, set(), "certificate")
+    if doc["format"] != FORMAT:
+        raise Reject(f"certificate: format must be {FORMAT!r}")
+    if integer(doc["version"], "certificate: version") != VERSION:
+        raise Reject("certificate: unsupported version (this checker reads 1)")
+    sha = hexdigest(doc["problem_sha256"], "certificate: problem_sha256")
+    try:
+        ptext = canonical_text(doc["problem"])
+        budget.charge(len(ptext) // READ_BYTES_PER_UNIT, "hashing the problem")
+        real = hashlib.sha256(ptext.encode("ascii")).hexdigest()
+        del ptext
+    except ValueError:          # a document built in Python, not read from JSON text
+        raise Reject("certificate: the problem holds a number that is not exact JSON "
+                     "or has too many digits") from None
+    if real != sha:
+        raise Reject("certificate: problem_sha256 is not the SHA-256 of the embedded problem")
+    if expected_sha256 is not None and expected_sha256 != sha:
+        raise Reject("certificate: the embedded problem is not the given problem file")
+    return sha
+
+
+def _verdict(st: State, claims: dict, trust: str, sha: str, strict: bool) -> Verdict:
+    """The verdict once every step ran: the derived bounds against the claims, then the
+    message (valid, or inconclusive while refutations wait for a replay or under ``strict``)."""
+    budget = st.budget
+    if st.lower is None or st.upper is None:
+        raise Reject("certificate: needs a newton_blocks step and an upper-bound step")
+    for name, got in (("lower bound", st.lower), ("upper bound", st.upper)):
+        if got >= _count_limit():
+            raise Unsupported(f"the proven {name} has more than {MAX_COUNT_DIGITS} digits "
+                              "(beyond the format's counts)")
+    exact_lower = st.lower
+    st.lower = max(st.lower, st.line_lower)     # line refutations (THEORY Cor 12.2)
+    if st.lower > st.upper:
+        raise Reject(f"certificate: derived lower bound {show_count(st.lower)} exceeds the "
+                     f"derived upper bound {show_count(st.upper)}")
+    minimum = st.lower if st.lower == st.upper else None
+    for name, proved in (("lower_bound", st.lower), ("upper_bound", st.upper),
+                         ("minimum", minimum)):
+        if claims[name] != proved:
+            raise Reject(f"claims: {name} is {show_count(claims[name])}, the steps prove "
+                         f"{show_count(proved)}")
+    if claims["window_refutations"] != st.windows:
+        raise Reject("claims: window_refutations do not match the window_refutation steps")
+    if trust != st.trust:
+        raise Reject(f"certificate: trust is {trust!r}, the steps need {st.trust!r}")
+    v = Verdict("valid", 0, "", lower_bound=st.lower, upper_bound=st.upper,
+                minimum=minimum, trust=st.trust, window_refutations=st.windows,
+                problem_sha256=sha, bounds_verified=True, window_steps=st.window_steps,
+                strict=strict, work=budget.used, exact_lower_bound=exact_lower,
+                line_steps=list(st.line_steps))
+    v.complete = st.complete
+    v.message = f"valid: {v._bounds_text()}"
+    sub = st.sub_sum
+    if sub is not None:
+        v.complete = False
+        v.message += (f" (the lower bound counts the vertices of a sub-sum: {sub[0]} of "
+                      f"{sub[1]} factors)")
+    elif v.complete is False:
+        v.message += (" (the vertex count is partial: the lower bound counts verified "
+                      "vertices only)")
+    if st.windows or v.line_steps:
+        v.status, v.code = "inconclusive", 2
+        v.message = (f"inconclusive: {v._exact_text()}, but {v._refutations()} "
+                     f"{'is' if len(st.windows) + len(v.line_steps) == 1 else 'are'} not "
+                     f"re-proven")
+    if strict and st.trust != "exact":
+        v.status, v.code = "inconclusive", 2
+        v.message = (f"inconclusive under --strict: the certificate needs trust {st.trust!r} "
+                     f"(the bounds hold: {v._bounds_text()})")
+    return v
+
+
 def too_large(nbytes: int, work: int | None) -> Verdict | None:
     """*Inconclusive* (unread) for a certificate of ``nbytes`` bytes past what the checker
-    reads with the work budget ``work`` (:func:`~attnproof.checker.limits.byte_limit`)."""
+    reads with the work budget ``work`` (:func:`~attnproof.checker.limits.byte_limit`); the
+    command lines say which ``--max-work`` reads it (:func:`attnproof.checker.advice.advised`)."""
     if nbytes <= byte_limit(work):
         return None
-    how = (f"'--max-work {-(-nbytes // BYTES_PER_WORK)}' reads it" if nbytes <= MAX_FILE_BYTES
-           else f"no --max-work reads more than {MAX_FILE_BYTES:,}")
     return Verdict("inconclusive", 2, f"inconclusive: the certificate has {nbytes:,} bytes, more "
                    f"than the {byte_limit(work):,} the checker reads with "
-                   f"{'its default work budget' if work is None else f'--max-work {work}'}: {how}")
+                   f"{'its default work budget' if work is None else f'the work budget {work}'}")
 
 
 def check_text(text: str, expected_sha256: str | None = None, strict: bool = False,

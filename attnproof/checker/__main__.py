@@ -19,19 +19,16 @@ import argparse
 import hashlib
 import json
 import os
-import re
 import sys
 from contextlib import suppress
-from dataclasses import replace
-from fractions import Fraction
 
 from . import check_text, too_large
-from .limits import (MAX_CONTAINERS, MAX_DIGITS, MAX_DIM, MAX_EXPONENT, MAX_FILE_BYTES, byte_limit, containers,
-                     MAX_WORK_HELP, file_size, fits_digits, read_at_most)
-from .syntax import canonical_text
+from .advice import advised
+from .limits import MAX_CONTAINERS, MAX_FILE_BYTES, MAX_WORK_HELP, byte_limit, containers, file_size, read_at_most
+from .problem import canonical_problem
+from .syntax import Reject, canonical_text, loads
 
 EXIT_USAGE = 3
-SPARSE_KEY_DIM = 16          # problems of higher dimension write their keys sparsely
 
 
 class UsageError(Exception):
@@ -82,190 +79,19 @@ def refuse_non_certificate(path: str, text: str) -> None:
                              f"'attnproof prove {path} -o CERT')")
 
 
-# the number and field rules of a problem file, as attnproof.io reads them (a file that
-# ``attnproof check --problem`` refuses is refused here too, never bound in another reading)
-_RATIO = re.compile(r"([+-]?[0-9]+)/([0-9]+)\Z")
-_DECIMAL = re.compile(r"([+-]?)(?:([0-9]+)(?:\.([0-9]*))?|\.([0-9]+))(?:[eE]([+-]?[0-9]+))?\Z")
-_INDEX = re.compile(r"(?:0|[1-9][0-9]{0,8})\Z")
-_TOP_FIELDS = ({"format", "version", "dim", "heads", "name", "description"},
-               {"format", "version", "dim", "heads"})
-_HEAD_FIELDS = ({"name", "atoms"}, {"atoms"})
-_ATOM_FIELDS = ({"key", "value", "bias", "weight"}, {"key", "value"})
-
-
-def _number(x, where: str) -> Fraction:
-    """An exact number of a problem file: an integer, ``"p/q"`` or a decimal such as
-    ``"1.5e-3"`` (ASCII, at most ``MAX_DIGITS`` digits, exponent at most ``MAX_EXPONENT``).
-
-    >>> _number("1.5e-3", "w"), _number("-2/4", "w")
-    (Fraction(3, 2000), Fraction(-1, 2))
-    >>> _number("1e99999999", "w")
-    Traceback (most recent call last):
-    ...
-    attnproof.checker.__main__.UsageError: w: '1e99999999' is not an exact number (exponent beyond 2000)
-    """
-    if type(x) is int:
-        if not fits_digits(x):
-            raise UsageError(f"{where}: integer with more than {MAX_DIGITS} digits")
-        return Fraction(x)
-    if not isinstance(x, str):
-        what = "an object" if isinstance(x, dict) else "a list" if isinstance(x, list) else repr(x)[:40]
-        raise UsageError(f"{where}: {what} is not an exact number (an integer or a string "
-                         f"such as \"1/2\" or \"0.5\")")
-    shown = x if len(x) <= 40 else x[:37] + "..."
-    if len(x) > MAX_DIGITS + 20 or not x.isascii():
-        raise UsageError(f"{where}: {shown!r} is not an exact number")
-    m = _RATIO.match(x)
-    if m:
-        if int(m.group(2)) == 0:
-            raise UsageError(f"{where}: {shown!r} has a zero denominator")
-        val = Fraction(int(m.group(1)), int(m.group(2)))
-    else:
-        m = _DECIMAL.match(x)
-        if not m:
-            raise UsageError(f"{where}: {shown!r} is not an exact number")
-        digits, frac = m.group(2) or "", m.group(3) or m.group(4) or ""
-        exp_s = m.group(5) or "0"
-        if len(exp_s.lstrip("+-")) > 6 or abs(int(exp_s)) > MAX_EXPONENT:
-            raise UsageError(f"{where}: {shown!r} is not an exact number (exponent beyond "
-                             f"{MAX_EXPONENT})")
-        scale = int(exp_s) - len(frac)
-        mant = int((digits + frac) or "0")
-        val = Fraction(mant * 10 ** scale) if scale >= 0 else Fraction(mant, 10 ** -scale)
-        if m.group(1) == "-":
-            val = -val
-    if not (fits_digits(val.numerator) and fits_digits(val.denominator)):
-        raise UsageError(f"{where}: {shown!r} has more than {MAX_DIGITS} digits")
-    return val
-
-
-def _fields(obj, allowed_required: tuple, where: str) -> None:
-    allowed, required = allowed_required
-    if not isinstance(obj, dict):
-        raise UsageError(f"{where}: must be a JSON object")
-    extra = sorted(set(obj) - allowed)
-    if extra:
-        raise UsageError(f"{where}: unknown field {extra[0]!r} (allowed: "
-                         f"{', '.join(sorted(allowed))})")
-    missing = sorted(required - set(obj))
-    if missing:
-        raise UsageError(f"{where}: missing field {missing[0]!r}")
-
-
-def _no_duplicates(pairs):
-    out = dict(pairs)
-    if len(out) != len(pairs):
-        seen = set()
-        for k, _ in pairs:
-            if k in seen:
-                raise UsageError(f"duplicate key {k!r} in a JSON object")
-            seen.add(k)
-    return out
-
-
-def _canonical(x: Fraction):
-    return x.numerator if x.denominator == 1 else f"{x.numerator}/{x.denominator}"
-
-
-def _float_refused(text: str):
-    raise UsageError(f"{text} is a JSON float; write exact numbers as integers or strings such "
-                     f"as \"1/2\" or \"0.5\"")
-
-
-def canonical_problem(doc) -> dict:
-    """The canonical document of a problem file (defaults left out, numbers canonical).
-
-    The form that ``attnproof`` writes and hashes (``problem_to_dict``): keys
-    dense up to dimension 16 and sparse (``{"j": x}``) above, a one-component
-    value as a number, ``bias`` 0 and ``weight`` 1 left out.  What ``attnproof``
-    refuses in a problem file (an unknown field, a non-positive weight, a sparse
-    index such as ``"01"``, a number such as ``" 1"``) is refused here too.
-
-    >>> canonical_problem({"format": "attnproof-problem", "version": 1, "dim": 1, "heads": [
-    ...     {"atoms": [{"key": ["0.5"], "value": [1], "weight": "1"}]}]})["heads"]
-    [{'atoms': [{'key': ['1/2'], 'value': 1}]}]
-    >>> canonical_problem({"format": "attnproof-problem", "version": 1, "dim": 1, "heads": [
-    ...     {"atoms": [{"key": [1], "value": 1, "wieght": "2"}]}]})
-    Traceback (most recent call last):
-    ...
-    attnproof.checker.__main__.UsageError: head 0, atom 0: unknown field 'wieght' (allowed: bias, key, value, weight)
-    """
-    if not isinstance(doc, dict) or doc.get("format") != "attnproof-problem":
-        raise UsageError("not an attnproof problem file (no \"format\": \"attnproof-problem\")")
-    _fields(doc, _TOP_FIELDS, "problem")
-    if type(doc["version"]) is not int or doc["version"] != 1:
-        raise UsageError("unsupported problem version (this checker reads 1)")
-    dim = doc["dim"]
-    if type(dim) is not int or not 0 <= dim <= MAX_DIM:
-        raise UsageError(f"dim must be an integer from 0 to {MAX_DIM}")
-    heads = doc["heads"]
-    if not isinstance(heads, list) or not heads:
-        raise UsageError("'heads' must be a non-empty list")
-    out_heads = []
-    for h_i, h in enumerate(heads):
-        _fields(h, _HEAD_FIELDS, f"head {h_i}")
-        if not isinstance(h["atoms"], list) or not h["atoms"]:
-            raise UsageError(f"head {h_i}: needs a non-empty list 'atoms'")
-        if h.get("name") is not None and not isinstance(h["name"], str):
-            raise UsageError(f"head {h_i}: name must be a string")
-        atoms = []
-        for a_i, a in enumerate(h["atoms"]):
-            where = f"head {h_i}, atom {a_i}"
-            _fields(a, _ATOM_FIELDS, where)
-            key = a["key"]
-            if isinstance(key, dict):
-                sparse = {}
-                for j, c in key.items():
-                    if not _INDEX.match(j) or int(j) >= dim:
-                        raise UsageError(f"{where}: key index {j!r} is not a coordinate")
-                    sparse[int(j)] = _number(c, f"{where}, key")
-            elif isinstance(key, list):
-                if len(key) != dim:
-                    raise UsageError(f"{where}: key has dimension {len(key)}, expected {dim}")
-                sparse = {j: _number(c, f"{where}, key") for j, c in enumerate(key)}
-            else:
-                raise UsageError(f"{where}: key must be a list of {dim} numbers or a sparse "
-                                 f"object such as {{\"0\": 1}}")
-            ckey: dict | list
-            if dim > SPARSE_KEY_DIM:
-                ckey = {str(j): _canonical(c) for j, c in sorted(sparse.items()) if c}
-            else:
-                ckey = [_canonical(sparse.get(j, Fraction(0))) for j in range(dim)]
-            value = a["value"] if isinstance(a["value"], list) else [a["value"]]
-            if not value:
-                raise UsageError(f"{where}: value is an empty list")
-            vals = [_canonical(_number(v, f"{where}, value")) for v in value]
-            ad = {"key": ckey, "value": vals[0] if len(vals) == 1 else vals}
-            bias = _number(a.get("bias", 0), f"{where}, bias")
-            weight = _number(a.get("weight", 1), f"{where}, weight")
-            if weight <= 0:
-                raise UsageError(f"{where}: weight must be positive")
-            if bias != 0:
-                ad["bias"] = _canonical(bias)
-            if weight != 1:
-                ad["weight"] = _canonical(weight)
-            atoms.append(ad)
-        hd = {"atoms": atoms}
-        if h.get("name") is not None:
-            hd["name"] = h["name"]
-        out_heads.append(hd)
-    return {"format": "attnproof-problem", "version": 1, "dim": dim, "heads": out_heads}
-
-
 def problem_file_sha256(path: str, work: int | None = None) -> str:
-    """The SHA-256 of a problem file's canonical form as attnproof hashes it (reads up to byte_limit(work) bytes)."""
+    """The SHA-256 of a problem file's canonical form as attnproof hashes it (reads up to
+    byte_limit(work) bytes), from the checker's one reader of the problem format
+    (:func:`attnproof.checker.problem.canonical_problem`)."""
     if os.path.splitext(path)[1].lower() in (".yaml", ".yml", ".npz"):
         raise UsageError(f"{path}: this checker reads JSON problem files only (write one with "
                          f"'attnproof show {path} --json' or 'attnproof family ... -o FILE')")
     if containers(text := read_text(path, byte_limit(work))) > MAX_CONTAINERS:
         raise UsageError(f"{path}: more than {MAX_CONTAINERS} JSON objects and arrays")
     try:
-        doc = json.loads(text, parse_float=_float_refused, object_pairs_hook=_no_duplicates)
-        return hashlib.sha256(canonical_text(canonical_problem(doc)).encode("ascii")).hexdigest()
-    except UsageError as e:
+        return hashlib.sha256(canonical_text(canonical_problem(loads(text))).encode("ascii")).hexdigest()
+    except Reject as e:
         raise UsageError(f"{path}: {e}") from None
-    except (ValueError, RecursionError) as e:
-        raise UsageError(f"{path}: not valid JSON ({e})") from None
 
 
 def _version() -> str:
@@ -312,18 +138,6 @@ def build_parser(prog: str | None = None, version: str | None = None) -> argpars
     return p
 
 
-def advised(v):
-    """The verdict ``v`` with the command line's advice: an inconclusive check past its
-    work budget names ``--max-work``, one that waits for refutations ``--replay``."""
-    if v.code == 2 and v.message.endswith("(the work budget of this certificate)"):
-        v = replace(v, message=v.message[:-1] + "; --max-work raises it)")
-    elif v.code == 2 and v.bounds_verified and (v.window_steps or v.line_steps) and not v.replay:
-        one = len(v.window_steps) + len(v.line_steps) == 1
-        v = replace(v, message=v.message + f" ('attnproof check --replay' re-proves "
-                                           f"{'it' if one else 'them'} with z3 and cvc5)")
-    return v
-
-
 def _error(message: str, as_json: bool, prog: str = "attnproof") -> int:
     print(f"{prog}: error: {message}", file=sys.stderr)
     if as_json:
@@ -367,7 +181,7 @@ def main(argv: list[str] | None = None, prog: str | None = None, version: str | 
     if v.status == "error":             # not JSON at all: a broken download, not a forgery
         return _error(f"not a certificate: {args.certificate}: "
                       f"{v.message.removeprefix('not a certificate: ')}", args.json, p.prog)
-    v = advised(v)
+    v = advised(v, file_size(args.certificate))
     with suppress(OSError):             # a reader that stopped early cuts the text, not the exit code
         print(json.dumps(v.to_dict(), sort_keys=True, indent=2) if args.json else v.message, flush=True)
     return v.code if v.code in (0, 1, 2) else EXIT_USAGE

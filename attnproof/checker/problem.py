@@ -21,9 +21,9 @@ from fractions import Fraction
 from math import lcm
 from typing import cast
 
-from .limits import MAX_DIM, MAX_LATTICE_BITS
+from .limits import MAX_DIGITS, MAX_DIM, MAX_EXPONENT, MAX_LATTICE_BITS, fits_digits
 from .switch import FAST
-from .syntax import UNLIMITED, Budget, Reject, Unsupported, fields, integer, rational
+from .syntax import UNLIMITED, Budget, Reject, Unsupported, _show, fields, integer, rational
 
 
 class Monomial(tuple):
@@ -70,62 +70,100 @@ class Problem:
         return Monomial(out)
 
 
-SPARSE_KEY_DIM = 16
+SPARSE_KEY_DIM = 16          # canonical keys: dense lists up to this dimension, sparse objects above
 _INDEX = re.compile(r"(0|[1-9][0-9]{0,8})\Z")
+_RATIO = re.compile(r"([+-]?[0-9]+)/([0-9]+)\Z")
+_DECIMAL = re.compile(r"([+-]?)(?:([0-9]+)(?:\.([0-9]*))?|\.([0-9]+))(?:[eE]([+-]?[0-9]+))?\Z")
 
 
-def parse_key(x, dim: int, where: str) -> tuple:
-    """A canonical key as sparse ``((j, value), ...)`` pairs with non-zero values.
+def file_number(x, where: str) -> Fraction:
+    """An exact number of a problem file: an integer, ``"p/q"`` or a decimal such as
+    ``"1.5e-3"`` (ASCII, at most ``MAX_DIGITS`` digits, exponent at most ``MAX_EXPONENT``).
 
-    Canonical keys are dense lists of ``dim`` numbers when ``dim <= 16`` and
-    sparse objects ``{"j": value}`` (decimal index, non-zero value) above.
+    >>> file_number("1.5e-3", "w"), file_number("-2/4", "w")
+    (Fraction(3, 2000), Fraction(-1, 2))
+    >>> file_number("1e99999999", "w")
+    Traceback (most recent call last):
+    ...
+    attnproof.checker.syntax.Reject: w: '1e99999999' is not an exact number (exponent beyond 2000)
+    """
+    if type(x) is int:
+        if not fits_digits(x):
+            raise Reject(f"{where}: integer with more than {MAX_DIGITS} digits")
+        return Fraction(x)
+    if not isinstance(x, str):
+        raise Reject(f"{where}: {_show(x)} is not an exact number (an integer or a string such as "
+                     f"\"1/2\" or \"0.5\")")
+    shown = x if len(x) <= 40 else x[:37] + "..."
+    if len(x) > MAX_DIGITS + 20 or not x.isascii():
+        raise Reject(f"{where}: {shown!r} is not an exact number")
+    m = _RATIO.match(x)
+    if m:
+        if int(m.group(2)) == 0:
+            raise Reject(f"{where}: {shown!r} has a zero denominator")
+        val = Fraction(int(m.group(1)), int(m.group(2)))
+    else:
+        m = _DECIMAL.match(x)
+        if not m:
+            raise Reject(f"{where}: {shown!r} is not an exact number")
+        digits, frac, exp_s = m.group(2) or "", m.group(3) or m.group(4) or "", m.group(5) or "0"
+        if len(exp_s.lstrip("+-")) > 6 or abs(int(exp_s)) > MAX_EXPONENT:
+            raise Reject(f"{where}: {shown!r} is not an exact number (exponent beyond {MAX_EXPONENT})")
+        scale = int(exp_s) - len(frac)
+        mant = int((digits + frac) or "0")
+        val = Fraction(mant * 10 ** scale) if scale >= 0 else Fraction(mant, 10 ** -scale)
+        val = -val if m.group(1) == "-" else val
+    if not (fits_digits(val.numerator) and fits_digits(val.denominator)):
+        raise Reject(f"{where}: {shown!r} has more than {MAX_DIGITS} digits")
+    return val
 
-    >>> parse_key([0, "1/2"], 2, "k"), parse_key({"17": 3}, 20, "k")
+
+def parse_key(x, dim: int, where: str, number=rational) -> tuple:
+    """A key as sparse ``((j, value), ...)`` pairs of its non-zero coordinates.
+
+    A key is a dense list of ``dim`` numbers or a sparse object ``{"j": value}``
+    (decimal index without leading zeros; missing coordinates are 0), whatever
+    ``dim``: which one a producer writes serves determinism, not soundness
+    (:mod:`attnproof.certificate.lint`).
+
+    >>> parse_key([0, "1/2"], 2, "k"), parse_key({"17": 3, "2": 0}, 20, "k")
     (((1, Fraction(1, 2)),), ((17, 3),))
     """
-    if dim <= SPARSE_KEY_DIM:
-        if not isinstance(x, list) or len(x) != dim:
-            raise Reject(f"{where}: key must be a list of {dim} numbers")
-        vals = [(j, rational(c, f"{where}[{j}]")) for j, c in enumerate(x)]
+    if isinstance(x, list):
+        if len(x) != dim:
+            raise Reject(f"{where}: key has dimension {len(x)}, expected {dim}")
+        vals = [(j, number(c, f"{where}[{j}]")) for j, c in enumerate(x)]
         return tuple((j, v) for j, v in vals if v)
     if not isinstance(x, dict):
-        raise Reject(f"{where}: with dim > {SPARSE_KEY_DIM} a key is a sparse object {{\"j\": value}}")
+        raise Reject(f"{where}: key must be a list of {dim} numbers or a sparse object such as "
+                     f"{{\"0\": 1}}")
     out = []
     for j_s, c in x.items():
         if not isinstance(j_s, str) or not _INDEX.match(j_s) or int(j_s) >= dim:
-            raise Reject(f"{where}: sparse key index {j_s!r} is not a coordinate 0..{dim - 1}")
-        v = rational(c, f"{where}[{j_s}]")
-        if not v:
-            raise Reject(f"{where}: a sparse key omits zero coordinates")
-        out.append((int(j_s), v))
+            raise Reject(f"{where}: key index {j_s!r} is not a coordinate 0..{dim - 1}")
+        v = number(c, f"{where}[{j_s}]")
+        if v:
+            out.append((int(j_s), v))
     return tuple(sorted(out))
 
 
-def _slow_atom(a, dim: int, value_dim, w: str) -> tuple:
+def _slow_atom(a, dim: int, value_dim, w: str, number=rational) -> tuple:
     fields(a, {"key", "value"}, {"bias", "weight"}, w)
-    key = parse_key(a["key"], dim, f"{w}, key")
+    key = parse_key(a["key"], dim, f"{w}, key", number)
     v = a["value"]
     if isinstance(v, list):
-        if len(v) < 2:
-            raise Reject(f"{w}: a value list needs at least 2 components (scalars are written bare)")
-        vals = tuple(rational(c, f"{w}, value[{i}]") for i, c in enumerate(v))
+        if not v:
+            raise Reject(f"{w}: value is an empty list")
+        vals = tuple(number(c, f"{w}, value[{i}]") for i, c in enumerate(v))
     else:
-        vals = (rational(v, f"{w}, value"),)
+        vals = (number(v, f"{w}, value"),)
     if value_dim is not None and len(vals) != value_dim:
         raise Reject(f"{w}: value has {len(vals)} components, expected {value_dim}")
-    bias: Fraction | int = 0
-    if "bias" in a:
-        bias = rational(a["bias"], f"{w}, bias")
-        if bias == 0:
-            raise Reject(f"{w}: a zero bias must be omitted")
-    weight: Fraction | int = 1
-    if "weight" in a:
-        weight = rational(a["weight"], f"{w}, weight")
-        if weight <= 0:
-            raise Reject(f"{w}: weight must be positive")
-        if weight == 1:
-            raise Reject(f"{w}: a weight of 1 must be omitted")
-    return (key, bias, weight, vals)
+    bias = number(a["bias"], f"{w}, bias") if "bias" in a else 0
+    weight = number(a["weight"], f"{w}, weight") if "weight" in a else 1
+    if weight <= 0:
+        raise Reject(f"{w}: weight must be positive")
+    return (key, bias or 0, 1 if weight == 1 else weight, vals)
 
 
 def atoms_cost(atoms_in: list) -> int:
@@ -146,7 +184,7 @@ def atoms_cost(atoms_in: list) -> int:
 
 
 def parse_atoms(atoms_in, dim: int, value_dim, where: str,
-                budget: Budget = UNLIMITED) -> tuple[list, int]:
+                budget: Budget = UNLIMITED, number=rational) -> tuple[list, int]:
     """Parse a canonical atom list: ``[(key, bias, weight, values)]`` and the value dimension.
 
     Bias 0 and weight 1 (omitted in the document) are the integers 0 and 1.
@@ -161,10 +199,10 @@ def parse_atoms(atoms_in, dim: int, value_dim, where: str,
     budget.charge(atoms_cost(atoms_in), "reading atoms")
     out = []
     for a_i, a in enumerate(atoms_in):
-        fast = FAST.atom
+        fast = FAST.atom if number is rational else None
         atom = None if fast is None else fast(a, dim, value_dim)
         if atom is None:
-            atom = _slow_atom(a, dim, value_dim, f"{where}, atom {a_i}")
+            atom = _slow_atom(a, dim, value_dim, f"{where}, atom {a_i}", number)
         if value_dim is None:
             value_dim = len(atom[3])
         out.append(atom)
@@ -221,19 +259,21 @@ def _num(c):
     return c.numerator if type(c) is Fraction and c.denominator == 1 else c
 
 
-def parse_problem(doc, consume: bool = False, budget: Budget = UNLIMITED) -> Problem:
-    """Parse the embedded canonical problem and build every head's ``N_h/D_h``.
+def read_heads(doc, consume: bool = False, budget: Budget = UNLIMITED,
+               number=rational) -> tuple[int, list, list]:
+    """``(dim, [atoms of each head], [name of each head])`` of a problem document: the one
+    reader of the problem format, for the embedded problem (``number`` the certificate's
+    :func:`~attnproof.checker.syntax.rational`) and for a problem file (:func:`file_number`).
 
-    ``consume``: the document is the caller's to discard; each head's JSON is
-    dropped once read (``heads[h] = None``), so that the document and the
-    polynomials are never both held whole.  Each head's reading is charged to
-    ``budget`` before it is done (:func:`atoms_cost`).
+    The canonical form (defaults left out, keys dense up to dimension 16) serves determinism,
+    not soundness: any form is read, :func:`canonical_problem` writes the canonical one.
+    ``consume``: each head's JSON is dropped once read (``heads[h] = None``).
     """
-    fields(doc, {"format", "version", "dim", "heads"}, set(), "problem")
+    fields(doc, {"format", "version", "dim", "heads"}, {"name", "description"}, "problem")
     if doc["format"] != "attnproof-problem":
         raise Reject("problem: format must be 'attnproof-problem'")
     if integer(doc["version"], "problem: version") != 1:
-        raise Reject("problem: unsupported problem version")
+        raise Reject("problem: unsupported problem version (this checker reads 1)")
     dim = integer(doc["dim"], "problem: dim", 0)
     if dim > MAX_DIM:
         raise Reject(f"problem: dim {dim} is above the format's limit {MAX_DIM}")
@@ -241,16 +281,72 @@ def parse_problem(doc, consume: bool = False, budget: Budget = UNLIMITED) -> Pro
     if not isinstance(heads, list) or not heads:
         raise Reject("problem: 'heads' must be a non-empty list")
     parsed: list = []
+    names: list = []
     m: int | None = None
     for h_i, h in enumerate(heads):
         w = f"problem head {h_i}"
         fields(h, {"atoms"}, {"name"}, w)
-        if "name" in h and not isinstance(h["name"], str):
+        names.append(h.get("name"))
+        if names[-1] is not None and not isinstance(names[-1], str):
             raise Reject(f"{w}: name must be a string")
-        atoms, m = parse_atoms(h["atoms"], dim, m, w, budget)
+        atoms, m = parse_atoms(h["atoms"], dim, m, w, budget, number)
         parsed.append(atoms)
         if consume:
             heads[h_i] = None
+    return dim, parsed, names
+
+
+def _canonical_number(x):
+    return x if type(x) is int else int(x) if x.denominator == 1 else f"{x.numerator}/{x.denominator}"
+
+
+def canonical_problem(doc, number=file_number) -> dict:
+    """The canonical document of a problem (defaults left out, numbers canonical): the form
+    that ``attnproof`` writes, embeds and hashes (``problem_to_dict``).
+
+    >>> canonical_problem({"format": "attnproof-problem", "version": 1, "dim": 1, "heads": [
+    ...     {"atoms": [{"key": ["0.5"], "value": [1], "weight": "1"}]}]})["heads"]
+    [{'atoms': [{'key': ['1/2'], 'value': 1}]}]
+    >>> canonical_problem({"format": "attnproof-problem", "version": 1, "dim": 1, "heads": [
+    ...     {"atoms": [{"key": [1], "value": 1, "wieght": "2"}]}]})
+    Traceback (most recent call last):
+    ...
+    attnproof.checker.syntax.Reject: problem head 0, atom 0: unknown field 'wieght'
+    """
+    c = _canonical_number
+    dim, parsed, names = read_heads(doc, number=number)
+    heads = []
+    for atoms, name in zip(parsed, names):
+        out = []
+        for key, bias, weight, vals in atoms:
+            a: dict = {"key": {str(j): c(v) for j, v in key} if dim > SPARSE_KEY_DIM else _dense(key, dim),
+                       "value": c(vals[0]) if len(vals) == 1 else [c(v) for v in vals]}
+            if bias:
+                a["bias"] = c(bias)
+            if weight != 1:
+                a["weight"] = c(weight)
+            out.append(a)
+        heads.append({"atoms": out} if name is None else {"atoms": out, "name": name})
+    return {"format": "attnproof-problem", "version": 1, "dim": dim, "heads": heads}
+
+
+def _dense(key: tuple, dim: int) -> list:
+    row: list = [0] * dim
+    for j, v in key:
+        row[j] = _canonical_number(v)
+    return row
+
+
+def parse_problem(doc, consume: bool = False, budget: Budget = UNLIMITED) -> Problem:
+    """Parse the embedded problem (:func:`read_heads`) and build every head's ``N_h/D_h``.
+
+    ``consume``: the document is the caller's to discard; each head's JSON is
+    dropped once read (``heads[h] = None``), so that the document and the
+    polynomials are never both held whole.  Each head's reading is charged to
+    ``budget`` before it is done (:func:`atoms_cost`).
+    """
+    dim, parsed, _ = read_heads(doc, consume, budget)
+    m = len(parsed[0][0][3])
     scales: dict = {}
     L = 1
     biased = False

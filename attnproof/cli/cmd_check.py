@@ -199,26 +199,15 @@ def run(args: argparse.Namespace) -> int:
     return _answer(v, args)
 
 
-def _advised(v):
-    """The verdict ``v`` with the command line's advice (the checker states the verdict
-    only): past the work budget ``--max-work``, refutations not re-proven ``--replay``."""
-    from dataclasses import replace
-    if v.code == 2 and v.message.endswith("(the work budget of this certificate)"):
-        return replace(v, message=v.message[:-1] + "; --max-work raises it)")
-    if v.code == 2 and v.bounds_verified and (v.window_steps or v.line_steps) and not v.replay:
-        it = "it" if len(v.window_steps) + len(v.line_steps) == 1 else "them"
-        return replace(v, message=v.message + f" ('attnproof check --replay' re-proves {it} with z3 "
-                       "and cvc5)")
-    return v
-
-
 def _answer(v, args: argparse.Namespace) -> int:
     """Print the verdict ``v`` (``--json``: as JSON) and return its exit code.
 
     A reader that stops early (``| head -c1``) cuts the text, never the exit code: a
     broken pipe made an invalid certificate exit 0."""
     code = v.code
-    v = _advised(v)
+    from ..checker import advised      # the advice the standalone checker gives too
+    from ..checker.limits import file_size
+    v = advised(v, file_size(args.certificate))
     with contextlib.suppress(OSError):
         if args.json:
             print_json(v.to_dict())

@@ -98,8 +98,12 @@ def _zonotope_cert(gens: list, dim: int, method: str, lower: int) -> dict:
         steps.append({"rule": "irreducible_factor", "poly": _poly_json(f), "witness": wit,
                       "residue_component": 0})
     steps.sort(key=lambda s: canonical_json(s["poly"]))
-    steps.append({"rule": "newton_blocks", "blocks": [
-        {"factors": list(range(len(gens))), "method": method}]})
+    block = {"factors": list(range(len(gens))), "method": method}
+    if method == "zonotope_graphic":        # the producer's hint: nodes named by variable, ground dim
+        from attnproof.bounds.zonotope import graph_hint
+        ends = [[i for i, x in enumerate(g) if x] for g in gens]
+        block["graph_blocks"] = graph_hint([(e[0], e[1] if len(e) == 2 else dim) for e in ends])
+    steps.append({"rule": "newton_blocks", "blocks": [block]})
     steps.append({"rule": "product_fusion"})
     doc = {"format": "attnproof-certificate", "version": 1, "problem": prob,
            "problem_sha256": "", "claims": {"window_refutations": []}, "steps": steps,
@@ -559,13 +563,14 @@ def entries() -> list[tuple[str, str, object, int, list, list]]:
     mut("forged-vertex-extra", "k3-explicit", "newton_blocks: an extra vertex (1,1,1) whose "
         "functional has ties", lambda d: _step(d, "newton_blocks")["blocks"][0]["vertices"].insert(
             3, [[1, 1, 1], [1, 1, 1]]))
-    mut("forged-blocks-missing-factor", "k3", "newton_blocks: a factor left out of every block",
+    mut("forged-blocks-missing-factor", "path3", "newton_blocks: a factor left out of every block",
         lambda d: _step(d, "newton_blocks")["blocks"][0]["factors"].pop() and None)
     mut("forged-blocks-repeat-factor", "w3", "newton_blocks: a factor in two blocks",
         lambda d: _step(d, "newton_blocks")["blocks"][1]["factors"].append(2))
     mut("forged-independent-c4", "c4", "newton_blocks: C_4's dependent generators claimed "
-        "independent", lambda d: _step(d, "newton_blocks")["blocks"][0].__setitem__(
-            "method", "zonotope_independent"))
+        "independent", lambda d: (_step(d, "newton_blocks")["blocks"][0].update(
+            method="zonotope_independent"), _step(d, "newton_blocks")["blocks"][0].pop("graph_blocks"))
+        and None)
     mut("forged-upper-claim", "w3", "claims.upper_bound below what the steps prove",
         lambda d: _claims(d, 8, 7) and None)
     mut("forged-minimum-gap", "k3", "claims.minimum given although the bounds differ",

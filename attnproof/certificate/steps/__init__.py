@@ -75,7 +75,7 @@ def lower_bound_steps(lb: LowerBound) -> list[dict]:
                 steps.append(sub_sum_step([at[j] for j in lb.sub_sum]))
             new = {j: i for i, j in enumerate(lb.sub_sum)}
             blocks = sorted((Block([new[j] for j in b.factors], b.variables, b.method, b.count,
-                                   b.vertices, b.complete) for b in blocks),
+                                   b.vertices, b.complete, graph=b.graph) for b in blocks),
                             key=lambda b: b.factors[0])
         steps.append(newton_blocks_step(blocks))
     if lb.edges is not None:       # §6.16 edge_roots: the edges follow the count

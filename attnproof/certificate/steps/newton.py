@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from ...bounds.lower import Block
+from ...bounds.zonotope import graph_hint
 
 __all__ = ["newton_blocks_step"]
 
@@ -24,5 +25,7 @@ def newton_blocks_step(blocks: Sequence[Block]) -> dict[str, Any]:
         bd: dict[str, Any] = {"factors": list(b.factors), "method": b.method}
         if b.method == "vertices":
             bd["vertices"] = [[list(u), list(c)] for u, c in (b.vertices or [])]
+        if b.method == "zonotope_graphic":      # the checker verifies the blocks, finds none
+            bd["graph_blocks"] = graph_hint(b.graph or [])
         out.append(bd)
     return {"rule": "newton_blocks", "blocks": out}

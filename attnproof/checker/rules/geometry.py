@@ -633,6 +633,51 @@ def rule_minkowski_vertices(st: State, step: dict, where: str) -> None:
     if not isinstance(nvs, list) or not isinstance(pnv, list) or len(pnv) != r:
         raise Reject(f"{where}: non_vertices is a list; point_non_vertices has one list per factor")
     sizes = [len(p) for p in P]
+    vset = _listed_vertices(st, verts, P, d, where)
+    if not complete:
+        if nvs or any(x != [] for x in pnv):
+            raise Reject(f"{where}: a partial count carries no non-vertex certificates")
+        total = 1
+        for n in sizes:
+            total *= n
+        if len(verts) >= total:
+            raise Reject(f"{where}: every candidate tuple is a listed vertex: the count is complete")
+        if not verts:
+            raise Reject(f"{where}: a partial count lists at least one vertex")
+        st.lower = len(verts)
+        st.complete = False
+        return
+    dead = [_point_non_vertices(x, pts, f"{where}: point_non_vertices {i}", st)
+            for i, (x, pts) in enumerate(zip(pnv, P))]
+    alive = [[i for i in range(n) if i not in dd] for n, dd in zip(sizes, dead)]
+    nvset = _gordan_non_vertices(st, nvs, P, d, dead, where)
+    # every candidate decided: depth-first over surviving prefixes
+    _budget((len(nvs) + len(verts) + 1) * (max(sizes) + 1) * r, where, st)
+    stack: list[tuple[int, ...]] = [(i,) for i in reversed(alive[0])]
+    while stack:
+        prefix = stack.pop()
+        if len(prefix) >= 2 and prefix in nvset:
+            nvset[prefix] = True
+            continue
+        if len(prefix) == r:
+            if prefix not in vset:
+                raise Reject(f"{where}: candidate {list(prefix)} is neither a listed vertex nor "
+                             "refuted: the count is not complete")
+            vset[prefix] = True
+            continue
+        for i in reversed(alive[len(prefix)]):
+            stack.append(prefix + (i,))
+    if not all(nvset.values()) or not all(vset.values()):
+        raise Reject(f"{where}: a certificate entry is not a candidate of the enumeration")
+    st.lower = len(verts)
+    st.complete = True
+
+
+def _listed_vertices(st: State, verts: list, P: list, d: int, where: str) -> dict:
+    """The listed vertices ``[tuple, vertex, functional]`` verified (Lemma 9.4: the functional
+    has the tuple's point as unique maximizer on every factor): ``{tuple: False}``."""
+    r = len(P)
+    sizes = [len(p) for p in P]
     _budget(len(verts), where, st)      # then each vertex by its functional's words, when read
     wp = max(_wmax(pts) for pts in P)
     vset: dict = {}
@@ -657,22 +702,15 @@ def rule_minkowski_vertices(st: State, step: dict, where: str) -> None:
                 raise Reject(f"{w}: the functional does not have the unique maximizer {t} "
                              "on every factor")
         vset[tuple(t)] = False
-    if not complete:
-        if nvs or any(x != [] for x in pnv):
-            raise Reject(f"{where}: a partial count carries no non-vertex certificates")
-        total = 1
-        for n in sizes:
-            total *= n
-        if len(verts) >= total:
-            raise Reject(f"{where}: every candidate tuple is a listed vertex: the count is complete")
-        if not verts:
-            raise Reject(f"{where}: a partial count lists at least one vertex")
-        st.lower = len(verts)
-        st.complete = False
-        return
-    dead = [_point_non_vertices(x, pts, f"{where}: point_non_vertices {i}", st)
-            for i, (x, pts) in enumerate(zip(pnv, P))]
-    alive = [[i for i in range(n) if i not in dd] for n, dd in zip(sizes, dead)]
+    return vset
+
+
+def _gordan_non_vertices(st: State, nvs: list, P: list, d: int, dead: list, where: str) -> dict:
+    """The non-vertex prefixes ``[prefix, multipliers]`` verified (a Gordan certificate
+    ``Σ μ (a_h − a') = 0`` each): ``{prefix: False}``."""
+    r = len(P)
+    sizes = [len(p) for p in P]
+    wp = max(_wmax(pts) for pts in P)
     nvset: dict = {}
     prev = None
     for k, e in enumerate(nvs):
@@ -712,26 +750,7 @@ def rule_minkowski_vertices(st: State, step: dict, where: str) -> None:
         if any(acc):
             raise Reject(f"{w}: Σ μ (a_h - a') is not zero: not a Gordan certificate")
         nvset[tuple(t)] = False
-    # every candidate decided: depth-first over surviving prefixes
-    _budget((len(nvs) + len(verts) + 1) * (max(sizes) + 1) * r, where, st)
-    stack: list[tuple[int, ...]] = [(i,) for i in reversed(alive[0])]
-    while stack:
-        prefix = stack.pop()
-        if len(prefix) >= 2 and prefix in nvset:
-            nvset[prefix] = True
-            continue
-        if len(prefix) == r:
-            if prefix not in vset:
-                raise Reject(f"{where}: candidate {list(prefix)} is neither a listed vertex nor "
-                             "refuted: the count is not complete")
-            vset[prefix] = True
-            continue
-        for i in reversed(alive[len(prefix)]):
-            stack.append(prefix + (i,))
-    if not all(nvset.values()) or not all(vset.values()):
-        raise Reject(f"{where}: a certificate entry is not a candidate of the enumeration")
-    st.lower = len(verts)
-    st.complete = True
+    return nvset
 
 
 def rule_direct_sum(st: State, step: dict, where: str) -> None:

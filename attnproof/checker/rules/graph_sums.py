@@ -25,7 +25,7 @@ itself; the term only says which lemma to apply where.  No search.
 from __future__ import annotations
 
 from ..syntax import UNLIMITED, Budget, Reject, Unsupported, fields, integer  # noqa: F401  (the doctests)
-from .graphs import GraphTooLarge, acyclic_orientations
+from .graphs import GraphTooLarge, acyclic_orientations, read_hint
 from .state import State
 from .windows import binomial_factor
 
@@ -83,10 +83,11 @@ def bound(H: dict, t, budget: Budget, where: str, depth: int = 0) -> int:
     by = t.get("by")
     nodes = {v for p in H for v in p}
     if by == "newton":
-        fields(t, {"by"}, set(), where)
+        fields(t, {"by", "graph_blocks"}, set(), where)
         ix = {v: i for i, v in enumerate(sorted(nodes))}
         try:
-            return acyclic_orientations(len(ix), [(ix[u], ix[v]) for u, v in H], budget=budget)
+            return acyclic_orientations(len(ix), [(ix[u], ix[v]) for u, v in H],
+                                        read_hint(t["graph_blocks"], ix, where), budget=budget)
         except GraphTooLarge as e:
             raise Unsupported(f"{where}: {e}") from None
     if by == "parallel":

@@ -1,20 +1,19 @@
 """Acyclic orientations of a graph: the count of a ``zonotope_graphic`` block (docs/certificates.md §6.3).
 
 THEORY Lemma 7: the vertices of a graphical zonotope are the acyclic orientations
-of its graph, ``|χ_G(-1)|``, a product over biconnected blocks.
+of its graph, ``|χ_G(-1)|``, a product over the blocks of the graph.  The producer
+writes the blocks and the elimination orders (:func:`read_hint`); the checker
+verifies them and searches for nothing.
 
->>> acyclic_orientations(3, [(0, 1), (1, 2), (0, 2)])     # triangle: 2^3 - 2
-6
->>> acyclic_orientations(16, [(i, j) for i in range(16) for j in range(i)]) == factorial(16)
-True
+>>> T = [(0, 1), (1, 2), (0, 2)]
+>>> acyclic_orientations(3, T, [(T, None)]), acyclic_orientations(3, T, [(T, [0, 1, 2])])  # 2^3 - 2
+(6, 6)
 """
 
 from __future__ import annotations
 
-from math import factorial
-
 from ..linalg import product
-from ..syntax import UNLIMITED, Budget
+from ..syntax import UNLIMITED, Budget, Reject, _show, fields
 
 
 MAX_GENERAL_NODES = 16      # biconnected blocks that are neither chordal nor cycles
@@ -24,97 +23,34 @@ class GraphTooLarge(ValueError):
     """A block of the graph is beyond :data:`MAX_GENERAL_NODES` and has no counted structure."""
 
 
-def biconnected_blocks(n: int, adj: list) -> list[list[tuple[int, int]]]:
-    """The biconnected components of a simple graph, as edge lists (iterative Hopcroft-Tarjan).
+def read_hint(x, node: dict, where: str) -> list:
+    """The producer's blocks of a graph, ``[{"edges": [[u, v], ...], "order": [v, ...]}, ...]``
+    (``order`` optional), nodes named as in the certificate and numbered by ``node``:
+    ``[(edges, order or None)]``.  :func:`acyclic_orientations` verifies them.
 
-    >>> adj = [{1, 2}, {0, 2}, {0, 1, 3}, {2}]             # a triangle with a pendant edge
-    >>> sorted(sorted(map(sorted, b)) for b in biconnected_blocks(4, adj))
-    [[[0, 1], [0, 2], [1, 2]], [[2, 3]]]
+    >>> read_hint([{"edges": [[7, 5]], "order": [5, 7]}], {5: 0, 7: 1}, "g")
+    [([(0, 1)], [0, 1])]
     """
-    index = [-1] * n
-    low = [0] * n
-    counter = 0
-    blocks = []
-    for root in range(n):
-        if index[root] != -1:
-            continue
-        index[root] = low[root] = counter
-        counter += 1
-        stack = [(root, -1, iter(sorted(adj[root])))]
-        estack: list = []
-        while stack:
-            v, parent, it = stack[-1]
-            descended = False
-            for w in it:
-                if w == parent:
-                    continue
-                if index[w] == -1:
-                    estack.append((v, w))
-                    index[w] = low[w] = counter
-                    counter += 1
-                    stack.append((w, v, iter(sorted(adj[w]))))
-                    descended = True
-                    break
-                if index[w] < index[v]:
-                    estack.append((v, w))
-                    low[v] = min(low[v], index[w])
-            if descended:
-                continue
-            stack.pop()
-            if stack:
-                u = stack[-1][0]
-                low[u] = min(low[u], low[v])
-                if low[v] >= index[u]:
-                    block = []
-                    while True:
-                        e = estack.pop()
-                        block.append(e)
-                        if e == (u, v):
-                            break
-                    blocks.append(block)
-    return blocks
+    if not isinstance(x, list):
+        raise Reject(f"{where}: 'graph_blocks' must be a list of blocks")
 
-
-def perfect_elimination_order(nodes: list, adj: dict) -> list | None:
-    """A perfect elimination ordering (maximum cardinality search, verified), or None.
-
-    In the returned order every vertex's later neighbours form a clique; such an
-    order exists iff the graph is chordal (Tarjan and Yannakakis 1984).
-
-    >>> perfect_elimination_order([0, 1, 2, 3], {0: {1, 3}, 1: {0, 2}, 2: {1, 3}, 3: {0, 2}}) is None
-    True
-    >>> perfect_elimination_order([0, 1, 2], {0: {1, 2}, 1: {0, 2}, 2: {0, 1}})
-    [2, 1, 0]
-    """
-    weight = {v: 0 for v in nodes}
-    buckets: list = [set(nodes)]
-    visit = []
-    done: set = set()
-    top = 0
-    for _ in nodes:
-        while not buckets[top]:
-            top -= 1
-        v = min(buckets[top])
-        buckets[top].discard(v)
-        visit.append(v)
-        done.add(v)
-        for w in adj[v]:
-            if w not in done:
-                buckets[weight[w]].discard(w)
-                weight[w] += 1
-                if weight[w] == len(buckets):
-                    buckets.append(set())
-                buckets[weight[w]].add(w)
-                top = max(top, weight[w])
-    order = visit[::-1]
-    pos = {v: i for i, v in enumerate(order)}
-    for v in order:
-        later = [w for w in adj[v] if pos[w] > pos[v]]
-        if later:
-            u = min(later, key=pos.__getitem__)
-            if any(w != u and w not in adj[u] for w in later):
-                return None
-    return order
+    def num(v, w):
+        if type(v) is not int or v not in node:
+            raise Reject(f"{w}: {_show(v)} is not a node of the graph")
+        return node[v]
+    out = []
+    for i, b in enumerate(x):
+        w = f"{where}, graph block {i}"
+        fields(b, {"edges"}, {"order"}, w)
+        if not isinstance(b["edges"], list) or not b["edges"] or not all(
+                isinstance(e, list) and len(e) == 2 for e in b["edges"]):
+            raise Reject(f"{w}: 'edges' must be a non-empty list of node pairs")
+        edges = [tuple(sorted((num(e[0], w), num(e[1], w)))) for e in b["edges"]]
+        order = b.get("order")
+        if order is not None and not isinstance(order, list):
+            raise Reject(f"{w}: 'order' must be a list of nodes")
+        out.append((edges, None if order is None else [num(v, w) for v in order]))
+    return out
 
 
 def _count_general(nodes: list, adj: dict, budget: Budget = UNLIMITED) -> int:
@@ -174,21 +110,29 @@ def _count_general(nodes: list, adj: dict, budget: Budget = UNLIMITED) -> int:
     return a((1 << len(nodes)) - 1)
 
 
-def acyclic_orientations(n: int, edges, max_general: int = MAX_GENERAL_NODES,
+def acyclic_orientations(n: int, edges, blocks: list, max_general: int = MAX_GENERAL_NODES,
                          budget: Budget = UNLIMITED) -> int:
     """Number of acyclic orientations of a simple graph on nodes ``0..n-1`` (``|χ_G(-1)|``).
 
-    The count is the product over biconnected blocks (a one-vertex union
-    multiplies chromatic polynomials, divided by ``k``).  A block on ``m`` nodes
-    is counted as ``m!`` (complete), ``2^m - 2`` (a cycle), ``Π (1 + d_i)`` over
-    a verified perfect elimination ordering (chordal: ``χ(k) = Π (k - d_i)``,
-    ``d_i`` the later neighbours of the ``i``-th vertex), else by the subset
-    recurrence when ``m <= max_general`` (its steps charged to ``budget``);
-    otherwise :class:`GraphTooLarge`.
+    ``blocks``, the producer's hint (:func:`read_hint`), must partition the edges into
+    parts whose node-part incidence graph is a forest (parts meet in at most one node,
+    and never in a cycle); then the chromatic polynomial is the product of the parts'
+    divided by ``k`` per shared node, and the count the product of the parts' counts.
+    A part is counted as ``Π (1 + d_i)`` over its ``order``, verified to be a perfect
+    elimination ordering (chordal: ``χ(k) = Π (k - d_i)``, ``d_i`` the later neighbours
+    of the ``i``-th vertex), as ``2^m - 2`` when it is one cycle on ``m`` nodes, else by
+    the subset recurrence when ``m <= max_general`` (its steps charged to ``budget``);
+    otherwise :class:`GraphTooLarge`.  A false hint is a :class:`Reject`.
 
-    >>> acyclic_orientations(4, [(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)])
-    24
-    >>> acyclic_orientations(20, [(i, (i + 1) % 20) for i in range(20)]) == 2 ** 20 - 2
+    >>> diamond = [(0, 1), (1, 2), (2, 3), (0, 3), (0, 2)]
+    >>> acyclic_orientations(4, diamond, [(diamond, [1, 3, 0, 2])])      # χ = k(k-1)(k-2)^2
+    18
+    >>> acyclic_orientations(4, diamond, [(diamond, [0, 1, 2, 3])])
+    Traceback (most recent call last):
+    ...
+    attnproof.checker.syntax.Reject: graph blocks: block 0: the order is not a perfect elimination ordering
+    >>> C = [(i, (i + 1) % 20) for i in range(20)]
+    >>> acyclic_orientations(20, C, [(C, None)]) == 2 ** 20 - 2
     True
     """
     adj: list = [set() for _ in range(n)]
@@ -197,26 +141,57 @@ def acyclic_orientations(n: int, edges, max_general: int = MAX_GENERAL_NODES,
             raise ValueError("not a simple graph")
         adj[a].add(b)
         adj[b].add(a)
+    budget.charge(sum(len(e) + len(o or ()) for e, o in blocks), "checking graph blocks")
+    root = list(range(n + len(blocks)))        # union-find over nodes and parts
+
+    def find(v: int) -> int:
+        while root[v] != v:
+            root[v] = v = root[root[v]]
+        return v
+    seen: set = set()
     counts = []
-    for block in biconnected_blocks(n, adj):
-        nodes = sorted({v for e in block for v in e})
-        m, e = len(nodes), len(block)
-        nset = set(nodes)                  # once: per node it made a cycle quadratic
-        if e == m * (m - 1) // 2:
-            counts.append(factorial(m))
-            continue
-        if e == m and all(len(adj[v] & nset) == 2 for v in nodes):
-            counts.append(2 ** m - 2)
-            continue
-        badj = {v: adj[v] & nset for v in nodes}
-        order = perfect_elimination_order(nodes, badj)
-        if order is not None:
-            pos = {v: i for i, v in enumerate(order)}
-            for v in order:
-                counts.append(1 + sum(1 for w in badj[v] if pos[w] > pos[v]))
-            continue
-        if m > max_general:
-            raise GraphTooLarge(f"a biconnected block with {m} nodes that is neither chordal "
-                                f"nor a cycle (general blocks are counted up to {max_general} nodes)")
-        counts.append(_count_general(nodes, badj, budget))
+    for i, (bedges, order) in enumerate(blocks):
+        w = f"graph blocks: block {i}"
+        badj: dict = {}
+        for a, b in bedges:
+            if b not in adj[a] or (a, b) in seen:
+                raise Reject(f"{w}: {[a, b]} is not an edge of the graph, or is in two blocks")
+            seen.add((a, b))
+            badj.setdefault(a, set()).add(b)
+            badj.setdefault(b, set()).add(a)
+        for v in badj:
+            r = find(v)
+            if r == find(n + i):
+                raise Reject(f"{w}: the blocks meet in two nodes or in a cycle (not a tree of blocks)")
+            root[r] = find(n + i)
+        counts.append(_count_block(sorted(badj), badj, order, max_general, budget, w))
+    if len(seen) != len(edges):
+        raise Reject("graph blocks: an edge of the graph is in no block")
     return product(counts)
+
+
+def _count_block(nodes: list, badj: dict, order, max_general: int, budget: Budget, w: str) -> int:
+    m = len(nodes)
+    if order is not None:
+        if sorted(order) != nodes:
+            raise Reject(f"{w}: the order is not of the block's nodes, each once")
+        pos = {v: i for i, v in enumerate(order)}
+        out = 1
+        for v in order:        # later neighbours a clique: those of the first of them (Rose-Tarjan-Lueker)
+            later = [u for u in badj[v] if pos[u] > pos[v]]
+            if later:
+                u = min(later, key=pos.__getitem__)
+                if any(x != u and x not in badj[u] for x in later):
+                    raise Reject(f"{w}: the order is not a perfect elimination ordering")
+            out *= 1 + len(later)
+        return out
+    if all(len(badj[v]) == 2 for v in nodes):
+        prev, v, k = None, nodes[0], 0
+        while k == 0 or v != nodes[0]:          # one cycle through every node, not several
+            prev, v, k = v, next(u for u in badj[v] if u != prev), k + 1
+        if k == m:
+            return 2 ** m - 2
+    if m > max_general:
+        raise GraphTooLarge(f"a block with {m} nodes that is not a cycle and has no elimination "
+                            f"order (general blocks are counted up to {max_general} nodes)")
+    return _count_general(nodes, badj, budget)

@@ -17,7 +17,7 @@ from ..limits import MAX_GRAPH_NODES, MAX_SUBSETS
 from ..linalg import product, rank
 from ..switch import FAST
 from ..syntax import Reject, Unsupported, fields, integer
-from .graphs import GraphTooLarge, acyclic_orientations
+from .graphs import GraphTooLarge, acyclic_orientations, read_hint
 from .planar import planar_block
 from .state import State, primitive, x_points
 
@@ -29,45 +29,13 @@ def _block_count(st: State, blk: dict, fs: list, where: str) -> int:
     pos = {v: i for i, v in enumerate(bvars)}
     method = blk.get("method")
     if method == "vertices":
-        fields(blk, {"factors", "method", "vertices"}, set(), where)
-        ents = blk["vertices"]
-        if not isinstance(ents, list) or not ents:
-            raise Reject(f"{where}: 'vertices' must be a non-empty list of [u, c]")
-        pts = [(x_points(st.factors[j][0], dim), st.factors[j][1]) for j in fs]
-        per_vertex = sum(P.size(dict.fromkeys(fp)) for fp, _ in pts) + 2 * len(bvars)
-        n = len(bvars)
-        prev = None
-        for k, ent in enumerate(ents):
-            w = f"{where}, vertex {k}"
-            bud.charge(per_vertex, "checking vertices")
-            if not isinstance(ent, list) or len(ent) != 2 or not all(
-                    isinstance(v, list) and len(v) == n for v in ent):
-                raise Reject(f"{w}: expected [u, c], two lists of {n} integers")
-            u = [integer(x, f"{w}, u") for x in ent[0]]
-            c = [integer(x, f"{w}, c") for x in ent[1]]
-            if prev is not None and not u > prev:
-                raise Reject(f"{w}: vertices must be strictly increasing")
-            prev = u
-            # Lemma 6: c must have a unique maximizer u_j on every factor; then
-            # Σ e_j·u_j is the unique maximizer of c on Newt_x(R_block), a vertex.
-            tot: dict = {}
-            for fp, e in pts:
-                # a variable outside the block is constant on supp f (a monomial factor,
-                # as generic_heads binds D_h): it shifts every value alike
-                vals = [sum(c[pos[v]] * x for v, x in p if v in pos) for p in fp]
-                best = max(vals)
-                if vals.count(best) != 1:
-                    raise Reject(f"{w}: the functional has several maximizers on a factor")
-                for v, x in fp[vals.index(best)]:
-                    tot[v] = tot.get(v, 0) + e * x
-            if any(tot.get(v, 0) != u[i] for i, v in enumerate(bvars)):
-                raise Reject(f"{w}: the functional selects another point than the listed vertex")
-        return len(ents)
+        return _vertices_count(st, blk, fs, bvars, where)
     if method == "simplex":
         return _simplex_count(st, blk, fs, where)
     if method == "planar":
         return planar_block(st, blk, fs, bvars, where)
-    fields(blk, {"factors", "method"}, set(), where)
+    fields(blk, {"factors", "method"} | ({"graph_blocks"} if method == "zonotope_graphic" else set()),
+           set(), where)
     if method not in ("zonotope_independent", "zonotope_graphic", "zonotope_general_position"):
         raise Reject(f"{where}: unknown block method {method!r}")
     classes = set()
@@ -104,9 +72,16 @@ def _block_count(st: State, blk: dict, fs: list, where: str) -> int:
             if rank(list(sub), bud) != r:
                 raise Reject(f"{where}: the generators are not in general position")
         return 2 * sum(comb(n - 1, i) for i in range(r))
+    return _graphic_count(st, blk, rows, pos, where)
+
+
+def _graphic_count(st: State, blk: dict, rows: list, pos: dict, where: str) -> int:
+    """A ``zonotope_graphic`` block: the acyclic orientations of the generators' graph, from
+    the producer's ``graph_blocks`` (verified by :func:`.graphs.acyclic_orientations`)."""
+    dim = st.pb.dim
     # graphic: generator e_a - e_b is the edge {a, b}; e_a alone is {a, ground}
-    n = len(bvars) + 1
-    ground = len(bvars)
+    n = len(pos) + 1
+    ground = len(pos)
     edges = []
     for g in rows:
         nz = sorted(g.items())
@@ -120,10 +95,51 @@ def _block_count(st: State, blk: dict, fs: list, where: str) -> int:
     # general blocks: at most MAX_GRAPH_NODES nodes, every step of the recurrence charged
     try:
         st.budget.charge(len(edges) + n, "counting acyclic orientations")
-        count = acyclic_orientations(n, edges, max_general=MAX_GRAPH_NODES, budget=st.budget)
-        return count
+        blocks = read_hint(blk["graph_blocks"], {**pos, dim: ground}, where)
+        return acyclic_orientations(n, edges, blocks, max_general=MAX_GRAPH_NODES, budget=st.budget)
     except GraphTooLarge as e:
         raise Unsupported(f"{where}: {e}") from None
+
+
+def _vertices_count(st: State, blk: dict, fs: list, bvars: list, where: str) -> int:
+    """A ``vertices`` block: each listed vertex verified by its functional (Lemma 6)."""
+    dim = st.pb.dim
+    bud = st.budget
+    pos = {v: i for i, v in enumerate(bvars)}
+    fields(blk, {"factors", "method", "vertices"}, set(), where)
+    ents = blk["vertices"]
+    if not isinstance(ents, list) or not ents:
+        raise Reject(f"{where}: 'vertices' must be a non-empty list of [u, c]")
+    pts = [(x_points(st.factors[j][0], dim), st.factors[j][1]) for j in fs]
+    per_vertex = sum(P.size(dict.fromkeys(fp)) for fp, _ in pts) + 2 * len(bvars)
+    n = len(bvars)
+    prev = None
+    for k, ent in enumerate(ents):
+        w = f"{where}, vertex {k}"
+        bud.charge(per_vertex, "checking vertices")
+        if not isinstance(ent, list) or len(ent) != 2 or not all(
+                isinstance(v, list) and len(v) == n for v in ent):
+            raise Reject(f"{w}: expected [u, c], two lists of {n} integers")
+        u = [integer(x, f"{w}, u") for x in ent[0]]
+        c = [integer(x, f"{w}, c") for x in ent[1]]
+        if prev is not None and not u > prev:
+            raise Reject(f"{w}: vertices must be strictly increasing")
+        prev = u
+        # Lemma 6: c must have a unique maximizer u_j on every factor; then
+        # Σ e_j·u_j is the unique maximizer of c on Newt_x(R_block), a vertex.
+        tot: dict = {}
+        for fp, e in pts:
+            # a variable outside the block is constant on supp f (a monomial factor,
+            # as generic_heads binds D_h): it shifts every value alike
+            vals = [sum(c[pos[v]] * x for v, x in p if v in pos) for p in fp]
+            best = max(vals)
+            if vals.count(best) != 1:
+                raise Reject(f"{w}: the functional has several maximizers on a factor")
+            for v, x in fp[vals.index(best)]:
+                tot[v] = tot.get(v, 0) + e * x
+        if any(tot.get(v, 0) != u[i] for i, v in enumerate(bvars)):
+            raise Reject(f"{w}: the functional selects another point than the listed vertex")
+    return len(ents)
 
 
 def _simplex_count(st: State, blk: dict, fs: list, where: str) -> int:

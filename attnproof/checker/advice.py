@@ -1,0 +1,36 @@
+"""The command lines' advice on a verdict (``attnproof check`` and ``python -m
+attnproof.checker``): the checker core states the verdict only, and both command lines
+add the same advice, so that their answers agree (docs/certificates.md §1).
+
+>>> from attnproof.checker import Verdict
+>>> advised(Verdict("inconclusive", 2, "inconclusive: x: the check needs more than 5 "
+...                 "operations (the work budget of this certificate)")).message
+'inconclusive: x: the check needs more than 5 operations (the work budget of this certificate; --max-work raises it)'
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from .limits import BYTES_PER_WORK, MAX_FILE_BYTES
+from .syntax import BUDGET_TEXT
+
+
+def advised(v, nbytes: int = 0):
+    """The verdict ``v`` with the command lines' advice (``attnproof check`` and this one; the
+    checker core states the verdict only): a certificate of ``nbytes`` bytes past what its
+    budget reads names the ``--max-work`` that reads it, a check past its work budget
+    ``--max-work``, one that waits for refutations ``--replay``."""
+    if v.code != 2:
+        return v
+    if v.work == 0 and nbytes and v.message.startswith("inconclusive: the certificate has "):
+        how = (f"'--max-work {-(-nbytes // BYTES_PER_WORK)}' reads it" if nbytes <= MAX_FILE_BYTES
+               else f"no --max-work reads more than {MAX_FILE_BYTES:,}")
+        return replace(v, message=f"{v.message}: {how}")
+    if v.message.endswith(f"({BUDGET_TEXT})"):
+        return replace(v, message=v.message[:-1] + "; --max-work raises it)")
+    if v.bounds_verified and (v.window_steps or v.line_steps) and not v.replay:
+        it = "it" if len(v.window_steps) + len(v.line_steps) == 1 else "them"
+        return replace(v, message=v.message + f" ('attnproof check --replay' re-proves {it} with z3 "
+                       "and cvc5)")
+    return v
