@@ -325,3 +325,45 @@ def test_line_huge_contraction_bound_is_never_proof():
     text = json.dumps(_lines()[0]).replace('"contraction_bounds": [3, 3, 3]',
                                            f'"contraction_bounds": [{HUGE}, 3, 3]')
     _refused(text)
+
+
+def _long_edge_certificate(degree: int, digits: int, roots: int) -> str:
+    """One head ``Σ_k w_k x^k + y`` (irreducible: linear in ``y``), its triangle's three
+    vertices, and an edge_roots step on the bottom edge, whose polynomial ``Σ w_k t^k``
+    has ``degree`` and coefficients of ``digits`` digits."""
+    import random
+    from attnproof.checker.syntax import canonical_text
+
+    rnd = random.Random(3)
+    w = [rnd.randint(10 ** (digits - 1), 10 ** digits) for _ in range(degree + 1)]
+    atoms = ([{"key": [k, 0], "value": k % 2, "weight": w[k]} for k in range(degree + 1)]
+             + [{"key": [0, 1], "value": 0}])
+    prob = {"dim": 2, "format": "attnproof-problem", "heads": [{"atoms": atoms, "name": "h"}],
+            "version": 1}
+    poly = sorted([[w[k], [[0, k]] if k else []] for k in range(degree + 1)] + [[1, [[1, 1]]]],
+                  key=lambda t: t[1])
+    doc = {"format": "attnproof-certificate", "version": 1, "problem": prob,
+           "problem_sha256": hashlib.sha256(canonical_text(prob).encode("ascii")).hexdigest(),
+           "claims": {"lower_bound": 3 + roots - 1, "minimum": None, "upper_bound": degree + 2,
+                      "window_refutations": []},
+           "steps": [{"rule": "irreducible_factor", "poly": poly, "residue_component": 0,
+                      "witness": {"kind": "linear", "var": 1}},
+                     {"rule": "newton_blocks", "blocks": [{"factors": [0], "method": "vertices",
+                      "vertices": [[[0, 0], [-1, -1]], [[0, 1], [-1, 1]],
+                                   [[degree, 0], [1, 0]]]}]},
+                     {"rule": "edge_roots", "lower_bound": 3 + roots - 1,
+                      "edges": [{"functional": [0, -1], "roots": roots}]},
+                     {"rule": "explicit_fusion", "head": {"atoms": atoms}}],
+           "trust": "exact"}
+    return json.dumps(doc)
+
+
+def test_edge_roots_a_false_count_on_a_long_edge():
+    """Positive weights of degree 10: the bottom edge has no negative root claimed 2."""
+    _refused(_long_edge_certificate(10, 3, 2), says="has 0 negative roots, not 2")
+
+
+def test_edge_roots_a_long_edge_spends_the_budget_not_the_clock():
+    """A face polynomial of degree 250 with 40-digit coefficients: its Sturm sequence
+    outgrows the default work budget of a 56 kB file, inconclusive (never a hang)."""
+    _refused(_long_edge_certificate(250, 40, 2), code=2, says="a Sturm remainder")
