@@ -83,16 +83,20 @@ def prove(problem: Any, *, explicit: bool = False, max_atoms: int | None = DEFAU
                          progress=progress).certificate
 
 
-def check(certificate: Any, *, problem: Any = None, strict: bool = False):
+def check(certificate: Any, *, problem: Any = None, strict: bool = False, replay: bool = False,
+          replay_timeout: float | None = None, max_work: int | None = None):
     """Verify a certificate with the trusted checker; returns its :class:`~attnproof.checker.Verdict`.
 
     ``certificate``: a :class:`~attnproof.certificate.Certificate`, a document
     (dict), certificate JSON text, or a file path.  ``problem``: when given,
-    the certificate must be about this problem.  Text that is not JSON at all
-    (empty, truncated) raises :class:`~attnproof.errors.InputError` ("not a
-    certificate: ..."), as an unreadable file does.
+    the certificate must be about this problem.  ``replay``: re-prove its window and
+    line refutations with z3 and cvc5 (``attnproof check --replay``), within
+    ``replay_timeout`` seconds; ``max_work``: the checker's work budget (default:
+    linear in the certificate's size).  Text that is not JSON at all (empty,
+    truncated) raises :class:`~attnproof.errors.InputError` ("not a certificate:
+    ..."), as an unreadable file does.
     """
-    from .checker import check_text
+    from .checking import check_certificate, read_certificate
 
     if hasattr(certificate, "text") and hasattr(certificate, "doc"):
         text = certificate.text
@@ -103,16 +107,11 @@ def check(certificate: Any, *, problem: Any = None, strict: bool = False):
     elif isinstance(certificate, str) and certificate.lstrip().startswith("{"):
         text = certificate
     elif isinstance(certificate, (str, os.PathLike)):
-        from .checker import too_large
-        from .checker.limits import byte_limit, file_size
-        from .io import read_text_file
-
         # as the command line: a file past the size the checker reads is answered unread
-        # (reading up to the 512 MiB file limit took a gigabyte of memory)
-        big = too_large(file_size(certificate), None)
-        if big is not None:
-            return big
-        text = read_text_file(certificate, byte_limit(None))
+        read = read_certificate(os.fspath(certificate), max_work)
+        if not isinstance(read, str):
+            return read
+        text = read
     else:
         raise InputError(f"expected a certificate, its text or a file path, got "
                          f"{type(certificate).__name__}")
@@ -121,7 +120,8 @@ def check(certificate: Any, *, problem: Any = None, strict: bool = False):
         from .io import problem_sha256
 
         expected = problem_sha256(as_problem(problem))
-    v = check_text(text, expected_sha256=expected, strict=strict)
+    v = check_certificate(text, expected_sha256=expected, strict=strict, work=max_work,
+                          replay=replay, replay_timeout=replay_timeout)
     if v.status == "error":         # not JSON at all (empty, truncated): not a forgery
         raise InputError(v.message)
     return v

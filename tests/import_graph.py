@@ -34,7 +34,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("bounds",),
     ("certificate",),
     ("smt", "numeric", "transformer", "plot"),
-    ("api", "proving", "merging", "searching"),
+    ("api", "proving", "merging", "searching", "checking"),
     ("cli", "__main__"),
 )# The command line is a thin layer: it reaches the other rooms through their public
 # names only (``attnproof.smt``, not ``attnproof.smt.sweep``).

@@ -136,3 +136,16 @@ def test_dir_lists_public_names_only():
     for public in ("fuse", "reduced_form", "bound", "prove", "check", "search", "MultiHead",
                    "as_problem", "__version__"):
         assert public in names
+
+
+def test_check_replays_as_the_command_does(run_cli):
+    # attnproof.check(..., replay=True) re-proves the line refutation with z3 and cvc5, as
+    # 'attnproof check --replay' does: the same verdict, and inconclusive without it
+    path = "certificates/valid/k3-lines.json"
+    plain = attnproof.check(path)
+    assert plain.code == 2 and plain.bounds_verified
+    v = attnproof.check(path, replay=True)
+    rc, out, _ = run_cli("check", path, "--replay", "--json")
+    assert (v.code, rc) == (0, 0)
+    assert json.loads(out)["verdict"] == v.to_dict()["verdict"] and v.trust == "line-refuted"
+    assert attnproof.check(path, max_work=10).code == 2      # a budget too small: inconclusive

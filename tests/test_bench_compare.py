@@ -124,12 +124,12 @@ def test_the_suite_collects_a_ci_subset_and_every_headline_pair():
 
 def _package_copy(into: Path, sleep: float | None = None) -> Path:
     """A copy of this checkout's package under ``into``; with ``sleep``, the fused-head writer
-    of ``attnproof fuse`` (``cli/cmd_fuse.py``) first sleeps that many seconds."""
+    of ``attnproof fuse`` (``fusion/writer.py``) first sleeps that many seconds."""
     shutil.copytree(ROOT / "attnproof", into / "attnproof", ignore=shutil.ignore_patterns("__pycache__"))
     if sleep is not None:
-        path = into / "attnproof" / "cli" / "cmd_fuse.py"
+        path = into / "attnproof" / "fusion" / "writer.py"
         lines = path.read_text().splitlines(keepends=True)
-        names = ("_write_fused", "run")           # the writer, else the command itself
+        names = ("write_fused",)
         start = next(i for n in names for i, ln in enumerate(lines) if ln.startswith(f"def {n}("))
         end = next(i for i in range(start, len(lines)) if lines[i].rstrip().endswith(":"))
         lines.insert(end + 1, f"    import time; time.sleep({sleep})  # a deliberate slowdown\n")

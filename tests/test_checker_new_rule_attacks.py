@@ -254,8 +254,8 @@ def _rehash(s: dict) -> None:
 
 
 def _replayed(doc: dict) -> list:
-    from attnproof.cli.cmd_check import replay
-    return replay(json.dumps(doc), 60)
+    from attnproof.checking import replay_certificate
+    return replay_certificate(json.dumps(doc), 60)
 
 
 def test_line_contraction_bounds_raised_with_the_query_rehashed():

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from attnproof import Atom, Head, LimitError, MultiHead, fuse, product_fusion
 from attnproof.cli import main
-from attnproof.cli.cmd_fuse import _write_fused
+from attnproof.fusion import write_fused
 from attnproof.families import random_multihead, sigmoid_sum
 from attnproof.fusion import class_product_fusion, sparse_fusion
 from attnproof.io import canonical_json
@@ -89,14 +89,14 @@ def test_writer_refuses_an_overlong_number_past_the_first_atom(tmp_path):
     out = tmp_path / "f.json"
     long = '{"key":["1/' + "9" * 2001 + '"],"value":0}'
     with pytest.raises(LimitError, match=r"atom 2: a number with more than 2000 digits"):
-        _write_fused(str(out), _Texts(['{"key":[0],"value":0}'] * 2 + [long]), 1)
+        write_fused(str(out), _Texts(['{"key":[0],"value":0}'] * 2 + [long]), 1)
     assert not out.exists() and list(tmp_path.iterdir()) == []
 
 
 def test_writer_refuses_an_integer_past_pythons_own_digit_limit(tmp_path):
     out = tmp_path / "f.json"
     with pytest.raises(LimitError, match="more than 2000 digits"):
-        _write_fused(str(out), _Texts(['{"key":[0],"value":0}', lambda: str(10 ** 5000)]), 1)
+        write_fused(str(out), _Texts(['{"key":[0],"value":0}', lambda: str(10 ** 5000)]), 1)
     assert not out.exists()
 
 
@@ -106,5 +106,5 @@ def test_writer_keeps_a_long_atom_whose_numbers_are_short(tmp_path):
     key = {str(j): 9 ** 40 for j in range(60)}
     text = json.dumps({"key": key, "value": 1}, sort_keys=True, separators=(",", ":"))
     assert len(text) > 2000
-    _write_fused(str(out), _Texts([text]), 100)
+    write_fused(str(out), _Texts([text]), 100)
     assert json.loads(out.read_text())["heads"][0]["atoms"] == [{"key": key, "value": 1}]

@@ -76,93 +76,28 @@ def _load(path: str):
     return "problem", load_problem(path)
 
 
-PRODUCT_CHECK_LIMIT = 4096
-
-
-def _certificate_parts(doc: dict):
-    """``(problem, explicit head or None, claims)`` of a certificate document."""
-    from ..io import PROBLEM_FORMAT, PROBLEM_VERSION, problem_from_dict
-
-    try:
-        M = problem_from_dict(doc.get("problem"))
-    except InputError as e:
-        raise InputError(f"certificate: embedded problem: {e}") from None
-    steps = doc.get("steps")
-    if not isinstance(steps, list):
-        raise InputError("certificate: 'steps' must be a list")
-    heads = [s.get("head") for s in steps if isinstance(s, dict) and s.get("rule") == "explicit_fusion"]
-    if len(heads) > 1:
-        raise InputError("certificate: more than one explicit_fusion step")
-    head = None
-    if heads:
-        try:
-            head = problem_from_dict({"format": PROBLEM_FORMAT, "version": PROBLEM_VERSION,
-                                      "dim": M.dim, "heads": [heads[0]]}).heads[0]
-        except InputError as e:
-            raise InputError(f"certificate: explicit_fusion head: {e}") from None
-    rules = [s.get("rule") for s in steps if isinstance(s, dict)]
-    claims = doc.get("claims") if isinstance(doc.get("claims"), dict) else {}
-    return M, head, claims, rules
-
-
 def check_certificate(doc: dict, args: argparse.Namespace) -> int:
     """``numcheck CERT [FUSED]``: the numerical checks a certificate admits; returns the exit code."""
-    from ..fusion import product_fusion, product_size_bound
-    from ..io import problem_sha256
-    from ..numeric import ball_compare, cross_check, random_queries, used_coordinates
+    from ..numeric import numcheck_certificate
 
-    M, head, claims, rules = _certificate_parts(doc)
-    checks: list[dict[str, Any]] = []
-    binding = doc.get("problem_sha256") == problem_sha256(M)
-    checks.append({"check": "problem_sha256 matches the embedded problem", "ok": binding})
-    source = None
+    fused = None
     if args.fused is not None:
-        kind2, fused = _load(args.fused)
-        if kind2 != "problem" or len(fused.heads) != 1:
+        kind2, problem = _load(args.fused)
+        if kind2 != "problem" or len(problem.heads) != 1:
             raise InputError(f"{args.fused}: FUSED must be a problem file with exactly one head")
-        head, source = fused.heads[0], args.fused
-    elif head is not None:
-        source = "explicit_fusion step"
-    elif "product_fusion" in rules and product_size_bound(M) <= PRODUCT_CHECK_LIMIT:
-        head, source = product_fusion(M).to_head(), "product_fusion rule (instantiated)"
-    res = None
-    if head is not None:
-        with ProgressBar("ball check") as bar:
-            res = ball_compare(M, head, digits=args.digits, seed=args.seed, samples=args.samples,
-                               max_digits=args.max_digits, progress=bar)
-        checks.append({"check": f"{source} equals the problem at {res.checked} queries (Arb balls)",
-                       "ok": res.verdict == "consistent", "verdict": res.verdict})
-        if source == "explicit_fusion step":
-            keys = head.distinct_keys
-            up = claims.get("upper_bound")
-            checks.append({"check": f"explicit head has {keys} distinct keys; claimed upper bound {up}",
-                           "ok": str(up) == str(keys)})
-        verdict = res.verdict
-    else:
-        qs = random_queries(M.dim, args.samples, args.seed, coordinates=used_coordinates(M))
-        n = cross_check(M, qs, args.digits)
-        checks.append({"check": f"the embedded problem evaluates consistently with two independent "
-                                f"evaluators (Arb balls, mpmath) at {n} queries", "ok": True})
-        if "product_fusion" in rules:
-            what = (f"the upper bound rests on the named rule product_fusion (up to "
-                    f"{product_size_bound(M)} atoms, over {PRODUCT_CHECK_LIMIT}: not built here)")
-        else:
-            what = "the certificate has no upper-bound step"
-        checks.append({"check": f"no explicit fusion to compare: {what}", "ok": None})
-        verdict = "consistent"
-    if claims.get("window_refutations"):
-        checks.append({"check": "window refutations are SMT results: not checked numerically", "ok": None})
-    doc_out: dict[str, Any] = {"certificate": args.problem, "claims": claims, "checks": checks,
-                               "verdict": verdict, "rigorous": verdict == "refuted",
-                               "failed_checks": sum(1 for c in checks if c["ok"] is False),
-                               "note": "numerical checks only; the certificate's proof is checked by "
-                                       "'attnproof check'"}
+        fused = problem.heads[0]
+    with ProgressBar("ball check") as bar:
+        report, res = numcheck_certificate(doc, fused, args.fused, digits=args.digits,
+                                           seed=args.seed, samples=args.samples,
+                                           max_digits=args.max_digits, progress=bar)
+    checks, verdict = report["checks"], report["verdict"]
+    doc_out: dict[str, Any] = {"certificate": args.problem, **report}
     if res is not None:
         doc_out["ball_check"] = _numbers(res.to_dict())
     if args.json:
         print_json(doc_out)
     else:
-        failed = sum(1 for c in checks if c["ok"] is False)
+        failed = report["failed_checks"]
         print(f"numcheck certificate: {verdict}"
               + (" (rigorous refutation)" if verdict == "refuted" else " (numerical evidence, not a proof)")
               + (f"; {failed} check(s) failed" if failed else ""))

@@ -30,9 +30,10 @@ from .class_product import ClassProductFusion, class_product_fusion, distinct_su
 from .explicit import ExplicitFusion, lcm_fusion, product_fusion
 from .reduced import DEFAULT_MAX_ATOMS, ReducedForm, check_size, compress, product_size_bound, reduced_form
 from .sparse import SPARSE_FUSION_CELLS, SparseFusion, sparse_fusion
+from .writer import write_fused
 
 __all__ = ["DEFAULT_MAX_ATOMS", "ReducedForm", "Fusion", "ExplicitFusion", "ClassProductFusion",
            "SparseFusion", "reduced_form",
            "product_fusion", "class_product_fusion", "lcm_fusion", "fuse", "compress",
            "product_size_bound", "check_size", "verify_head", "sparse_fusion", "distinct_sums",
-           "SPARSE_FUSION_CELLS"]
+           "SPARSE_FUSION_CELLS", "write_fused"]

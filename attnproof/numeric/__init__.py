@@ -16,6 +16,7 @@
 """
 
 from .balls import evaluate_balls, table_of
+from .certificate import PRODUCT_CHECK_LIMIT, certificate_parts, numcheck_certificate
 from .compare import (BallCheck, DEFAULT_DIGITS, DEFAULT_SAMPLES, Refutation, ball_compare,
                       ball_sign, cross_check, quick_ball_check, used_coordinates)
 from .kernels import (evaluate_kernel, evaluate_reference, head_arrays, softmax_kernel,
@@ -25,7 +26,7 @@ from .precision import arb_precision, digits_to_bits, mp_context
 from .queries import (check_query_array, format_query, queries_from_array, random_queries,
                       random_query_array)
 
-__all__ = ["ball_compare", "quick_ball_check", "ball_sign", "cross_check", "mpf_to_fraction", "BallCheck", "Refutation",
+__all__ = ["numcheck_certificate", "certificate_parts", "PRODUCT_CHECK_LIMIT", "ball_compare", "quick_ball_check", "ball_sign", "cross_check", "mpf_to_fraction", "BallCheck", "Refutation",
            "evaluate_balls", "table_of", "evaluate_mpmath", "evaluate_kernel", "evaluate_reference",
            "softmax_kernel", "softmax_reference", "head_arrays", "arb_precision", "digits_to_bits",
            "mp_context", "random_queries", "random_query_array", "queries_from_array",
