@@ -367,3 +367,14 @@ def test_edge_roots_a_long_edge_spends_the_budget_not_the_clock():
     """A face polynomial of degree 250 with 40-digit coefficients: its Sturm sequence
     outgrows the default work budget of a 56 kB file, inconclusive (never a hang)."""
     _refused(_long_edge_certificate(250, 40, 2), code=2, says="a Sturm remainder")
+
+
+def test_edge_roots_after_heads_only_indecomposable():
+    """geom-indecomposable's heads stand for Q in its vertex count without dividing it:
+    no edge of theirs may raise the bound."""
+    d = _load("geom-indecomposable")
+    i = next(k for k, s in enumerate(d["steps"]) if s["rule"] == "minkowski_vertices")
+    d["steps"].insert(i + 1, {"rule": "edge_roots", "lower_bound": 10,
+                              "edges": [{"functional": [1, 0, 0], "roots": 2}]})
+    d["claims"]["lower_bound"] = 10
+    _refused(d, says="edge roots need divisors")
