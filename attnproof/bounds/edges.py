@@ -153,7 +153,8 @@ def negative_roots(q: list) -> int:
     for c in q:
         den = den * Fraction(c).denominator // gcd(den, Fraction(c).denominator)
     p = flint.fmpz_poly([int(Fraction(c) * den) for c in q])
-    return sum(m for r, m in p.complex_roots() if r.imag.is_zero() and r.real < 0)
+    roots: list = p.complex_roots()      # [(acb root, multiplicity)]
+    return sum(m for r, m in roots if r.imag.is_zero() and r.real < 0)
 
 
 class _Factors:
@@ -276,7 +277,9 @@ def edge_roots_step(M: MultiHead, lb: Any) -> Optional[dict]:
         if tried >= MAX_EDGE_CANDIDATES:
             break
         c = _functional(F.pts, g, segs)
-        got = None if c is None else F.edge(c)
+        if c is None:
+            continue
+        got = F.edge(c)
         if got is not None and got[1] >= 2 and got[0] not in found:
             found[got[0]] = {"functional": list(c), "roots": got[1]}
     if not found:

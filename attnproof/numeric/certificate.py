@@ -43,8 +43,9 @@ def certificate_parts(doc: dict) -> tuple[MultiHead, Head | None, dict, list]:
                                       "dim": M.dim, "heads": [heads[0]]}).heads[0]
         except InputError as e:
             raise InputError(f"certificate: explicit_fusion head: {e}") from None
-    rules = [s.get("rule") for s in steps if isinstance(s, dict)]
-    claims = doc.get("claims") if isinstance(doc.get("claims"), dict) else {}
+    rules: list = [s.get("rule") for s in steps if isinstance(s, dict)]
+    got = doc.get("claims")
+    claims: dict = got if isinstance(got, dict) else {}
     return M, head, claims, rules
 
 
