@@ -183,6 +183,7 @@ def test_checker_imports_only_the_standard_library():
                                  # graph_minors (rules/graph_sums.py, about 160);
                                  # a line refutation's options and contraction bounds
                                  # (THEORY Lemma 13.2, about 35 with doctests);
+                                 # edge_roots (rules/edges.py, about 290 with doctests);
                                  # issue 29: one reader of the problem format, graph
                                  # hints verified, no advice in the core: 5,257;
                                  # edge_roots (rules/edges.py, about 290 with doctests)
