@@ -36,11 +36,14 @@ from typing import Any, Optional
 
 from ..heads import MultiHead
 
-__all__ = ["edge_roots_step", "MAX_EDGE_CANDIDATES", "MAX_FACTOR_POINTS", "MAX_SEARCH_ATOMS"]
+__all__ = ["edge_roots_step", "MAX_EDGE_DEGREE", "MAX_EDGE_CANDIDATES", "MAX_FACTOR_POINTS", "MAX_SEARCH_ATOMS"]
 
 MAX_EDGE_CANDIDATES = 2000     # separation problems one search solves
 MAX_FACTOR_POINTS = 512        # points of one factor the pair search reads (n² pairs)
 MAX_SEARCH_ATOMS = 4096        # head atoms of a problem whose edges are searched
+MAX_EDGE_DEGREE = 256          # a face polynomial of higher degree is left out: the checker
+                               # expands none above it (its rule's MAX_EDGE_DEGREE), and a
+                               # degree of 2^80 would be a list of 2^80 coefficients
 
 
 def _primitive(v: tuple) -> tuple:
@@ -224,6 +227,8 @@ class _Factors:
                     return None
                 terms[(p[piv] - lo[piv]) // g[piv]] = t
             n = max(terms)
+            if n > MAX_EDGE_DEGREE:
+                return None
             e0, en = terms[0][1], terms[n][1]
             if any((ze - e0) * n != (en - e0) * k for k, (_, ze) in terms.items()):
                 return None
