@@ -239,11 +239,16 @@ def test_checker_values_agree_with_the_model(heads):
                           st.sampled_from([1, 2, F(1, 3), 4])), min_size=1, max_size=3))
 def test_one_dimension_gets_the_bound_of_its_factor_structure(heads):
     """In 1-D, V(Q) is 2 when the reduced denominator (FLINT) is no unit and 1 otherwise;
-    the bound proven is exactly that."""
+    the bound proven is that, raised by Theorem 10.1 where the segment's polynomial has two
+    or more negative roots ((1 + x)(1 + 2x): 3, docs/theory.md §10), never past the fusion."""
     M = MultiHead(tuple(Head((Atom((k,), (v,), weight=w), Atom((0,), (0,)))) for k, v, w in heads))
     expected = 1 if reduced_form(M).is_constant() else 2
     cert = build_certificate(M)
-    assert cert.lower_bound == expected and cert.lower.tight
+    if expected == 1:
+        assert cert.lower_bound == 1 and cert.lower.tight
+    else:
+        assert 2 <= cert.lower_bound <= cert.upper_bound
+        assert cert.lower.tight or "edge_roots" in rules(cert.doc)
     assert check_document(cert.doc).status == "valid"
 
 

@@ -31,6 +31,7 @@ document around them (claims, trust) is :mod:`attnproof.certificate.document`'s.
 
 from __future__ import annotations
 
+from ...bounds.edges import edge_roots_step
 from ...bounds.lower import Block, LowerBound
 from .factors import irreducible_factor_step, reduced_by_flint_step
 from .floors import non_constant_step, sub_sum_step
@@ -46,7 +47,8 @@ __all__ = ["lower_bound_steps", "graph_minors_step", "irreducible_factor_step", 
            "newton_blocks_step", "product_fusion_step", "explicit_fusion_step",
            "window_refutation_step", "indecomposable_chain_step", "generic_heads_step",
            "minkowski_vertices_step", "direct_sum_step", "line_refutation_step",
-           "planar_vertices_step", "non_constant_step", "sub_sum_step", "geometry_steps"]
+           "planar_vertices_step", "non_constant_step", "sub_sum_step", "geometry_steps",
+           "edge_roots_step"]
 
 
 def lower_bound_steps(lb: LowerBound) -> list[dict]:

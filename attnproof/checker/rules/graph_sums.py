@@ -18,7 +18,7 @@ itself; the term only says which lemma to apply where.  No search.
 >>> bound({(0, 1): 1, (1, 2): 1, (0, 2): 1}, {"by": "cycle"}, UNLIMITED, "t")
 7
 >>> bound({(0, 1): 2, (1, 2): 1}, {"by": "fiber", "edges": [[0, 1]],
-...        "restriction": {"by": "parallel"}, "contraction": {"by": "newton"}}, UNLIMITED, "t")
+...        "restriction": {"by": "parallel"}, "contraction": {"by": "parallel"}}, UNLIMITED, "t")
 6
 """
 
