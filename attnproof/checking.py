@@ -18,10 +18,9 @@ from __future__ import annotations
 import json
 import signal
 import time
-from pathlib import Path
 from typing import Any, Callable
 
-from .checker import Verdict, check_text, too_large
+from .checker import Verdict, check_text, not_a_certificate, too_large
 from .checker.limits import REPLAY_SECONDS, byte_limit, file_size
 from .errors import AttnproofError, InputError
 from .io import problem_from_dict, read_text_file
@@ -48,23 +47,10 @@ def read_certificate(path: str, work: int | None = None) -> str | Verdict:
         text = read_text_file(path, byte_limit(work))
     except InputError as e:     # missing, a folder, not UTF-8: exit 3, as for text that is not JSON
         raise InputError(f"not a certificate: {e}") from None
-    _not_a_certificate(path, text)
+    why = not_a_certificate(path, text)
+    if why is not None:
+        raise InputError(why)
     return text
-
-
-def _not_a_certificate(path: str, text: str) -> None:
-    """Refuse (exit 3) a YAML file or a problem file given where a certificate belongs."""
-    if Path(path).suffix.lower() in (".yaml", ".yml"):
-        raise InputError(f"{path}: certificates are JSON, this is a YAML file")
-    head = text.lstrip()[:4096]
-    if head.startswith("{") and '"attnproof-problem"' in head:
-        try:
-            doc = json.loads(text)
-        except (ValueError, RecursionError):     # the checker itself says why
-            return
-        if isinstance(doc, dict) and doc.get("format") == "attnproof-problem":
-            raise InputError(f"{path}: is a problem file, not a certificate (make one with "
-                             f"'attnproof prove {path} -o CERT')")
 
 
 def check_certificate(text: str, *, expected_sha256: str | None = None, strict: bool = False,

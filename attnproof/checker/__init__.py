@@ -23,7 +23,7 @@ from . import fast  # noqa: F401  (installs the fast paths unless the reference 
 from .limits import (MAX_CONTAINERS, MAX_COUNT_DIGITS,
                      READ_BYTES_PER_UNIT, byte_limit, containers, work_limit)
 from .problem import canonical_problem, parse_problem
-from .advice import advised  # the command lines' advice (__main__ and attnproof check), exported
+from .advice import advised, not_a_certificate  # the command lines' advice (__main__ and attnproof check), exported
 from .rules import RULES, TRUST_ORDER, State, finish_factors
 from .switch import reference_mode
 from .syntax import (Budget, NotJSON, Reject, Unsupported, canonical_text, count, decimal_text, fields,
@@ -33,7 +33,7 @@ FORMAT = "attnproof-certificate"
 VERSION = 1
 
 __all__ = ["Verdict", "check_text", "check_document", "too_large", "show_count", "FORMAT", "VERSION",
-           "RULES", "TRUST_ORDER", "advised", "canonical_problem"]
+           "RULES", "TRUST_ORDER", "advised", "not_a_certificate", "canonical_problem"]
 
 _MAX_COUNT = None
 

@@ -23,7 +23,7 @@ import sys
 from contextlib import suppress
 
 from . import check_text, too_large
-from .advice import advised
+from .advice import advised, not_a_certificate
 from .limits import MAX_CONTAINERS, MAX_FILE_BYTES, MAX_WORK_HELP, byte_limit, containers, file_size, read_at_most
 from .problem import canonical_problem
 from .syntax import Reject, canonical_text, loads
@@ -66,17 +66,9 @@ def refuse_non_certificate(path: str, text: str) -> None:
     ...
     attnproof.checker.__main__.UsageError: w4.json: is a problem file, not a certificate (make one with 'attnproof prove w4.json -o CERT')
     """
-    if os.path.splitext(path)[1].lower() in (".yaml", ".yml"):
-        raise UsageError(f"{path}: certificates are JSON, this is a YAML file")
-    head = text.lstrip()[:4096]
-    if head.startswith("{") and '"attnproof-problem"' in head:
-        try:
-            doc = json.loads(text)
-        except (ValueError, RecursionError):      # the checker itself says why
-            return
-        if isinstance(doc, dict) and doc.get("format") == "attnproof-problem":
-            raise UsageError(f"{path}: is a problem file, not a certificate (make one with "
-                             f"'attnproof prove {path} -o CERT')")
+    why = not_a_certificate(path, text)
+    if why is not None:
+        raise UsageError(why)
 
 
 def problem_file_sha256(path: str, work: int | None = None) -> str:

@@ -10,6 +10,8 @@ add the same advice, so that their answers agree (docs/certificates.md §1).
 
 from __future__ import annotations
 
+import json
+import os
 from dataclasses import replace
 
 from .limits import BYTES_PER_WORK, MAX_FILE_BYTES
@@ -34,3 +36,24 @@ def advised(v, nbytes: int = 0):
         return replace(v, message=v.message + f" ('attnproof check --replay' re-proves {it} with z3 "
                        "and cvc5)")
     return v
+
+
+def not_a_certificate(path: str, text: str) -> str | None:
+    """Why the file ``path`` of ``text`` is no certificate but a file of another kind (a
+    YAML file, a problem file), for a usage error; None when it may be a certificate.
+
+    >>> not_a_certificate("w4.json", '{"format": "attnproof-problem", "version": 1}')
+    "w4.json: is a problem file, not a certificate (make one with 'attnproof prove w4.json -o CERT')"
+    """
+    if os.path.splitext(path)[1].lower() in (".yaml", ".yml"):
+        return f"{path}: certificates are JSON, this is a YAML file"
+    head = text.lstrip()[:4096]
+    if head.startswith("{") and '"attnproof-problem"' in head:
+        try:
+            doc = json.loads(text)
+        except (ValueError, RecursionError):      # the checker itself says why
+            return None
+        if isinstance(doc, dict) and doc.get("format") == "attnproof-problem":
+            return (f"{path}: is a problem file, not a certificate (make one with "
+                    f"'attnproof prove {path} -o CERT')")
+    return None
