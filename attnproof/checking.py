@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 import signal
 import time
+from dataclasses import replace
 from typing import Any, Callable
 
 from .checker import Verdict, check_text, not_a_certificate, too_large
@@ -25,7 +26,7 @@ from .checker.limits import REPLAY_SECONDS, byte_limit, file_size
 from .errors import AttnproofError, InputError
 from .io import problem_from_dict, read_text_file
 
-__all__ = ["read_certificate", "check_certificate", "replay_certificate"]
+__all__ = ["read_certificate", "check_certificate", "replay_certificate", "after_replay"]
 
 # replay messages that say the step could not be decided (not that it is wrong)
 _NOT_A_REFUTATION = ("not available", "unavailable", "answered unknown")
@@ -68,8 +69,50 @@ def check_certificate(text: str, *, expected_sha256: str | None = None, strict: 
     v = check_text(text, expected_sha256=expected_sha256, strict=strict, work=work,
                    reference=reference)
     if replay and v.bounds_verified and (v.window_steps or v.line_steps):
-        v = v.after_replay(replay_certificate(text, replay_timeout, progress=progress))
+        v = after_replay(v, replay_certificate(text, replay_timeout, progress=progress))
     return v
+
+
+def after_replay(self: Verdict, results: list) -> Verdict:
+    """The verdict ``self`` once the window refutations were replayed (a replay runs the solvers
+    outside the trusted checker; the checker itself never calls valid what waits for one).
+
+    ``results``: ``[(step index, ok, message)]`` with ``ok`` True (re-proven),
+    False (refuted: the certificate is invalid) or None (could not be
+    replayed: the verdict stays inconclusive).
+
+    >>> v = Verdict("inconclusive", 2, "inconclusive: ...", lower_bound=6, upper_bound=7,
+    ...             trust="window-refuted", bounds_verified=True, window_steps=[5],
+    ...             window_refutations=[{"atoms": 6, "window": {}}])
+    >>> after_replay(v, [(5, True, "unsat")]).message
+    'valid: lower bound 6, upper bound 7, trust window-refuted; 1 window refutation re-proven by replay'
+    >>> w = after_replay(v, [(5, False, "z3 answered sat")])
+    >>> w.status, w.code, w.message
+    ('invalid', 1, 'invalid: step 5 (window_refutation): replay failed: z3 answered sat')
+    """
+    rep = [{"step": i, "ok": ok, "message": m} for i, ok, m in results]
+    needed = list(self.window_steps) + list(self.line_steps)
+    if not self.bounds_verified or not needed:
+        return replace(self, replay=rep)
+    bad = [(i, m) for i, ok, m in results if ok is False]
+    if bad:
+        i, m = bad[0]
+        rule = "line_refutation" if i in self.line_steps else "window_refutation"
+        return replace(self, status="invalid", code=1, replay=rep, step=i,
+                       rule=rule, bounds_verified=False,
+                       message=f"invalid: step {i} ({rule}): replay failed: {m}")
+    done = {i for i, ok, _ in results if ok is True}
+    if not set(needed) <= done:
+        why = next((m for _, ok, m in results if ok is None), "not replayed")
+        what = "window refutations" if not self.line_steps else "SMT refutations"
+        return replace(self, replay=rep, message=f"inconclusive: {self._exact_text()}, but "
+                       f"the {what} are not re-proven ({why})")
+    out = replace(self, replay=rep, windows_verified=True)
+    if self.strict and self.trust != "exact":
+        return out
+    out.status, out.code = "valid", 0
+    out.message = f"valid: {self._bounds_text()}; {self._refutations()} re-proven by replay"
+    return out
 
 
 def replay_certificate(text: str, budget_s: float | None = None,

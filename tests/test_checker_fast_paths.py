@@ -15,7 +15,7 @@ from hypothesis import example, given, settings, strategies as st
 
 from attnproof.checker import check_text, fast as F, poly as P, problem as PR, syntax as S
 from attnproof.checker.linalg import eliminate, product
-from attnproof.checker.rules import factors as R, newton as NW
+from attnproof.checker.rules import factors as R
 from attnproof.checker.switch import FAST, reference_mode
 from attnproof.checker.syntax import Budget, Reject, Unsupported
 
@@ -208,51 +208,6 @@ def test_no_trailing_newline_in_numbers():
         S.count("9007199254740993\n", "c")
     with pytest.raises(Reject):
         PR.parse_key({"17\n": 1}, 20, "k")
-
-
-# -- newton blocks: one binomial per block -------------------------------------------
-
-def _state(factors, dim):
-    pb = PR.Problem(dim, 1, {}, 0, [], [])
-    st_ = NW.State(pb, Budget(None))
-    st_.factors = [(f, 1) for f in factors]
-    return st_
-
-
-one_block = st.integers(0, 4).map(lambda j: {"factors": [j], "method": "zonotope_independent"})
-blocks = st.one_of(
-    one_block, one_block,
-    st.fixed_dictionaries({"factors": st.lists(st.one_of(st.integers(-1, 4), st.booleans()),
-                                               max_size=2),
-                           "method": st.sampled_from(["zonotope_independent", "simplex",
-                                                      "zonotope_graphic"])}),
-    st.builds(lambda b, x: {**b, "x": x}, st.fixed_dictionaries(
-        {"factors": st.just([0]), "method": st.just("zonotope_independent")}), st.integers()),
-    st.integers())
-
-
-@SETTINGS
-@given(st.lists(st.one_of(polys(2, 2), polys(2, 2), polys(2, 3)), min_size=1, max_size=4),
-       st.lists(blocks, max_size=4), st.sampled_from([2, 4]), st.booleans())
-@example(factors=[{(): 1, ((0, 1),): 1}, {(): 1, ((0, 1), (1, 1)): 1}], dim=2, ordered=False,
-         blks=[{"factors": [0], "method": "zonotope_independent"},
-               {"factors": [1], "method": "zonotope_independent"}])     # shared x_0
-@example(factors=[{(): 1, ((0, 1),): 1}, {(): 1, ((2, 1),): 1}], dim=2, ordered=False,
-         blks=[{"factors": [0], "method": "zonotope_independent"},
-               {"factors": [1], "method": "zonotope_independent"}])     # z only: not binomial in x
-def test_one_binomial_block_fast_path(factors, blks, dim, ordered):
-    if ordered:                       # well-formed block lists, the fast path's case
-        blks = sorted(blks, key=lambda b: b["factors"][:1] if isinstance(b, dict) else [9])
-    step = {"rule": "newton_blocks", "blocks": blks}
-    fast_st = _state(factors, dim)
-    fast = outcome(NW.rule_newton_blocks, fast_st, step, "s")
-    general_st = _state(factors, dim)
-    with reference_mode():
-        general = outcome(NW.rule_newton_blocks, general_st, step, "s")
-    assert fast == general
-    assert fast_st.lower == general_st.lower
-    if fast[0] == "ok":
-        assert fast_st.budget.used == general_st.budget.used
 
 
 # -- whole certificates ---------------------------------------------------------------

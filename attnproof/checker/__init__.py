@@ -17,7 +17,7 @@ invalid: certificate: missing field 'claims'
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from . import fast  # noqa: F401  (installs the fast paths unless the reference path is asked for)
 from .limits import (MAX_CONTAINERS, MAX_COUNT_DIGITS,
@@ -35,14 +35,7 @@ VERSION = 1
 __all__ = ["Verdict", "check_text", "check_document", "too_large", "show_count", "FORMAT", "VERSION",
            "RULES", "TRUST_ORDER", "advised", "not_a_certificate", "canonical_problem"]
 
-_MAX_COUNT = None
-
-
-def _count_limit() -> int:
-    global _MAX_COUNT
-    if _MAX_COUNT is None:
-        _MAX_COUNT = 10 ** MAX_COUNT_DIGITS
-    return _MAX_COUNT
+_MAX_COUNT = 10 ** MAX_COUNT_DIGITS
 
 
 @dataclass(repr=False)
@@ -95,60 +88,15 @@ class Verdict:
     def to_dict(self) -> dict:
         """JSON-ready form (big counts as decimal strings); ``verdict`` and ``status`` agree
         with ``exit_code`` and with the first word of ``message``."""
-        def big(n):
-            return n if n is None or n < (1 << 53) else decimal_text(n)
-        wins = [dict(w, step=s, verified=self.windows_verified)
-                for w, s in zip(self.window_refutations, self.window_steps)]
-        return {"verdict": self.status, "exit_code": self.code,
-                "message": self.message, "step": self.step, "rule": self.rule,
-                "lower_bound": big(self.lower_bound), "upper_bound": big(self.upper_bound),
-                "minimum": big(self.minimum), "trust": self.trust,
-                "bounds_verified": self.bounds_verified, "window_refutations": wins,
-                "windows_verified": self.windows_verified,
-                "line_steps": list(self.line_steps),
-                "exact_lower_bound": big(self.exact_lower_bound),
-                "problem_sha256": self.problem_sha256, "complete": self.complete, "work": self.work,
-                "replay": list(self.replay)}
-
-    def after_replay(self, results: list) -> "Verdict":
-        """The verdict once the window refutations were replayed.
-
-        ``results``: ``[(step index, ok, message)]`` with ``ok`` True (re-proven),
-        False (refuted: the certificate is invalid) or None (could not be
-        replayed: the verdict stays inconclusive).
-
-        >>> v = Verdict("inconclusive", 2, "inconclusive: ...", lower_bound=6, upper_bound=7,
-        ...             trust="window-refuted", bounds_verified=True, window_steps=[5],
-        ...             window_refutations=[{"atoms": 6, "window": {}}])
-        >>> v.after_replay([(5, True, "unsat")]).message
-        'valid: lower bound 6, upper bound 7, trust window-refuted; 1 window refutation re-proven by replay'
-        >>> w = v.after_replay([(5, False, "z3 answered sat")])
-        >>> w.status, w.code, w.message
-        ('invalid', 1, 'invalid: step 5 (window_refutation): replay failed: z3 answered sat')
-        """
-        rep = [{"step": i, "ok": ok, "message": m} for i, ok, m in results]
-        needed = list(self.window_steps) + list(self.line_steps)
-        if not self.bounds_verified or not needed:
-            return replace(self, replay=rep)
-        bad = [(i, m) for i, ok, m in results if ok is False]
-        if bad:
-            i, m = bad[0]
-            rule = "line_refutation" if i in self.line_steps else "window_refutation"
-            return replace(self, status="invalid", code=1, replay=rep, step=i,
-                           rule=rule, bounds_verified=False,
-                           message=f"invalid: step {i} ({rule}): replay failed: {m}")
-        done = {i for i, ok, _ in results if ok is True}
-        if not set(needed) <= done:
-            why = next((m for _, ok, m in results if ok is None), "not replayed")
-            what = "window refutations" if not self.line_steps else "SMT refutations"
-            return replace(self, replay=rep, message=f"inconclusive: {self._exact_text()}, but "
-                           f"the {what} are not re-proven ({why})")
-        v = replace(self, replay=rep, windows_verified=True)
-        if self.strict and self.trust != "exact":
-            return v
-        v.status, v.code = "valid", 0
-        v.message = f"valid: {self._bounds_text()}; {self._refutations()} re-proven by replay"
-        return v
+        out = {k: getattr(self, k) for k in ("message", "step", "rule", "trust", "bounds_verified",
+                                             "windows_verified", "problem_sha256", "complete", "work")}
+        for k in ("lower_bound", "upper_bound", "minimum", "exact_lower_bound"):
+            n = getattr(self, k)
+            out[k] = n if n is None or n < (1 << 53) else decimal_text(n)
+        return dict(out, verdict=self.status, exit_code=self.code, line_steps=list(self.line_steps),
+                    replay=list(self.replay), window_refutations=[
+                        dict(w, step=s, verified=self.windows_verified)
+                        for w, s in zip(self.window_refutations, self.window_steps)])
 
     def _refutations(self) -> str:
         return " and ".join(f"{n} {what} refutation{'' if n == 1 else 's'}" for n, what in (
@@ -255,21 +203,17 @@ def _check_document(doc, expected_sha256: str | None, strict: bool, work: int | 
                 steps[step_i] = step = None
         step_i, rule = None, None
         return _verdict(st, claims, doc["trust"], sha, strict)
-    except (Reject, Unsupported) as e:
-        where = "" if step_i is None or str(e).startswith("step ") else f"step {step_i} ({rule}): "
-        status, code = ("invalid", 1) if isinstance(e, Reject) else ("inconclusive", 2)
-        return Verdict(status, code, f"{status}: {where}{e}", step=step_i, rule=rule,
-                       work=budget.used)
-    except RecursionError:
-        return Verdict("invalid", 1, "invalid: certificate nested too deeply", step=step_i,
-                       rule=rule, work=budget.used)
-    except MemoryError:
-        return Verdict("inconclusive", 2, "inconclusive: out of memory while checking",
-                       step=step_i, rule=rule, work=budget.used)
     except Exception as e:      # a checker bug must never read as acceptance, nor crash
-        return Verdict("inconclusive", 2, f"inconclusive: internal checker error "
-                       f"({type(e).__name__}) at step {step_i}", step=step_i, rule=rule,
-                       work=budget.used)
+        if isinstance(e, (Reject, Unsupported)):
+            where = "" if step_i is None or str(e).startswith("step ") else f"step {step_i} ({rule}): "
+            status, code, why = *(("invalid", 1) if isinstance(e, Reject) else ("inconclusive", 2)), f"{where}{e}"
+        elif isinstance(e, RecursionError):
+            status, code, why = "invalid", 1, "certificate nested too deeply"
+        else:
+            status, code = "inconclusive", 2
+            why = ("out of memory while checking" if isinstance(e, MemoryError)
+                   else f"internal checker error ({type(e).__name__}) at step {step_i}")
+        return Verdict(status, code, f"{status}: {why}", step=step_i, rule=rule, work=budget.used)
 
 
 def _bind(doc, expected_sha256: str | None, budget: Budget) -> str:
@@ -304,7 +248,7 @@ def _verdict(st: State, claims: dict, trust: str, sha: str, strict: bool) -> Ver
     if st.lower is None or st.upper is None:
         raise Reject("certificate: needs a newton_blocks step and an upper-bound step")
     for name, got in (("lower bound", st.lower), ("upper bound", st.upper)):
-        if got >= _count_limit():
+        if got >= _MAX_COUNT:
             raise Unsupported(f"the proven {name} has more than {MAX_COUNT_DIGITS} digits "
                               "(beyond the format's counts)")
     exact_lower = st.lower

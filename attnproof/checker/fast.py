@@ -224,38 +224,6 @@ def _sum(a: dict, b: dict) -> dict:
     return a
 
 
-def binomial_block(st, blk, prev_first: int, nfac: int, used_vars: set):
-    """The common block ``{"factors": [j], "method": "zonotope_independent"}`` of one
-    binomial factor in new variables: its factor ``j`` (``used_vars`` updated, the
-    general path's charges made; its count is 2), or None when anything differs
-    (then the general path decides; ``tests/test_checker_fast_paths.py``)."""
-    if type(blk) is not dict or len(blk) != 2 or blk.get("method") != "zonotope_independent":
-        return None
-    fl = blk.get("factors")
-    if type(fl) is not list or len(fl) != 1:
-        return None
-    j = fl[0]
-    if type(j) is not int or not prev_first < j < nfac:
-        return None
-    xv = st.factor_xvars(j)
-    if not xv.isdisjoint(used_vars):
-        return None
-    dim = st.pb.dim
-    pts = set()
-    for m in st.factors[j][0]:
-        if m and m[-1][0] >= dim:
-            m = tuple([pr for pr in m if pr[0] < dim])
-        pts.add(m)
-    if len(pts) != 2:
-        return None
-    bud = st.budget
-    bud.charge(1, "newton blocks")
-    bud.charge(P.size(pts), "zonotope generators")
-    bud.charge(1 + len(xv), "an exact rank")   # the generator's non-zeros are the x variables
-    used_vars |= xv
-    return j
-
-
 def rank_mod(rows, p: int) -> int:
     """Rank of integer rows over GF(p), eliminating on rows packed into one integer each:
     fixed-width fields that stay below ``p + rank·p²`` (no carry crosses a field), a row

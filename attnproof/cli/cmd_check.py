@@ -58,7 +58,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..checking import check_certificate, read_certificate, replay_certificate
+    from ..checking import after_replay, check_certificate, read_certificate, replay_certificate
     from ..io import load_problem, problem_sha256
 
     work = getattr(args, "max_work", None)
@@ -85,7 +85,7 @@ def run(args: argparse.Namespace) -> int:
         # under --progress (the check above took well under one)
         with ProgressBar(f"replaying {n} SMT refutation{'' if n == 1 else 's'} with z3 and cvc5",
                          heartbeat=True) as bar:
-            v = v.after_replay(replay_certificate(text, budget_s, progress=bar))
+            v = after_replay(v, replay_certificate(text, budget_s, progress=bar))
     return _answer(v, args)
 
 

@@ -15,42 +15,40 @@ from math import comb
 from .. import poly as P
 from ..limits import MAX_GRAPH_NODES, MAX_SUBSETS
 from ..linalg import product, rank
-from ..switch import FAST
 from ..syntax import Reject, Unsupported, fields, integer
 from .graphs import GraphTooLarge, acyclic_orientations, read_hint
 from .planar import planar_block
 from .state import State, primitive, x_points
 
 
-def _block_count(st: State, blk: dict, fs: list, where: str) -> int:
+def _block_count(st: State, blk: dict, fs: list, bv: set, where: str) -> int:
     dim = st.pb.dim
     bud = st.budget
-    bvars = sorted(set().union(*(st.factor_xvars(j) for j in fs)))
-    pos = {v: i for i, v in enumerate(bvars)}
     method = blk.get("method")
     if method == "vertices":
-        return _vertices_count(st, blk, fs, bvars, where)
+        return _vertices_count(st, blk, fs, sorted(bv), where)
     if method == "simplex":
         return _simplex_count(st, blk, fs, where)
     if method == "planar":
-        return planar_block(st, blk, fs, bvars, where)
+        return planar_block(st, blk, fs, sorted(bv), where)
     fields(blk, {"factors", "method"} | ({"graph_blocks"} if method == "zonotope_graphic" else set()),
            set(), where)
     if method not in ("zonotope_independent", "zonotope_graphic", "zonotope_general_position"):
         raise Reject(f"{where}: unknown block method {method!r}")
     classes = set()
     for j in fs:
-        fp = x_points(st.factors[j][0], dim)
+        fp = list({tuple(pr for pr in m if pr[0] < dim) for m in st.factors[j][0]})
         if len(fp) != 2:
             raise Reject(f"{where}: factor {j} is not a binomial in the x variables")
-        bud.charge(P.size(dict.fromkeys(fp)), "zonotope generators")
-        classes.add(primitive(P.mono_div(fp[1], fp[0])))
+        bud.charge(P.size(fp), "zonotope generators")
+        if len(fs) == 1 and method == "zonotope_independent":
+            bud.charge(1 + len(bv), "an exact rank")
+            return 2                  # one generator, non-zero: the points differ
+        classes.add(primitive(P.mono_div(fp[1], fp[0])))     # primitive: either order
+    pos = {v: i for i, v in enumerate(sorted(bv))}
     gens = sorted(classes)
     rows = [{pos[v]: x for v, x in g} for g in gens]
     if method == "zonotope_independent":
-        if len(rows) == 1:
-            bud.charge(1 + len(rows[0]), "an exact rank")
-            return 2                  # one generator, non-zero: the points differ
         if rank(rows, bud) != len(gens):
             raise Reject(f"{where}: the zonotope generators are not linearly independent")
         return 2 ** len(gens)
@@ -194,15 +192,7 @@ def rule_newton_blocks(st: State, step: dict, where: str) -> None:
     used_vars: set = set()
     counts = []
     prev_first = -1
-    nfac = len(st.factors)
     for b_i, blk in enumerate(blocks):
-        fast = FAST.binomial_block
-        j = None if fast is None else fast(st, blk, prev_first, nfac, used_vars)
-        if j is not None:
-            prev_first = j
-            seen.append(j)
-            counts.append(2)
-            continue
         w = f"{where}, block {b_i}"
         if not isinstance(blk, dict) or not isinstance(blk.get("factors"), list) or not blk["factors"]:
             raise Reject(f"{w}: a block has a non-empty 'factors' list")
@@ -220,7 +210,7 @@ def rule_newton_blocks(st: State, step: dict, where: str) -> None:
             raise Reject(f"{w}: shares x variables with an earlier block")
         used_vars |= bv
         seen.extend(fs)
-        counts.append(_block_count(st, blk, fs, w))
+        counts.append(_block_count(st, blk, fs, bv, w))
     if sorted(seen) != list(range(len(st.factors))):
         raise Reject(f"{where}: the blocks must partition the factors exactly once")
     st.lower = product(counts)
