@@ -378,3 +378,85 @@ def test_edge_roots_after_heads_only_indecomposable():
                               "edges": [{"functional": [1, 0, 0], "roots": 2}]})
     d["claims"]["lower_bound"] = 10
     _refused(d, says="edge roots need divisors")
+
+
+# -- the heads hint of irreducible_factor (docs/certificates.md §6.1) ------------------------
+
+def _shared_heads(heads) -> dict:
+    """``shared`` (one factor dividing heads 0 and 1 once and head 2 twice) with its hint
+    replaced by ``heads``."""
+    doc = _load("shared")
+    _step(doc, "irreducible_factor")["heads"] = heads
+    return doc
+
+
+def test_the_heads_hint_attacked_is_valid():
+    assert _verdict(_load("shared")).code == 0
+    assert _step(_load("shared"), "irreducible_factor")["heads"] == [[0, 1], [1, 1], [2, 2]]
+
+
+@pytest.mark.parametrize("heads", [
+    [[0, 1], [1, 1], [2, 1]],          # head 2 holds the factor twice, claimed once
+    [[0, 1], [1, 1], [2, 3]],          # ... claimed three times
+    [[0, 2], [1, 1], [2, 2]],          # head 0 holds it once, claimed twice
+    [[0, 1], [1, 2], [2, 2]],
+])
+def test_heads_hint_with_a_wrong_exponent(heads):
+    _refused(_shared_heads(heads), 1, "times, not")
+
+
+@pytest.mark.parametrize("heads", [
+    [[0, 1], [1, 1]],                  # head 2 left out: the factor divides it
+    [[1, 1], [2, 2]],                  # head 0 left out
+    [[2, 2]],
+])
+def test_heads_hint_that_leaves_out_a_head_the_factor_divides(heads):
+    _refused(_shared_heads(heads), 1, "heads")
+
+
+def test_heads_hint_with_a_head_the_factor_does_not_divide():
+    doc = _load("w3")
+    step = next(s for s in doc["steps"] if s["rule"] == "irreducible_factor")
+    step["heads"] = [[0, 1], [1, 1]]    # the first factor divides head 0 only
+    _refused(doc, 1, "head 1")
+
+
+@pytest.mark.parametrize("heads", [
+    [[0, 1], [0, 1], [1, 1], [2, 2]],  # a duplicate head
+    [[1, 1], [0, 1], [2, 2]],          # not increasing
+    [[0, 1], [1, 1], [2, 2], [3, 1]],  # a head that does not exist
+    [[0, 1], [1, 1], [2, 2], [10 ** 30, 1]],
+])
+def test_heads_hint_with_duplicate_unordered_or_missing_heads(heads):
+    _refused(_shared_heads(heads), 1, "strictly increasing")
+
+
+@pytest.mark.parametrize("exponent", [0, -1, -(10 ** 30), True, False, None, "2", [2], {"a": 2}])
+def test_heads_hint_with_an_exponent_that_is_no_positive_integer(exponent):
+    _refused(_shared_heads([[0, 1], [1, 1], [2, exponent]]), 1, "exponent")
+
+
+@pytest.mark.parametrize("heads", [
+    None, 3, "heads", {}, [], [[]], [[0]], [[0, 1, 1]], [0, 1], [[[0], 1]],
+    [["0", 1], [1, 1], [2, 2]], [[True, 1], [1, 1], [2, 2]], [[-1, 1], [1, 1], [2, 2]],
+    [[0, 1], [1, 1], [2, 2]] * 1000,
+])
+def test_heads_hint_malformed(heads):
+    _refused(_shared_heads(heads), 1, "heads")
+
+
+def test_heads_hint_with_a_long_exponent_gets_a_short_answer():
+    """An exponent of 1,900 digits is refused in a line that does not print it."""
+    v = _refused(_shared_heads([[0, 1], [1, 1], [2, 10 ** 1900]]), 1, "head 2")
+    assert len(v.message) < 300, len(v.message)
+    v = _refused(_shared_heads([[0, 1], [1, 1], [2, 10 ** 2100]]), 1)
+    assert len(v.message) < 300, len(v.message)
+
+
+def test_heads_hint_nested_deeply_is_one_line():
+    deep: list = [0, 1]
+    for _ in range(50_000):
+        deep = [deep]
+    text = json.dumps(_shared_heads([[0, 1], [1, 1]])).replace("[[0, 1], [1, 1]]", json.dumps(deep), 1)
+    v = _verdict(text)
+    assert v.code in (1, 2) and "\n" not in v.message.strip(), v.message

@@ -208,8 +208,9 @@ def rule_irreducible_factor(st: State, step: dict, where: str) -> None:
             while got <= a and (q := P.divexact(C, f, bud)) is not None:
                 got, C = got + 1, q
         if got != a:
+            claim = a if a < 10 ** 12 else f"the {len(str(a))}-digit exponent of the hint"
             raise Reject(f"{where}: head {h}: the factor divides its denominator "
-                         f"{got if got < a else 'more than ' + str(a)} times, not {a}")
+                         f"{got if got < a else 'more than ' + str(claim)} times, not {claim}")
         vals[h] = (a, C)
     st.listed.append((st.step_index, f, {h for h, _ in listed}))
     e = max(a for a, _ in vals.values())
