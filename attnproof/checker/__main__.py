@@ -58,19 +58,6 @@ def read_text(path: str, max_bytes: int = MAX_FILE_BYTES) -> str:
         raise UsageError(f"{path}: not UTF-8 text") from None
 
 
-def refuse_non_certificate(path: str, text: str) -> None:
-    """A YAML file or a problem file where a certificate belongs is a usage error.
-
-    >>> refuse_non_certificate("w4.json", '{"format": "attnproof-problem", "version": 1}')
-    Traceback (most recent call last):
-    ...
-    attnproof.checker.__main__.UsageError: w4.json: is a problem file, not a certificate (make one with 'attnproof prove w4.json -o CERT')
-    """
-    why = not_a_certificate(path, text)
-    if why is not None:
-        raise UsageError(why)
-
-
 def problem_file_sha256(path: str, work: int | None = None) -> str:
     """The SHA-256 of a problem file's canonical form as attnproof hashes it (reads up to
     byte_limit(work) bytes), from the checker's one reader of the problem format
@@ -160,7 +147,8 @@ def main(argv: list[str] | None = None, prog: str | None = None, version: str | 
                 text = read_text(args.certificate, byte_limit(args.max_work))
             except UsageError as e:
                 raise UsageError(f"not a certificate: {e}") from None
-            refuse_non_certificate(args.certificate, text)
+            if why := not_a_certificate(args.certificate, text):   # a YAML or problem file
+                raise UsageError(why)
             if args.problem is not None:
                 sha = problem_file_sha256(args.problem, args.max_work)
         v = v or check_text(text, expected_sha256=sha, strict=args.strict, work=args.max_work,

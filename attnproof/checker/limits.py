@@ -74,13 +74,6 @@ MAX_WORK_HELP = (f"the work budget in units of at most {UNIT_MICROSECONDS} micro
 
 _TEN_DIGITS = 10 ** MAX_DIGITS
 
-__all__ = ["MAX_DIGITS", "MAX_EXPONENT", "MAX_DIM", "MAX_COUNT_DIGITS", "MAX_LATTICE_BITS",
-           "MAX_CONTAINERS", "containers", "MAX_READ_BYTES", "BYTES_PER_WORK", "byte_limit", "file_size",
-           "MAX_FILE_BYTES", "WORK_BASE", "WORK_PER_BYTE", "READ_BYTES_PER_UNIT", "UNIT_MICROSECONDS",
-           "ANSWER_SECONDS_BASE", "ANSWER_SECONDS_PER_MIB", "MAX_FLINT_DENSE",
-           "MAX_FLINT_EXPONENT_BITS", "MAX_FLINT_COEFFICIENT_BITS", "MAX_GRAPH_NODES", "MAX_SUBSETS", "MAX_EXPANSION",
-           "REPLAY_SECONDS", "MAX_WORK_HELP", "fits_digits", "work_limit"]
-
 
 def fits_digits(n: int) -> bool:
     """True when the integer ``n`` has at most ``MAX_DIGITS`` decimal digits."""
