@@ -19,27 +19,43 @@ MAX_LINE_DIRECTIONS = 64
 LINE_OPTIONS = ("parity", "order", "faces", "symmetry", "contraction")
 
 
+def _list(x, where: str, n: int | None = None) -> list:
+    """``x``, a list (of ``n`` entries when ``n`` is given); ``where`` says what it must be."""
+    if not isinstance(x, list) or (n is not None and len(x) != n):
+        raise Reject(where)
+    return x
+
+
 def _window(w, where: str):
+    """A ``box`` (radius and coordinates at least 0) or a non-empty list of integer ``points``."""
     kind = w.get("kind") if isinstance(w, dict) else None
     if kind == "box":
         fields(w, {"kind", "radius", "coordinates"}, set(), where)
         integer(w["radius"], f"{where}: radius", 0)
-        if not isinstance(w["coordinates"], list):
-            raise Reject(f"{where}: coordinates must be a list of integers")
-        for x in w["coordinates"]:
-            integer(x, f"{where}: coordinates", 0)
+        rows, lo = [w["coordinates"]], 0
     elif kind == "points":
         fields(w, {"kind", "points"}, set(), where)
-        if not isinstance(w["points"], list) or not w["points"]:
+        rows, lo = w["points"], None
+        if not isinstance(rows, list) or not rows:
             raise Reject(f"{where}: points must be a non-empty list")
-        for p in w["points"]:
-            if not isinstance(p, list):
-                raise Reject(f"{where}: each point is a list of integers")
-            for x in p:
-                integer(x, f"{where}: point")
     else:
         raise Reject(f"{where}: unknown window kind {kind!r}")
+    for row in rows:
+        for x in _list(row, f"{where}: coordinates and points are lists of integers"):
+            integer(x, f"{where}: {kind}", lo)
     return w
+
+
+def _smt_text(step: dict, where: str) -> None:
+    """Both solvers named, and the SMT-LIB2 text matches its SHA-256."""
+    sv = fields(step["solvers"], {"z3", "cvc5"}, set(), f"{where}: solvers")
+    if not all(isinstance(sv[s], str) and sv[s] for s in ("z3", "cvc5")):
+        raise Reject(f"{where}: solvers must name the z3 and cvc5 versions")
+    digest = hexdigest(step["smtlib_sha256"], f"{where}: smtlib_sha256")
+    if not isinstance(step["smtlib"], str):
+        raise Reject(f"{where}: smtlib must be a string")
+    if hashlib.sha256(step["smtlib"].encode("utf-8")).hexdigest() != digest:
+        raise Reject(f"{where}: the SMT-LIB2 text does not match smtlib_sha256")
 
 
 def rule_window_refutation(st: State, step: dict, where: str) -> None:
@@ -60,31 +76,12 @@ def rule_window_refutation(st: State, step: dict, where: str) -> None:
     st.weaken("window-refuted")
 
 
-
-
-def _smt_text(step: dict, where: str) -> None:
-    """Both solvers named, and the SMT-LIB2 text matches its SHA-256."""
-    sv = step["solvers"]
-    fields(sv, {"z3", "cvc5"}, set(), f"{where}: solvers")
-    if not all(isinstance(sv[s], str) and sv[s] for s in ("z3", "cvc5")):
-        raise Reject(f"{where}: solvers must name the z3 and cvc5 versions")
-    digest = hexdigest(step["smtlib_sha256"], f"{where}: smtlib_sha256")
-    if not isinstance(step["smtlib"], str):
-        raise Reject(f"{where}: smtlib must be a string")
-    if hashlib.sha256(step["smtlib"].encode("utf-8")).hexdigest() != digest:
-        raise Reject(f"{where}: the SMT-LIB2 text does not match smtlib_sha256")
-
-
 def _direction(g, dim: int, where: str) -> tuple:
     """A non-zero integer vector of length ``dim``, first non-zero entry positive (not
     necessarily primitive: ``1 + x^{2h}`` is irreducible, as its bound factor shows)."""
-    if not isinstance(g, list) or len(g) != dim:
-        raise Reject(f"{where}: a direction is a list of {dim} integers")
-    v = tuple(integer(x, where) for x in g)
-    if not any(v):
-        raise Reject(f"{where}: a direction must be a non-zero integer vector")
-    if next(x for x in v if x) < 0:
-        raise Reject(f"{where}: a direction's first non-zero entry must be positive")
+    v = tuple(integer(x, where) for x in _list(g, f"{where}: a direction is a list of {dim} integers", dim))
+    if next((x for x in v if x), -1) < 0:
+        raise Reject(f"{where}: a direction is non-zero, its first non-zero entry positive")
     return v
 
 
@@ -123,20 +120,16 @@ def _options(step: dict, ndirs: int, where: str) -> None:
     >>> _options({"contraction_bounds": [3]}, 1, "s")
     Traceback (most recent call last):
     ...
-    attnproof.checker.syntax.Reject: s: contraction_bounds needs the option contraction
+    attnproof.checker.syntax.Reject: s: contraction_bounds needs the option contraction, which needs them
     """
     opts = step.get("options", [])
-    if (not isinstance(opts, list) or any(not isinstance(o, str) or o not in LINE_OPTIONS
-                                          for o in opts) or len(set(opts)) != len(opts)):
+    if not isinstance(opts, list) or any(o not in LINE_OPTIONS for o in opts) or len(set(opts)) != len(opts):
         raise Reject(f"{where}: options must be distinct names among {', '.join(LINE_OPTIONS)}")
-    if "contraction_bounds" in step and "contraction" not in opts:
-        raise Reject(f"{where}: contraction_bounds needs the option contraction")
+    if ("contraction_bounds" in step) != ("contraction" in opts):
+        raise Reject(f"{where}: contraction_bounds needs the option contraction, which needs them")
     if "contraction" in opts:
-        bounds = step.get("contraction_bounds")
-        if not isinstance(bounds, list) or len(bounds) != ndirs:
-            raise Reject(f"{where}: the option contraction needs contraction_bounds, one "
-                         f"entry per direction")
-        for b in bounds:
+        for b in _list(step["contraction_bounds"], f"{where}: contraction_bounds lists one entry per direction",
+                       ndirs):
             if b is not None:
                 integer(b, f"{where}: contraction_bounds", 2)
 
@@ -168,9 +161,8 @@ def rule_line_refutation(st: State, step: dict, where: str) -> None:
     if not isinstance(dirs, list) or not 0 < len(dirs) <= MAX_LINE_DIRECTIONS:
         raise Reject(f"{where}: directions must be a non-empty list of at most "
                      f"{MAX_LINE_DIRECTIONS} vectors")
-    coefs, mults = (step.get(x, [1] * len(dirs)) for x in ("coefficients", "multiplicities"))
-    if any(not isinstance(xs, list) or len(xs) != len(dirs) for xs in (coefs, mults)):
-        raise Reject(f"{where}: coefficients and multiplicities list one entry per direction")
+    per = f"{where}: coefficients and multiplicities list one entry per direction"
+    coefs, mults = (_list(step.get(x, [1] * len(dirs)), per, len(dirs)) for x in ("coefficients", "multiplicities"))
     _options(step, len(dirs), where)
     gs = [_direction(g, st.pb.dim, f"{where}: directions") for g in dirs]
     cs = [rational(c, f"{where}: coefficients") for c in coefs]
@@ -178,23 +170,23 @@ def rule_line_refutation(st: State, step: dict, where: str) -> None:
     if min(cs) <= 0 or any(not p < q for p, q in zip(zip(gs, cs), zip(gs[1:], cs[1:]))):
         raise Reject(f"{where}: coefficients must be positive and the directions strictly "
                      f"increasing (with their coefficients)")
+    n = len(st.factors)
     st.budget.charge(sum(P.size(f) for f, _ in st.factors) + len(gs) * st.pb.dim,
                      "line refutation factors")
     bound = {binomial_factor(f, st.pb.dim): i for i, (f, _) in enumerate(st.factors)}
     uses = []                                 # (bound factor, multiplicity claimed)
     for g, c, m in zip(gs, cs, ms):
-        if (_sparse(g), Fraction(c)) not in bound:
+        if (key := (_sparse(g), Fraction(c))) not in bound:
             raise Reject(f"{where}: direction {list(g)} with coefficient {c} is not that of a "
                          f"bound factor x^a(1 + c·x^g) of the reduced denominator")
-        uses.append((bound[_sparse(g), Fraction(c)], m))
+        uses.append((bound[key], m))
     others = step.get("newton_factors", [])
-    if not isinstance(others, list) or len(others) > len(st.factors) or any(
-            not isinstance(x, list) or len(x) != 2 for x in others):
+    if not isinstance(others, list) or len(others) > n or any(not isinstance(x, list) or len(x) != 2
+                                                              for x in others):
         raise Reject(f"{where}: newton_factors must be a list of [bound factor, multiplicity]")
     idx = [integer(x[0], f"{where}: newton_factors", 0) for x in others]
     listed = {i for i, _ in uses}
-    if any(not a < b for a, b in zip(idx, idx[1:])) or any(
-            i >= len(st.factors) or i in listed for i in idx):
+    if any(not a < b for a, b in zip(idx, idx[1:])) or any(i >= n or i in listed for i in idx):
         raise Reject(f"{where}: newton_factors must name distinct bound factors, in "
                      f"increasing order, none of them a binomial listed above")
     uses += [(i, integer(x[1], f"{where}: newton_factors", 1)) for i, x in zip(idx, others)]
