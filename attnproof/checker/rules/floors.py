@@ -26,6 +26,7 @@ Standard library only; imports nothing from attnproof outside ``checker/``
 from __future__ import annotations
 
 from fractions import Fraction
+from math import prod
 
 from ..syntax import UNLIMITED, Reject, fields, integer, rational
 from .state import State
@@ -50,16 +51,10 @@ def _sparse(x, where: str, dim: int, point: bool) -> dict:
             not isinstance(e, list) or len(e) != 2 for e in x):
         raise Reject(f"{where}: expected a list of [variable, value] pairs")
     vs = _indices([e[0] for e in x], dim, f"{where}: x variables")
-    if point:
-        cs = [rational(e[1], f"{where}: coordinate") for e in x]
-        if any(c <= 0 or c == 1 for c in cs):
-            raise Reject(f"{where}: a coordinate is a positive rational other than 1 "
-                         "(omitted coordinates are 1)")
-    else:
-        cs = [integer(e[1], f"{where}: direction") for e in x]
-        if 0 in cs or not cs:
-            raise Reject(f"{where}: a direction is non-empty and omits zero entries "
-                         "(the point [] is x = 1)")
+    cs = [rational(e[1], f"{where}: coordinate") if point else integer(e[1], f"{where}: direction") for e in x]
+    if any(c <= 0 or c == 1 for c in cs) if point else (0 in cs or not cs):
+        raise Reject(f"{where}: a point's coordinates are positive rationals other than 1 (omitted ones are "
+                     "1); a direction has at least one entry, none of them zero")
     return dict(zip(vs, cs))
 
 
@@ -123,6 +118,13 @@ def point_value(pb, x: dict, budget=UNLIMITED) -> tuple:
     total = [Fraction(0)] * pb.value_dim
     cache: dict = {}
     running = 0
+
+    def power(v: int, e: int) -> Fraction:
+        if (v, e) not in cache:
+            budget.charge(1 + abs(e) * size[v] // 64, "evaluating a point")
+            cache[v, e] = Fraction(x[v]) ** e
+        return cache[v, e]
+
     for D, Ns in zip(pb.den, pb.num):
         # products, sums and divisions of Fractions take gcds, quadratic in the words of
         # their operands: charged on the largest term before any power is built (a point
@@ -132,16 +134,7 @@ def point_value(pb, x: dict, budget=UNLIMITED) -> tuple:
         running += words
         _charge_sums(budget, sum(1 + len(m) for m in D) + len(D) * (1 + len(Ns)), words, running,
                      len(Ns), "evaluating a point")
-        val = {}
-        for m in D:
-            t = Fraction(1)
-            for v, e in m:
-                if v in size:
-                    if (v, e) not in cache:
-                        budget.charge(1 + abs(e) * size[v] // 64, "evaluating a point")
-                        cache[v, e] = Fraction(x[v]) ** e
-                    t *= cache[v, e]
-            val[m] = t
+        val = {m: prod((power(v, e) for v, e in m if v in size), start=Fraction(1)) for m in D}
         budget.charge(len(D) * (1 + len(Ns)), "evaluating a point")
         den = sum(D[m] * t for m, t in val.items())
         for i, N in enumerate(Ns):

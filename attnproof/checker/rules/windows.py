@@ -19,9 +19,10 @@ MAX_LINE_DIRECTIONS = 64
 LINE_OPTIONS = ("parity", "order", "faces", "symmetry", "contraction")
 
 
-def _list(x, where: str, n: int | None = None) -> list:
-    """``x``, a list (of ``n`` entries when ``n`` is given); ``where`` says what it must be."""
-    if not isinstance(x, list) or (n is not None and len(x) != n):
+def _list(x, where: str, lo: int = 0, hi: int | None = None) -> list:
+    """``x``, a list of ``lo`` to ``hi`` entries (any number from ``lo`` when ``hi`` is None);
+    ``where`` says what it must be."""
+    if not isinstance(x, list) or not lo <= len(x) <= (len(x) if hi is None else hi):
         raise Reject(where)
     return x
 
@@ -29,20 +30,15 @@ def _list(x, where: str, n: int | None = None) -> list:
 def _window(w, where: str):
     """A ``box`` (radius and coordinates at least 0) or a non-empty list of integer ``points``."""
     kind = w.get("kind") if isinstance(w, dict) else None
-    if kind == "box":
-        fields(w, {"kind", "radius", "coordinates"}, set(), where)
-        integer(w["radius"], f"{where}: radius", 0)
-        rows, lo = [w["coordinates"]], 0
-    elif kind == "points":
-        fields(w, {"kind", "points"}, set(), where)
-        rows, lo = w["points"], None
-        if not isinstance(rows, list) or not rows:
-            raise Reject(f"{where}: points must be a non-empty list")
-    else:
+    if kind not in ("box", "points"):
         raise Reject(f"{where}: unknown window kind {kind!r}")
+    fields(w, {"kind", "radius", "coordinates"} if kind == "box" else {"kind", "points"}, set(), where)
+    if kind == "box":
+        integer(w["radius"], f"{where}: radius", 0)
+    rows = [w["coordinates"]] if kind == "box" else _list(w["points"], f"{where}: points must be a non-empty list", 1)
     for row in rows:
         for x in _list(row, f"{where}: coordinates and points are lists of integers"):
-            integer(x, f"{where}: {kind}", lo)
+            integer(x, f"{where}: {kind}", 0 if kind == "box" else None)
     return w
 
 
@@ -79,7 +75,7 @@ def rule_window_refutation(st: State, step: dict, where: str) -> None:
 def _direction(g, dim: int, where: str) -> tuple:
     """A non-zero integer vector of length ``dim``, first non-zero entry positive (not
     necessarily primitive: ``1 + x^{2h}`` is irreducible, as its bound factor shows)."""
-    v = tuple(integer(x, where) for x in _list(g, f"{where}: a direction is a list of {dim} integers", dim))
+    v = tuple(integer(x, where) for x in _list(g, f"{where}: a direction is a list of {dim} integers", dim, dim))
     if next((x for x in v if x), -1) < 0:
         raise Reject(f"{where}: a direction is non-zero, its first non-zero entry positive")
     return v
@@ -129,7 +125,7 @@ def _options(step: dict, ndirs: int, where: str) -> None:
         raise Reject(f"{where}: contraction_bounds needs the option contraction, which needs them")
     if "contraction" in opts:
         for b in _list(step["contraction_bounds"], f"{where}: contraction_bounds lists one entry per direction",
-                       ndirs):
+                       ndirs, ndirs):
             if b is not None:
                 integer(b, f"{where}: contraction_bounds", 2)
 
@@ -147,9 +143,8 @@ def rule_line_refutation(st: State, step: dict, where: str) -> None:
     null.  Those numbers are what the query assumes; a replay derives them again from
     the problem (THEORY Lemma 13.2), this rule reads only their form.
     """
-    fields(step, {"rule", "atoms", "directions", "problem_sha256", "solvers", "smtlib_sha256",
-                  "smtlib"}, {"coefficients", "multiplicities", "newton_factors", "options",
-                              "contraction_bounds"}, where)
+    fields(step, {"rule", "atoms", "directions", "problem_sha256", "solvers", "smtlib_sha256", "smtlib"},
+           {"coefficients", "multiplicities", "newton_factors", "options", "contraction_bounds"}, where)
     if st.upper is None:
         raise Reject(f"{where}: line refutations come after the bounds")
     if st.pb.has_z:
@@ -157,13 +152,12 @@ def rule_line_refutation(st: State, step: dict, where: str) -> None:
     k = integer(step["atoms"], f"{where}: atoms", 1)
     if hexdigest(step["problem_sha256"], f"{where}: problem_sha256") != st.problem_sha256:
         raise Reject(f"{where}: problem_sha256 is not the certificate's problem")
-    dirs = step["directions"]
-    if not isinstance(dirs, list) or not 0 < len(dirs) <= MAX_LINE_DIRECTIONS:
-        raise Reject(f"{where}: directions must be a non-empty list of at most "
-                     f"{MAX_LINE_DIRECTIONS} vectors")
+    dirs = _list(step["directions"], f"{where}: directions must be a non-empty list of at most "
+                 f"{MAX_LINE_DIRECTIONS} vectors", 1, MAX_LINE_DIRECTIONS)
+    d = len(dirs)
     per = f"{where}: coefficients and multiplicities list one entry per direction"
-    coefs, mults = (_list(step.get(x, [1] * len(dirs)), per, len(dirs)) for x in ("coefficients", "multiplicities"))
-    _options(step, len(dirs), where)
+    coefs, mults = (_list(step.get(x, [1] * d), per, d, d) for x in ("coefficients", "multiplicities"))
+    _options(step, d, where)
     gs = [_direction(g, st.pb.dim, f"{where}: directions") for g in dirs]
     cs = [rational(c, f"{where}: coefficients") for c in coefs]
     ms = [integer(m, f"{where}: multiplicities", 1) for m in mults]
@@ -180,10 +174,8 @@ def rule_line_refutation(st: State, step: dict, where: str) -> None:
             raise Reject(f"{where}: direction {list(g)} with coefficient {c} is not that of a "
                          f"bound factor x^a(1 + c·x^g) of the reduced denominator")
         uses.append((bound[key], m))
-    others = step.get("newton_factors", [])
-    if not isinstance(others, list) or len(others) > n or any(not isinstance(x, list) or len(x) != 2
-                                                              for x in others):
-        raise Reject(f"{where}: newton_factors must be a list of [bound factor, multiplicity]")
+    nf = f"{where}: newton_factors must be a list of [bound factor, multiplicity]"
+    others = [_list(x, nf, 2, 2) for x in _list(step.get("newton_factors", []), nf, 0, n)]
     idx = [integer(x[0], f"{where}: newton_factors", 0) for x in others]
     listed = {i for i, _ in uses}
     if any(not a < b for a, b in zip(idx, idx[1:])) or any(i >= n or i in listed for i in idx):
