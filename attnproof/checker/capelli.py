@@ -31,7 +31,6 @@ False
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Any
 from math import gcd, isqrt
 
 from . import poly as P
@@ -73,7 +72,7 @@ def is_power(a: Fraction, p: int) -> bool:
     return (a >= 0 or p % 2 == 1) and all(_iroot(x, p) ** p == x for x in (abs(a.numerator), a.denominator))
 
 
-def _terms(f: dict) -> tuple[Any, Any, tuple]:
+def _terms(f: dict) -> tuple:
     """``(c_0, c_1, Δ)`` of a binomial: coefficients at the lexicographically smaller and
     larger exponent (integers in a factor, rationals in a head denominator) and the
     difference ``Δ`` of the exponents (sparse); ValueError for another polynomial."""

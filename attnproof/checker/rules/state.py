@@ -17,8 +17,7 @@ from .. import poly as P
 from ..problem import Problem
 from ..syntax import UNLIMITED, Budget
 
-TRUST_ORDER = ("exact", "exact-modulo-flint", "window-refuted", "line-refuted", "numeric",
-               "unknown")
+TRUST_ORDER = ("exact", "exact-modulo-flint", "window-refuted", "line-refuted", "numeric", "unknown")
 SMALL_HEAD = 64        # heads with at most this many terms are indexed by their directions
 
 
@@ -108,20 +107,17 @@ class State:
         if self._dirs is None:
             self._dirs = {}                      # direction -> heads; None -> the large heads
             for h, D in enumerate(self.pb.den):
-                if len(D) > SMALL_HEAD:
-                    self._dirs.setdefault(None, set()).add(h)
-                    continue
-                self.budget.charge(len(D) * len(D) * (1 + max(len(m) for m in D)), "indexing the heads")
-                for a, b in combinations(D, 2):
-                    self._dirs.setdefault(primitive(P.mono_div(b, a)), set()).add(h)
+                if small := len(D) <= SMALL_HEAD:
+                    self.budget.charge(len(D) * len(D) * (1 + max(len(m) for m in D)), "indexing the heads")
+                for d in (primitive(P.mono_div(b, a)) for a, b in combinations(D, 2)) if small else [None]:
+                    self._dirs.setdefault(d, set()).add(h)
         cands = sorted(self._dirs.get(primitive(P.mono_div(ms[1], ms[0])), set()) | self._dirs.get(None, set()))
         self.budget.charge(1 + len(cands), "matching factors to heads")
         return [h for h in cands if vs <= self._hvars[h]]
 
     def factor_xvars(self, j: int) -> set:
         """x variables of bound factor ``j`` (computed once)."""
-        while len(self._xvars) < len(self.factors):
-            f = self.factors[len(self._xvars)][0]
+        for f, _ in self.factors[len(self._xvars):]:
             self.budget.charge(P.size(f), "factor variables")
             self._xvars.append(x_vars(f, self.pb.dim))
         return self._xvars[j]

@@ -89,15 +89,10 @@ def binomial_factor(f: dict, dim: int) -> tuple | None:
     >>> binomial_factor({(): 2, ((0, 1),): 3}, 1), binomial_factor({(): 1, ((0, 1),): -1}, 1)
     ((((0, 1),), Fraction(3, 2)), None)
     """
-    if len(f) != 2:
+    if len(f) != 2 or any(v >= dim for m in f for v, _ in m):
         return None
-    a, b = f
-    if any(v >= dim for m in (a, b) for v, _ in m) or (f[a] > 0) != (f[b] > 0):
-        return None
-    g = P.mono_div(b, a)
-    if g and g[0][1] < 0:
-        return P.mono_inv(g), Fraction(f[a], f[b])
-    return g, Fraction(f[b], f[a])
+    a, b = sorted(f, key=P.lex_key)           # b / a: its first entry positive
+    return (P.mono_div(b, a), Fraction(f[b], f[a])) if (f[a] > 0) == (f[b] > 0) else None
 
 
 def _sparse(g: tuple) -> tuple:
@@ -109,7 +104,7 @@ def _sparse(g: tuple) -> tuple:
     return tuple((v, x) for v, x in enumerate(g) if x)
 
 
-def _options(step: dict, ndirs: int, where: str) -> None:
+def _options(step: dict, n: int, where: str) -> None:
     """The form of a line refutation's ``options`` and ``contraction_bounds``.
 
     >>> _options({"options": ["parity", "contraction"], "contraction_bounds": [3, None]}, 2, "s")
@@ -124,8 +119,7 @@ def _options(step: dict, ndirs: int, where: str) -> None:
     if ("contraction_bounds" in step) != ("contraction" in opts):
         raise Reject(f"{where}: contraction_bounds needs the option contraction, which needs them")
     if "contraction" in opts:
-        for b in _list(step["contraction_bounds"], f"{where}: contraction_bounds lists one entry per direction",
-                       ndirs, ndirs):
+        for b in _list(step["contraction_bounds"], f"{where}: contraction_bounds lists one entry per direction", n, n):
             if b is not None:
                 integer(b, f"{where}: contraction_bounds", 2)
 
@@ -162,11 +156,9 @@ def rule_line_refutation(st: State, step: dict, where: str) -> None:
     cs = [rational(c, f"{where}: coefficients") for c in coefs]
     ms = [integer(m, f"{where}: multiplicities", 1) for m in mults]
     if min(cs) <= 0 or any(not p < q for p, q in zip(zip(gs, cs), zip(gs[1:], cs[1:]))):
-        raise Reject(f"{where}: coefficients must be positive and the directions strictly "
-                     f"increasing (with their coefficients)")
+        raise Reject(f"{where}: coefficients must be positive, the (direction, coefficient) pairs strictly increasing")
     n = len(st.factors)
-    st.budget.charge(sum(P.size(f) for f, _ in st.factors) + len(gs) * st.pb.dim,
-                     "line refutation factors")
+    st.budget.charge(sum(P.size(f) for f, _ in st.factors) + len(gs) * st.pb.dim, "line refutation factors")
     bound = {binomial_factor(f, st.pb.dim): i for i, (f, _) in enumerate(st.factors)}
     uses = []                                 # (bound factor, multiplicity claimed)
     for g, c, m in zip(gs, cs, ms):
@@ -184,8 +176,7 @@ def rule_line_refutation(st: State, step: dict, where: str) -> None:
     uses += [(i, integer(x[1], f"{where}: newton_factors", 1)) for i, x in zip(idx, others)]
     for i, m in uses:
         if m > st.factors[i][1]:
-            raise Reject(f"{where}: bound factor {i} divides the reduced denominator "
-                         f"{st.factors[i][1]} times, not {m}")
+            raise Reject(f"{where}: bound factor {i} divides the reduced denominator {st.factors[i][1]} times, not {m}")
     _smt_text(step, where)
     st.line_lower = max(st.line_lower, k + 1)
     st.line_steps.append(st.step_index)
