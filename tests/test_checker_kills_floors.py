@@ -249,7 +249,7 @@ def test_witness_variables_are_strictly_increasing_x_variables(witnesses, refere
     # on the moving sum, where well-formed witnesses of every kind prove the floor
     v = check_text(_certificate(MOVING, witnesses, _product_count(MOVING)), reference=reference)
     assert v.status == "invalid", v.message
-    assert "strictly increasing x variables" in v.message, v.message
+    assert "x variables: must be strictly increasing" in v.message, v.message
 
 
 @MODES
@@ -294,3 +294,21 @@ def test_work_of_the_floor_witnesses_at_the_word_boundaries():
         assert v.status == r.status == "valid", (kind, v.message)
         got[kind] = (v.work, r.work)
     assert got == TUNED_WORK, "the work changed; if on purpose, TUNED_WORK = " + repr(got)
+
+
+# x0^-1/(x0^-1 + x0) + x0/(x0^-1 + x0) = 1, a constant sum with a negative exponent.  At the
+# integer coordinate 3, the power 3^-1 must be the Fraction 1/3: as a float (0.333...) the sum
+# came out 0.9999999999999999, "different" from the value 1 at x = 1, and got the floor 2.
+NEGATIVE = _problem([_atom((-1, 0), 1), _atom((1, 0), 0)], [_atom((-1, 0), 0), _atom((1, 0), 1)])
+
+
+@MODES
+@pytest.mark.parametrize("x", [3, 7, "1/3"])
+def test_an_integer_coordinate_with_a_negative_exponent_is_exact(x, reference):
+    from attnproof.checker.problem import parse_problem
+    from attnproof.checker.rules.floors import point_value
+
+    assert point_value(parse_problem(NEGATIVE), {0: 3}) == (1,)
+    text = _certificate(NEGATIVE, [{"point": [[0, x]]}, {"point": []}], _product_count(NEGATIVE))
+    v = check_text(text, reference=reference)
+    assert v.status == "invalid" and "same value" in v.message, v.message

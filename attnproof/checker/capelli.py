@@ -31,7 +31,6 @@ False
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Any
 from math import gcd, isqrt
 
 from . import poly as P
@@ -42,13 +41,12 @@ __all__ = ["capelli_irreducible", "binomial_valuation", "content", "primes_up_to
 def primes_up_to(n: int) -> list:
     """The primes ``<= n`` (sieve of Eratosthenes).
 
-    >>> primes_up_to(20)
-    [2, 3, 5, 7, 11, 13, 17, 19]
+    >>> primes_up_to(20), primes_up_to(1)
+    ([2, 3, 5, 7, 11, 13, 17, 19], [])
     """
     if n < 2:
         return []
-    sieve = bytearray([1]) * (n + 1)
-    sieve[0] = sieve[1] = 0
+    sieve = bytearray([0, 0]) + bytearray([1]) * (n - 1)
     for i in range(2, isqrt(n) + 1):
         if sieve[i]:
             sieve[i * i::i] = bytearray(len(sieve[i * i::i]))
@@ -60,11 +58,9 @@ def _iroot(n: int, p: int) -> int:
     if n < 2:
         return n
     x = 1 << -(-n.bit_length() // p)          # an upper bound
-    while True:
-        y = ((p - 1) * x + n // x ** (p - 1)) // p
-        if y >= x:
-            return x
+    while (y := ((p - 1) * x + n // x ** (p - 1)) // p) < x:
         x = y
+    return x
 
 
 def is_power(a: Fraction, p: int) -> bool:
@@ -73,62 +69,38 @@ def is_power(a: Fraction, p: int) -> bool:
     >>> is_power(Fraction(-8, 27), 3), is_power(Fraction(-4), 2), is_power(Fraction(9, 4), 2)
     (True, False, True)
     """
-    if a < 0 and p % 2 == 0:
-        return False
-    n, d = abs(a.numerator), a.denominator
-    return all(_iroot(x, p) ** p == x for x in (n, d))
+    return (a >= 0 or p % 2 == 1) and all(_iroot(x, p) ** p == x for x in (abs(a.numerator), a.denominator))
 
 
-def _terms(f: dict) -> tuple[Any, Any, tuple] | None:
+def _terms(f: dict) -> tuple:
     """``(c_0, c_1, Δ)`` of a binomial: coefficients at the lexicographically smaller and
     larger exponent (integers in a factor, rationals in a head denominator) and the
-    difference ``Δ`` of the exponents (sparse), or None."""
+    difference ``Δ`` of the exponents (sparse); ValueError for another polynomial."""
     if len(f) != 2:
-        return None
-    m0, m1 = f
-    if P.lex_key(m1) < P.lex_key(m0):
-        m0, m1 = m1, m0
+        raise ValueError("not a binomial")
+    m0, m1 = sorted(f, key=P.lex_key)
     return f[m0], f[m1], P.mono_div(m1, m0)
 
 
 def content(f: dict) -> int:
     """The content ``k`` of a binomial's exponent difference (gcd of its coordinates)."""
-    t = _terms(f)
-    if t is None:
-        raise ValueError("not a binomial")
-    return _content(t[2])
-
-
-def _content(delta: tuple) -> int:
-    k = 0
-    for _, x in delta:
-        k = gcd(k, x)
-    return k
+    return gcd(*(x for _, x in _terms(f)[2]))
 
 
 def capelli_irreducible(f: dict) -> bool:
     """Capelli's test for the binomial ``f`` (any content ``k``; ``k = 1`` is irreducible)."""
-    t = _terms(f)
-    if t is None:
-        raise ValueError("not a binomial")
-    c0, c1, delta = t
-    k = _content(delta)
-    alpha = Fraction(-Fraction(c0), Fraction(c1))
+    c0, c1, delta = _terms(f)
+    k = gcd(*(x for _, x in delta))
+    alpha = Fraction(-c0, c1)
     n, d = abs(alpha.numerator), alpha.denominator
-    if n == 1 and d == 1:
+    if n == d == 1:
         # α = ±1: 1 is a p-th power for every p; -1 for every odd p, and never a square
         # (and -1 = -4 b^4 has no rational b): irreducible iff α = -1 and k a power of 2
         return k == 1 or (alpha < 0 and k & (k - 1) == 0)
-    bound = max(n.bit_length(), d.bit_length())
-    for p in primes_up_to(bound):
-        if k % p == 0 and is_power(alpha, p):
-            return False
-    if k % 4 == 0 and alpha < 0:
-        # α = -4 b^4 in lowest terms: n = 4 β^4, d = δ^4 (δ odd) or n = β^4, 4 d = δ^4
-        if (n % 4 == 0 and is_power(Fraction(n // 4), 4) and is_power(Fraction(d), 4)) or (
-                is_power(Fraction(n), 4) and is_power(Fraction(4 * d), 4)):
-            return False
-    return True
+    if any(k % p == 0 and is_power(alpha, p) for p in primes_up_to(max(n.bit_length(), d.bit_length()))):
+        return False
+    # α = -4 b^4 iff -α/4 is a fourth power (a negative -α/4 is none)
+    return k % 4 != 0 or not is_power(-alpha / 4, 4)
 
 
 def binomial_valuation(f: dict, D: dict) -> int | None:
@@ -137,40 +109,21 @@ def binomial_valuation(f: dict, D: dict) -> int | None:
     coefficients of ``D`` allow."""
     if len(f) != 2 or len(D) != 2:
         return None
-    if f == D:
-        return 1                       # f | f, and f^2 has three terms or more: not f
-    tf, tD = _terms(f), _terms(D)
-    if tf is None or tD is None:
-        return None
-    c0, c1, df = tf
-    d0, d1, dD = tD
-    vs = [v for v, _ in df]
-    if [v for v, _ in dD] != vs:
-        return 0
-    k, K = _content(df), _content(dD)
-    if K % k:
-        return 0
+    (c0, c1, df), (d0, d1, dD) = _terms(f), _terms(D)
+    # f | D needs D's exponent difference to be q times f's, q = K/k for the contents
+    k, K = gcd(*(x for _, x in df)), gcd(*(x for _, x in dD))
     q = K // k
-    gf = [x // k for _, x in df]
-    gD = [x // K for _, x in dD]
-    if gf != gD:
-        return 0                       # not parallel (both are lexicographically positive)
+    if K % k or dD != tuple((v, x * q) for v, x in df):
+        return 0
     # d0·c1^q + d1·(-c0)^q = 0 with coprime integers c0, c1 (f in normal form): |c1|^q
     # divides the numerator of d1 times the denominator of d0 and |c0|^q the other
     # cross product, so when |c0| or |c1| is at least 2, q is at most the bits of D
     # n0·m1·c1^q = -n1·m0·(-c0)^q: c1^q divides B = n1·m0 and c0^q divides A = n0·m1, so
     # a power with more bits than its cofactor decides "no" before it is built (bounding
     # q alone let c^q with a 2000-digit c reach 10^8 bits: minutes for a 13 kB file)
-    if type(d0) is not int or type(d1) is not int:
-        d0, d1 = Fraction(d0), Fraction(d1)
-        A, B = d0.numerator * d1.denominator, d1.numerator * d0.denominator
-    else:
-        A, B = d0, d1
+    A, B = d0.numerator * d1.denominator, d1.numerator * d0.denominator
     for c, X in ((c1, B), (c0, A)):
         if abs(c) >= 2 and (abs(int(c)).bit_length() - 1) * q > abs(X).bit_length():
             return 0
-
-    def power(c, e: int):
-        return c ** e if abs(c) != 1 else (1 if c > 0 or e % 2 == 0 else -1)
-
-    return 1 if d0 * power(c1, q) + d1 * power(-c0, q) == 0 else 0
+    # (±1)^q takes one squaring per bit of q, never a large number
+    return int(d0 * c1 ** q + d1 * (-c0) ** q == 0)

@@ -10,15 +10,14 @@ claims, the trust level, the shared work budget, and what the geometry steps
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from itertools import combinations
 from math import gcd
-from typing import cast
 
 from .. import poly as P
 from ..problem import Problem
 from ..syntax import UNLIMITED, Budget
 
-TRUST_ORDER = ("exact", "exact-modulo-flint", "window-refuted", "line-refuted", "numeric",
-               "unknown")
+TRUST_ORDER = ("exact", "exact-modulo-flint", "window-refuted", "line-refuted", "numeric", "unknown")
 SMALL_HEAD = 64        # heads with at most this many terms are indexed by their directions
 
 
@@ -64,24 +63,23 @@ class State:
         if TRUST_ORDER.index(level) > TRUST_ORDER.index(self.trust):
             self.trust = level
 
-    def _head_index(self) -> None:
+    def _head_index(self) -> dict:
+        """Heads by variable (built once; ``_hvars``: each head's variables)."""
         if self._index is None:
             self._index = {}
             for h, D in enumerate(self.pb.den):
                 self.budget.charge(P.size(D), "indexing the heads")
-                hv = P.variables(D)
-                self._hvars.append(hv)
-                for v in hv:
+                self._hvars.append(P.variables(D))
+                for v in self._hvars[-1]:
                     self._index.setdefault(v, []).append(h)
+        return self._index
 
     def heads_with(self, vs: set) -> list:
         """Heads whose denominator involves every variable of ``vs``."""
-        self._head_index()
+        index = self._head_index()
         if not vs:
             return list(range(len(self.pb.den)))
-        index = cast(dict, self._index)     # built by _head_index
-        first = min(vs, key=lambda v: len(index.get(v, ())))
-        cands = index.get(first, ())
+        cands = index.get(min(vs, key=lambda v: len(index.get(v, ()))), ())
         self.budget.charge(len(cands), "matching factors to heads")
         return [h for h in cands if vs <= self._hvars[h]]
 
@@ -101,39 +99,25 @@ class State:
         the number of candidates, not the number of heads.
         """
         vs = P.variables(f)
-        if len(f) == 3:
-            a, b, c = list(f)
-            if primitive(P.mono_div(b, a)) == primitive(P.mono_div(c, a)):
-                return self.heads_with(vs)        # collinear: [a, b] may be no edge
-        elif len(f) != 2:
-            return self.heads_with(vs)
+        ms = list(f)
+        if len(ms) not in (2, 3) or (len(ms) == 3 and primitive(P.mono_div(ms[1], ms[0]))
+                                     == primitive(P.mono_div(ms[2], ms[0]))):
+            return self.heads_with(vs)            # no binomial, no triangle: [a, b] may be no edge
         self._head_index()
         if self._dirs is None:
-            self._dirs = {}
+            self._dirs = {}                      # direction -> heads; None -> the large heads
             for h, D in enumerate(self.pb.den):
-                if len(D) > SMALL_HEAD:
-                    self._dirs.setdefault(None, []).append(h)
-                    continue
-                ms = list(D)
-                self.budget.charge(len(ms) * len(ms) * (1 + max(len(m) for m in ms)),
-                                   "indexing the heads")
-                for i in range(len(ms)):
-                    for j in range(i + 1, len(ms)):
-                        d = primitive(P.mono_div(ms[j], ms[i]))
-                        hs = self._dirs.setdefault(d, [])
-                        if not hs or hs[-1] != h:
-                            hs.append(h)
-        a, b = list(f)[:2]
-        cands = self._dirs.get(primitive(P.mono_div(b, a)), [])
-        if None in self._dirs:         # lists of increasing heads, each head once
-            cands = sorted(set(cands) | set(self._dirs[None]))
+                if small := len(D) <= SMALL_HEAD:
+                    self.budget.charge(len(D) * len(D) * (1 + max(len(m) for m in D)), "indexing the heads")
+                for d in (primitive(P.mono_div(b, a)) for a, b in combinations(D, 2)) if small else [None]:
+                    self._dirs.setdefault(d, set()).add(h)
+        cands = sorted(self._dirs.get(primitive(P.mono_div(ms[1], ms[0])), set()) | self._dirs.get(None, set()))
         self.budget.charge(1 + len(cands), "matching factors to heads")
         return [h for h in cands if vs <= self._hvars[h]]
 
     def factor_xvars(self, j: int) -> set:
         """x variables of bound factor ``j`` (computed once)."""
-        while len(self._xvars) < len(self.factors):
-            f = self.factors[len(self._xvars)][0]
+        for f, _ in self.factors[len(self._xvars):]:
             self.budget.charge(P.size(f), "factor variables")
             self._xvars.append(x_vars(f, self.pb.dim))
         return self._xvars[j]
@@ -145,13 +129,9 @@ def primitive(g: tuple) -> tuple:
     >>> primitive(((1, -2), (4, 6)))
     ((1, 1), (4, -3))
     """
-    k = 0
-    for _, x in g:
-        k = gcd(k, x)
+    k = gcd(*(x for _, x in g)) * (-1 if g and g[0][1] < 0 else 1)
     if k == 0:
         raise ValueError("zero vector")
-    if g[0][1] < 0:
-        k = -k
     return tuple((v, x // k) for v, x in g)
 
 

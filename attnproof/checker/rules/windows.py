@@ -19,27 +19,39 @@ MAX_LINE_DIRECTIONS = 64
 LINE_OPTIONS = ("parity", "order", "faces", "symmetry", "contraction")
 
 
+def _list(x, where: str, lo: int = 0, hi: int | None = None) -> list:
+    """``x``, a list of ``lo`` to ``hi`` entries (any number from ``lo`` when ``hi`` is None);
+    ``where`` says what it must be."""
+    if not isinstance(x, list) or not lo <= len(x) <= (len(x) if hi is None else hi):
+        raise Reject(where)
+    return x
+
+
 def _window(w, where: str):
+    """A ``box`` (radius and coordinates at least 0) or a non-empty list of integer ``points``."""
     kind = w.get("kind") if isinstance(w, dict) else None
-    if kind == "box":
-        fields(w, {"kind", "radius", "coordinates"}, set(), where)
-        integer(w["radius"], f"{where}: radius", 0)
-        if not isinstance(w["coordinates"], list):
-            raise Reject(f"{where}: coordinates must be a list of integers")
-        for x in w["coordinates"]:
-            integer(x, f"{where}: coordinates", 0)
-    elif kind == "points":
-        fields(w, {"kind", "points"}, set(), where)
-        if not isinstance(w["points"], list) or not w["points"]:
-            raise Reject(f"{where}: points must be a non-empty list")
-        for p in w["points"]:
-            if not isinstance(p, list):
-                raise Reject(f"{where}: each point is a list of integers")
-            for x in p:
-                integer(x, f"{where}: point")
-    else:
+    if kind not in ("box", "points"):
         raise Reject(f"{where}: unknown window kind {kind!r}")
+    fields(w, {"kind", "radius", "coordinates"} if kind == "box" else {"kind", "points"}, set(), where)
+    if kind == "box":
+        integer(w["radius"], f"{where}: radius", 0)
+    rows = [w["coordinates"]] if kind == "box" else _list(w["points"], f"{where}: points must be a non-empty list", 1)
+    for row in rows:
+        for x in _list(row, f"{where}: coordinates and points are lists of integers"):
+            integer(x, f"{where}: {kind}", 0 if kind == "box" else None)
     return w
+
+
+def _smt_text(step: dict, where: str) -> None:
+    """Both solvers named, and the SMT-LIB2 text matches its SHA-256."""
+    sv = fields(step["solvers"], {"z3", "cvc5"}, set(), f"{where}: solvers")
+    if not all(isinstance(sv[s], str) and sv[s] for s in ("z3", "cvc5")):
+        raise Reject(f"{where}: solvers must name the z3 and cvc5 versions")
+    digest = hexdigest(step["smtlib_sha256"], f"{where}: smtlib_sha256")
+    if not isinstance(step["smtlib"], str):
+        raise Reject(f"{where}: smtlib must be a string")
+    if hashlib.sha256(step["smtlib"].encode("utf-8")).hexdigest() != digest:
+        raise Reject(f"{where}: the SMT-LIB2 text does not match smtlib_sha256")
 
 
 def rule_window_refutation(st: State, step: dict, where: str) -> None:
@@ -60,31 +72,12 @@ def rule_window_refutation(st: State, step: dict, where: str) -> None:
     st.weaken("window-refuted")
 
 
-
-
-def _smt_text(step: dict, where: str) -> None:
-    """Both solvers named, and the SMT-LIB2 text matches its SHA-256."""
-    sv = step["solvers"]
-    fields(sv, {"z3", "cvc5"}, set(), f"{where}: solvers")
-    if not all(isinstance(sv[s], str) and sv[s] for s in ("z3", "cvc5")):
-        raise Reject(f"{where}: solvers must name the z3 and cvc5 versions")
-    digest = hexdigest(step["smtlib_sha256"], f"{where}: smtlib_sha256")
-    if not isinstance(step["smtlib"], str):
-        raise Reject(f"{where}: smtlib must be a string")
-    if hashlib.sha256(step["smtlib"].encode("utf-8")).hexdigest() != digest:
-        raise Reject(f"{where}: the SMT-LIB2 text does not match smtlib_sha256")
-
-
 def _direction(g, dim: int, where: str) -> tuple:
     """A non-zero integer vector of length ``dim``, first non-zero entry positive (not
     necessarily primitive: ``1 + x^{2h}`` is irreducible, as its bound factor shows)."""
-    if not isinstance(g, list) or len(g) != dim:
-        raise Reject(f"{where}: a direction is a list of {dim} integers")
-    v = tuple(integer(x, where) for x in g)
-    if not any(v):
-        raise Reject(f"{where}: a direction must be a non-zero integer vector")
-    if next(x for x in v if x) < 0:
-        raise Reject(f"{where}: a direction's first non-zero entry must be positive")
+    v = tuple(integer(x, where) for x in _list(g, f"{where}: a direction is a list of {dim} integers", dim, dim))
+    if next((x for x in v if x), -1) < 0:
+        raise Reject(f"{where}: a direction is non-zero, its first non-zero entry positive")
     return v
 
 
@@ -96,15 +89,10 @@ def binomial_factor(f: dict, dim: int) -> tuple | None:
     >>> binomial_factor({(): 2, ((0, 1),): 3}, 1), binomial_factor({(): 1, ((0, 1),): -1}, 1)
     ((((0, 1),), Fraction(3, 2)), None)
     """
-    if len(f) != 2:
+    if len(f) != 2 or any(v >= dim for m in f for v, _ in m):
         return None
-    a, b = f
-    if any(v >= dim for m in (a, b) for v, _ in m) or (f[a] > 0) != (f[b] > 0):
-        return None
-    g = P.mono_div(b, a)
-    if g and g[0][1] < 0:
-        return P.mono_inv(g), Fraction(f[a], f[b])
-    return g, Fraction(f[b], f[a])
+    a, b = sorted(f, key=P.lex_key)           # b / a: its first entry positive
+    return (P.mono_div(b, a), Fraction(f[b], f[a])) if (f[a] > 0) == (f[b] > 0) else None
 
 
 def _sparse(g: tuple) -> tuple:
@@ -116,27 +104,22 @@ def _sparse(g: tuple) -> tuple:
     return tuple((v, x) for v, x in enumerate(g) if x)
 
 
-def _options(step: dict, ndirs: int, where: str) -> None:
+def _options(step: dict, n: int, where: str) -> None:
     """The form of a line refutation's ``options`` and ``contraction_bounds``.
 
     >>> _options({"options": ["parity", "contraction"], "contraction_bounds": [3, None]}, 2, "s")
     >>> _options({"contraction_bounds": [3]}, 1, "s")
     Traceback (most recent call last):
     ...
-    attnproof.checker.syntax.Reject: s: contraction_bounds needs the option contraction
+    attnproof.checker.syntax.Reject: s: contraction_bounds needs the option contraction, which needs them
     """
     opts = step.get("options", [])
-    if (not isinstance(opts, list) or any(not isinstance(o, str) or o not in LINE_OPTIONS
-                                          for o in opts) or len(set(opts)) != len(opts)):
+    if not isinstance(opts, list) or any(o not in LINE_OPTIONS for o in opts) or len(set(opts)) != len(opts):
         raise Reject(f"{where}: options must be distinct names among {', '.join(LINE_OPTIONS)}")
-    if "contraction_bounds" in step and "contraction" not in opts:
-        raise Reject(f"{where}: contraction_bounds needs the option contraction")
+    if ("contraction_bounds" in step) != ("contraction" in opts):
+        raise Reject(f"{where}: contraction_bounds needs the option contraction, which needs them")
     if "contraction" in opts:
-        bounds = step.get("contraction_bounds")
-        if not isinstance(bounds, list) or len(bounds) != ndirs:
-            raise Reject(f"{where}: the option contraction needs contraction_bounds, one "
-                         f"entry per direction")
-        for b in bounds:
+        for b in _list(step["contraction_bounds"], f"{where}: contraction_bounds lists one entry per direction", n, n):
             if b is not None:
                 integer(b, f"{where}: contraction_bounds", 2)
 
@@ -154,9 +137,8 @@ def rule_line_refutation(st: State, step: dict, where: str) -> None:
     null.  Those numbers are what the query assumes; a replay derives them again from
     the problem (THEORY Lemma 13.2), this rule reads only their form.
     """
-    fields(step, {"rule", "atoms", "directions", "problem_sha256", "solvers", "smtlib_sha256",
-                  "smtlib"}, {"coefficients", "multiplicities", "newton_factors", "options",
-                              "contraction_bounds"}, where)
+    fields(step, {"rule", "atoms", "directions", "problem_sha256", "solvers", "smtlib_sha256", "smtlib"},
+           {"coefficients", "multiplicities", "newton_factors", "options", "contraction_bounds"}, where)
     if st.upper is None:
         raise Reject(f"{where}: line refutations come after the bounds")
     if st.pb.has_z:
@@ -164,44 +146,37 @@ def rule_line_refutation(st: State, step: dict, where: str) -> None:
     k = integer(step["atoms"], f"{where}: atoms", 1)
     if hexdigest(step["problem_sha256"], f"{where}: problem_sha256") != st.problem_sha256:
         raise Reject(f"{where}: problem_sha256 is not the certificate's problem")
-    dirs = step["directions"]
-    if not isinstance(dirs, list) or not 0 < len(dirs) <= MAX_LINE_DIRECTIONS:
-        raise Reject(f"{where}: directions must be a non-empty list of at most "
-                     f"{MAX_LINE_DIRECTIONS} vectors")
-    coefs, mults = (step.get(x, [1] * len(dirs)) for x in ("coefficients", "multiplicities"))
-    if any(not isinstance(xs, list) or len(xs) != len(dirs) for xs in (coefs, mults)):
-        raise Reject(f"{where}: coefficients and multiplicities list one entry per direction")
-    _options(step, len(dirs), where)
+    dirs = _list(step["directions"], f"{where}: directions must be a non-empty list of at most "
+                 f"{MAX_LINE_DIRECTIONS} vectors", 1, MAX_LINE_DIRECTIONS)
+    d = len(dirs)
+    per = f"{where}: coefficients and multiplicities list one entry per direction"
+    coefs, mults = (_list(step.get(x, [1] * d), per, d, d) for x in ("coefficients", "multiplicities"))
+    _options(step, d, where)
     gs = [_direction(g, st.pb.dim, f"{where}: directions") for g in dirs]
     cs = [rational(c, f"{where}: coefficients") for c in coefs]
     ms = [integer(m, f"{where}: multiplicities", 1) for m in mults]
     if min(cs) <= 0 or any(not p < q for p, q in zip(zip(gs, cs), zip(gs[1:], cs[1:]))):
-        raise Reject(f"{where}: coefficients must be positive and the directions strictly "
-                     f"increasing (with their coefficients)")
-    st.budget.charge(sum(P.size(f) for f, _ in st.factors) + len(gs) * st.pb.dim,
-                     "line refutation factors")
+        raise Reject(f"{where}: coefficients must be positive, the (direction, coefficient) pairs strictly increasing")
+    n = len(st.factors)
+    st.budget.charge(sum(P.size(f) for f, _ in st.factors) + len(gs) * st.pb.dim, "line refutation factors")
     bound = {binomial_factor(f, st.pb.dim): i for i, (f, _) in enumerate(st.factors)}
     uses = []                                 # (bound factor, multiplicity claimed)
     for g, c, m in zip(gs, cs, ms):
-        if (_sparse(g), Fraction(c)) not in bound:
+        if (key := (_sparse(g), Fraction(c))) not in bound:
             raise Reject(f"{where}: direction {list(g)} with coefficient {c} is not that of a "
                          f"bound factor x^a(1 + c·x^g) of the reduced denominator")
-        uses.append((bound[_sparse(g), Fraction(c)], m))
-    others = step.get("newton_factors", [])
-    if not isinstance(others, list) or len(others) > len(st.factors) or any(
-            not isinstance(x, list) or len(x) != 2 for x in others):
-        raise Reject(f"{where}: newton_factors must be a list of [bound factor, multiplicity]")
+        uses.append((bound[key], m))
+    nf = f"{where}: newton_factors must be a list of [bound factor, multiplicity]"
+    others = [_list(x, nf, 2, 2) for x in _list(step.get("newton_factors", []), nf, 0, n)]
     idx = [integer(x[0], f"{where}: newton_factors", 0) for x in others]
     listed = {i for i, _ in uses}
-    if any(not a < b for a, b in zip(idx, idx[1:])) or any(
-            i >= len(st.factors) or i in listed for i in idx):
+    if any(not a < b for a, b in zip(idx, idx[1:])) or any(i >= n or i in listed for i in idx):
         raise Reject(f"{where}: newton_factors must name distinct bound factors, in "
                      f"increasing order, none of them a binomial listed above")
     uses += [(i, integer(x[1], f"{where}: newton_factors", 1)) for i, x in zip(idx, others)]
     for i, m in uses:
         if m > st.factors[i][1]:
-            raise Reject(f"{where}: bound factor {i} divides the reduced denominator "
-                         f"{st.factors[i][1]} times, not {m}")
+            raise Reject(f"{where}: bound factor {i} divides the reduced denominator {st.factors[i][1]} times, not {m}")
     _smt_text(step, where)
     st.line_lower = max(st.line_lower, k + 1)
     st.line_steps.append(st.step_index)
