@@ -40,9 +40,7 @@ def planar_count(point_sets: list) -> int:
     dirs: set = set()
     for pts in point_sets:
         ps = sorted(set(pts))
-        if len(ps) < 2:
-            continue
-        ring = _chain(ps) + _chain(ps[::-1])
+        ring = _chain(ps) + _chain(ps[::-1])        # empty for a single point
         for a, b in zip(ring, ring[1:] + ring[:1]):
             g = gcd(b[0] - a[0], b[1] - a[1])
             dirs.add(((b[0] - a[0]) // g, (b[1] - a[1]) // g))
@@ -54,21 +52,14 @@ def planar_block(st: State, blk: dict, fs: list, bvars: list, where: str) -> int
     fields(blk, {"factors", "method"}, set(), where)
     if len(bvars) > 2:
         raise Reject(f"{where}: a planar block has at most 2 x variables, not {len(bvars)}")
-    dim, bud = st.pb.dim, st.budget
-    pos = {v: i for i, v in enumerate(bvars)}
     sets = []
     for j in fs:
         f = st.factors[j][0]
-        bud.charge(sum(1 + len(m) for m in f), "planar points")
-        pts = set()
-        for m in f:
-            q = [0, 0]
-            for v, x in m:
-                i = pos.get(v) if v < dim else None
-                if i is not None:       # a variable constant on supp f (a monomial factor,
-                    q[i] = x            # as generic_heads binds D_h): a translation, dropped
-            pts.add((q[0], q[1]))
-        bud.charge(len(pts) * (len(pts).bit_length() + 1), "planar hulls")
+        st.budget.charge(sum(1 + len(m) for m in f), "planar points")
+        # the block's x variables, padded to two; one that varies in no factor of the block
+        # (a monomial factor, as generic_heads binds D_h) is a translation, dropped
+        pts = {tuple(dict(m).get(v, 0) for v in bvars) + (0,) * (2 - len(bvars)) for m in f}
+        st.budget.charge(len(pts) * (len(pts).bit_length() + 1), "planar hulls")
         sets.append(pts)
     return planar_count(sets)
 
