@@ -35,11 +35,11 @@ polynomial ``q_e(t) = Σ_k R_{u + k·g} t^k``.  The step lists, per edge, a func
 from __future__ import annotations
 
 from fractions import Fraction
-from math import gcd
+from math import gcd, lcm
 
 from .. import poly as P
 from ..syntax import UNLIMITED, Reject, Unsupported, fields, integer
-from .geometry import _budget, _dots, _factor_points, _ints, _mul, _wmax, _zpolys
+from .geometry import _budget, _dot, _dots, _factor_points, _ints, _mul, _parallel, _sub, _wmax, _zpolys
 from .state import State, x_vars
 
 __all__ = ["RULES", "negative_roots", "sturm_count", "edge", "EdgeData", "MAX_EDGE_DEGREE"]
@@ -49,10 +49,6 @@ MAX_EDGE_DEGREE = 256        # degree of one factor's face polynomial the checke
 
 # -- univariate integer polynomials, coefficient lists from the constant term up ----------
 
-def _words(p: list) -> int:
-    return 1 + max((abs(c).bit_length() for c in p), default=0) // 64
-
-
 def _trim(p: list) -> list:
     while p and not p[-1]:
         p.pop()
@@ -61,35 +57,29 @@ def _trim(p: list) -> list:
 
 def _primitive(p: list) -> list:
     """``p`` divided by the positive gcd of its coefficients (signs kept)."""
-    g = 0
-    for c in p:
-        g = gcd(g, c)
+    g = gcd(*p)
     return [c // g for c in p] if g > 1 else p
 
 
 def _prem(a: list, b: list, budget) -> list:
     """The pseudo-remainder of ``|lc b|^{δ+1}·a`` by ``b``: a *positive* multiple of
     ``a mod b`` (so a Sturm sequence keeps its signs), integers throughout."""
-    lc = b[-1]
-    m = abs(lc)
-    r = list(a)
-    nb = len(b)
+    m, nb, wb, r = abs(b[-1]), len(b), _wmax([b]), list(a)
     steps = len(a) - nb + 1       # each scales the remainder by |lc b|: its words grow
-    budget.charge((steps + 1) * len(a) * _mul(_words(a) + steps * _words(b), _words(b)),
-                  "a Sturm remainder")
+    budget.charge((steps + 1) * len(a) * _mul(_wmax([a]) + steps * wb, wb), "a Sturm remainder")
     while len(r) >= nb:
-        q = r[-1]
-        shift = len(r) - nb
         # r ← m·r − (q·sign(lc))·x^shift·b: the top term cancels, r stays a multiple of a
-        s = q if lc > 0 else -q
-        r = [m * c for c in r]
-        for i, c in enumerate(b):
-            r[shift + i] -= s * c
-        _trim(r)
+        s, shift = (r[-1] if b[-1] > 0 else -r[-1]), len(r) - nb
+        r = _trim([m * c - (s * b[i - shift] if i >= shift else 0) for i, c in enumerate(r)])
     return _primitive(r)
 
 
-def sturm_count(p: list, budget=None) -> tuple[int, list]:
+def _changes(signs) -> int:
+    s = [x for x in signs if x]
+    return sum((a > 0) != (b > 0) for a, b in zip(s, s[1:]))
+
+
+def sturm_count(p: list, budget=UNLIMITED) -> tuple[int, list]:
     """Distinct roots of ``p`` in ``(0, ∞)`` (``p(0) ≠ 0``) and ``gcd(p, p')``, up to a
     constant, from the Sturm sequence ``p, p', −rem, ...`` (sign changes at 0 minus
     those at ∞).
@@ -99,28 +89,20 @@ def sturm_count(p: list, budget=None) -> tuple[int, list]:
     >>> sturm_count([1, -2, 1])[0], sturm_count([1, -2, 1])[1]     # (s − 1)²: one root, gcd s − 1
     (1, [-1, 1])
     """
-    budget = UNLIMITED if budget is None else budget
     if not p or not p[0]:
         raise ValueError("p(0) must be non-zero")
     seq = [_primitive(list(p))]
     if len(p) > 1:
         seq.append(_primitive([i * c for i, c in enumerate(p)][1:]))
-        while len(seq[-1]) > 1:
-            r = _prem(seq[-2], seq[-1], budget)
-            if not r:
-                break
-            seq.append([-c for c in r])
-
-    def changes(signs) -> int:
-        s = [x for x in signs if x]
-        return sum(1 for a, b in zip(s, s[1:]) if (a > 0) != (b > 0))
-
-    at0 = changes([q[0] for q in seq])
-    inf = changes([q[-1] for q in seq])
-    return at0 - inf, seq[-1]
+    while len(seq) > 1 and len(seq[-1]) > 1:
+        r = _prem(seq[-2], seq[-1], budget)
+        if not r:
+            break
+        seq.append([-c for c in r])
+    return _changes(q[0] for q in seq) - _changes(q[-1] for q in seq), seq[-1]
 
 
-def negative_roots(q: list, budget=None) -> int:
+def negative_roots(q: list, budget=UNLIMITED) -> int:
     """The roots of ``q`` (rational coefficients, constant term first, ``q(0) ≠ 0``) in
     ``(−∞, 0)``, counted with multiplicity: Sturm counts of ``p(s) = q(−s)`` on
     ``(0, ∞)`` summed over ``p, gcd(p, p'), gcd of that and its derivative, ...``.
@@ -130,33 +112,16 @@ def negative_roots(q: list, budget=None) -> int:
     >>> negative_roots([1, 3, 3, 1])            # (1 + t)³
     3
     """
-    den = 1
-    for c in q:
-        den = den * Fraction(c).denominator // gcd(den, Fraction(c).denominator)
-    p = [int(Fraction(c) * den) * (-1 if k % 2 else 1) for k, c in enumerate(q)]
-    _trim(p)
+    den = lcm(*(Fraction(c).denominator for c in q))
+    p = _trim([int(Fraction(c) * den) * (-1 if k % 2 else 1) for k, c in enumerate(q)])
     total = 0
     while len(p) > 1:
-        n, g = sturm_count(p, budget)
+        n, p = sturm_count(p, budget)
         total += n
-        p = g
     return total
 
 
 # -- the rule ------------------------------------------------------------------------------
-
-def _lattice(pts: list) -> list:
-    """Per coordinate, the gcd of the differences within each factor (0: constant)."""
-    d = len(pts[0][0]) if pts and pts[0] else 0
-    box = [0] * d
-    for fp in pts:
-        p0 = fp[0]
-        for p in fp[1:]:
-            for i in range(d):
-                if p[i] != p0[i]:
-                    box[i] = gcd(box[i], p[i] - p0[i])
-    return box
-
 
 def _face_polynomial(face: list, lo: tuple, g: tuple, coef: dict, where: str) -> list:
     """The rational polynomial ``Σ_k r_k t^k`` of one factor's face (``lo + k·g``), its
@@ -164,15 +129,10 @@ def _face_polynomial(face: list, lo: tuple, g: tuple, coef: dict, where: str) ->
     piv = next(i for i, x in enumerate(g) if x)
     terms = {}
     for p in face:
-        k, rem = divmod(p[piv] - lo[piv], g[piv])
-        if rem or any(a - b != k * x for a, b, x in zip(p, lo, g)):
-            raise Reject(f"{where}: a face point is not on the lattice line of the edge")
-        zp = coef[p]
-        if len(zp) != 1:
+        if len(coef[p]) != 1:
             raise Unsupported(f"{where}: a face coefficient has several z-terms (an "
                               "exp-rational number whose roots the checker does not order)")
-        ((e, r),) = zp.items()
-        terms[k] = (e, r)
+        terms[(p[piv] - lo[piv]) // g[piv]] = next(iter(coef[p].items()))
     n = max(terms)
     if n > MAX_EDGE_DEGREE:
         raise Unsupported(f"{where}: a face polynomial of degree {n} (the checker expands up "
@@ -181,16 +141,14 @@ def _face_polynomial(face: list, lo: tuple, g: tuple, coef: dict, where: str) ->
     if any((e - e0) * n != (en - e0) * k for k, (e, _) in terms.items()):
         raise Unsupported(f"{where}: the z-exponents of a face are not affine along the edge "
                           "(its roots depend on e; the checker orders rational roots only)")
-    q: list = [0] * (n + 1)
-    for k, (_, r) in terms.items():
-        q[k] = r
-    return q
+    return [terms[k][1] if k in terms else 0 for k in range(n + 1)]
 
 
 class EdgeData:
     """The bound factors as the rule reads them: dense points over their varying x
-    variables, multiplicities, coefficients (``{z-exponent: rational}`` per point) and
-    the lattice of their differences (per coordinate)."""
+    variables, multiplicities, coefficients (``{z-exponent: rational}`` per point), the
+    lattice of their differences (per coordinate, the gcd of the differences within each
+    factor; 0: constant) and the words of their longest coordinate."""
 
     def __init__(self, st: State, where: str):
         self.pts, self.d = _factor_points(st, where)
@@ -198,57 +156,49 @@ class EdgeData:
         vs = sorted(set().union(*(x_vars(f, dim) for f, _ in st.factors)))
         _budget(sum(P.size(f) + len(f) * (self.d + 1) for f, _ in st.factors), where, st)
         self.mult = [e for _, e in st.factors]
-        self.coefs = []
-        for f, _ in st.factors:
-            zp = _zpolys(f, dim)
-            self.coefs.append({tuple(dict(m).get(v, 0) for v in vs): c for m, c in zp.items()})
-        self.box = _lattice(self.pts)
+        self.coefs = [{tuple(dict(m).get(v, 0) for v in vs): c for m, c in _zpolys(f, dim).items()}
+                      for f, _ in st.factors]
+        self.box = [0] * self.d
+        for fp in self.pts:
+            for p in fp[1:]:
+                self.box = [gcd(b, x - y) for b, x, y in zip(self.box, p, fp[0])]
         self.wp = max(_wmax(fp) for fp in self.pts)
 
 
 def edge(ed: EdgeData, c: list, where: str, budget) -> tuple[tuple, int]:
     """The edge of ``Newt_x(R)`` that ``c`` selects, as its sorted pair of ends, and its
-    ``r_e`` (Reject when ``c`` selects a vertex or a face of dimension 2 or more)."""
-    d = ed.d
-    budget.charge(_dots(sum(len(fp) for fp in ed.pts), d, _wmax([c]), ed.wp), where)
+    ``r_e`` (Reject when ``c`` selects a vertex or a face of dimension 2 or more).
+
+    Each face's ends differ within its factor, so the edge ``v`` (their sum with the
+    multiplicities) lies in the factors' difference lattice ``Π_i c_i Z``, and so do the
+    points of a face from its lowest one: multiples of the primitive step ``g`` of ``v``
+    in it."""
+    budget.charge(_dots(sum(map(len, ed.pts)), ed.d, _wmax([c]), ed.wp), where)
     faces = []
     for fp in ed.pts:
-        vals = [sum(a * b for a, b in zip(c, p)) for p in fp]
+        vals = [_dot(c, p) for p in fp]
         top = max(vals)
         faces.append([p for p, x in zip(fp, vals) if x == top])
     ref = next((fc for fc in faces if len(fc) > 1), None)
     if ref is None:
         raise Reject(f"{where}: the functional selects a vertex, not an edge")
-    dirv = tuple(a - b for a, b in zip(ref[1], ref[0]))
-    piv = next(i for i, x in enumerate(dirv) if x)
-    ends_lo, ends_hi = [0] * d, [0] * d
-    oriented = []
+    dirv = _sub(ref[1], ref[0])
+    ends, lows = [[0] * ed.d, [0] * ed.d], []
     for fc, e in zip(faces, ed.mult):
-        for p in fc[1:]:
-            u = [a - b for a, b in zip(p, fc[0])]
-            if any(u[piv] * x != dirv[piv] * y for x, y in zip(dirv, u)):
-                raise Reject(f"{where}: a factor's face is not collinear with the edge: the "
-                             "face of Newt(R) is no segment")
-        proj = [sum(a * b for a, b in zip(dirv, p)) for p in fc]
-        lo, hi = fc[proj.index(min(proj))], fc[proj.index(max(proj))]
-        oriented.append((fc, lo))
-        for i in range(d):
-            ends_lo[i] += e * lo[i]
-            ends_hi[i] += e * hi[i]
-    v = [a - b for a, b in zip(ends_hi, ends_lo)]
-    m = 0
-    for x, b in zip(v, ed.box):
-        if x:
-            if not b or x % b:
-                raise Reject(f"{where}: the edge leaves the factors' difference lattice")
-            m = gcd(m, x // b)
+        if not all(_parallel(dirv, _sub(p, fc[0])) for p in fc[1:]):
+            raise Reject(f"{where}: a factor's face is not collinear with the edge: the "
+                         "face of Newt(R) is no segment")
+        proj = [_dot(dirv, p) for p in fc]
+        lows.append(fc[proj.index(min(proj))])
+        ends = [[s + e * x for s, x in zip(end, p)] for end, p in zip(ends, (lows[-1], fc[proj.index(max(proj))]))]
+    v = _sub(ends[1], ends[0])
+    m = gcd(*(x // b for x, b in zip(v, ed.box) if x))
     g = tuple(x // m for x in v)
     r_e = 0
-    for j, ((fc, lo), e) in enumerate(zip(oriented, ed.mult)):
+    for j, (fc, lo, e) in enumerate(zip(faces, lows, ed.mult)):
         if len(fc) > 1:
-            q = _face_polynomial(fc, lo, g, ed.coefs[j], f"{where}, factor {j}")
-            r_e += e * negative_roots(q, budget)
-    return tuple(sorted((tuple(ends_lo), tuple(ends_hi)))), r_e
+            r_e += e * negative_roots(_face_polynomial(fc, lo, g, ed.coefs[j], f"{where}, factor {j}"), budget)
+    return tuple(sorted(map(tuple, ends))), r_e
 
 
 def rule_edge_roots(st: State, step: dict, where: str) -> None:
