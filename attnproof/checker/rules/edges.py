@@ -129,18 +129,15 @@ def _face_polynomial(face: list, lo: tuple, g: tuple, coef: dict, where: str) ->
     piv = next(i for i, x in enumerate(g) if x)
     terms = {}
     for p in face:
-        if len(coef[p]) != 1:
-            raise Unsupported(f"{where}: a face coefficient has several z-terms (an "
-                              "exp-rational number whose roots the checker does not order)")
+        if len(coef[p]) != 1:       # an exp-rational number: the checker orders no such roots
+            raise Unsupported(f"{where}: a face coefficient has several z-terms")
         terms[(p[piv] - lo[piv]) // g[piv]] = next(iter(coef[p].items()))
     n = max(terms)
     if n > MAX_EDGE_DEGREE:
-        raise Unsupported(f"{where}: a face polynomial of degree {n} (the checker expands up "
-                          f"to {MAX_EDGE_DEGREE})")
+        raise Unsupported(f"{where}: a face polynomial of degree {n} (the checker expands {MAX_EDGE_DEGREE})")
     e0, en = terms[0][0], terms[n][0]
-    if any((e - e0) * n != (en - e0) * k for k, (e, _) in terms.items()):
-        raise Unsupported(f"{where}: the z-exponents of a face are not affine along the edge "
-                          "(its roots depend on e; the checker orders rational roots only)")
+    if any((e - e0) * n != (en - e0) * k for k, (e, _) in terms.items()):   # roots depending on e
+        raise Unsupported(f"{where}: the z-exponents of a face are not affine along the edge")
     return [terms[k][1] if k in terms else 0 for k in range(n + 1)]
 
 
@@ -158,10 +155,7 @@ class EdgeData:
         self.mult = [e for _, e in st.factors]
         self.coefs = [{tuple(dict(m).get(v, 0) for v in vs): c for m, c in _zpolys(f, dim).items()}
                       for f, _ in st.factors]
-        self.box = [0] * self.d
-        for fp in self.pts:
-            for p in fp[1:]:
-                self.box = [gcd(b, x - y) for b, x, y in zip(self.box, p, fp[0])]
+        self.box = [gcd(*(p[i] - fp[0][i] for fp in self.pts for p in fp)) for i in range(self.d)]
         self.wp = max(_wmax(fp) for fp in self.pts)
 
 
@@ -186,19 +180,16 @@ def edge(ed: EdgeData, c: list, where: str, budget) -> tuple[tuple, int]:
     ends, lows = [[0] * ed.d, [0] * ed.d], []
     for fc, e in zip(faces, ed.mult):
         if not all(_parallel(dirv, _sub(p, fc[0])) for p in fc[1:]):
-            raise Reject(f"{where}: a factor's face is not collinear with the edge: the "
-                         "face of Newt(R) is no segment")
+            raise Reject(f"{where}: a factor's face is not collinear with the edge: no segment")
         proj = [_dot(dirv, p) for p in fc]
         lows.append(fc[proj.index(min(proj))])
         ends = [[s + e * x for s, x in zip(end, p)] for end, p in zip(ends, (lows[-1], fc[proj.index(max(proj))]))]
     v = _sub(ends[1], ends[0])
     m = gcd(*(x // b for x, b in zip(v, ed.box) if x))
     g = tuple(x // m for x in v)
-    r_e = 0
-    for j, (fc, lo, e) in enumerate(zip(faces, lows, ed.mult)):
-        if len(fc) > 1:
-            r_e += e * negative_roots(_face_polynomial(fc, lo, g, ed.coefs[j], f"{where}, factor {j}"), budget)
-    return tuple(sorted(map(tuple, ends))), r_e
+    return tuple(sorted(map(tuple, ends))), sum(
+        e * negative_roots(_face_polynomial(fc, lo, g, ed.coefs[j], f"{where}, factor {j}"), budget)
+        for j, (fc, lo, e) in enumerate(zip(faces, lows, ed.mult)) if len(fc) > 1)
 
 
 def rule_edge_roots(st: State, step: dict, where: str) -> None:
@@ -209,14 +200,12 @@ def rule_edge_roots(st: State, step: dict, where: str) -> None:
     if st.lower is None:
         raise Reject(f"{where}: edge_roots follows a vertex count")
     if st.indecomposable:
-        raise Reject(f"{where}: heads only indecomposable stand for Q in vertex counts but "
-                     "need not divide it: edge roots need divisors")
+        raise Reject(f"{where}: heads only indecomposable need not divide Q: edge roots need divisors")
     edges = step["edges"]
     if not isinstance(edges, list) or not edges:
         raise Reject(f"{where}: edges must be a non-empty list of {{functional, roots}}")
     ed = EdgeData(st, where)
-    seen: set = set()
-    gain = 0
+    seen: dict = {}                 # edge -> r_e
     for k, ent in enumerate(edges):
         w = f"{where}, edge {k}"
         fields(ent, {"functional", "roots"}, set(), w)
@@ -225,14 +214,12 @@ def rule_edge_roots(st: State, step: dict, where: str) -> None:
         key, r_e = edge(ed, c, w, st.budget)
         if key in seen:
             raise Reject(f"{w}: the same edge twice")
-        seen.add(key)
         if r_e != claimed:
             raise Reject(f"{w}: the edge polynomial has {r_e} negative roots, not {claimed}")
-        gain += r_e - 1
-    bound = st.lower + gain
+        seen[key] = r_e
+    bound = st.lower + sum(r - 1 for r in seen.values())
     if integer(step["lower_bound"], f"{where}: lower_bound", 1) != bound:
-        raise Reject(f"{where}: lower_bound is {step['lower_bound']}, the vertex count "
-                     f"{st.lower} and the edges give {bound}")
+        raise Reject(f"{where}: lower_bound is {step['lower_bound']}, the vertex count and the edges give {bound}")
     st.lower = bound
     st.edge_roots = True
 

@@ -25,7 +25,7 @@ itself; the term only says which lemma to apply where.  No search.
 from __future__ import annotations
 
 from ..syntax import UNLIMITED, Budget, Reject, Unsupported, fields, integer  # noqa: F401  (the doctests)
-from .graphs import GraphTooLarge, acyclic_orientations, adjacency, find, one_cycle, read_hint
+from .graphs import GraphTooLarge, acyclic_orientations, adjacency, find, node_pairs, one_cycle, read_hint
 from .state import State
 from .windows import binomial_factor
 
@@ -42,30 +42,22 @@ def contract(H: dict, A: list) -> dict:
     """
     parent: dict = {}
     for u, v in A:
-        ru, rv = find(parent, u), find(parent, v)
+        ru, rv = sorted((find(parent, u), find(parent, v)))
         if ru != rv:
-            parent[max(ru, rv)] = min(ru, rv)
+            parent[rv] = ru
     out: dict = {}
     for (u, v), m in H.items():
-        ru, rv = find(parent, u), find(parent, v)
-        if ru != rv:
-            p = (min(ru, rv), max(ru, rv))
+        p = tuple(sorted((find(parent, u), find(parent, v))))
+        if p[0] != p[1]:
             out[p] = out.get(p, 0) + m
     return out
 
 
 def _pairs(H: dict, xs, where: str) -> list:
-    if not isinstance(xs, list) or not xs:
-        raise Reject(f"{where}: edges must be a non-empty list of node pairs")
-    out: list[tuple[int, int]] = []
-    for x in xs:
-        if not isinstance(x, list) or len(x) != 2:
-            raise Reject(f"{where}: an edge is a pair of nodes")
-        p = (integer(x[0], where), integer(x[1], where))
-        if p not in H or (out and not out[-1] < p):
-            raise Reject(f"{where}: {list(p)} is not an edge of the graph here, or the edges "
-                         f"are not strictly increasing")
-        out.append(p)
+    out = node_pairs(xs, integer, where)
+    for i, p in enumerate(out):
+        if p not in H or (i and out[i - 1] >= p):
+            raise Reject(f"{where}: {list(p)} is not an edge of the graph here, or edges not strictly increasing")
     return out
 
 

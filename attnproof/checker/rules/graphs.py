@@ -34,23 +34,26 @@ def read_hint(x, node: dict, where: str) -> list:
     if not isinstance(x, list):
         raise Reject(f"{where}: 'graph_blocks' must be a list of blocks")
 
-    def num(v, w):
+    def num(v, w: str) -> int:
         if type(v) is not int or v not in node:
             raise Reject(f"{w}: {_show(v)} is not a node of the graph")
         return node[v]
     out = []
     for i, b in enumerate(x):
         w = f"{where}, graph block {i}"
-        fields(b, {"edges"}, {"order"}, w)
-        if not isinstance(b["edges"], list) or not b["edges"] or not all(
-                isinstance(e, list) and len(e) == 2 for e in b["edges"]):
-            raise Reject(f"{w}: 'edges' must be a non-empty list of node pairs")
-        edges = [tuple(sorted((num(e[0], w), num(e[1], w)))) for e in b["edges"]]
+        edges = [tuple(sorted(e)) for e in node_pairs(fields(b, {"edges"}, {"order"}, w)["edges"], num, w)]
         order = b.get("order")
         if order is not None and not isinstance(order, list):
             raise Reject(f"{w}: 'order' must be a list of nodes")
         out.append((edges, None if order is None else [num(v, w) for v in order]))
     return out
+
+
+def node_pairs(xs, num, where: str) -> list:
+    """``[[u, v], ...]``, not empty, as ``[(num(u, where), num(v, where)), ...]``."""
+    if not isinstance(xs, list) or not xs or not all(isinstance(e, list) and len(e) == 2 for e in xs):
+        raise Reject(f"{where}: edges must be a non-empty list of node pairs")
+    return [(num(e[0], where), num(e[1], where)) for e in xs]
 
 
 def adjacency(edges) -> dict:
@@ -93,14 +96,11 @@ def _count_general(nodes: list, adj: dict, budget: Budget = UNLIMITED) -> int:
     memo = {0: 1}
 
     def component(S: int) -> int:
-        low = S & -S
-        comp, frontier = low, low
+        comp = frontier = S & -S
         while frontier:
             b = frontier & -frontier
-            frontier ^= b
             new = nbr[b.bit_length() - 1] & S & ~comp
-            comp |= new
-            frontier |= new
+            comp, frontier = comp | new, frontier ^ b | new
         return comp
 
     def a(S: int) -> int:
@@ -179,15 +179,13 @@ def _count_block(nodes: list, badj: dict, order, max_general: int, budget: Budge
         out = 1
         for v in order:        # later neighbours a clique: those of the first of them (Rose-Tarjan-Lueker)
             later = [u for u in badj[v] if pos[u] > pos[v]]
-            if later:
-                u = min(later, key=pos.__getitem__)
-                if any(x != u and x not in badj[u] for x in later):
-                    raise Reject(f"{w}: the order is not a perfect elimination ordering")
+            u = min(later, key=pos.__getitem__, default=None)
+            if any(x != u and x not in badj[u] for x in later):
+                raise Reject(f"{w}: the order is not a perfect elimination ordering")
             out *= 1 + len(later)
         return out
     if one_cycle(badj):
         return 2 ** m - 2
     if m > max_general:
-        raise GraphTooLarge(f"a block with {m} nodes that is not a cycle and has no elimination "
-                            f"order (general blocks are counted up to {max_general} nodes)")
+        raise GraphTooLarge(f"a block of {m} nodes, no cycle and no order (general blocks: up to {max_general} nodes)")
     return _count_general(nodes, badj, budget)
