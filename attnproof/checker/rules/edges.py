@@ -94,10 +94,7 @@ def sturm_count(p: list, budget=UNLIMITED) -> tuple[int, list]:
     seq = [_primitive(list(p))]
     if len(p) > 1:
         seq.append(_primitive([i * c for i, c in enumerate(p)][1:]))
-    while len(seq) > 1 and len(seq[-1]) > 1:
-        r = _prem(seq[-2], seq[-1], budget)
-        if not r:
-            break
+    while len(seq) > 1 and len(seq[-1]) > 1 and (r := _prem(seq[-2], seq[-1], budget)):
         seq.append([-c for c in r])
     return _changes(q[0] for q in seq) - _changes(q[-1] for q in seq), seq[-1]
 
@@ -127,11 +124,9 @@ def _face_polynomial(face: list, lo: tuple, g: tuple, coef: dict, where: str) ->
     """The rational polynomial ``Σ_k r_k t^k`` of one factor's face (``lo + k·g``), its
     z-exponents checked affine in ``k``."""
     piv = next(i for i, x in enumerate(g) if x)
-    terms = {}
-    for p in face:
-        if len(coef[p]) != 1:       # an exp-rational number: the checker orders no such roots
-            raise Unsupported(f"{where}: a face coefficient has several z-terms")
-        terms[(p[piv] - lo[piv]) // g[piv]] = next(iter(coef[p].items()))
+    if any(len(coef[p]) != 1 for p in face):     # an exp-rational number: the checker orders no such roots
+        raise Unsupported(f"{where}: a face coefficient has several z-terms")
+    terms = {(p[piv] - lo[piv]) // g[piv]: next(iter(coef[p].items())) for p in face}
     n = max(terms)
     if n > MAX_EDGE_DEGREE:
         raise Unsupported(f"{where}: a face polynomial of degree {n} (the checker expands {MAX_EDGE_DEGREE})")
@@ -149,11 +144,10 @@ class EdgeData:
 
     def __init__(self, st: State, where: str):
         self.pts, self.d = _factor_points(st, where)
-        dim = st.pb.dim
-        vs = sorted(set().union(*(x_vars(f, dim) for f, _ in st.factors)))
+        vs = sorted(set().union(*(x_vars(f, st.pb.dim) for f, _ in st.factors)))
         _budget(sum(P.size(f) + len(f) * (self.d + 1) for f, _ in st.factors), where, st)
         self.mult = [e for _, e in st.factors]
-        self.coefs = [{tuple(dict(m).get(v, 0) for v in vs): c for m, c in _zpolys(f, dim).items()}
+        self.coefs = [{tuple(dict(m).get(v, 0) for v in vs): c for m, c in _zpolys(f, st.pb.dim).items()}
                       for f, _ in st.factors]
         self.box = [gcd(*(p[i] - fp[0][i] for fp in self.pts for p in fp)) for i in range(self.d)]
         self.wp = max(_wmax(fp) for fp in self.pts)
@@ -195,18 +189,15 @@ def edge(ed: EdgeData, c: list, where: str, budget) -> tuple[tuple, int]:
 def rule_edge_roots(st: State, step: dict, where: str) -> None:
     """Raise the vertex count by ``Σ_e (r_e − 1)`` over listed edges (Theorem 10.1)."""
     fields(step, {"rule", "edges", "lower_bound"}, set(), where)
-    if st.edge_roots:
-        raise Reject(f"{where}: a second edge_roots step")
-    if st.lower is None:
-        raise Reject(f"{where}: edge_roots follows a vertex count")
-    if st.indecomposable:
-        raise Reject(f"{where}: heads only indecomposable need not divide Q: edge roots need divisors")
-    edges = step["edges"]
-    if not isinstance(edges, list) or not edges:
+    why = ("a second edge_roots step" if st.edge_roots else "edge_roots follows a vertex count" if st.lower is None
+           else "heads only indecomposable need not divide Q: edge roots need divisors" if st.indecomposable else None)
+    if why:
+        raise Reject(f"{where}: {why}")
+    if not isinstance(step["edges"], list) or not step["edges"]:
         raise Reject(f"{where}: edges must be a non-empty list of {{functional, roots}}")
     ed = EdgeData(st, where)
     seen: dict = {}                 # edge -> r_e
-    for k, ent in enumerate(edges):
+    for k, ent in enumerate(step["edges"]):
         w = f"{where}, edge {k}"
         fields(ent, {"functional", "roots"}, set(), w)
         c = _ints(ent["functional"], ed.d, f"{w}: functional")

@@ -43,8 +43,7 @@ def contract(H: dict, A: list) -> dict:
     parent: dict = {}
     for u, v in A:
         ru, rv = sorted((find(parent, u), find(parent, v)))
-        if ru != rv:
-            parent[rv] = ru
+        parent[rv] = ru             # (ru itself when joined already)
     out: dict = {}
     for (u, v), m in H.items():
         p = tuple(sorted((find(parent, u), find(parent, v))))
@@ -78,10 +77,10 @@ def bound(H: dict, t, budget: Budget, where: str, depth: int = 0) -> int:
     def sub(G: dict, key: str) -> int:
         return bound(G, t[key], budget, f"{where} {key}", depth + 1)
     if by == "newton":
-        ix = {v: i for i, v in enumerate(sorted({v for p in H for v in p}))}
+        node = {v: v for p in H for v in p}     # the nodes keep their names: parts are named above them
         try:
-            return acyclic_orientations(len(ix), [(ix[u], ix[v]) for u, v in H],
-                                        read_hint(t["graph_blocks"], ix, where), budget=budget)
+            return acyclic_orientations(1 + max(node, default=0), list(H), read_hint(t["graph_blocks"], node, where),
+                                        budget=budget)
         except GraphTooLarge as e:
             raise Unsupported(f"{where}: {e}") from None
     if by == "parallel":

@@ -91,8 +91,7 @@ def _count_general(nodes: list, adj: dict, budget: Budget = UNLIMITED) -> int:
     independent subset of the first ``i`` vertices of ``S``, for every ``i``) is charged
     to ``budget`` before it is taken.
     """
-    idx = {v: i for i, v in enumerate(nodes)}
-    nbr = [sum(1 << idx[w] for w in adj[v]) for v in nodes]
+    nbr = [sum(1 << nodes.index(w) for w in adj[v]) for v in nodes]     # at most max_general nodes
     memo = {0: 1}
 
     def component(S: int) -> int:
@@ -171,21 +170,18 @@ def acyclic_orientations(n: int, edges, blocks: list, max_general: int = MAX_GEN
 
 
 def _count_block(nodes: list, badj: dict, order, max_general: int, budget: Budget, w: str) -> int:
-    m = len(nodes)
     if order is not None:
         if sorted(order) != nodes:
             raise Reject(f"{w}: the order is not of the block's nodes, each once")
         pos = {v: i for i, v in enumerate(order)}
-        out = 1
         for v in order:        # later neighbours a clique: those of the first of them (Rose-Tarjan-Lueker)
             later = [u for u in badj[v] if pos[u] > pos[v]]
             u = min(later, key=pos.__getitem__, default=None)
             if any(x != u and x not in badj[u] for x in later):
                 raise Reject(f"{w}: the order is not a perfect elimination ordering")
-            out *= 1 + len(later)
-        return out
+        return product(1 + sum(pos[u] > pos[v] for u in badj[v]) for v in order)
     if one_cycle(badj):
-        return 2 ** m - 2
-    if m > max_general:
-        raise GraphTooLarge(f"a block of {m} nodes, no cycle and no order (general blocks: up to {max_general} nodes)")
+        return 2 ** len(nodes) - 2
+    if len(nodes) > max_general:
+        raise GraphTooLarge(f"a block of {len(nodes)} nodes, no cycle and no order (general ones: up to {max_general})")
     return _count_general(nodes, badj, budget)

@@ -53,8 +53,7 @@ def planar_block(st: State, blk: dict, fs: list, bvars: list, where: str) -> int
     if len(bvars) > 2:
         raise Reject(f"{where}: a planar block has at most 2 x variables, not {len(bvars)}")
     sets = []
-    for j in fs:
-        f = st.factors[j][0]
+    for f, _ in (st.factors[j] for j in fs):
         st.budget.charge(sum(1 + len(m) for m in f), "planar points")
         # the block's x variables, padded to two; one that varies in no factor of the block
         # (a monomial factor, as generic_heads binds D_h) is a translation, dropped
