@@ -37,7 +37,6 @@ from __future__ import annotations
 from fractions import Fraction
 from math import gcd, lcm
 
-from .. import poly as P
 from ..syntax import UNLIMITED, Reject, Unsupported, fields, integer
 from .geometry import _budget, _dot, _dots, _factor_points, _ints, _mul, _parallel, _sub, _wmax, _zpolys
 from .state import State, x_vars
@@ -130,8 +129,7 @@ def _face_polynomial(face: list, lo: tuple, g: tuple, coef: dict, where: str) ->
     n = max(terms)
     if n > MAX_EDGE_DEGREE:
         raise Unsupported(f"{where}: a face polynomial of degree {n} (the checker expands {MAX_EDGE_DEGREE})")
-    e0, en = terms[0][0], terms[n][0]
-    if any((e - e0) * n != (en - e0) * k for k, (e, _) in terms.items()):   # roots depending on e
+    if any((e - terms[0][0]) * n != (terms[n][0] - terms[0][0]) * k for k, (e, _) in terms.items()):   # roots in e
         raise Unsupported(f"{where}: the z-exponents of a face are not affine along the edge")
     return [terms[k][1] if k in terms else 0 for k in range(n + 1)]
 
@@ -145,7 +143,7 @@ class EdgeData:
     def __init__(self, st: State, where: str):
         self.pts, self.d = _factor_points(st, where)
         vs = sorted(set().union(*(x_vars(f, st.pb.dim) for f, _ in st.factors)))
-        _budget(sum(P.size(f) + len(f) * (self.d + 1) for f, _ in st.factors), where, st)
+        _budget(sum(sum(map(len, f)) + len(f) * (self.d + 2) for f, _ in st.factors), where, st)   # size, points
         self.mult = [e for _, e in st.factors]
         self.coefs = [{tuple(dict(m).get(v, 0) for v in vs): c for m, c in _zpolys(f, st.pb.dim).items()}
                       for f, _ in st.factors]

@@ -73,14 +73,12 @@ def find(root: dict, v):
 
 
 def one_cycle(adj: dict) -> bool:
-    """Every node has degree 2 and a walk from one of them passes them all: one cycle."""
-    if not adj or any(len(s) != 2 for s in adj.values()):
-        return False
-    v = start = next(iter(adj))
-    prev, k = None, 0
-    while k == 0 or v != start:
-        prev, v, k = v, next(u for u in adj[v] if u != prev), k + 1
-    return k == len(adj)
+    """Some nodes, every one of degree 2, all joined: one cycle."""
+    root: dict = {}
+    for v in adj:
+        for u in adj[v]:
+            root[find(root, u)] = find(root, v)
+    return bool(adj) and all(len(s) == 2 for s in adj.values()) and len({find(root, v) for v in adj}) == 1
 
 
 def _count_general(nodes: list, adj: dict, budget: Budget = UNLIMITED) -> int:
