@@ -174,8 +174,9 @@ def edge(ed: EdgeData, c: list, where: str, budget) -> tuple[tuple, int]:
         if not all(_parallel(dirv, _sub(p, fc[0])) for p in fc[1:]):
             raise Reject(f"{where}: a factor's face is not collinear with the edge: no segment")
         proj = [_dot(dirv, p) for p in fc]
-        lows.append(fc[proj.index(min(proj))])
-        ends = [[s + e * x for s, x in zip(end, p)] for end, p in zip(ends, (lows[-1], fc[proj.index(max(proj))]))]
+        lo, hi = fc[proj.index(min(proj))], fc[proj.index(max(proj))]
+        lows.append(lo)
+        ends = [[s + e * x for s, x in zip(end, p)] for end, p in zip(ends, (lo, hi))]
     v = _sub(ends[1], ends[0])
     m = gcd(*(x // b for x, b in zip(v, ed.box) if x))
     g = tuple(x // m for x in v)
