@@ -35,11 +35,10 @@ polynomial ``q_e(t) = Σ_k R_{u + k·g} t^k``.  The step lists, per edge, a func
 from __future__ import annotations
 
 from fractions import Fraction
-from math import gcd
+from math import gcd, lcm
 
-from .. import poly as P
 from ..syntax import UNLIMITED, Reject, Unsupported, fields, integer
-from .geometry import _budget, _dots, _factor_points, _ints, _mul, _wmax, _zpolys
+from .geometry import _budget, _dot, _dots, _factor_points, _ints, _mul, _parallel, _sub, _wmax, _zpolys
 from .state import State, x_vars
 
 __all__ = ["RULES", "negative_roots", "sturm_count", "edge", "EdgeData", "MAX_EDGE_DEGREE"]
@@ -49,10 +48,6 @@ MAX_EDGE_DEGREE = 256        # degree of one factor's face polynomial the checke
 
 # -- univariate integer polynomials, coefficient lists from the constant term up ----------
 
-def _words(p: list) -> int:
-    return 1 + max((abs(c).bit_length() for c in p), default=0) // 64
-
-
 def _trim(p: list) -> list:
     while p and not p[-1]:
         p.pop()
@@ -61,35 +56,29 @@ def _trim(p: list) -> list:
 
 def _primitive(p: list) -> list:
     """``p`` divided by the positive gcd of its coefficients (signs kept)."""
-    g = 0
-    for c in p:
-        g = gcd(g, c)
+    g = gcd(*p)
     return [c // g for c in p] if g > 1 else p
 
 
 def _prem(a: list, b: list, budget) -> list:
     """The pseudo-remainder of ``|lc b|^{δ+1}·a`` by ``b``: a *positive* multiple of
     ``a mod b`` (so a Sturm sequence keeps its signs), integers throughout."""
-    lc = b[-1]
-    m = abs(lc)
-    r = list(a)
-    nb = len(b)
+    m, nb, wb, r = abs(b[-1]), len(b), _wmax([b]), list(a)
     steps = len(a) - nb + 1       # each scales the remainder by |lc b|: its words grow
-    budget.charge((steps + 1) * len(a) * _mul(_words(a) + steps * _words(b), _words(b)),
-                  "a Sturm remainder")
+    budget.charge((steps + 1) * len(a) * _mul(_wmax([a]) + steps * wb, wb), "a Sturm remainder")
     while len(r) >= nb:
-        q = r[-1]
-        shift = len(r) - nb
         # r ← m·r − (q·sign(lc))·x^shift·b: the top term cancels, r stays a multiple of a
-        s = q if lc > 0 else -q
-        r = [m * c for c in r]
-        for i, c in enumerate(b):
-            r[shift + i] -= s * c
-        _trim(r)
+        s, shift = (r[-1] if b[-1] > 0 else -r[-1]), len(r) - nb
+        r = _trim([m * c - (s * b[i - shift] if i >= shift else 0) for i, c in enumerate(r)])
     return _primitive(r)
 
 
-def sturm_count(p: list, budget=None) -> tuple[int, list]:
+def _changes(signs) -> int:
+    s = [x for x in signs if x]
+    return sum((a > 0) != (b > 0) for a, b in zip(s, s[1:]))
+
+
+def sturm_count(p: list, budget=UNLIMITED) -> tuple[int, list]:
     """Distinct roots of ``p`` in ``(0, ∞)`` (``p(0) ≠ 0``) and ``gcd(p, p')``, up to a
     constant, from the Sturm sequence ``p, p', −rem, ...`` (sign changes at 0 minus
     those at ∞).
@@ -99,28 +88,17 @@ def sturm_count(p: list, budget=None) -> tuple[int, list]:
     >>> sturm_count([1, -2, 1])[0], sturm_count([1, -2, 1])[1]     # (s − 1)²: one root, gcd s − 1
     (1, [-1, 1])
     """
-    budget = UNLIMITED if budget is None else budget
     if not p or not p[0]:
         raise ValueError("p(0) must be non-zero")
     seq = [_primitive(list(p))]
     if len(p) > 1:
         seq.append(_primitive([i * c for i, c in enumerate(p)][1:]))
-        while len(seq[-1]) > 1:
-            r = _prem(seq[-2], seq[-1], budget)
-            if not r:
-                break
-            seq.append([-c for c in r])
-
-    def changes(signs) -> int:
-        s = [x for x in signs if x]
-        return sum(1 for a, b in zip(s, s[1:]) if (a > 0) != (b > 0))
-
-    at0 = changes([q[0] for q in seq])
-    inf = changes([q[-1] for q in seq])
-    return at0 - inf, seq[-1]
+    while len(seq) > 1 and len(seq[-1]) > 1 and (r := _prem(seq[-2], seq[-1], budget)):
+        seq.append([-c for c in r])
+    return _changes(q[0] for q in seq) - _changes(q[-1] for q in seq), seq[-1]
 
 
-def negative_roots(q: list, budget=None) -> int:
+def negative_roots(q: list, budget=UNLIMITED) -> int:
     """The roots of ``q`` (rational coefficients, constant term first, ``q(0) ≠ 0``) in
     ``(−∞, 0)``, counted with multiplicity: Sturm counts of ``p(s) = q(−s)`` on
     ``(0, ∞)`` summed over ``p, gcd(p, p'), gcd of that and its derivative, ...``.
@@ -130,144 +108,95 @@ def negative_roots(q: list, budget=None) -> int:
     >>> negative_roots([1, 3, 3, 1])            # (1 + t)³
     3
     """
-    den = 1
-    for c in q:
-        den = den * Fraction(c).denominator // gcd(den, Fraction(c).denominator)
-    p = [int(Fraction(c) * den) * (-1 if k % 2 else 1) for k, c in enumerate(q)]
-    _trim(p)
+    den = lcm(*(Fraction(c).denominator for c in q))
+    p = _trim([int(Fraction(c) * den) * (-1 if k % 2 else 1) for k, c in enumerate(q)])
     total = 0
     while len(p) > 1:
-        n, g = sturm_count(p, budget)
+        n, p = sturm_count(p, budget)
         total += n
-        p = g
     return total
 
 
 # -- the rule ------------------------------------------------------------------------------
 
-def _lattice(pts: list) -> list:
-    """Per coordinate, the gcd of the differences within each factor (0: constant)."""
-    d = len(pts[0][0]) if pts and pts[0] else 0
-    box = [0] * d
-    for fp in pts:
-        p0 = fp[0]
-        for p in fp[1:]:
-            for i in range(d):
-                if p[i] != p0[i]:
-                    box[i] = gcd(box[i], p[i] - p0[i])
-    return box
-
-
 def _face_polynomial(face: list, lo: tuple, g: tuple, coef: dict, where: str) -> list:
     """The rational polynomial ``Σ_k r_k t^k`` of one factor's face (``lo + k·g``), its
     z-exponents checked affine in ``k``."""
     piv = next(i for i, x in enumerate(g) if x)
-    terms = {}
-    for p in face:
-        k, rem = divmod(p[piv] - lo[piv], g[piv])
-        if rem or any(a - b != k * x for a, b, x in zip(p, lo, g)):
-            raise Reject(f"{where}: a face point is not on the lattice line of the edge")
-        zp = coef[p]
-        if len(zp) != 1:
-            raise Unsupported(f"{where}: a face coefficient has several z-terms (an "
-                              "exp-rational number whose roots the checker does not order)")
-        ((e, r),) = zp.items()
-        terms[k] = (e, r)
+    if any(len(coef[p]) != 1 for p in face):     # an exp-rational number: the checker orders no such roots
+        raise Unsupported(f"{where}: a face coefficient has several z-terms")
+    terms = {(p[piv] - lo[piv]) // g[piv]: next(iter(coef[p].items())) for p in face}
     n = max(terms)
     if n > MAX_EDGE_DEGREE:
-        raise Unsupported(f"{where}: a face polynomial of degree {n} (the checker expands up "
-                          f"to {MAX_EDGE_DEGREE})")
-    e0, en = terms[0][0], terms[n][0]
-    if any((e - e0) * n != (en - e0) * k for k, (e, _) in terms.items()):
-        raise Unsupported(f"{where}: the z-exponents of a face are not affine along the edge "
-                          "(its roots depend on e; the checker orders rational roots only)")
-    q: list = [0] * (n + 1)
-    for k, (_, r) in terms.items():
-        q[k] = r
-    return q
+        raise Unsupported(f"{where}: a face polynomial of degree {n} (the checker expands {MAX_EDGE_DEGREE})")
+    if any((e - terms[0][0]) * n != (terms[n][0] - terms[0][0]) * k for k, (e, _) in terms.items()):   # roots in e
+        raise Unsupported(f"{where}: the z-exponents of a face are not affine along the edge")
+    return [terms[k][1] if k in terms else 0 for k in range(n + 1)]
 
 
 class EdgeData:
     """The bound factors as the rule reads them: dense points over their varying x
-    variables, multiplicities, coefficients (``{z-exponent: rational}`` per point) and
-    the lattice of their differences (per coordinate)."""
+    variables, multiplicities, coefficients (``{z-exponent: rational}`` per point), the
+    lattice of their differences (per coordinate, the gcd of the differences within each
+    factor; 0: constant) and the words of their longest coordinate."""
 
     def __init__(self, st: State, where: str):
         self.pts, self.d = _factor_points(st, where)
-        dim = st.pb.dim
-        vs = sorted(set().union(*(x_vars(f, dim) for f, _ in st.factors)))
-        _budget(sum(P.size(f) + len(f) * (self.d + 1) for f, _ in st.factors), where, st)
+        vs = sorted(set().union(*(x_vars(f, st.pb.dim) for f, _ in st.factors)))
+        _budget(sum(sum(map(len, f)) + len(f) * (self.d + 2) for f, _ in st.factors), where, st)   # size, points
         self.mult = [e for _, e in st.factors]
-        self.coefs = []
-        for f, _ in st.factors:
-            zp = _zpolys(f, dim)
-            self.coefs.append({tuple(dict(m).get(v, 0) for v in vs): c for m, c in zp.items()})
-        self.box = _lattice(self.pts)
+        self.coefs = [{tuple(dict(m).get(v, 0) for v in vs): c for m, c in _zpolys(f, st.pb.dim).items()}
+                      for f, _ in st.factors]
+        self.box = [gcd(*(p[i] - fp[0][i] for fp in self.pts for p in fp)) for i in range(self.d)]
         self.wp = max(_wmax(fp) for fp in self.pts)
 
 
 def edge(ed: EdgeData, c: list, where: str, budget) -> tuple[tuple, int]:
     """The edge of ``Newt_x(R)`` that ``c`` selects, as its sorted pair of ends, and its
-    ``r_e`` (Reject when ``c`` selects a vertex or a face of dimension 2 or more)."""
-    d = ed.d
-    budget.charge(_dots(sum(len(fp) for fp in ed.pts), d, _wmax([c]), ed.wp), where)
+    ``r_e`` (Reject when ``c`` selects a vertex or a face of dimension 2 or more).
+
+    Each face's ends differ within its factor, so the edge ``v`` (their sum with the
+    multiplicities) lies in the factors' difference lattice ``Π_i c_i Z``, and so do the
+    points of a face from its lowest one: multiples of the primitive step ``g`` of ``v``
+    in it."""
+    budget.charge(_dots(sum(map(len, ed.pts)), ed.d, _wmax([c]), ed.wp), where)
     faces = []
     for fp in ed.pts:
-        vals = [sum(a * b for a, b in zip(c, p)) for p in fp]
+        vals = [_dot(c, p) for p in fp]
         top = max(vals)
         faces.append([p for p, x in zip(fp, vals) if x == top])
     ref = next((fc for fc in faces if len(fc) > 1), None)
     if ref is None:
         raise Reject(f"{where}: the functional selects a vertex, not an edge")
-    dirv = tuple(a - b for a, b in zip(ref[1], ref[0]))
-    piv = next(i for i, x in enumerate(dirv) if x)
-    ends_lo, ends_hi = [0] * d, [0] * d
-    oriented = []
+    dirv = _sub(ref[1], ref[0])
+    ends, lows = [[0] * ed.d, [0] * ed.d], []
     for fc, e in zip(faces, ed.mult):
-        for p in fc[1:]:
-            u = [a - b for a, b in zip(p, fc[0])]
-            if any(u[piv] * x != dirv[piv] * y for x, y in zip(dirv, u)):
-                raise Reject(f"{where}: a factor's face is not collinear with the edge: the "
-                             "face of Newt(R) is no segment")
-        proj = [sum(a * b for a, b in zip(dirv, p)) for p in fc]
+        if not all(_parallel(dirv, _sub(p, fc[0])) for p in fc[1:]):
+            raise Reject(f"{where}: a factor's face is not collinear with the edge: no segment")
+        proj = [_dot(dirv, p) for p in fc]
         lo, hi = fc[proj.index(min(proj))], fc[proj.index(max(proj))]
-        oriented.append((fc, lo))
-        for i in range(d):
-            ends_lo[i] += e * lo[i]
-            ends_hi[i] += e * hi[i]
-    v = [a - b for a, b in zip(ends_hi, ends_lo)]
-    m = 0
-    for x, b in zip(v, ed.box):
-        if x:
-            if not b or x % b:
-                raise Reject(f"{where}: the edge leaves the factors' difference lattice")
-            m = gcd(m, x // b)
+        lows.append(lo)
+        ends = [[s + e * x for s, x in zip(end, p)] for end, p in zip(ends, (lo, hi))]
+    v = _sub(ends[1], ends[0])
+    m = gcd(*(x // b for x, b in zip(v, ed.box) if x))
     g = tuple(x // m for x in v)
-    r_e = 0
-    for j, ((fc, lo), e) in enumerate(zip(oriented, ed.mult)):
-        if len(fc) > 1:
-            q = _face_polynomial(fc, lo, g, ed.coefs[j], f"{where}, factor {j}")
-            r_e += e * negative_roots(q, budget)
-    return tuple(sorted((tuple(ends_lo), tuple(ends_hi)))), r_e
+    return tuple(sorted(map(tuple, ends))), sum(
+        e * negative_roots(_face_polynomial(fc, lo, g, ed.coefs[j], f"{where}, factor {j}"), budget)
+        for j, (fc, lo, e) in enumerate(zip(faces, lows, ed.mult)) if len(fc) > 1)
 
 
 def rule_edge_roots(st: State, step: dict, where: str) -> None:
     """Raise the vertex count by ``Σ_e (r_e − 1)`` over listed edges (Theorem 10.1)."""
     fields(step, {"rule", "edges", "lower_bound"}, set(), where)
-    if st.edge_roots:
-        raise Reject(f"{where}: a second edge_roots step")
-    if st.lower is None:
-        raise Reject(f"{where}: edge_roots follows a vertex count")
-    if st.indecomposable:
-        raise Reject(f"{where}: heads only indecomposable stand for Q in vertex counts but "
-                     "need not divide it: edge roots need divisors")
-    edges = step["edges"]
-    if not isinstance(edges, list) or not edges:
+    why = ("a second edge_roots step" if st.edge_roots else "edge_roots follows a vertex count" if st.lower is None
+           else "heads only indecomposable need not divide Q: edge roots need divisors" if st.indecomposable else None)
+    if why:
+        raise Reject(f"{where}: {why}")
+    if not isinstance(step["edges"], list) or not step["edges"]:
         raise Reject(f"{where}: edges must be a non-empty list of {{functional, roots}}")
     ed = EdgeData(st, where)
-    seen: set = set()
-    gain = 0
-    for k, ent in enumerate(edges):
+    seen: dict = {}                 # edge -> r_e
+    for k, ent in enumerate(step["edges"]):
         w = f"{where}, edge {k}"
         fields(ent, {"functional", "roots"}, set(), w)
         c = _ints(ent["functional"], ed.d, f"{w}: functional")
@@ -275,14 +204,12 @@ def rule_edge_roots(st: State, step: dict, where: str) -> None:
         key, r_e = edge(ed, c, w, st.budget)
         if key in seen:
             raise Reject(f"{w}: the same edge twice")
-        seen.add(key)
         if r_e != claimed:
             raise Reject(f"{w}: the edge polynomial has {r_e} negative roots, not {claimed}")
-        gain += r_e - 1
-    bound = st.lower + gain
+        seen[key] = r_e
+    bound = st.lower + sum(r - 1 for r in seen.values())
     if integer(step["lower_bound"], f"{where}: lower_bound", 1) != bound:
-        raise Reject(f"{where}: lower_bound is {step['lower_bound']}, the vertex count "
-                     f"{st.lower} and the edges give {bound}")
+        raise Reject(f"{where}: lower_bound is {step['lower_bound']}, the vertex count and the edges give {bound}")
     st.lower = bound
     st.edge_roots = True
 

@@ -25,7 +25,7 @@ itself; the term only says which lemma to apply where.  No search.
 from __future__ import annotations
 
 from ..syntax import UNLIMITED, Budget, Reject, Unsupported, fields, integer  # noqa: F401  (the doctests)
-from .graphs import GraphTooLarge, acyclic_orientations, read_hint
+from .graphs import GraphTooLarge, acyclic_orientations, adjacency, find, node_pairs, one_cycle, read_hint
 from .state import State
 from .windows import binomial_factor
 
@@ -41,38 +41,27 @@ def contract(H: dict, A: list) -> dict:
     {(0, 2): 2}
     """
     parent: dict = {}
-
-    def find(x: int) -> int:
-        while parent.get(x, x) != x:
-            x = parent[x]
-        return x
-
     for u, v in A:
-        ru, rv = find(u), find(v)
-        if ru != rv:
-            parent[max(ru, rv)] = min(ru, rv)
+        ru, rv = sorted((find(parent, u), find(parent, v)))
+        parent[rv] = ru             # (ru itself when joined already)
     out: dict = {}
     for (u, v), m in H.items():
-        ru, rv = find(u), find(v)
-        if ru != rv:
-            p = (min(ru, rv), max(ru, rv))
+        p = tuple(sorted((find(parent, u), find(parent, v))))
+        if p[0] != p[1]:
             out[p] = out.get(p, 0) + m
     return out
 
 
 def _pairs(H: dict, xs, where: str) -> list:
-    if not isinstance(xs, list) or not xs:
-        raise Reject(f"{where}: edges must be a non-empty list of node pairs")
-    out: list[tuple[int, int]] = []
-    for x in xs:
-        if not isinstance(x, list) or len(x) != 2:
-            raise Reject(f"{where}: an edge is a pair of nodes")
-        p = (integer(x[0], where), integer(x[1], where))
-        if p not in H or (out and not out[-1] < p):
-            raise Reject(f"{where}: {list(p)} is not an edge of the graph here, or the edges "
-                         f"are not strictly increasing")
-        out.append(p)
+    out = node_pairs(xs, integer, where)
+    for i, p in enumerate(out):
+        if p not in H or (i and out[i - 1] >= p):
+            raise Reject(f"{where}: {list(p)} is not an edge of the graph here, or edges not strictly increasing")
     return out
+
+
+LEMMAS = {"newton": {"graph_blocks"}, "parallel": set(), "cycle": set(),      # their fields
+          "fiber": {"edges", "restriction", "contraction"}, "odd": {"edges", "first", "second"}}
 
 
 def bound(H: dict, t, budget: Budget, where: str, depth: int = 0) -> int:
@@ -81,49 +70,34 @@ def bound(H: dict, t, budget: Budget, where: str, depth: int = 0) -> int:
         raise Reject(f"{where}: a proof term is an object, nested at most {MAX_DEPTH} deep")
     budget.charge(1 + 4 * len(H), "graph minors")
     by = t.get("by")
-    nodes = {v for p in H for v in p}
+    if not isinstance(by, str) or by not in LEMMAS:
+        raise Reject(f"{where}: unknown lemma {str(by)[:40]!r}")
+    fields(t, {"by"} | LEMMAS[by], set(), where)
+
+    def sub(G: dict, key: str) -> int:
+        return bound(G, t[key], budget, f"{where} {key}", depth + 1)
     if by == "newton":
-        fields(t, {"by", "graph_blocks"}, set(), where)
-        ix = {v: i for i, v in enumerate(sorted(nodes))}
+        node = {v: v for p in H for v in p}     # the nodes keep their names: parts are named above them
         try:
-            return acyclic_orientations(len(ix), [(ix[u], ix[v]) for u, v in H],
-                                        read_hint(t["graph_blocks"], ix, where), budget=budget)
+            return acyclic_orientations(1 + max(node, default=0), list(H), read_hint(t["graph_blocks"], node, where),
+                                        budget=budget)
         except GraphTooLarge as e:
             raise Unsupported(f"{where}: {e}") from None
     if by == "parallel":
-        fields(t, {"by"}, set(), where)
         if len(H) != 1:
             raise Reject(f"{where}: parallel needs all edges between two nodes")
         return 1 + next(iter(H.values()))
-    if by == "cycle":
-        fields(t, {"by"}, set(), where)
-        deg: dict = {}
-        for u, v in H:
-            deg[u], deg[v] = deg.get(u, 0) + 1, deg.get(v, 0) + 1
-        seen = {min(nodes)} if nodes else set()
-        for _ in nodes:                     # the nodes reached from the least one
-            seen |= {v for p in H if seen & set(p) for v in p}
-        # simple, 2-regular and connected: one cycle, on at least 3 nodes
-        if set(H.values()) != {1} or set(deg.values()) != {2} or seen != nodes:
+    if by == "cycle":            # simple, and one cycle (on at least 3 nodes, as it is simple)
+        if set(H.values()) != {1} or not one_cycle(adjacency(H)):
             raise Reject(f"{where}: cycle needs one simple cycle on at least 3 nodes")
         return (1 << len(H)) - 1
+    A = _pairs(H, t["edges"], where)
     if by == "fiber":
-        fields(t, {"by", "edges", "restriction", "contraction"}, set(), where)
-        A = _pairs(H, t["edges"], where)
-        R = {p: H[p] for p in A}
-        return (bound(R, t["restriction"], budget, where + " restriction", depth + 1)
-                * bound(contract(H, A), t["contraction"], budget, where + " contraction",
-                        depth + 1))
-    if by == "odd":
-        fields(t, {"by", "edges", "first", "second"}, set(), where)
-        A = _pairs(H, t["edges"], where)
-        if len(A) != 2 or H[A[0]] != 1 or H[A[1]] != 1:
-            raise Reject(f"{where}: odd needs two distinct edges of multiplicity 1")
-        first, second = A
-        b = min(bound(contract(H, [first]), t["first"], budget, where + " first", depth + 1),
-                bound(contract(H, [second]), t["second"], budget, where + " second", depth + 1))
-        return 2 * b + (b & 1)
-    raise Reject(f"{where}: unknown lemma {str(by)[:40]!r}")
+        return sub({p: H[p] for p in A}, "restriction") * sub(contract(H, A), "contraction")
+    if len(A) != 2 or H[A[0]] != 1 or H[A[1]] != 1:
+        raise Reject(f"{where}: odd needs two distinct edges of multiplicity 1")
+    b = min(sub(contract(H, A[:1]), "first"), sub(contract(H, A[1:]), "second"))
+    return 2 * b + (b & 1)
 
 
 def factor_graph(st: State, where: str) -> dict:
@@ -132,17 +106,10 @@ def factor_graph(st: State, where: str) -> dict:
     H: dict = {}
     for f, m in st.factors:
         st.budget.charge(1 + len(f), "graph minors")
-        gc = binomial_factor(f, st.pb.dim)
-        if gc is None or gc[1] != 1:
-            continue
-        g = gc[0]
-        if len(g) == 1 and g[0][1] == 1:
-            p = (g[0][0], st.pb.dim)
-        elif len(g) == 2 and g[0][1] == 1 and g[1][1] == -1:
-            p = (g[0][0], g[1][0])
-        else:
-            continue
-        H[p] = H.get(p, 0) + m
+        g, c = binomial_factor(f, st.pb.dim) or ((), 0)
+        if c == 1 and [x for _, x in g] in ([1], [1, -1]):        # x_u + x_v, or 1 + x_u
+            p = (g[0][0], g[1][0] if len(g) == 2 else st.pb.dim)
+            H[p] = H.get(p, 0) + m
     if not H:
         raise Reject(f"{where}: no bound factor x_u + x_v (or 1 + x_u) to build a graph from")
     return H

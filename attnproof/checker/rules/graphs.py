@@ -34,18 +34,14 @@ def read_hint(x, node: dict, where: str) -> list:
     if not isinstance(x, list):
         raise Reject(f"{where}: 'graph_blocks' must be a list of blocks")
 
-    def num(v, w):
+    def num(v, w: str) -> int:
         if type(v) is not int or v not in node:
             raise Reject(f"{w}: {_show(v)} is not a node of the graph")
         return node[v]
     out = []
     for i, b in enumerate(x):
         w = f"{where}, graph block {i}"
-        fields(b, {"edges"}, {"order"}, w)
-        if not isinstance(b["edges"], list) or not b["edges"] or not all(
-                isinstance(e, list) and len(e) == 2 for e in b["edges"]):
-            raise Reject(f"{w}: 'edges' must be a non-empty list of node pairs")
-        edges = [tuple(sorted((num(e[0], w), num(e[1], w)))) for e in b["edges"]]
+        edges = [tuple(sorted(e)) for e in node_pairs(fields(b, {"edges"}, {"order"}, w)["edges"], num, w)]
         order = b.get("order")
         if order is not None and not isinstance(order, list):
             raise Reject(f"{w}: 'order' must be a list of nodes")
@@ -53,59 +49,70 @@ def read_hint(x, node: dict, where: str) -> list:
     return out
 
 
+def node_pairs(xs, num, where: str) -> list:
+    """``[[u, v], ...]``, not empty, as ``[(num(u, where), num(v, where)), ...]``."""
+    if not isinstance(xs, list) or not xs or not all(isinstance(e, list) and len(e) == 2 for e in xs):
+        raise Reject(f"{where}: edges must be a non-empty list of node pairs")
+    return [(num(e[0], where), num(e[1], where)) for e in xs]
+
+
+def adjacency(edges) -> dict:
+    """``{node: its neighbours}`` of the pairs ``edges``."""
+    adj: dict = {}
+    for a, b in edges:
+        adj.setdefault(a, set()).add(b)
+        adj.setdefault(b, set()).add(a)
+    return adj
+
+
+def find(root: dict, v):
+    """The representative of ``v`` in the union-find forest ``root`` (path halving)."""
+    while root.get(v, v) != v:
+        root[v] = v = root.get(root[v], root[v])
+    return v
+
+
+def one_cycle(adj: dict) -> bool:
+    """Some nodes, every one of degree 2, all joined: one cycle."""
+    root: dict = {}
+    for v in adj:
+        for u in adj[v]:
+            root[find(root, u)] = find(root, v)
+    return bool(adj) and all(len(s) == 2 for s in adj.values()) and len({find(root, v) for v in adj}) == 1
+
+
 def _count_general(nodes: list, adj: dict, budget: Budget = UNLIMITED) -> int:
     """Acyclic orientations by inclusion-exclusion on the set of sinks, over vertex subsets.
 
     ``a(S) = Σ_{∅≠I⊆S independent} (-1)^{|I|+1} a(S \\ I)``, ``a(∅) = 1``; disconnected
-    ``S`` split into components.  At most ``3^n`` terms; every enumeration step is
-    charged to ``budget``.
+    ``S`` split into components.  At most ``3^n`` terms; every enumeration step (an
+    independent subset of the first ``i`` vertices of ``S``, for every ``i``) is charged
+    to ``budget`` before it is taken.
     """
-    idx = {v: i for i, v in enumerate(nodes)}
-    nbr = [0] * len(nodes)
-    for v in nodes:
-        for w in adj[v]:
-            nbr[idx[v]] |= 1 << idx[w]
+    nbr = [sum(1 << nodes.index(w) for w in adj[v]) for v in nodes]     # at most max_general nodes
     memo = {0: 1}
 
     def component(S: int) -> int:
-        low = S & -S
-        comp, frontier = low, low
+        comp = frontier = S & -S
         while frontier:
             b = frontier & -frontier
-            frontier ^= b
             new = nbr[b.bit_length() - 1] & S & ~comp
-            comp |= new
-            frontier |= new
+            comp, frontier = comp | new, frontier ^ b | new
         return comp
 
     def a(S: int) -> int:
-        r = memo.get(S)
-        if r is not None:
-            return r
-        c = component(S)
-        if c != S:
-            r = a(c) * a(S ^ c)
-        else:
-            r = 0
-            verts = [i for i in range(len(nodes)) if S >> i & 1]
-            todo = [(0, 0, 0, 0)]         # (next position, I, forbidden, |I|)
-            steps = 0
-            while todo:
-                steps += 1
-                if steps & 4095 == 0:
-                    budget.charge(4096, "counting acyclic orientations")
-                pos, I, forb, k = todo.pop()
-                if pos == len(verts):
-                    if I:
-                        r += a(S ^ I) if k % 2 else -a(S ^ I)
-                    continue
-                todo.append((pos + 1, I, forb, k))
-                v = verts[pos]
-                if not forb >> v & 1:
-                    todo.append((pos + 1, I | 1 << v, forb | nbr[v], k + 1))
-            budget.charge(steps & 4095, "counting acyclic orientations")
-        memo[S] = r
-        return r
+        if S not in memo:
+            c = component(S)
+            if c != S:
+                memo[S] = a(c) * a(S ^ c)
+            else:
+                level = [(0, 0)]            # (I, its neighbours): the independent subsets so far
+                for v in (i for i in range(len(nodes)) if S >> i & 1):
+                    budget.charge(len(level), "counting acyclic orientations")
+                    level += [(I | 1 << v, nb | nbr[v]) for I, nb in level if not nb >> v & 1]
+                budget.charge(len(level), "counting acyclic orientations")
+                memo[S] = sum(a(S ^ I) if I.bit_count() % 2 else -a(S ^ I) for I, _ in level[1:])
+        return memo[S]
 
     return a((1 << len(nodes)) - 1)
 
@@ -135,35 +142,25 @@ def acyclic_orientations(n: int, edges, blocks: list, max_general: int = MAX_GEN
     >>> acyclic_orientations(20, C, [(C, None)]) == 2 ** 20 - 2
     True
     """
-    adj: list = [set() for _ in range(n)]
-    for a, b in edges:
-        if a == b or b in adj[a]:
-            raise ValueError("not a simple graph")
-        adj[a].add(b)
-        adj[b].add(a)
+    adj = adjacency(edges)
+    if sum(map(len, adj.values())) != 2 * len(edges):     # a loop or an edge twice
+        raise ValueError("not a simple graph")
     budget.charge(sum(len(e) + len(o or ()) for e, o in blocks), "checking graph blocks")
-    root = list(range(n + len(blocks)))        # union-find over nodes and parts
-
-    def find(v: int) -> int:
-        while root[v] != v:
-            root[v] = v = root[root[v]]
-        return v
+    root: dict = {}                 # union-find over nodes and parts (part i is n + i)
     seen: set = set()
     counts = []
     for i, (bedges, order) in enumerate(blocks):
         w = f"graph blocks: block {i}"
-        badj: dict = {}
         for a, b in bedges:
-            if b not in adj[a] or (a, b) in seen:
+            if b not in adj.get(a, ()) or (a, b) in seen:
                 raise Reject(f"{w}: {[a, b]} is not an edge of the graph, or is in two blocks")
             seen.add((a, b))
-            badj.setdefault(a, set()).add(b)
-            badj.setdefault(b, set()).add(a)
-        for v in badj:
-            r = find(v)
-            if r == find(n + i):
+        badj = adjacency(bedges)
+        for v in badj:              # part n + i stays a root until block i is read
+            r = find(root, v)
+            if r == n + i:
                 raise Reject(f"{w}: the blocks meet in two nodes or in a cycle (not a tree of blocks)")
-            root[r] = find(n + i)
+            root[r] = n + i
         counts.append(_count_block(sorted(badj), badj, order, max_general, budget, w))
     if len(seen) != len(edges):
         raise Reject("graph blocks: an edge of the graph is in no block")
@@ -171,27 +168,18 @@ def acyclic_orientations(n: int, edges, blocks: list, max_general: int = MAX_GEN
 
 
 def _count_block(nodes: list, badj: dict, order, max_general: int, budget: Budget, w: str) -> int:
-    m = len(nodes)
     if order is not None:
         if sorted(order) != nodes:
             raise Reject(f"{w}: the order is not of the block's nodes, each once")
         pos = {v: i for i, v in enumerate(order)}
-        out = 1
         for v in order:        # later neighbours a clique: those of the first of them (Rose-Tarjan-Lueker)
             later = [u for u in badj[v] if pos[u] > pos[v]]
-            if later:
-                u = min(later, key=pos.__getitem__)
-                if any(x != u and x not in badj[u] for x in later):
-                    raise Reject(f"{w}: the order is not a perfect elimination ordering")
-            out *= 1 + len(later)
-        return out
-    if all(len(badj[v]) == 2 for v in nodes):
-        prev, v, k = None, nodes[0], 0
-        while k == 0 or v != nodes[0]:          # one cycle through every node, not several
-            prev, v, k = v, next(u for u in badj[v] if u != prev), k + 1
-        if k == m:
-            return 2 ** m - 2
-    if m > max_general:
-        raise GraphTooLarge(f"a block with {m} nodes that is not a cycle and has no elimination "
-                            f"order (general blocks are counted up to {max_general} nodes)")
+            u = min(later, key=pos.__getitem__, default=None)
+            if any(x != u and x not in badj[u] for x in later):
+                raise Reject(f"{w}: the order is not a perfect elimination ordering")
+        return product(1 + sum(pos[u] > pos[v] for u in badj[v]) for v in order)
+    if one_cycle(badj):
+        return 2 ** len(nodes) - 2
+    if len(nodes) > max_general:
+        raise GraphTooLarge(f"a block of {len(nodes)} nodes, no cycle and no order (general ones: up to {max_general})")
     return _count_general(nodes, badj, budget)

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from math import gcd
 
-from ..syntax import Reject, fields
+from ..syntax import UNLIMITED, Budget, Reject, fields
 from .state import State
 
 __all__ = ["planar_count", "planar_block", "RULES"]
@@ -35,14 +35,14 @@ def _chain(ps: list) -> list:
     return out[:-1]
 
 
-def planar_count(point_sets: list) -> int:
-    """Vertices of ``Σ_i conv(point_sets[i])`` for finite point sets in ``Z^2``."""
+def planar_count(point_sets: list, budget: Budget = UNLIMITED) -> int:
+    """Vertices of ``Σ_i conv(point_sets[i])`` for finite point sets in ``Z^2``, each hull
+    charged to ``budget`` before its points are sorted."""
     dirs: set = set()
     for pts in point_sets:
+        budget.charge(len(pts) * (len(pts).bit_length() + 1), "planar hulls")
         ps = sorted(set(pts))
-        if len(ps) < 2:
-            continue
-        ring = _chain(ps) + _chain(ps[::-1])
+        ring = _chain(ps) + _chain(ps[::-1])        # empty for a single point
         for a, b in zip(ring, ring[1:] + ring[:1]):
             g = gcd(b[0] - a[0], b[1] - a[1])
             dirs.add(((b[0] - a[0]) // g, (b[1] - a[1]) // g))
@@ -54,23 +54,12 @@ def planar_block(st: State, blk: dict, fs: list, bvars: list, where: str) -> int
     fields(blk, {"factors", "method"}, set(), where)
     if len(bvars) > 2:
         raise Reject(f"{where}: a planar block has at most 2 x variables, not {len(bvars)}")
-    dim, bud = st.pb.dim, st.budget
-    pos = {v: i for i, v in enumerate(bvars)}
-    sets = []
-    for j in fs:
-        f = st.factors[j][0]
-        bud.charge(sum(1 + len(m) for m in f), "planar points")
-        pts = set()
-        for m in f:
-            q = [0, 0]
-            for v, x in m:
-                i = pos.get(v) if v < dim else None
-                if i is not None:       # a variable constant on supp f (a monomial factor,
-                    q[i] = x            # as generic_heads binds D_h): a translation, dropped
-            pts.add((q[0], q[1]))
-        bud.charge(len(pts) * (len(pts).bit_length() + 1), "planar hulls")
-        sets.append(pts)
-    return planar_count(sets)
+    fps = [st.factors[j][0] for j in fs]
+    st.budget.charge(sum(len(f) + sum(map(len, f)) for f in fps), "planar points")
+    # the block's x variables, padded to two; one that varies in no factor of the block
+    # (a monomial factor, as generic_heads binds D_h) is a translation, dropped
+    pad = (0,) * (2 - len(bvars))
+    return planar_count([{tuple(dict(m).get(v, 0) for v in bvars) + pad for m in f} for f in fps], st.budget)
 
 
 def rule_planar_vertices(st: State, step: dict, where: str) -> None:
