@@ -146,8 +146,8 @@ def _dots(n: int, d: int, wa: int, wb: int) -> int:
 def _budget(work: int, where: str, st: State) -> None:
     st.budget.charge(work, where)
     if work > MAX_GEOMETRY_WORK:
-        raise Unsupported(f"{where}: verifying this step needs about {work} multiplications "
-                          f"(the checker does up to {MAX_GEOMETRY_WORK})")
+        raise Unsupported(f"{where}: verifying this step needs about {work} multiplications (the checker does up to "
+                          f"{MAX_GEOMETRY_WORK})")
 
 
 def _prime(x, where: str) -> int:
@@ -164,8 +164,7 @@ def _independent(rows: list, d: int, p: int, w: int, where: str, st: State) -> b
     return len(rows) <= d and rank_mod(rows, p, st.budget) == len(rows)
 
 
-def _exposed(x, tops: list, d: int, wp: int, values: int, extra: int, where: str, st: State,
-             what: str) -> None:
+def _exposed(x, tops: list, d: int, wp: int, values: int, extra: int, where: str, st: State, what: str) -> None:
     """The functional ``x`` (``d`` integers) is largest exactly on ``face`` among the points
     ``pts``, for every ``(pts, face)`` of ``tops``; its ``values`` values with ``d`` entries
     (points of ``wp`` words) and ``extra`` more units are charged first."""
@@ -181,14 +180,13 @@ def _exposed(x, tops: list, d: int, wp: int, values: int, extra: int, where: str
 def _point_non_vertices(x, pts: list, where: str, st: State) -> dict:
     """``[[i, [[j, μ], ...]], ...]``, strictly increasing ``i``: ``Σ μ_j (p_i - p_j) = 0``
     (``j`` strictly increasing, not ``i``, ``μ >= 1``)."""
-    out, prev = {}, -1
-    n, wp = len(pts), _wmax(pts)
+    out, prev, wp = {}, -1, _wmax(pts)
     for k, e in enumerate(_list(x, where, "[index, multipliers]")):
         w = f"{where} {k}"
-        i = prev = _index(_entry(e, 2, w, "[index, multipliers]")[0], n, w, prev)
+        i = prev = _index(_entry(e, 2, w, "[index, multipliers]")[0], len(pts), w, prev)
         mus, last = [], -1
         for m in _list(e[1], w, "[index, μ]", 1):
-            last = _index(_entry(m, 2, w, "[index, μ]")[0], n, w, last, i)
+            last = _index(_entry(m, 2, w, "[index, μ]")[0], len(pts), w, last, i)
             mus.append((last, integer(m[1], f"{w}: μ", 1)))
         _budget((len(mus) + 1) * (len(pts[i]) + 1) * _mul(_wmax([[mu for _, mu in mus]]), wp), w, st)
         if any(sum(mu * (pts[i][col] - pts[j][col]) for j, mu in mus) for col in range(len(pts[i]))):
@@ -228,15 +226,13 @@ def rule_indecomposable_chain(st: State, step: dict, where: str) -> None:
     kind = step.get("kind") if isinstance(step, dict) else None
     if kind not in ("simplex", "chain"):
         raise Reject(f"{where}: kind must be 'simplex' or 'chain'")
-    own = {"prime"} if kind == "simplex" else {"triangles", "non_vertices"}
-    fields(step, {"rule", "head", "kind"} | own, set(), where)
+    fields(step, {"rule", "head", "kind"} | ({"prime"} if kind == "simplex" else {"triangles", "non_vertices"}),
+           set(), where)
     if st.generic:
         raise Reject(f"{where}: chains come before generic_heads")
     h = integer(step["head"], f"{where}: head", 0)
-    if h >= len(st.pb.den):
-        raise Reject(f"{where}: head {h} does not exist")
-    if h <= st.last_chain:
-        raise Reject(f"{where}: chain steps must be strictly increasing by head")
+    if h >= len(st.pb.den) or h <= st.last_chain:
+        raise Reject(f"{where}: chain steps name existing heads, strictly increasing by head (not head {h})")
     st.last_chain = h
     D = st.pb.den[h]
     st.budget.charge(P.size(D), "reading a head's points")
@@ -278,8 +274,7 @@ def _triangle_chain(st: State, step: dict, pts: list, d: int, wp: int, where: st
     prev = None
     for t_i, t in enumerate(tris):
         w = f"{where}, triangle {t_i}"
-        abc = _ints(_entry(t, 2, w, "[[a, b, c], functional]")[0], 3, f"{w}: vertices")
-        a, b, c = abc
+        a, b, c = abc = _ints(_entry(t, 2, w, "[[a, b, c], functional]")[0], 3, f"{w}: vertices")
         if not 0 <= a < b < c < n:
             raise Reject(f"{w}: vertices must be point indices a < b < c below {n}")
         prev = _after(abc, prev, w, "triangles")
@@ -287,11 +282,8 @@ def _triangle_chain(st: State, step: dict, pts: list, d: int, wp: int, where: st
         _exposed(t[1], [(pts, set(abc))], d, wp, n + 1, 5 * d * _mul(wp, wp), w, st, "the triangle")
         if _parallel(_sub(pts[b], pts[a]), _sub(pts[c], pts[a])):
             raise Reject(f"{w}: the three points are collinear")
-        for e in ((a, b), (a, c), (b, c)):
-            if e in edges:
-                parent[find(edges[e])] = find(t_i)
-            else:
-                edges[e] = t_i
+        for e in ((a, b), (a, c), (b, c)):       # a shared edge joins the triangles' components
+            parent[find(edges.setdefault(e, t_i))] = find(t_i)
     if len({find(i) for i in range(len(tris))}) != 1:
         raise Reject(f"{where}: the triangles are not connected through shared edges")
     nv = _point_non_vertices(step["non_vertices"], pts, f"{where}: non_vertices", st)
@@ -337,10 +329,7 @@ def _shape(A: dict) -> frozenset:
 
 def _translate(A: dict, B: dict):
     """``t`` with ``supp A = supp B + t``, or None."""
-    if len(A) != len(B):
-        return None
-    t = P.mono_div(_lowest(A), _lowest(B))
-    return t if all(P.mono_mul(s, t) in A for s in B) else None
+    return P.mono_div(_lowest(A), _lowest(B)) if len(A) == len(B) and _shape(A) == _shape(B) else None
 
 
 def _monomial_unit(A: dict, B: dict, t):
@@ -349,8 +338,7 @@ def _monomial_unit(A: dict, B: dict, t):
     pa, pb_ = A[P.mono_mul(s0, t)], B[s0]
     ea, eb = max(pa), max(pb_)
     q, a = Fraction(pa[ea]) / Fraction(pb_[eb]), ea - eb
-    same = all(A[P.mono_mul(s, t)] == {e + a: q * c for e, c in zp.items()} for s, zp in B.items())
-    return (q, a) if same else None
+    return (q, a) if all(A[P.mono_mul(s, t)] == {e + a: q * c for e, c in zp.items()} for s, zp in B.items()) else None
 
 
 def _monomial_form(A: dict):
@@ -365,8 +353,7 @@ def _monomial_form(A: dict):
         return None
     s0 = _lowest(A)
     ((e0, c0),) = A[s0].items()
-    return frozenset((P.mono_div(s, s0), e - e0, Fraction(c) / c0)
-                     for s, zp in A.items() for e, c in zp.items())
+    return frozenset((P.mono_div(s, s0), e - e0, Fraction(c) / c0) for s, zp in A.items() for e, c in zp.items())
 
 
 def _proportional(A: dict, B: dict, t, st: State, where: str) -> bool:
@@ -424,7 +411,8 @@ def rule_generic_heads(st: State, step: dict, where: str) -> None:
     _budget(sum(_zwork(D) for D in pb.den), where, st)
     Z = [_zpolys(D, pb.dim) for D in pb.den]
     nonunit = [h for h, zd in enumerate(Z) if len(zd) > 1]
-    seen, parsed = [], []
+    seen: list = []
+    parsed: list = []
     for c_i, c in enumerate(_list(step["classes"], f"{where}: classes", "lists of head indices")):
         w = f"{where}, class {c_i}"
         hs = [integer(h, w, 0) for h in _list(c, w, "head indices", 1)]
@@ -435,16 +423,13 @@ def rule_generic_heads(st: State, step: dict, where: str) -> None:
         if len(seen) > len(nonunit):
             break
     if sorted(seen) != nonunit:
-        raise Reject(f"{where}: the classes must partition the heads with at least two keys "
-                     f"({len(nonunit)} of them) exactly once")
+        raise Reject(f"{where}: the classes must partition the heads of two or more keys ({len(nonunit)}) exactly once")
     reps = [c[0] for c in parsed]
     if sorted(st.chains) != reps:
-        raise Reject(f"{where}: exactly the class representatives (first heads) need an "
-                     "indecomposable_chain step")
+        raise Reject(f"{where}: exactly the class representatives (first heads) need an indecomposable_chain step")
     units: dict = {}
-    for c_i, hs in enumerate(parsed):
-        rep = hs[0]
-        for h in hs[1:]:
+    for c_i, (rep, *others) in enumerate(parsed):
+        for h in others:
             _budget(2 * (_zwork(pb.den[h]) + _zwork(pb.den[rep])), where, st)
             t = _translate(Z[h], Z[rep])
             u = _monomial_unit(Z[h], Z[rep], t) if t is not None else None
@@ -462,15 +447,12 @@ def rule_generic_heads(st: State, step: dict, where: str) -> None:
         same = next((rs for key, rs in forms.items() if key is not None and len(rs) > 1), None)
         group = [r for rs in forms.values() for r in rs]
         for i, j in ([same[:2]] if same else []) + [(i, j) for i in forms.get(None, []) for j in group if j != i]:
-            _budget(P.size(Z[i]), where, st)      # the translate; products: _proportional
-            t = _translate(Z[j], Z[i])
-            if t is not None and _proportional(Z[j], Z[i], t, st, where):
-                raise Reject(f"{where}: the denominators of heads {min(i, j)} and {max(i, j)} "
-                             "are associates: they belong to one class")
+            _budget(P.size(Z[i]), where, st)      # the translate (one shape: it exists); products: _proportional
+            if _proportional(Z[j], Z[i], _translate(Z[j], Z[i]), st, where):
+                raise Reject(f"{where}: the denominators of heads {min(i, j)} and {max(i, j)} are associates")
     factor_reps: list = []
     for hs in parsed:
-        rep = hs[0]
-        D = Z[rep]
+        rep, D = hs[0], Z[hs[0]]
         for comp in range(pb.value_dim):
             # charged per value component, before the component is read
             _budget(sum(_zwork(pb.num[h][comp]) for h in hs) + _zwork(pb.den[rep]), where, st)
@@ -517,9 +499,8 @@ def _non_homothetic(st: State, step: dict, reps: list, indec: set, where: str) -
     hashed: one pass), so ``conv K_h`` is no ``λ·conv K_g + t`` (docs/theory.md 9.3')."""
     needed = any(h in indec for h in reps) and len(reps) > 1
     if needed != ("width_functionals" in step):
-        raise Reject(f"{where}: width_functionals are needed exactly when a head only "
-                     "indecomposable (edge content above 1) is one of two or more "
-                     f"non-constant classes (heads {sorted(indec & set(reps))})")
+        raise Reject(f"{where}: width_functionals are needed exactly when a head only indecomposable (edge content "
+                     f"above 1) is one of two or more non-constant classes (heads {sorted(indec & set(reps))})")
     if not needed:
         return
     dim = st.pb.dim
@@ -537,8 +518,7 @@ def _non_homothetic(st: State, step: dict, reps: list, indec: set, where: str) -
         seen.setdefault(_width_class(D, cs, dim), []).append(h)
     for hs in seen.values():
         if len(hs) > 1 and any(h in indec for h in hs):
-            raise Reject(f"{where}: heads {hs[0]} and {hs[1]} have proportional widths along "
-                         "every width functional: no certificate that they are not homothetic")
+            raise Reject(f"{where}: heads {hs[0]} and {hs[1]} have proportional widths: not proven non-homothetic")
 
 
 # -- minkowski_vertices / direct_sum ------------------------------------------
@@ -550,65 +530,57 @@ def _factor_points(st: State, where: str, count: bool = False) -> tuple[list, in
         raise Reject(f"{where}: a second lower-bound step")
     if not st.factors:
         raise Reject(f"{where}: no bound factors (use newton_blocks with no blocks)")
-    dim = st.pb.dim
     st.budget.charge(sum(P.size(f) for f, _ in st.factors), where)
-    vs = sorted(set().union(*(x_vars(f, dim) for f, _ in st.factors)))
-    return [dense_points(f, dim, vs, st, where) for f, _ in st.factors], len(vs)
+    vs = sorted(set().union(*(x_vars(f, st.pb.dim) for f, _ in st.factors)))
+    return [dense_points(f, st.pb.dim, vs, st, where) for f, _ in st.factors], len(vs)
 
 
 def rule_minkowski_vertices(st: State, step: dict, where: str) -> None:
     """Vertices of ``Σ_i Newt_x(f_i)`` by functionals; complete with Gordan certificates (9.4)."""
     fields(step, {"rule", "complete", "vertices", "non_vertices", "point_non_vertices"}, set(), where)
     P, d = _factor_points(st, where, True)
-    r = len(P)
     complete = step["complete"]
     if not isinstance(complete, bool):
         raise Reject(f"{where}: complete must be true or false")
     verts = _list(step["vertices"], f"{where}: vertices", "[tuple, vertex, functional]")
     nvs, pnv = step["non_vertices"], step["point_non_vertices"]
-    if not isinstance(nvs, list) or not isinstance(pnv, list) or len(pnv) != r:
+    if not isinstance(nvs, list) or not isinstance(pnv, list) or len(pnv) != len(P):
         raise Reject(f"{where}: non_vertices is a list; point_non_vertices has one list per factor")
-    sizes = [len(p) for p in P]
-    vset = _listed_vertices(st, verts, P, d, where)
+    sizes, wp = [len(p) for p in P], max(_wmax(pts) for pts in P)
+    vset = _listed_vertices(st, verts, P, sizes, d, wp, where)
     if not complete:
         if nvs or any(x != [] for x in pnv):
             raise Reject(f"{where}: a partial count carries no non-vertex certificates")
-        if len(verts) >= product(sizes):
-            raise Reject(f"{where}: every candidate tuple is a listed vertex: the count is complete")
-        if not verts:
-            raise Reject(f"{where}: a partial count lists at least one vertex")
+        if not 0 < len(verts) < product(sizes):
+            raise Reject(f"{where}: a partial count lists at least one vertex, and not every candidate tuple")
     else:
         dead = [_point_non_vertices(x, pts, f"{where}: point_non_vertices {i}", st)
                 for i, (x, pts) in enumerate(zip(pnv, P))]
         alive = [[i for i in range(n) if i not in dd] for n, dd in zip(sizes, dead)]
-        nvset = _gordan_non_vertices(st, nvs, P, d, dead, where)
+        nvset = _gordan_non_vertices(st, nvs, P, sizes, d, wp, dead, where)
         # every candidate decided: depth-first over surviving prefixes
-        _budget((len(nvs) + len(verts) + 1) * (max(sizes) + 1) * r, where, st)
+        _budget((len(nvs) + len(verts) + 1) * (max(sizes) + 1) * len(P), where, st)
         stack: list[tuple[int, ...]] = [(i,) for i in reversed(alive[0])]
         while stack:
             prefix = stack.pop()
             if prefix in nvset:               # refuted (a prefix of 2 or more points)
                 nvset[prefix] = True
-            elif len(prefix) < r:
+            elif len(prefix) < len(P):
                 stack.extend(prefix + (i,) for i in reversed(alive[len(prefix)]))
             elif prefix in vset:
                 vset[prefix] = True
             else:
-                raise Reject(f"{where}: candidate {list(prefix)} is neither a listed vertex nor "
-                             "refuted: the count is not complete")
+                raise Reject(f"{where}: candidate {list(prefix)} is neither listed nor refuted: incomplete count")
         if not all(nvset.values()) or not all(vset.values()):
             raise Reject(f"{where}: a certificate entry is not a candidate of the enumeration")
     st.lower, st.complete = len(verts), complete
 
 
-def _listed_vertices(st: State, verts: list, P: list, d: int, where: str) -> dict:
+def _listed_vertices(st: State, verts: list, P: list, sizes: list, d: int, wp: int, where: str) -> dict:
     """The listed vertices ``[tuple, vertex, functional]`` verified (Lemma 9.4: the functional
     has the tuple's point as unique maximizer on every factor): ``{tuple: False}``."""
-    sizes = [len(p) for p in P]
     _budget(len(verts), where, st)      # then each vertex by its functional's words, when read
-    wp = max(_wmax(pts) for pts in P)
-    vset: dict = {}
-    prev = None
+    vset, prev = {}, None
     for k, e in enumerate(verts):
         w = f"{where}, vertex {k}"
         t = _ints(_entry(e, 3, w, "[tuple, vertex, functional]")[0], len(P), f"{w}: tuple")
@@ -617,40 +589,34 @@ def _listed_vertices(st: State, verts: list, P: list, d: int, where: str) -> dic
         prev = _after(t, prev, w, "vertex tuples")
         if _ints(e[1], d, f"{w}: vertex") != [sum(P[h][i][j] for h, i in enumerate(t)) for j in range(d)]:
             raise Reject(f"{w}: the vertex is not the sum of the tuple's points")
-        _exposed(e[2], [(pts, {i}) for i, pts in zip(t, P)], d, wp, sum(sizes), len(P) * d // 4, w, st,
-                 f"{t} on every factor")
+        _exposed(e[2], [(pts, {i}) for i, pts in zip(t, P)], d, wp, sum(sizes), len(P) * d // 4, w, st, f"tuple {t}")
         vset[tuple(t)] = False
     return vset
 
 
-def _gordan_non_vertices(st: State, nvs: list, P: list, d: int, dead: list, where: str) -> dict:
+def _gordan_non_vertices(st: State, nvs: list, P: list, sizes: list, d: int, wp: int, dead: list, where: str) -> dict:
     """The non-vertex prefixes ``[prefix, multipliers]`` verified (a Gordan certificate
     ``Σ μ (a_h − a') = 0`` each): ``{prefix: False}``."""
-    r, sizes = len(P), [len(p) for p in P]
-    wp = max(_wmax(pts) for pts in P)
-    nvset: dict = {}
-    prev = None
+    nvset, prev = {}, None
     for k, e in enumerate(nvs):
         w = f"{where}, non-vertex {k}"
         prefix = _entry(e, 2, w, "[prefix, multipliers]")[0]
         t = [integer(x, f"{w}: prefix") for x in _list(prefix, f"{w}: prefix", "point indices")]
-        if not 2 <= len(t) <= r or any(not 0 <= i < n for i, n in zip(t, sizes)):
-            raise Reject(f"{w}: a prefix has 2..{r} existing point indices")
+        if not 2 <= len(t) <= len(P) or any(not 0 <= i < n for i, n in zip(t, sizes)):
+            raise Reject(f"{w}: a prefix has 2..{len(P)} existing point indices")
         if any(i in dd for i, dd in zip(t, dead)):
             raise Reject(f"{w}: a prefix uses a point already shown not to be a vertex")
         prev = _after(t, prev, w, "non-vertex prefixes")
         mus = _list(e[1], w, "[factor, index, μ]", 1)
         mu_words = _wmax([[m[2] for m in mus if isinstance(m, list) and len(m) == 3 and type(m[2]) is int]])
         _budget(len(mus) * max(d, 1) * _mul(mu_words, wp), w, st)
-        acc = [0] * d
-        last = (-1, -1)
+        acc, last = [0] * d, (-1, -1)
         for m in mus:
             h = integer(_entry(m, 3, w, "[factor, index, μ]")[0], f"{w}: factor", 0)
             j = integer(m[1], f"{w}: index", 0)
             mu = integer(m[2], f"{w}: μ", 1)
             if h >= len(t) or j >= sizes[h] or j == t[h] or (h, j) <= last:
-                raise Reject(f"{w}: multipliers must be strictly increasing by (factor, index), "
-                             "on the prefix's factors, not at the prefix's own point")
+                raise Reject(f"{w}: multipliers need increasing (factor, index) on the prefix, off its own points")
             last = (h, j)
             for col in range(d):
                 acc[col] += mu * (P[h][t[h]][col] - P[h][j][col])
@@ -689,16 +655,13 @@ def rule_direct_sum(st: State, step: dict, where: str) -> None:
             delta = integer(rel[1], f"{ww}: δ", 1)
             lam = _ints(rel[2], len(B), f"{ww}: λ")
             _budget((len(B) + 1) * d * _mul(_wmax([lam, [delta]]), wp), ww, st)
-            gv = _sub(pts[j], pts[0])
-            if any(delta * gv[col] != sum(x * b[col] for x, b in zip(lam, bvec)) for col in range(d)):
+            if any(delta * (pts[j][col] - pts[0][col]) != sum(x * b[col] for x, b in zip(lam, bvec))
+                   for col in range(d)):
                 raise Reject(f"{ww}: δ (p_j - p_0) differs from Σ λ_i (p_i - p_0)")
         rows.extend(bvec)
-        if len(B) == n - 1:
-            # a simplex: every point is a vertex
-            if ent["vertices"] != [] or ent["non_vertices"] != []:
-                raise Reject(f"{w}: a simplex factor lists no vertices (all points are vertices)")
-            counts.append(n)
-            continue
+        simplex = len(B) == n - 1           # a simplex: every point is a vertex, and none is listed
+        if simplex and (ent["vertices"] != [] or ent["non_vertices"] != []):
+            raise Reject(f"{w}: a simplex factor lists no vertices (all points are vertices)")
         vs, prev = set(), -1
         for k, e in enumerate(_list(ent["vertices"], f"{w}: vertices", "[index, functional]")):
             ww = f"{w}, vertex {k}"
@@ -706,20 +669,14 @@ def rule_direct_sum(st: State, step: dict, where: str) -> None:
             _exposed(e[1], [(pts, {prev})], d, wp, n, 0, ww, st, f"point {prev}")
             vs.add(prev)
         nv = _point_non_vertices(ent["non_vertices"], pts, f"{w}: non_vertices", st)
-        if vs & set(nv) or len(vs) + len(nv) != n:
+        if not simplex and (vs & set(nv) or len(vs) + len(nv) != n):
             raise Reject(f"{w}: every point must be listed once, as a vertex or a non-vertex")
-        counts.append(len(vs))
+        counts.append(n if simplex else len(vs))
     if not _independent(rows, d, p, _wmax(rows), where, st):
-        raise Reject(f"{where}: the basis differences of all factors are not independent "
-                     f"modulo {p}: the sum is not direct")
-    st.lower = product(counts)
-    st.complete = True
+        raise Reject(f"{where}: the factors' basis differences are not independent modulo {p}: the sum is not direct")
+    st.lower, st.complete = product(counts), True
 
 
 # rule name -> (function, phase); chains before generic_heads (0.5) before the count (1)
-RULES = {
-    "indecomposable_chain": (rule_indecomposable_chain, 0),
-    "generic_heads": (rule_generic_heads, 0.5),
-    "minkowski_vertices": (rule_minkowski_vertices, 1),
-    "direct_sum": (rule_direct_sum, 1),
-}
+RULES = {"indecomposable_chain": (rule_indecomposable_chain, 0), "generic_heads": (rule_generic_heads, 0.5),
+         "minkowski_vertices": (rule_minkowski_vertices, 1), "direct_sum": (rule_direct_sum, 1)}
