@@ -41,6 +41,7 @@ from .state import State, x_vars
 MAX_GEOMETRY_WORK = 400_000_000
 MAX_PRIME = 1 << 64
 PROPORTIONAL_UNITS = 128     # one proportionality test: its images mod a prime, its z-products
+CHAIN_FIELDS = {"simplex": {"prime"}, "chain": {"triangles", "non_vertices"}}     # by kind
 
 __all__ = ["RULES", "MAX_GEOMETRY_WORK"]
 
@@ -97,12 +98,12 @@ def _ints(x, n: int, where: str) -> list:
     return [integer(v, where) for v in _entry(x, n, where, f"a list of {n} integers")]
 
 
-def _index(x, n: int, where: str, prev: int, skip: int = -1) -> int:
-    """A point index ``i`` of an entry, ``prev < i < n`` (strictly increasing) and ``i != skip``."""
+def _index(x, n: int, where: str, prev: int, own: int = -1) -> int:
+    """A point index ``i`` of an entry, ``prev < i < n`` (strictly increasing), not ``own`` (the
+    point a multiplier list is about)."""
     i = integer(x, f"{where}: index", 0)
-    if i <= prev or i >= n or i == skip:
-        raise Reject(f"{where}: indices must be strictly increasing"
-                     + (", existing and not the point itself" if skip >= 0 else " and existing"))
+    if i <= prev or i >= n or i == own:
+        raise Reject(f"{where}: indices must be strictly increasing, below {n}" + (f", not {own}" if own >= 0 else ""))
     return i
 
 
@@ -217,17 +218,12 @@ def difference_box(st: State) -> dict:
     return st.box
 
 
-def _content(vectors, vs: list, box: dict) -> int:
-    return gcd(*(x // box[j] for v in vectors for j, x in zip(vs, v) if x))
-
-
 def rule_indecomposable_chain(st: State, step: dict, where: str) -> None:
     """``D_h`` absolutely irreducible over ``K``: Gao simplex or a chain of triangles (9.1, 9.2)."""
     kind = step.get("kind") if isinstance(step, dict) else None
     if kind not in ("simplex", "chain"):
         raise Reject(f"{where}: kind must be 'simplex' or 'chain'")
-    fields(step, {"rule", "head", "kind"} | ({"prime"} if kind == "simplex" else {"triangles", "non_vertices"}),
-           set(), where)
+    fields(step, {"rule", "head", "kind"} | CHAIN_FIELDS[kind], set(), where)
     if st.generic:
         raise Reject(f"{where}: chains come before generic_heads")
     h = integer(step["head"], f"{where}: head", 0)
@@ -249,47 +245,43 @@ def rule_indecomposable_chain(st: State, step: dict, where: str) -> None:
         if not _independent(edges, d, p, wp, where, st):
             raise Reject(f"{where}: the differences p_i - p_0 are not independent modulo {p}")
     else:
-        edges = _triangle_chain(st, step, pts, d, wp, where)
+        # triangles [[a, b, c], functional]: 2-faces connected through shared edges, every point
+        # on none of them a non-vertex (Lemma 9.1)
+        tris = _list(step["triangles"], f"{where}: triangles", "[[a, b, c], functional]", 1)
+        _budget(len(tris) * n * d, where, st)
+        difference_box(st)       # charged before the triangles; the edges' contents are read from it
+        owners: dict = {}         # edge -> a triangle on it
+        parent = list(range(len(tris)))
+
+        def find(x):
+            while parent[x] != x:
+                parent[x] = x = parent[parent[x]]      # path halving
+            return x
+
+        prev = None
+        for t_i, t in enumerate(tris):
+            w = f"{where}, triangle {t_i}"
+            a, b, c = abc = _ints(_entry(t, 2, w, "[[a, b, c], functional]")[0], 3, f"{w}: vertices")
+            if not 0 <= a < b < c < n:
+                raise Reject(f"{w}: vertices must be point indices a < b < c below {n}")
+            prev = _after(abc, prev, w, "triangles")
+            # the n values of the functional, the parallel test and three edge contents
+            _exposed(t[1], [(pts, set(abc))], d, wp, n + 1, 5 * d * _mul(wp, wp), w, st, "the triangle")
+            if _parallel(_sub(pts[b], pts[a]), _sub(pts[c], pts[a])):
+                raise Reject(f"{w}: the three points are collinear")
+            for e in ((a, b), (a, c), (b, c)):       # a shared edge joins the triangles' components
+                parent[find(owners.setdefault(e, t_i))] = find(t_i)
+        if len({find(i) for i in range(len(tris))}) != 1:
+            raise Reject(f"{where}: the triangles are not connected through shared edges")
+        nv = _point_non_vertices(step["non_vertices"], pts, f"{where}: non_vertices", st)
+        if set(nv) != set(range(n)) - {i for e in owners for i in e}:
+            raise Reject(f"{where}: non_vertices must list exactly the points on no triangle")
+        edges = [_sub(pts[b], pts[a]) for a, b in owners]
     st.chains[h] = kind
-    if _content(edges, vs, difference_box(st)) != 1:
+    box = difference_box(st)      # contents are measured on the difference lattice (S1, S2)
+    if gcd(*(x // box[j] for v in edges for j, x in zip(vs, v) if x)) != 1:
         # indecomposable only (Lemma 9.1): generic_heads then needs non-homothety
         st.indecomposable.add(h)
-
-
-def _triangle_chain(st: State, step: dict, pts: list, d: int, wp: int, where: str) -> list:
-    """The triangles ``[[a, b, c], functional]`` of a chain verified (Lemma 9.1): 2-faces,
-    connected through shared edges, with every point on none a non-vertex; their edges."""
-    n = len(pts)
-    tris = _list(step["triangles"], f"{where}: triangles", "[[a, b, c], functional]", 1)
-    _budget(len(tris) * n * d, where, st)
-    difference_box(st)       # charged before the triangles; the edges' contents are read from it
-    edges: dict = {}
-    parent = list(range(len(tris)))
-
-    def find(x):
-        while parent[x] != x:
-            parent[x] = x = parent[parent[x]]      # path halving
-        return x
-
-    prev = None
-    for t_i, t in enumerate(tris):
-        w = f"{where}, triangle {t_i}"
-        a, b, c = abc = _ints(_entry(t, 2, w, "[[a, b, c], functional]")[0], 3, f"{w}: vertices")
-        if not 0 <= a < b < c < n:
-            raise Reject(f"{w}: vertices must be point indices a < b < c below {n}")
-        prev = _after(abc, prev, w, "triangles")
-        # the n values of the functional, the parallel test and three edge contents
-        _exposed(t[1], [(pts, set(abc))], d, wp, n + 1, 5 * d * _mul(wp, wp), w, st, "the triangle")
-        if _parallel(_sub(pts[b], pts[a]), _sub(pts[c], pts[a])):
-            raise Reject(f"{w}: the three points are collinear")
-        for e in ((a, b), (a, c), (b, c)):       # a shared edge joins the triangles' components
-            parent[find(edges.setdefault(e, t_i))] = find(t_i)
-    if len({find(i) for i in range(len(tris))}) != 1:
-        raise Reject(f"{where}: the triangles are not connected through shared edges")
-    nv = _point_non_vertices(step["non_vertices"], pts, f"{where}: non_vertices", st)
-    if set(nv) != set(range(n)) - {i for e in edges for i in e}:
-        raise Reject(f"{where}: non_vertices must list exactly the points on no triangle")
-    return [_sub(pts[b], pts[a]) for a, b in edges]
 
 
 # -- generic_heads ------------------------------------------------------------
@@ -365,26 +357,19 @@ def _proportional(A: dict, B: dict, t, st: State, where: str) -> bool:
     means ``A(s + t)·B(s0) ≠ A(s0 + t)·B(s)``.  Only when every image agrees are the
     products made, exactly; the images never accept anything."""
     _budget(PROPORTIONAL_UNITS + 4 * len(B), where, st)    # the calls, the images' pass
-    s0 = _lowest(B)
-    As0, Bs0 = A[P.mono_mul(s0, t)], B[s0]
-    pts = list(B)
-    ims = P.images([_as_poly(A[P.mono_mul(s, t)]) for s in pts] + [_as_poly(B[s]) for s in pts], st.budget)
-    if None not in ims:
-        ia, ib, i0 = ims[:len(pts)], ims[len(pts):], pts.index(s0)
-        if any(x * ib[i0] % P.IMAGE_PRIME != ia[i0] * y % P.IMAGE_PRIME for x, y in zip(ia, ib)):
-            return False
-    wa, wb = _zweight(As0), _zweight(Bs0)
-    for s, zp in B.items():
-        As = A[P.mono_mul(s, t)]
-        _budget(_zweight(As) * wb + wa * _zweight(zp), where, st)
-        if _zmul(As, Bs0) != _zmul(As0, zp):
+    n, i0 = len(B), list(B).index(_lowest(B))
+    As, Bs = [A[P.mono_mul(s, t)] for s in B], list(B.values())      # A(s + t), B(s) in the order of B
+    # each coefficient {e: c} as a polynomial in the one variable 0
+    ims = P.images([{(((0, e),) if e else ()): c for e, c in zp.items()} for zp in As + Bs], st.budget)
+    if None not in ims and any(x * ims[n + i0] % P.IMAGE_PRIME != ims[i0] * y % P.IMAGE_PRIME
+                               for x, y in zip(ims, ims[n:])):
+        return False
+    wa, wb = _zweight(As[i0]), _zweight(Bs[i0])
+    for As_s, Bs_s in zip(As, Bs):
+        _budget(_zweight(As_s) * wb + wa * _zweight(Bs_s), where, st)
+        if _zmul(As_s, Bs[i0]) != _zmul(As[i0], Bs_s):
             return False
     return True
-
-
-def _as_poly(zp: dict) -> dict:
-    """A z-coefficient ``{e: c}`` as a sparse polynomial in the one variable 0."""
-    return {(((0, e),) if e else ()): c for e, c in zp.items()}
 
 
 def _zweight(p: dict) -> int:
@@ -503,10 +488,9 @@ def _non_homothetic(st: State, step: dict, reps: list, indec: set, where: str) -
                      f"above 1) is one of two or more non-constant classes (heads {sorted(indec & set(reps))})")
     if not needed:
         return
-    dim = st.pb.dim
     cs = _list(step["width_functionals"], f"{where}: width_functionals", "functionals", 1)
-    _budget(len(cs) * (dim + 1), where, st)
-    cs = [_ints(c, dim, f"{where}, width functional {i}") for i, c in enumerate(cs)]
+    _budget(len(cs) * (st.pb.dim + 1), where, st)
+    cs = [_ints(c, st.pb.dim, f"{where}, width functional {i}") for i, c in enumerate(cs)]
     # the widths of every representative, charged before any is computed: one product of a
     # functional's entry and an exponent per (functional, pair), a gcd and a quotient per width
     dens = [st.pb.den[h] for h in reps]
@@ -515,7 +499,7 @@ def _non_homothetic(st: State, step: dict, reps: list, indec: set, where: str) -
             + 3 * len(cs) * len(reps) * _mul(wc + we, wc + we), where, st)
     seen: dict = {}
     for h, D in zip(reps, dens):
-        seen.setdefault(_width_class(D, cs, dim), []).append(h)
+        seen.setdefault(_width_class(D, cs, st.pb.dim), []).append(h)
     for hs in seen.values():
         if len(hs) > 1 and any(h in indec for h in hs):
             raise Reject(f"{where}: heads {hs[0]} and {hs[1]} have proportional widths: not proven non-homothetic")
@@ -543,9 +527,8 @@ def rule_minkowski_vertices(st: State, step: dict, where: str) -> None:
     if not isinstance(complete, bool):
         raise Reject(f"{where}: complete must be true or false")
     verts = _list(step["vertices"], f"{where}: vertices", "[tuple, vertex, functional]")
-    nvs, pnv = step["non_vertices"], step["point_non_vertices"]
-    if not isinstance(nvs, list) or not isinstance(pnv, list) or len(pnv) != len(P):
-        raise Reject(f"{where}: non_vertices is a list; point_non_vertices has one list per factor")
+    nvs = _list(step["non_vertices"], f"{where}: non_vertices", "[prefix, multipliers]")
+    pnv = _entry(step["point_non_vertices"], len(P), f"{where}: point_non_vertices", "one list per factor")
     sizes, wp = [len(p) for p in P], max(_wmax(pts) for pts in P)
     vset = _listed_vertices(st, verts, P, sizes, d, wp, where)
     if not complete:
@@ -554,8 +537,7 @@ def rule_minkowski_vertices(st: State, step: dict, where: str) -> None:
         if not 0 < len(verts) < product(sizes):
             raise Reject(f"{where}: a partial count lists at least one vertex, and not every candidate tuple")
     else:
-        dead = [_point_non_vertices(x, pts, f"{where}: point_non_vertices {i}", st)
-                for i, (x, pts) in enumerate(zip(pnv, P))]
+        dead = [_point_non_vertices(x, P[i], f"{where}: point_non_vertices {i}", st) for i, x in enumerate(pnv)]
         alive = [[i for i in range(n) if i not in dd] for n, dd in zip(sizes, dead)]
         nvset = _gordan_non_vertices(st, nvs, P, sizes, d, wp, dead, where)
         # every candidate decided: depth-first over surviving prefixes
@@ -610,7 +592,7 @@ def _gordan_non_vertices(st: State, nvs: list, P: list, sizes: list, d: int, wp:
         mus = _list(e[1], w, "[factor, index, μ]", 1)
         mu_words = _wmax([[m[2] for m in mus if isinstance(m, list) and len(m) == 3 and type(m[2]) is int]])
         _budget(len(mus) * max(d, 1) * _mul(mu_words, wp), w, st)
-        acc, last = [0] * d, (-1, -1)
+        terms, last = [], (-1, -1)
         for m in mus:
             h = integer(_entry(m, 3, w, "[factor, index, μ]")[0], f"{w}: factor", 0)
             j = integer(m[1], f"{w}: index", 0)
@@ -618,9 +600,8 @@ def _gordan_non_vertices(st: State, nvs: list, P: list, sizes: list, d: int, wp:
             if h >= len(t) or j >= sizes[h] or j == t[h] or (h, j) <= last:
                 raise Reject(f"{w}: multipliers need increasing (factor, index) on the prefix, off its own points")
             last = (h, j)
-            for col in range(d):
-                acc[col] += mu * (P[h][t[h]][col] - P[h][j][col])
-        if any(acc):
+            terms.append((mu, P[h][t[h]], P[h][j]))
+        if any(sum(mu * (a[col] - b[col]) for mu, a, b in terms) for col in range(d)):
             raise Reject(f"{w}: Σ μ (a_h - a') is not zero: not a Gordan certificate")
         nvset[tuple(t)] = False
     return nvset
@@ -631,9 +612,7 @@ def rule_direct_sum(st: State, step: dict, where: str) -> None:
     fields(step, {"rule", "prime", "factors"}, set(), where)
     P, d = _factor_points(st, where, True)
     p = _prime(step["prime"], where)
-    fs = step["factors"]
-    if not isinstance(fs, list) or len(fs) != len(P):
-        raise Reject(f"{where}: factors must have one entry per bound factor ({len(P)})")
+    fs = _entry(step["factors"], len(P), f"{where}: factors", f"one entry per bound factor ({len(P)})")
     rows, counts = [], []
     for f_i, (ent, pts) in enumerate(zip(fs, P)):
         w = f"{where}, factor {f_i}"
