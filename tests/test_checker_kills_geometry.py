@@ -356,7 +356,7 @@ def test_a_budget_that_runs_out_in_a_step_names_the_step(docs, reference):
     (lambda s: s["triangles"].insert(1, copy.deepcopy(s["triangles"][0])),
      "triangle 1: triangles must be strictly increasing"),
     (lambda s: s["non_vertices"][0][1].append([6, 1]),
-     "non_vertices 0: indices must be strictly increasing, below 6, not 2"),
+     "non_vertices 0: indices must be strictly increasing, existing and not the point itself"),
 ], ids=["triangle-of-three", "triangle-twice", "multiplier-past-the-end"])
 def test_a_chain_names_the_bad_entry(name, doc, reference, change, said):
     """A triangle is exactly ``[[a, b, c], functional]`` and strictly after the one before

@@ -103,7 +103,8 @@ def _index(x, n: int, where: str, prev: int, own: int = -1) -> int:
     point a multiplier list is about)."""
     i = integer(x, f"{where}: index", 0)
     if i <= prev or i >= n or i == own:
-        raise Reject(f"{where}: indices must be strictly increasing, below {n}" + (f", not {own}" if own >= 0 else ""))
+        raise Reject(f"{where}: indices must be strictly increasing"
+                     + (", existing and not the point itself" if own >= 0 else " and existing"))
     return i
 
 
@@ -530,7 +531,20 @@ def rule_minkowski_vertices(st: State, step: dict, where: str) -> None:
     nvs = _list(step["non_vertices"], f"{where}: non_vertices", "[prefix, multipliers]")
     pnv = _entry(step["point_non_vertices"], len(P), f"{where}: point_non_vertices", "one list per factor")
     sizes, wp = [len(p) for p in P], max(_wmax(pts) for pts in P)
-    vset = _listed_vertices(st, verts, P, sizes, d, wp, where)
+    # the listed vertices verified (Lemma 9.4: the functional has the tuple's point as unique
+    # maximizer on every factor): {tuple: False} until the enumeration reaches them
+    _budget(len(verts), where, st)      # then each vertex by its functional's words, when read
+    vset, prev = {}, None
+    for k, e in enumerate(verts):
+        w = f"{where}, vertex {k}"
+        t = _ints(_entry(e, 3, w, "[tuple, vertex, functional]")[0], len(P), f"{w}: tuple")
+        if any(not 0 <= i < n for i, n in zip(t, sizes)):
+            raise Reject(f"{w}: a point index out of range")
+        prev = _after(t, prev, w, "vertex tuples")
+        if _ints(e[1], d, f"{w}: vertex") != [sum(P[h][i][j] for h, i in enumerate(t)) for j in range(d)]:
+            raise Reject(f"{w}: the vertex is not the sum of the tuple's points")
+        _exposed(e[2], [(pts, {i}) for i, pts in zip(t, P)], d, wp, sum(sizes), len(P) * d // 4, w, st, f"tuple {t}")
+        vset[tuple(t)] = False
     if not complete:
         if nvs or any(x != [] for x in pnv):
             raise Reject(f"{where}: a partial count carries no non-vertex certificates")
@@ -556,24 +570,6 @@ def rule_minkowski_vertices(st: State, step: dict, where: str) -> None:
         if not all(nvset.values()) or not all(vset.values()):
             raise Reject(f"{where}: a certificate entry is not a candidate of the enumeration")
     st.lower, st.complete = len(verts), complete
-
-
-def _listed_vertices(st: State, verts: list, P: list, sizes: list, d: int, wp: int, where: str) -> dict:
-    """The listed vertices ``[tuple, vertex, functional]`` verified (Lemma 9.4: the functional
-    has the tuple's point as unique maximizer on every factor): ``{tuple: False}``."""
-    _budget(len(verts), where, st)      # then each vertex by its functional's words, when read
-    vset, prev = {}, None
-    for k, e in enumerate(verts):
-        w = f"{where}, vertex {k}"
-        t = _ints(_entry(e, 3, w, "[tuple, vertex, functional]")[0], len(P), f"{w}: tuple")
-        if any(not 0 <= i < n for i, n in zip(t, sizes)):
-            raise Reject(f"{w}: a point index out of range")
-        prev = _after(t, prev, w, "vertex tuples")
-        if _ints(e[1], d, f"{w}: vertex") != [sum(P[h][i][j] for h, i in enumerate(t)) for j in range(d)]:
-            raise Reject(f"{w}: the vertex is not the sum of the tuple's points")
-        _exposed(e[2], [(pts, {i}) for i, pts in zip(t, P)], d, wp, sum(sizes), len(P) * d // 4, w, st, f"tuple {t}")
-        vset[tuple(t)] = False
-    return vset
 
 
 def _gordan_non_vertices(st: State, nvs: list, P: list, sizes: list, d: int, wp: int, dead: list, where: str) -> dict:
