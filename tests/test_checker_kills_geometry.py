@@ -374,7 +374,7 @@ def test_a_gordan_multiplier_is_a_triple(name, doc, reference):
     step = _step(doc, "minkowski_vertices")
     step["non_vertices"][0][1][0].pop()
     v = _check(doc, reference)
-    assert v.status == "invalid" and "non-vertex 0: a multiplier is [factor, index, μ]" \
+    assert v.status == "invalid" and "non-vertex 0: expected [factor, index, μ]" \
         in v.message, v.message
 
 

@@ -41,6 +41,9 @@ from .state import State, x_vars
 MAX_GEOMETRY_WORK = 400_000_000
 MAX_PRIME = 1 << 64
 PROPORTIONAL_UNITS = 128     # one proportionality test: its images mod a prime, its z-products
+CHAIN_FIELDS = {"simplex": {"prime"}, "chain": {"triangles", "non_vertices"}}     # by kind
+
+__all__ = ["RULES", "MAX_GEOMETRY_WORK"]
 
 
 def dense_points(f: dict, dim: int, vs: list, st: State | None = None, where: str = "") -> list:
@@ -53,13 +56,7 @@ def dense_points(f: dict, dim: int, vs: list, st: State | None = None, where: st
     """
     if st is not None:
         _budget((len(f) + 1) * (len(vs) + 1), where, st)
-    pts = set()
-    for m in f:
-        d = dict(m)
-        pts.add(tuple(d.get(v, 0) for v in vs))
-    return sorted(pts)
-
-__all__ = ["RULES", "MAX_GEOMETRY_WORK"]
+    return sorted({tuple(m.get(v, 0) for v in vs) for m in map(dict, f)})
 
 
 # -- small exact helpers ------------------------------------------------------
@@ -83,10 +80,39 @@ def _parallel(u, v) -> bool:
     return all(u[i] * y == v[i] * x for x, y in zip(u, v))
 
 
+def _list(x, where: str, what: str, least: int = 0) -> list:
+    """``x``, checked to be a list (of at least ``least`` entries) of ``what``."""
+    if not isinstance(x, list) or len(x) < least:
+        raise Reject(f"{where}: expected a {'non-empty ' if least else ''}list of {what}")
+    return x
+
+
+def _entry(e, n: int, where: str, what: str) -> list:
+    """``e``, checked to be a list of ``n`` items (``what`` shows them)."""
+    if not isinstance(e, list) or len(e) != n:
+        raise Reject(f"{where}: expected {what}")
+    return e
+
+
 def _ints(x, n: int, where: str) -> list:
-    if not isinstance(x, list) or len(x) != n:
-        raise Reject(f"{where}: expected a list of {n} integers")
-    return [integer(v, where) for v in x]
+    return [integer(v, where) for v in _entry(x, n, where, f"a list of {n} integers")]
+
+
+def _index(x, n: int, where: str, prev: int, own: int = -1) -> int:
+    """A point index ``i`` of an entry, ``prev < i < n`` (strictly increasing), not ``own`` (the
+    point a multiplier list is about)."""
+    i = integer(x, f"{where}: index", 0)
+    if i <= prev or i >= n or i == own:
+        raise Reject(f"{where}: indices must be strictly increasing"
+                     + (", existing and not the point itself" if own >= 0 else " and existing"))
+    return i
+
+
+def _after(key, prev, where: str, what: str):
+    """``key``, checked to come strictly after ``prev`` (None: the first entry)."""
+    if prev is not None and not key > prev:
+        raise Reject(f"{where}: {what} must be strictly increasing")
+    return key
 
 
 def _wmax(rows) -> int:
@@ -96,12 +122,6 @@ def _wmax(rows) -> int:
     (2, 1)
     """
     big = max((max(max(r), -min(r)) for r in rows if len(r)), default=0)
-    return 1 + (big.bit_length() >> 6)
-
-
-def _exponent_words(polys) -> int:
-    """64-bit words of the longest exponent of the polynomials ``polys`` (at least 1)."""
-    big = max((abs(e) for f in polys for m in f for _, e in m), default=0)
     return 1 + (big.bit_length() >> 6)
 
 
@@ -128,8 +148,8 @@ def _dots(n: int, d: int, wa: int, wb: int) -> int:
 def _budget(work: int, where: str, st: State) -> None:
     st.budget.charge(work, where)
     if work > MAX_GEOMETRY_WORK:
-        raise Unsupported(f"{where}: verifying this step needs about {work} multiplications "
-                          f"(the checker does up to {MAX_GEOMETRY_WORK})")
+        raise Unsupported(f"{where}: verifying this step needs about {work} multiplications (the checker does up to "
+                          f"{MAX_GEOMETRY_WORK})")
 
 
 def _prime(x, where: str) -> int:
@@ -139,62 +159,45 @@ def _prime(x, where: str) -> int:
     return p
 
 
-def _unique_max(c, pts, i: int) -> bool:
-    """``<c, ·>`` has the unique maximizer ``pts[i]``."""
-    top = _dot(c, pts[i])
-    return all(j == i or _dot(c, q) < top for j, q in enumerate(pts))
+def _independent(rows: list, d: int, p: int, w: int, where: str, st: State) -> bool:
+    """At most ``d`` rows (entries of about ``w`` words), independent modulo ``p``; the
+    elimination is charged first."""
+    _budget(len(rows) * (d * (w + _mul(w, w)) + len(rows) * (1 + d // 32)), where, st)
+    return len(rows) <= d and rank_mod(rows, p, st.budget) == len(rows)
 
 
-def _mu_list(x, where: str, n: int, skip: int) -> list:
-    """``[[j, μ], ...]``: j strictly increasing, ``0 <= j < n``, ``j != skip``, ``μ >= 1``."""
-    if not isinstance(x, list) or not x:
-        raise Reject(f"{where}: multipliers are a non-empty list of [index, μ]")
-    out, prev = [], -1
-    for e in x:
-        if not isinstance(e, list) or len(e) != 2:
-            raise Reject(f"{where}: a multiplier is [index, μ]")
-        j = integer(e[0], f"{where}: index", 0)
-        mu = integer(e[1], f"{where}: μ", 1)
-        if j <= prev or j >= n or j == skip:
-            raise Reject(f"{where}: indices must be strictly increasing, existing and not the point itself")
-        prev = j
-        out.append((j, mu))
-    return out
+def _exposed(x, tops: list, d: int, wp: int, values: int, extra: int, where: str, st: State, what: str) -> None:
+    """The functional ``x`` (``d`` integers) is largest exactly on ``face`` among the points
+    ``pts``, for every ``(pts, face)`` of ``tops``; its ``values`` values with ``d`` entries
+    (points of ``wp`` words) and ``extra`` more units are charged first."""
+    c = _ints(x, d, f"{where}: functional")
+    _budget(_dots(values, d, _wmax([c]), wp) + extra, where, st)
+    for pts, face in tops:
+        vals = [_dot(c, q) for q in pts]
+        top = max(vals)
+        if {k for k, v in enumerate(vals) if v == top} != face:
+            raise Reject(f"{where}: the functional's maximum is not attained at exactly {what}")
 
 
 def _point_non_vertices(x, pts: list, where: str, st: State) -> dict:
-    """``[[i, [[j, μ], ...]], ...]``, strictly increasing ``i``: ``Σ μ_j (p_i - p_j) = 0``."""
-    if not isinstance(x, list):
-        raise Reject(f"{where}: expected a list of [index, multipliers]")
-    out, prev = {}, -1
-    n = len(pts)
-    wp = _wmax(pts)
-    for k, e in enumerate(x):
+    """``[[i, [[j, μ], ...]], ...]``, strictly increasing ``i``: ``Σ μ_j (p_i - p_j) = 0``
+    (``j`` strictly increasing, not ``i``, ``μ >= 1``)."""
+    out, prev, wp = {}, -1, _wmax(pts)
+    for k, e in enumerate(_list(x, where, "[index, multipliers]")):
         w = f"{where} {k}"
-        if not isinstance(e, list) or len(e) != 2:
-            raise Reject(f"{w}: expected [index, multipliers]")
-        i = integer(e[0], f"{w}: index", 0)
-        if i <= prev or i >= n:
-            raise Reject(f"{w}: indices must be strictly increasing and existing")
-        prev = i
-        mus = _mu_list(e[1], w, n, i)
+        i = prev = _index(_entry(e, 2, w, "[index, multipliers]")[0], len(pts), w, prev)
+        mus, last = [], -1
+        for m in _list(e[1], w, "[index, μ]", 1):
+            last = _index(_entry(m, 2, w, "[index, μ]")[0], len(pts), w, last, i)
+            mus.append((last, integer(m[1], f"{w}: μ", 1)))
         _budget((len(mus) + 1) * (len(pts[i]) + 1) * _mul(_wmax([[mu for _, mu in mus]]), wp), w, st)
-        for col in range(len(pts[i])):
-            if sum(mu * (pts[i][col] - pts[j][col]) for j, mu in mus):
-                raise Reject(f"{w}: the multipliers do not write point {i} as a convex "
-                             "combination of the others")
+        if any(sum(mu * (pts[i][col] - pts[j][col]) for j, mu in mus) for col in range(len(pts[i]))):
+            raise Reject(f"{w}: the multipliers do not write point {i} as a convex combination of the others")
         out[i] = mus
     return out
 
 
 # -- indecomposable_chain -----------------------------------------------------
-
-def _head_points(st: State, h: int) -> tuple[list, list]:
-    D = st.pb.den[h]
-    st.budget.charge(P.size(D), "reading a head's points")
-    vs = sorted(x_vars(D, st.pb.dim))
-    return dense_points(D, st.pb.dim, vs, st, "a head's points"), vs
-
 
 def difference_box(st: State) -> dict:
     """``c_j`` = gcd over all heads of coordinate ``j`` of the differences of their keys.
@@ -204,124 +207,80 @@ def difference_box(st: State) -> dict:
     measured there: an edge ``e`` has content ``gcd_j(e_j / c_j)`` (S1, S2).
     """
     if st.box is None:
-        dim = st.pb.dim
         box: dict = {}
         for D in st.pb.den:
             # each point is compared with the first on the union of their variables
             st.budget.charge(P.size(D) + len(D) * len(next(iter(D))), "the difference lattice")
-            first = None
-            for m in D:
-                x = dict((v, e) for v, e in m if v < dim)
-                if first is None:
-                    first = x
-                    continue
-                for j in set(x) | set(first):
-                    box[j] = gcd(box.get(j, 0), x.get(j, 0) - first.get(j, 0))
+            xs = [{v: e for v, e in m if v < st.pb.dim} for m in D]
+            for x in xs[1:]:
+                for j in set(x) | set(xs[0]):
+                    box[j] = gcd(box.get(j, 0), x.get(j, 0) - xs[0].get(j, 0))
         st.box = box
     return st.box
-
-
-def _content(vectors, vs: list, box: dict) -> int:
-    cont = 0
-    for v in vectors:
-        for j, x in zip(vs, v):
-            if x:
-                cont = gcd(cont, x // box[j])
-    return cont
 
 
 def rule_indecomposable_chain(st: State, step: dict, where: str) -> None:
     """``D_h`` absolutely irreducible over ``K``: Gao simplex or a chain of triangles (9.1, 9.2)."""
     kind = step.get("kind") if isinstance(step, dict) else None
-    if kind == "simplex":
-        fields(step, {"rule", "head", "kind", "prime"}, set(), where)
-    elif kind == "chain":
-        fields(step, {"rule", "head", "kind", "triangles", "non_vertices"}, set(), where)
-    else:
+    if kind not in ("simplex", "chain"):
         raise Reject(f"{where}: kind must be 'simplex' or 'chain'")
+    fields(step, {"rule", "head", "kind"} | CHAIN_FIELDS[kind], set(), where)
     if st.generic:
         raise Reject(f"{where}: chains come before generic_heads")
     h = integer(step["head"], f"{where}: head", 0)
-    if h >= len(st.pb.den):
-        raise Reject(f"{where}: head {h} does not exist")
-    if h <= st.last_chain:
-        raise Reject(f"{where}: chain steps must be strictly increasing by head")
+    if h >= len(st.pb.den) or h <= st.last_chain:
+        raise Reject(f"{where}: chain steps name existing heads, strictly increasing by head (not head {h})")
     st.last_chain = h
-    pts, vs = _head_points(st, h)
-    n, d = len(pts), len(vs)
+    D = st.pb.den[h]
+    st.budget.charge(P.size(D), "reading a head's points")
+    vs = sorted(x_vars(D, st.pb.dim))
+    pts = dense_points(D, st.pb.dim, vs, st, "a head's points")
+    n, d, wp = len(pts), len(vs), _wmax(pts)
     if n < 2:
         raise Reject(f"{where}: head {h} has a single key: its denominator is a unit")
     if kind == "simplex":
         p = _prime(step["prime"], where)
-        diffs = [_sub(q, pts[0]) for q in pts[1:]]
-        if len(diffs) > d:
+        edges = [_sub(q, pts[0]) for q in pts[1:]]
+        if len(edges) > d:
             raise Reject(f"{where}: {n} points in dimension {d} are not affinely independent")
-        wp = _wmax(pts)
-        _budget(len(diffs) * (d * (wp + _mul(wp, wp)) + len(diffs) * (1 + d // 32)), where, st)
-        if rank_mod(diffs, p, st.budget) != len(diffs):
+        if not _independent(edges, d, p, wp, where, st):
             raise Reject(f"{where}: the differences p_i - p_0 are not independent modulo {p}")
-        cont = _content(diffs, vs, difference_box(st))
-        st.chains[h] = kind
-        if cont != 1:
-            # indecomposable only (Lemma 9.1): generic_heads then needs non-homothety
-            st.indecomposable.add(h)
-        return
-    tris = step["triangles"]
-    if not isinstance(tris, list) or not tris:
-        raise Reject(f"{where}: triangles must be a non-empty list of [[a, b, c], functional]")
-    _budget(len(tris) * n * d, where, st)
-    wp = _wmax(pts)
-    prev = None
-    edges: dict = {}
-    covered: set = set()
-    parent = list(range(len(tris)))
+    else:
+        # triangles [[a, b, c], functional]: 2-faces connected through shared edges, every point
+        # on none of them a non-vertex (Lemma 9.1)
+        tris = _list(step["triangles"], f"{where}: triangles", "[[a, b, c], functional]", 1)
+        _budget(len(tris) * n * d, where, st)
+        difference_box(st)       # charged before the triangles; the edges' contents are read from it
+        owners: dict = {}         # edge -> a triangle on it
+        parent = list(range(len(tris)))
 
-    def find(x):
-        while parent[x] != x:
-            parent[x] = parent[parent[x]]
-            x = parent[x]
-        return x
+        def find(x):
+            while parent[x] != x:
+                parent[x] = x = parent[parent[x]]      # path halving
+            return x
 
-    box = difference_box(st)
-    cont = 0
-    for t_i, t in enumerate(tris):
-        w = f"{where}, triangle {t_i}"
-        if not isinstance(t, list) or len(t) != 2:
-            raise Reject(f"{w}: expected [[a, b, c], functional]")
-        abc = _ints(t[0], 3, f"{w}: vertices")
-        a, b, c = abc
-        if not 0 <= a < b < c < n:
-            raise Reject(f"{w}: vertices must be point indices a < b < c below {n}")
-        if prev is not None and not abc > prev:
-            raise Reject(f"{w}: triangles must be strictly increasing")
-        prev = abc
-        fn = _ints(t[1], d, f"{w}: functional")
-        # the n values of the functional, the parallel test and three edge contents
-        _budget(_dots(n + 1, d, _wmax([fn]), wp) + 5 * d * _mul(wp, wp), w, st)
-        u, v = _sub(pts[b], pts[a]), _sub(pts[c], pts[a])
-        if _parallel(u, v):
-            raise Reject(f"{w}: the three points are collinear")
-        vals = [_dot(fn, q) for q in pts]
-        top = vals[a]
-        if vals[b] != top or vals[c] != top:
-            raise Reject(f"{w}: the functional is not constant on the triangle")
-        if any(x >= top for k, x in enumerate(vals) if k not in (a, b, c)):
-            raise Reject(f"{w}: the functional's maximum is not attained at exactly the triangle")
-        covered.update(abc)
-        for e in ((a, b), (a, c), (b, c)):
-            if e in edges:
-                ra, rb = find(edges[e]), find(t_i)
-                parent[ra] = rb
-            else:
-                edges[e] = t_i
-                cont = gcd(cont, _content([_sub(pts[e[1]], pts[e[0]])], vs, box))
-    if len({find(i) for i in range(len(tris))}) != 1:
-        raise Reject(f"{where}: the triangles are not connected through shared edges")
-    nv = _point_non_vertices(step["non_vertices"], pts, f"{where}: non_vertices", st)
-    if set(nv) != set(range(n)) - covered:
-        raise Reject(f"{where}: non_vertices must list exactly the points on no triangle")
+        prev = None
+        for t_i, t in enumerate(tris):
+            w = f"{where}, triangle {t_i}"
+            a, b, c = abc = _ints(_entry(t, 2, w, "[[a, b, c], functional]")[0], 3, f"{w}: vertices")
+            if not 0 <= a < b < c < n:
+                raise Reject(f"{w}: vertices must be point indices a < b < c below {n}")
+            prev = _after(abc, prev, w, "triangles")
+            # the n values of the functional, the parallel test and three edge contents
+            _exposed(t[1], [(pts, set(abc))], d, wp, n + 1, 5 * d * _mul(wp, wp), w, st, "the triangle")
+            if _parallel(_sub(pts[b], pts[a]), _sub(pts[c], pts[a])):
+                raise Reject(f"{w}: the three points are collinear")
+            for e in ((a, b), (a, c), (b, c)):       # a shared edge joins the triangles' components
+                parent[find(owners.setdefault(e, t_i))] = find(t_i)
+        if len({find(i) for i in range(len(tris))}) != 1:
+            raise Reject(f"{where}: the triangles are not connected through shared edges")
+        nv = _point_non_vertices(step["non_vertices"], pts, f"{where}: non_vertices", st)
+        if set(nv) != set(range(n)) - {i for e in owners for i in e}:
+            raise Reject(f"{where}: non_vertices must list exactly the points on no triangle")
+        edges = [_sub(pts[b], pts[a]) for a, b in owners]
     st.chains[h] = kind
-    if cont != 1:
+    box = difference_box(st)      # contents are measured on the difference lattice (S1, S2)
+    if gcd(*(x // box[j] for v in edges for j, x in zip(vs, v) if x)) != 1:
         # indecomposable only (Lemma 9.1): generic_heads then needs non-homothety
         st.indecomposable.add(h)
 
@@ -336,15 +295,10 @@ def _zpolys(poly: dict, dim: int) -> dict:
     """
     out: dict = {}
     for m, c in poly.items():
-        ze = 0
-        if m and m[-1][0] >= dim:            # z has the largest index, dim
-            ze = m[-1][1]
-            m = m[:-1]
+        ze, m = (m[-1][1], m[:-1]) if m and m[-1][0] >= dim else (0, m)    # z has the largest index, dim
         zp = out.setdefault(m, {})
         zp[ze] = zp.get(ze, 0) + c
-        if not zp[ze]:
-            del zp[ze]
-    return {k: v for k, v in out.items() if v}
+    return {m: nz for m, zp in out.items() if (nz := {e: c for e, c in zp.items() if c})}
 
 
 def _zmul(a: dict, b: dict) -> dict:
@@ -368,13 +322,7 @@ def _shape(A: dict) -> frozenset:
 
 def _translate(A: dict, B: dict):
     """``t`` with ``supp A = supp B + t``, or None."""
-    if len(A) != len(B):
-        return None
-    t = P.mono_div(_lowest(A), _lowest(B))
-    for s in B:
-        if P.mono_mul(s, t) not in A:
-            return None
-    return t
+    return P.mono_div(_lowest(A), _lowest(B)) if len(A) == len(B) and _shape(A) == _shape(B) else None
 
 
 def _monomial_unit(A: dict, B: dict, t):
@@ -382,13 +330,8 @@ def _monomial_unit(A: dict, B: dict, t):
     s0 = _lowest(B)
     pa, pb_ = A[P.mono_mul(s0, t)], B[s0]
     ea, eb = max(pa), max(pb_)
-    q = Fraction(pa[ea]) / Fraction(pb_[eb])
-    a = ea - eb
-    for s, zp in B.items():
-        want = {e + a: q * c for e, c in zp.items()}
-        if A[P.mono_mul(s, t)] != want:
-            return None
-    return q, a
+    q, a = Fraction(pa[ea]) / Fraction(pb_[eb]), ea - eb
+    return (q, a) if all(A[P.mono_mul(s, t)] == {e + a: q * c for e, c in zp.items()} for s, zp in B.items()) else None
 
 
 def _monomial_form(A: dict):
@@ -403,8 +346,7 @@ def _monomial_form(A: dict):
         return None
     s0 = _lowest(A)
     ((e0, c0),) = A[s0].items()
-    return frozenset((P.mono_div(s, s0), e - e0, Fraction(c) / c0)
-                     for s, zp in A.items() for e, c in zp.items())
+    return frozenset((P.mono_div(s, s0), e - e0, Fraction(c) / c0) for s, zp in A.items() for e, c in zp.items())
 
 
 def _proportional(A: dict, B: dict, t, st: State, where: str) -> bool:
@@ -416,28 +358,19 @@ def _proportional(A: dict, B: dict, t, st: State, where: str) -> bool:
     means ``A(s + t)·B(s0) ≠ A(s0 + t)·B(s)``.  Only when every image agrees are the
     products made, exactly; the images never accept anything."""
     _budget(PROPORTIONAL_UNITS + 4 * len(B), where, st)    # the calls, the images' pass
-    s0 = _lowest(B)
-    As0, Bs0 = A[P.mono_mul(s0, t)], B[s0]
-    pts = list(B)
-    ims = P.images([_as_poly(A[P.mono_mul(s, t)]) for s in pts] + [_as_poly(B[s]) for s in pts],
-                   st.budget)
-    if None not in ims:
-        ia, ib = ims[:len(pts)], ims[len(pts):]
-        i0 = pts.index(s0)
-        if any(x * ib[i0] % P.IMAGE_PRIME != ia[i0] * y % P.IMAGE_PRIME for x, y in zip(ia, ib)):
-            return False
-    w0 = _zweight(As0), _zweight(Bs0)
-    for s, zp in B.items():
-        As = A[P.mono_mul(s, t)]
-        _budget(_zweight(As) * w0[1] + w0[0] * _zweight(zp), where, st)
-        if _zmul(As, Bs0) != _zmul(As0, zp):
+    n, i0 = len(B), list(B).index(_lowest(B))
+    As, Bs = [A[P.mono_mul(s, t)] for s in B], list(B.values())      # A(s + t), B(s) in the order of B
+    # each coefficient {e: c} as a polynomial in the one variable 0
+    ims = P.images([{(((0, e),) if e else ()): c for e, c in zp.items()} for zp in As + Bs], st.budget)
+    if None not in ims and any(x * ims[n + i0] % P.IMAGE_PRIME != ims[i0] * y % P.IMAGE_PRIME
+                               for x, y in zip(ims, ims[n:])):
+        return False
+    wa, wb = _zweight(As[i0]), _zweight(Bs[i0])
+    for As_s, Bs_s in zip(As, Bs):
+        _budget(_zweight(As_s) * wb + wa * _zweight(Bs_s), where, st)
+        if _zmul(As_s, Bs[i0]) != _zmul(As[i0], Bs_s):
             return False
     return True
-
-
-def _as_poly(zp: dict) -> dict:
-    """A z-coefficient ``{e: c}`` as a sparse polynomial in the one variable 0."""
-    return {(((0, e),) if e else ()): c for e, c in zp.items()}
 
 
 def _zweight(p: dict) -> int:
@@ -459,48 +392,36 @@ def rule_generic_heads(st: State, step: dict, where: str) -> None:
     if st.factors or st.flint_used:
         raise Reject(f"{where}: generic_heads replaces every other factor step")
     pb = st.pb
-    dim = pb.dim
     # a unit has one x-point; monomials are keyed by (variable, exponent) pairs, so
     # x_0 and x_1 are two points (keying by exponents alone made x_0 + x_1 a "unit")
     _budget(sum(_zwork(D) for D in pb.den), where, st)
-    Z = [_zpolys(D, dim) for D in pb.den]
+    Z = [_zpolys(D, pb.dim) for D in pb.den]
     nonunit = [h for h, zd in enumerate(Z) if len(zd) > 1]
-    cls = step["classes"]
-    if not isinstance(cls, list):
-        raise Reject(f"{where}: classes must be a list of lists of head indices")
-    seen, prev_first = [], -1
-    parsed = []
-    for c_i, c in enumerate(cls):
+    seen: list = []
+    parsed: list = []
+    for c_i, c in enumerate(_list(step["classes"], f"{where}: classes", "lists of head indices")):
         w = f"{where}, class {c_i}"
-        if not isinstance(c, list) or not c:
-            raise Reject(f"{w}: a class is a non-empty list of head indices")
-        hs = [integer(h, w, 0) for h in c]
-        if any(b <= a for a, b in zip(hs, hs[1:])) or hs[0] <= prev_first:
+        hs = [integer(h, w, 0) for h in _list(c, w, "head indices", 1)]
+        if any(b <= a for a, b in zip(hs, hs[1:])) or (parsed and hs[0] <= parsed[-1][0]):
             raise Reject(f"{w}: classes are strictly increasing lists, ordered by their first head")
-        prev_first = hs[0]
         seen.extend(hs)
         parsed.append(hs)
         if len(seen) > len(nonunit):
             break
     if sorted(seen) != nonunit:
-        raise Reject(f"{where}: the classes must partition the heads with at least two keys "
-                     f"({len(nonunit)} of them) exactly once")
+        raise Reject(f"{where}: the classes must partition the heads of two or more keys ({len(nonunit)}) exactly once")
     reps = [c[0] for c in parsed]
     if sorted(st.chains) != reps:
-        raise Reject(f"{where}: exactly the class representatives (first heads) need an "
-                     "indecomposable_chain step")
+        raise Reject(f"{where}: exactly the class representatives (first heads) need an indecomposable_chain step")
     units: dict = {}
-    factor_reps: list = []
-    for c_i, hs in enumerate(parsed):
-        rep = hs[0]
-        for h in hs[1:]:
+    for c_i, (rep, *others) in enumerate(parsed):
+        for h in others:
             _budget(2 * (_zwork(pb.den[h]) + _zwork(pb.den[rep])), where, st)
             t = _translate(Z[h], Z[rep])
             u = _monomial_unit(Z[h], Z[rep], t) if t is not None else None
             if u is None:
-                raise Reject(f"{where}, class {c_i}: head {h} is not D_{rep} times a monomial "
-                             "unit q·z^a·x^t")
-            units[h] = (u[0], u[1], t)
+                raise Reject(f"{where}, class {c_i}: head {h} is not D_{rep} times a monomial unit q·z^a·x^t")
+            units[h] = (*u, t)
     # representatives of different classes are not associates: only supports of one
     # shape (translates) can be; among those, one-term coefficients are compared by a
     # normalized form (hashed), a representative with longer ones against its whole shape
@@ -511,42 +432,32 @@ def rule_generic_heads(st: State, step: dict, where: str) -> None:
     for forms in shapes.values():
         same = next((rs for key, rs in forms.items() if key is not None and len(rs) > 1), None)
         group = [r for rs in forms.values() for r in rs]
-        for i, j in ([same[:2]] if same else []) + [(i, j) for i in forms.get(None, [])
-                                                    for j in group if j != i]:
-            _budget(P.size(Z[i]), where, st)      # the translate; products: _proportional
-            t = _translate(Z[j], Z[i])
-            if t is not None and _proportional(Z[j], Z[i], t, st, where):
-                raise Reject(f"{where}: the denominators of heads {min(i, j)} and {max(i, j)} "
-                             "are associates: they belong to one class")
+        for i, j in ([same[:2]] if same else []) + [(i, j) for i in forms.get(None, []) for j in group if j != i]:
+            _budget(P.size(Z[i]), where, st)      # the translate (one shape: it exists); products: _proportional
+            if _proportional(Z[j], Z[i], _translate(Z[j], Z[i]), st, where):
+                raise Reject(f"{where}: the denominators of heads {min(i, j)} and {max(i, j)} are associates")
+    factor_reps: list = []
     for hs in parsed:
-        rep = hs[0]
-        D = Z[rep]
-        constant = True
+        rep, D = hs[0], Z[hs[0]]
         for comp in range(pb.value_dim):
             # charged per value component, before the component is read
             _budget(sum(_zwork(pb.num[h][comp]) for h in hs) + _zwork(pb.den[rep]), where, st)
             N: dict = {}
             for h in hs:
                 q, a, t = units.get(h, (Fraction(1), 0, ()))
-                for s, zp in _zpolys(pb.num[h][comp], dim).items():
-                    s2 = P.mono_div(s, t)
-                    acc = N.setdefault(s2, {})
+                for s, zp in _zpolys(pb.num[h][comp], pb.dim).items():
+                    acc = N.setdefault(P.mono_div(s, t), {})
                     for e, c in zp.items():      # sums of long rationals grow: charged first
                         old = acc.get(e - a, 0)
                         _budget(2 * P.FRACTION_COST + (1 + _words(old) + _words(q))
                                 * (2 + _words(c) + _words(q)) // 32, where, st)
                         acc[e - a] = old + Fraction(c) / q
-            N = {s: {e: c for e, c in zp.items() if c} for s, zp in N.items()}
-            N = {s: zp for s, zp in N.items() if zp}
-            if not N:
-                continue
-            if not set(N) <= set(D) or not _proportional(
-                    {s: N.get(s, {}) for s in D}, D, (), st, where):
-                constant = False
+            N = {s: nz for s, zp in N.items() if (nz := {e: c for e, c in zp.items() if c})}
+            # the class is constant in x unless its numerator sum is a non-zero non-multiple of D
+            if N and (not set(N) <= set(D) or not _proportional({s: N.get(s, {}) for s in D}, D, (), st, where)):
+                st.factors.append((pb.den[rep], 1))
+                factor_reps.append(rep)
                 break
-        if not constant:
-            st.factors.append((pb.den[rep], 1))
-            factor_reps.append(rep)
     _non_homothetic(st, step, factor_reps, st.indecomposable, where)
     st.generic = True
 
@@ -574,180 +485,119 @@ def _non_homothetic(st: State, step: dict, reps: list, indec: set, where: str) -
     hashed: one pass), so ``conv K_h`` is no ``λ·conv K_g + t`` (docs/theory.md 9.3')."""
     needed = any(h in indec for h in reps) and len(reps) > 1
     if needed != ("width_functionals" in step):
-        raise Reject(f"{where}: width_functionals are needed exactly when a head only "
-                     "indecomposable (edge content above 1) is one of two or more "
-                     f"non-constant classes (heads {sorted(indec & set(reps))})")
+        raise Reject(f"{where}: width_functionals are needed exactly when a head only indecomposable (edge content "
+                     f"above 1) is one of two or more non-constant classes (heads {sorted(indec & set(reps))})")
     if not needed:
         return
-    cs = step["width_functionals"]
-    dim = st.pb.dim
-    if not isinstance(cs, list) or not cs:
-        raise Reject(f"{where}: width_functionals must be a non-empty list of functionals")
-    _budget(len(cs) * (dim + 1), where, st)
-    cs = [_ints(c, dim, f"{where}, width functional {i}") for i, c in enumerate(cs)]
+    cs = _list(step["width_functionals"], f"{where}: width_functionals", "functionals", 1)
+    _budget(len(cs) * (st.pb.dim + 1), where, st)
+    cs = [_ints(c, st.pb.dim, f"{where}, width functional {i}") for i, c in enumerate(cs)]
     # the widths of every representative, charged before any is computed: one product of a
     # functional's entry and an exponent per (functional, pair), a gcd and a quotient per width
     dens = [st.pb.den[h] for h in reps]
-    wc, we = _wmax(cs), _exponent_words(dens)
+    wc, we = _wmax(cs), _wmax([[e for D in dens for m in D for _, e in m]])
     _budget(len(cs) * sum(P.size(D) + 1 for D in dens) * _mul(wc, we)
             + 3 * len(cs) * len(reps) * _mul(wc + we, wc + we), where, st)
     seen: dict = {}
-    for h in reps:
-        seen.setdefault(_width_class(st.pb.den[h], cs, dim), []).append(h)
+    for h, D in zip(reps, dens):
+        seen.setdefault(_width_class(D, cs, st.pb.dim), []).append(h)
     for hs in seen.values():
         if len(hs) > 1 and any(h in indec for h in hs):
-            raise Reject(f"{where}: heads {hs[0]} and {hs[1]} have proportional widths along "
-                         "every width functional: no certificate that they are not homothetic")
+            raise Reject(f"{where}: heads {hs[0]} and {hs[1]} have proportional widths: not proven non-homothetic")
 
 
 # -- minkowski_vertices / direct_sum ------------------------------------------
 
-def _factor_points(st: State, where: str) -> tuple[list, int]:
+def _factor_points(st: State, where: str, count: bool = False) -> tuple[list, int]:
+    """The points of every bound factor on their common x variables (``count``: for the one
+    lower-bound step)."""
+    if count and st.lower is not None:
+        raise Reject(f"{where}: a second lower-bound step")
     if not st.factors:
         raise Reject(f"{where}: no bound factors (use newton_blocks with no blocks)")
-    dim = st.pb.dim
     st.budget.charge(sum(P.size(f) for f, _ in st.factors), where)
-    vs = sorted(set().union(*(x_vars(f, dim) for f, _ in st.factors)))
-    return [dense_points(f, dim, vs, st, where) for f, _ in st.factors], len(vs)
-
-
-def _start_lower(st: State, where: str) -> None:
-    if st.lower is not None:
-        raise Reject(f"{where}: a second lower-bound step")
+    vs = sorted(set().union(*(x_vars(f, st.pb.dim) for f, _ in st.factors)))
+    return [dense_points(f, st.pb.dim, vs, st, where) for f, _ in st.factors], len(vs)
 
 
 def rule_minkowski_vertices(st: State, step: dict, where: str) -> None:
     """Vertices of ``Σ_i Newt_x(f_i)`` by functionals; complete with Gordan certificates (9.4)."""
-    fields(step, {"rule", "complete", "vertices", "non_vertices", "point_non_vertices"},
-           set(), where)
-    _start_lower(st, where)
-    P, d = _factor_points(st, where)
-    r = len(P)
+    fields(step, {"rule", "complete", "vertices", "non_vertices", "point_non_vertices"}, set(), where)
+    P, d = _factor_points(st, where, True)
     complete = step["complete"]
     if not isinstance(complete, bool):
         raise Reject(f"{where}: complete must be true or false")
-    verts = step["vertices"]
-    if not isinstance(verts, list):
-        raise Reject(f"{where}: vertices must be a list of [tuple, vertex, functional]")
-    nvs, pnv = step["non_vertices"], step["point_non_vertices"]
-    if not isinstance(nvs, list) or not isinstance(pnv, list) or len(pnv) != r:
-        raise Reject(f"{where}: non_vertices is a list; point_non_vertices has one list per factor")
-    sizes = [len(p) for p in P]
-    vset = _listed_vertices(st, verts, P, d, where)
+    verts = _list(step["vertices"], f"{where}: vertices", "[tuple, vertex, functional]")
+    nvs = _list(step["non_vertices"], f"{where}: non_vertices", "[prefix, multipliers]")
+    pnv = _entry(step["point_non_vertices"], len(P), f"{where}: point_non_vertices", "one list per factor")
+    sizes, wp = [len(p) for p in P], max(_wmax(pts) for pts in P)
+    # the listed vertices verified (Lemma 9.4: the functional has the tuple's point as unique
+    # maximizer on every factor): {tuple: False} until the enumeration reaches them
+    _budget(len(verts), where, st)      # then each vertex by its functional's words, when read
+    vset, prev = {}, None
+    for k, e in enumerate(verts):
+        w = f"{where}, vertex {k}"
+        t = _ints(_entry(e, 3, w, "[tuple, vertex, functional]")[0], len(P), f"{w}: tuple")
+        if any(not 0 <= i < n for i, n in zip(t, sizes)):
+            raise Reject(f"{w}: a point index out of range")
+        prev = _after(t, prev, w, "vertex tuples")
+        if _ints(e[1], d, f"{w}: vertex") != [sum(P[h][i][j] for h, i in enumerate(t)) for j in range(d)]:
+            raise Reject(f"{w}: the vertex is not the sum of the tuple's points")
+        _exposed(e[2], [(pts, {i}) for i, pts in zip(t, P)], d, wp, sum(sizes), len(P) * d // 4, w, st, f"tuple {t}")
+        vset[tuple(t)] = False
     if not complete:
         if nvs or any(x != [] for x in pnv):
             raise Reject(f"{where}: a partial count carries no non-vertex certificates")
-        total = 1
-        for n in sizes:
-            total *= n
-        if len(verts) >= total:
-            raise Reject(f"{where}: every candidate tuple is a listed vertex: the count is complete")
-        if not verts:
-            raise Reject(f"{where}: a partial count lists at least one vertex")
-        st.lower = len(verts)
-        st.complete = False
-        return
-    dead = [_point_non_vertices(x, pts, f"{where}: point_non_vertices {i}", st)
-            for i, (x, pts) in enumerate(zip(pnv, P))]
-    alive = [[i for i in range(n) if i not in dd] for n, dd in zip(sizes, dead)]
-    nvset = _gordan_non_vertices(st, nvs, P, d, dead, where)
-    # every candidate decided: depth-first over surviving prefixes
-    _budget((len(nvs) + len(verts) + 1) * (max(sizes) + 1) * r, where, st)
-    stack: list[tuple[int, ...]] = [(i,) for i in reversed(alive[0])]
-    while stack:
-        prefix = stack.pop()
-        if len(prefix) >= 2 and prefix in nvset:
-            nvset[prefix] = True
-            continue
-        if len(prefix) == r:
-            if prefix not in vset:
-                raise Reject(f"{where}: candidate {list(prefix)} is neither a listed vertex nor "
-                             "refuted: the count is not complete")
-            vset[prefix] = True
-            continue
-        for i in reversed(alive[len(prefix)]):
-            stack.append(prefix + (i,))
-    if not all(nvset.values()) or not all(vset.values()):
-        raise Reject(f"{where}: a certificate entry is not a candidate of the enumeration")
-    st.lower = len(verts)
-    st.complete = True
+        if not 0 < len(verts) < product(sizes):
+            raise Reject(f"{where}: a partial count lists at least one vertex, and not every candidate tuple")
+    else:
+        dead = [_point_non_vertices(x, P[i], f"{where}: point_non_vertices {i}", st) for i, x in enumerate(pnv)]
+        alive = [[i for i in range(n) if i not in dd] for n, dd in zip(sizes, dead)]
+        nvset = _gordan_non_vertices(st, nvs, P, sizes, d, wp, dead, where)
+        # every candidate decided: depth-first over surviving prefixes
+        _budget((len(nvs) + len(verts) + 1) * (max(sizes) + 1) * len(P), where, st)
+        stack: list[tuple[int, ...]] = [(i,) for i in reversed(alive[0])]
+        while stack:
+            prefix = stack.pop()
+            if prefix in nvset:               # refuted (a prefix of 2 or more points)
+                nvset[prefix] = True
+            elif len(prefix) < len(P):
+                stack.extend(prefix + (i,) for i in reversed(alive[len(prefix)]))
+            elif prefix in vset:
+                vset[prefix] = True
+            else:
+                raise Reject(f"{where}: candidate {list(prefix)} is neither listed nor refuted: incomplete count")
+        if not all(nvset.values()) or not all(vset.values()):
+            raise Reject(f"{where}: a certificate entry is not a candidate of the enumeration")
+    st.lower, st.complete = len(verts), complete
 
 
-def _listed_vertices(st: State, verts: list, P: list, d: int, where: str) -> dict:
-    """The listed vertices ``[tuple, vertex, functional]`` verified (Lemma 9.4: the functional
-    has the tuple's point as unique maximizer on every factor): ``{tuple: False}``."""
-    r = len(P)
-    sizes = [len(p) for p in P]
-    _budget(len(verts), where, st)      # then each vertex by its functional's words, when read
-    wp = max(_wmax(pts) for pts in P)
-    vset: dict = {}
-    prev = None
-    for k, e in enumerate(verts):
-        w = f"{where}, vertex {k}"
-        if not isinstance(e, list) or len(e) != 3:
-            raise Reject(f"{w}: expected [tuple, vertex, functional]")
-        t = _ints(e[0], r, f"{w}: tuple")
-        if any(not 0 <= i < n for i, n in zip(t, sizes)):
-            raise Reject(f"{w}: a point index out of range")
-        if prev is not None and not t > prev:
-            raise Reject(f"{w}: vertex tuples must be strictly increasing")
-        prev = t
-        u = _ints(e[1], d, f"{w}: vertex")
-        if u != [sum(P[h][i][j] for h, i in enumerate(t)) for j in range(d)]:
-            raise Reject(f"{w}: the vertex is not the sum of the tuple's points")
-        c = _ints(e[2], d, f"{w}: functional")
-        _budget(_dots(sum(sizes), d, _wmax([c]), wp) + r * d // 4, w, st)
-        for i, pts in zip(t, P):
-            if not _unique_max(c, pts, i):
-                raise Reject(f"{w}: the functional does not have the unique maximizer {t} "
-                             "on every factor")
-        vset[tuple(t)] = False
-    return vset
-
-
-def _gordan_non_vertices(st: State, nvs: list, P: list, d: int, dead: list, where: str) -> dict:
+def _gordan_non_vertices(st: State, nvs: list, P: list, sizes: list, d: int, wp: int, dead: list, where: str) -> dict:
     """The non-vertex prefixes ``[prefix, multipliers]`` verified (a Gordan certificate
     ``Σ μ (a_h − a') = 0`` each): ``{prefix: False}``."""
-    r = len(P)
-    sizes = [len(p) for p in P]
-    wp = max(_wmax(pts) for pts in P)
-    nvset: dict = {}
-    prev = None
+    nvset, prev = {}, None
     for k, e in enumerate(nvs):
         w = f"{where}, non-vertex {k}"
-        if not isinstance(e, list) or len(e) != 2 or not isinstance(e[0], list):
-            raise Reject(f"{w}: expected [prefix, multipliers]")
-        t = [integer(x, f"{w}: prefix") for x in e[0]]
-        if not 2 <= len(t) <= r or any(i not in dead_ok for i, dead_ok in
-                                        zip(t, [range(n) for n in sizes])):
-            raise Reject(f"{w}: a prefix has 2..{r} existing point indices")
+        prefix = _entry(e, 2, w, "[prefix, multipliers]")[0]
+        t = [integer(x, f"{w}: prefix") for x in _list(prefix, f"{w}: prefix", "point indices")]
+        if not 2 <= len(t) <= len(P) or any(not 0 <= i < n for i, n in zip(t, sizes)):
+            raise Reject(f"{w}: a prefix has 2..{len(P)} existing point indices")
         if any(i in dd for i, dd in zip(t, dead)):
             raise Reject(f"{w}: a prefix uses a point already shown not to be a vertex")
-        if prev is not None and not t > prev:
-            raise Reject(f"{w}: non-vertex prefixes must be strictly increasing")
-        prev = t
-        mus = e[1]
-        if not isinstance(mus, list) or not mus:
-            raise Reject(f"{w}: multipliers are a non-empty list of [factor, index, μ]")
-        _budget(len(mus) * max(d, 1) * _mul(_wmax([[m[2] for m in mus if isinstance(m, list)
-                                                    and len(m) == 3 and type(m[2]) is int]]), wp),
-                w, st)
-        acc = [0] * d
-        last = None
+        prev = _after(t, prev, w, "non-vertex prefixes")
+        mus = _list(e[1], w, "[factor, index, μ]", 1)
+        mu_words = _wmax([[m[2] for m in mus if isinstance(m, list) and len(m) == 3 and type(m[2]) is int]])
+        _budget(len(mus) * max(d, 1) * _mul(mu_words, wp), w, st)
+        terms, last = [], (-1, -1)
         for m in mus:
-            if not isinstance(m, list) or len(m) != 3:
-                raise Reject(f"{w}: a multiplier is [factor, index, μ]")
-            h = integer(m[0], f"{w}: factor", 0)
+            h = integer(_entry(m, 3, w, "[factor, index, μ]")[0], f"{w}: factor", 0)
             j = integer(m[1], f"{w}: index", 0)
             mu = integer(m[2], f"{w}: μ", 1)
-            if h >= len(t) or j >= sizes[h] or j == t[h] or (last is not None and (h, j) <= last):
-                raise Reject(f"{w}: multipliers must be strictly increasing by (factor, index), "
-                             "on the prefix's factors, not at the prefix's own point")
+            if h >= len(t) or j >= sizes[h] or j == t[h] or (h, j) <= last:
+                raise Reject(f"{w}: multipliers need increasing (factor, index) on the prefix, off its own points")
             last = (h, j)
-            a, b = P[h][t[h]], P[h][j]
-            for col in range(d):
-                acc[col] += mu * (a[col] - b[col])
-        if any(acc):
+            terms.append((mu, P[h][t[h]], P[h][j]))
+        if any(sum(mu * (a[col] - b[col]) for mu, a, b in terms) for col in range(d)):
             raise Reject(f"{w}: Σ μ (a_h - a') is not zero: not a Gordan certificate")
         nvset[tuple(t)] = False
     return nvset
@@ -756,92 +606,52 @@ def _gordan_non_vertices(st: State, nvs: list, P: list, d: int, dead: list, wher
 def rule_direct_sum(st: State, step: dict, where: str) -> None:
     """Independent difference spaces: ``V = Π_i V(Newt_x f_i)`` (Lemma 9.5)."""
     fields(step, {"rule", "prime", "factors"}, set(), where)
-    _start_lower(st, where)
-    P, d = _factor_points(st, where)
+    P, d = _factor_points(st, where, True)
     p = _prime(step["prime"], where)
-    fs = step["factors"]
-    if not isinstance(fs, list) or len(fs) != len(P):
-        raise Reject(f"{where}: factors must have one entry per bound factor ({len(P)})")
-    rows = []
-    counts = []
-    work = 0
+    fs = _entry(step["factors"], len(P), f"{where}: factors", f"one entry per bound factor ({len(P)})")
+    rows, counts = [], []
     for f_i, (ent, pts) in enumerate(zip(fs, P)):
         w = f"{where}, factor {f_i}"
         fields(ent, {"basis", "relations", "vertices", "non_vertices"}, set(), w)
-        n = len(pts)
-        basis = ent["basis"]
-        if not isinstance(basis, list):
-            raise Reject(f"{w}: basis must be a list of point indices")
-        B = [integer(i, f"{w}: basis", 1) for i in basis]
+        n, wp = len(pts), _wmax(pts)
+        B = [integer(i, f"{w}: basis", 1) for i in _list(ent["basis"], f"{w}: basis", "point indices")]
         if any(b <= a for a, b in zip(B, B[1:])) or (B and B[-1] >= n):
             raise Reject(f"{w}: basis indices must be strictly increasing in 1..{n - 1}")
-        rels = ent["relations"]
-        if not isinstance(rels, list):
-            raise Reject(f"{w}: relations must be a list")
-        basis_set = set(B)
-        others = [j for j in range(1, n) if j not in basis_set]
+        rels = _list(ent["relations"], f"{w}: relations", "[point, δ, [λ...]]")
+        others = sorted(set(range(1, n)) - set(B))
         if len(rels) != len(others):
             raise Reject(f"{w}: one relation per non-basis point is required")
-        step_work = len(rels) * (len(B) + 1) * d + (0 if len(B) == n - 1 else n * n * d)
-        work += step_work
-        _budget(step_work, w, st)
-        wp = _wmax(pts)
+        _budget(len(rels) * (len(B) + 1) * d + (0 if len(B) == n - 1 else n * n * d), w, st)
         bvec = [_sub(pts[i], pts[0]) for i in B]
-        for r_i, (rel, j_exp) in enumerate(zip(rels, others)):
+        for r_i, (rel, j) in enumerate(zip(rels, others)):
             ww = f"{w}, relation {r_i}"
-            if not isinstance(rel, list) or len(rel) != 3:
-                raise Reject(f"{ww}: expected [point, δ, [λ...]]")
-            j = integer(rel[0], f"{ww}: point", 0)
-            if j != j_exp:
-                raise Reject(f"{ww}: relations follow the non-basis points in order ({j_exp})")
+            if integer(_entry(rel, 3, ww, "[point, δ, [λ...]]")[0], f"{ww}: point", 0) != j:
+                raise Reject(f"{ww}: relations follow the non-basis points in order ({j})")
             delta = integer(rel[1], f"{ww}: δ", 1)
             lam = _ints(rel[2], len(B), f"{ww}: λ")
             _budget((len(B) + 1) * d * _mul(_wmax([lam, [delta]]), wp), ww, st)
-            gv = _sub(pts[j], pts[0])
-            for col in range(d):
-                if delta * gv[col] != sum(l * b[col] for l, b in zip(lam, bvec)):
-                    raise Reject(f"{ww}: δ (p_j - p_0) differs from Σ λ_i (p_i - p_0)")
+            if any(delta * (pts[j][col] - pts[0][col]) != sum(x * b[col] for x, b in zip(lam, bvec))
+                   for col in range(d)):
+                raise Reject(f"{ww}: δ (p_j - p_0) differs from Σ λ_i (p_i - p_0)")
         rows.extend(bvec)
-        if len(B) == n - 1:
-            # a simplex: every point is a vertex
-            if ent["vertices"] != [] or ent["non_vertices"] != []:
-                raise Reject(f"{w}: a simplex factor lists no vertices (all points are vertices)")
-            counts.append(n)
-            continue
-        vl = ent["vertices"]
-        if not isinstance(vl, list):
-            raise Reject(f"{w}: vertices must be a list of [index, functional]")
+        simplex = len(B) == n - 1           # a simplex: every point is a vertex, and none is listed
+        if simplex and (ent["vertices"] != [] or ent["non_vertices"] != []):
+            raise Reject(f"{w}: a simplex factor lists no vertices (all points are vertices)")
         vs, prev = set(), -1
-        for k, e in enumerate(vl):
+        for k, e in enumerate(_list(ent["vertices"], f"{w}: vertices", "[index, functional]")):
             ww = f"{w}, vertex {k}"
-            if not isinstance(e, list) or len(e) != 2:
-                raise Reject(f"{ww}: expected [index, functional]")
-            i = integer(e[0], f"{ww}: index", 0)
-            if i <= prev or i >= n:
-                raise Reject(f"{ww}: indices must be strictly increasing and existing")
-            prev = i
-            c = _ints(e[1], d, f"{ww}: functional")
-            _budget(_dots(n, d, _wmax([c]), wp), ww, st)
-            if not _unique_max(c, pts, i):
-                raise Reject(f"{ww}: the functional does not have the unique maximizer {i}")
-            vs.add(i)
+            prev = _index(_entry(e, 2, ww, "[index, functional]")[0], n, ww, prev)
+            _exposed(e[1], [(pts, {prev})], d, wp, n, 0, ww, st, f"point {prev}")
+            vs.add(prev)
         nv = _point_non_vertices(ent["non_vertices"], pts, f"{w}: non_vertices", st)
-        if vs & set(nv) or len(vs) + len(nv) != n:
+        if not simplex and (vs & set(nv) or len(vs) + len(nv) != n):
             raise Reject(f"{w}: every point must be listed once, as a vertex or a non-vertex")
-        counts.append(len(vs))
-    wr = _wmax(rows)
-    _budget(len(rows) * (d * (wr + _mul(wr, wr)) + len(rows) * (1 + d // 32)), where, st)
-    if len(rows) > d or rank_mod(rows, p, st.budget) != len(rows):
-        raise Reject(f"{where}: the basis differences of all factors are not independent "
-                     f"modulo {p}: the sum is not direct")
-    st.lower = product(counts)
-    st.complete = True
+        counts.append(n if simplex else len(vs))
+    if not _independent(rows, d, p, _wmax(rows), where, st):
+        raise Reject(f"{where}: the factors' basis differences are not independent modulo {p}: the sum is not direct")
+    st.lower, st.complete = product(counts), True
 
 
 # rule name -> (function, phase); chains before generic_heads (0.5) before the count (1)
-RULES = {
-    "indecomposable_chain": (rule_indecomposable_chain, 0),
-    "generic_heads": (rule_generic_heads, 0.5),
-    "minkowski_vertices": (rule_minkowski_vertices, 1),
-    "direct_sum": (rule_direct_sum, 1),
-}
+RULES = {"indecomposable_chain": (rule_indecomposable_chain, 0), "generic_heads": (rule_generic_heads, 0.5),
+         "minkowski_vertices": (rule_minkowski_vertices, 1), "direct_sum": (rule_direct_sum, 1)}
