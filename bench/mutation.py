@@ -142,6 +142,9 @@ def _functions() -> dict:
         for node in ast.walk(ast.parse(p.read_text())):
             if isinstance(node, ast.FunctionDef):
                 out.setdefault(node.name, []).append(node)
+            elif isinstance(node, ast.ClassDef):     # a class is called as its __init__
+                out.setdefault(node.name, []).extend(
+                    f for f in node.body if isinstance(f, ast.FunctionDef) and f.name == "__init__")
     return out
 
 
@@ -151,19 +154,19 @@ def _params(fn) -> list[str]:
     return ps[1:] if ps[:1] == ["self"] else ps
 
 
-def message_params() -> dict[str, int] | None:
-    """``{function name: position of its message parameter}`` over the checker, or None when
+def message_params() -> dict[str, frozenset] | None:
+    """``{function name: positions of its message parameters}`` over the checker, or None when
     some use of a message parameter could decide something (then nothing is classified)."""
     import ast
     funcs = _functions()
-    pos: dict[str, int] = {}
+    pos: dict[str, frozenset] = {}
     for name, defs in funcs.items():
-        idx = {i for fn in defs for i, a in enumerate(_params(fn)) if a in MESSAGE_NAMES}
-        if len(idx) == 1:            # one place; a namesake without it must not reach that place
-            i = idx.pop()
-            if all(i < len(_params(fn)) and _params(fn)[i] in MESSAGE_NAMES
-                   or len(_params(fn)) <= i and fn.args.vararg is None for fn in defs):
-                pos[name] = i
+        idx = frozenset(i for fn in defs for i, a in enumerate(_params(fn)) if a in MESSAGE_NAMES)
+        # the same places in every namesake; one without them must not reach those places
+        if idx and all(all(i < len(_params(fn)) and _params(fn)[i] in MESSAGE_NAMES
+                           or len(_params(fn)) <= i and fn.args.vararg is None for i in idx)
+                       for fn in defs):
+            pos[name] = idx
 
     def callee_takes_message(call, arg, fn) -> bool:
         f = call.func
@@ -175,7 +178,7 @@ def message_params() -> dict[str, int] | None:
         if name not in pos:
             return False
         if arg in call.args:
-            return call.args.index(arg) == pos[name]
+            return call.args.index(arg) in pos[name]
         return any(k.value is arg and k.arg in MESSAGE_NAMES for k in call.keywords)
 
     for defs in funcs.values():
@@ -195,11 +198,14 @@ def message_params() -> dict[str, int] | None:
                         up, node = parent.get(up), node
                     if isinstance(up, ast.Call) and callee_takes_message(up, node, fn):
                         continue
+                    if (isinstance(up, ast.Call) and isinstance(up.func, ast.Name)
+                            and up.func.id in ("Reject", "Unsupported") and up.args == [node]):
+                        continue            # the whole message of a refusal
                     return None
     return pos
 
 
-def message_only(diff: str, pos: dict[str, int] | None) -> bool:
+def message_only(diff: str, pos: dict[str, frozenset] | None) -> bool:
     """True when the mutant's diff replaces, on one line, only the string passed as a message
     parameter (see :func:`message_params`) by another string or None."""
     import io
@@ -260,7 +266,7 @@ def _message_argument(a: list, b: list, pos: dict[str, int]) -> bool | None:
             if depth == 0:
                 if s != "(" or j == 0 or a[j - 1][0] != tokenize.NAME:
                     return False
-                if a[j - 1][1] not in pos or pos[a[j - 1][1]] != commas:
+                if a[j - 1][1] not in pos or commas not in pos[a[j - 1][1]]:
                     return False
                 return not any(t[1] == "=" for t in a[j:i])   # positional arguments only
             depth -= 1

@@ -34,9 +34,9 @@ def read_hint(x, node: dict, where: str) -> list:
     if not isinstance(x, list):
         raise Reject(f"{where}: 'graph_blocks' must be a list of blocks")
 
-    def num(v, w: str) -> int:
+    def num(v, where: str) -> int:
         if type(v) is not int or v not in node:
-            raise Reject(f"{w}: {_show(v)} is not a node of the graph")
+            raise Reject(f"{where}: {_show(v)} is not a node of the graph")
         return node[v]
     out = []
     for i, b in enumerate(x):

@@ -19,7 +19,7 @@ MAX_LINE_DIRECTIONS = 64
 LINE_OPTIONS = ("parity", "order", "faces", "symmetry", "contraction")
 
 
-def _list(x, where: str, lo: int = 0, hi: int | None = None) -> list:
+def _sized(x, where: str, lo: int = 0, hi: int | None = None) -> list:
     """``x``, a list of ``lo`` to ``hi`` entries (any number from ``lo`` when ``hi`` is None);
     ``where`` says what it must be."""
     if not isinstance(x, list) or not lo <= len(x) <= (len(x) if hi is None else hi):
@@ -35,9 +35,9 @@ def _window(w, where: str):
     fields(w, {"kind", "radius", "coordinates"} if kind == "box" else {"kind", "points"}, set(), where)
     if kind == "box":
         integer(w["radius"], f"{where}: radius", 0)
-    rows = [w["coordinates"]] if kind == "box" else _list(w["points"], f"{where}: points must be a non-empty list", 1)
+    rows = [w["coordinates"]] if kind == "box" else _sized(w["points"], f"{where}: points must be a non-empty list", 1)
     for row in rows:
-        for x in _list(row, f"{where}: coordinates and points are lists of integers"):
+        for x in _sized(row, f"{where}: coordinates and points are lists of integers"):
             integer(x, f"{where}: {kind}", 0 if kind == "box" else None)
     return w
 
@@ -75,7 +75,7 @@ def rule_window_refutation(st: State, step: dict, where: str) -> None:
 def _direction(g, dim: int, where: str) -> tuple:
     """A non-zero integer vector of length ``dim``, first non-zero entry positive (not
     necessarily primitive: ``1 + x^{2h}`` is irreducible, as its bound factor shows)."""
-    v = tuple(integer(x, where) for x in _list(g, f"{where}: a direction is a list of {dim} integers", dim, dim))
+    v = tuple(integer(x, where) for x in _sized(g, f"{where}: a direction is a list of {dim} integers", dim, dim))
     if next((x for x in v if x), -1) < 0:
         raise Reject(f"{where}: a direction is non-zero, its first non-zero entry positive")
     return v
@@ -119,7 +119,7 @@ def _options(step: dict, n: int, where: str) -> None:
     if ("contraction_bounds" in step) != ("contraction" in opts):
         raise Reject(f"{where}: contraction_bounds needs the option contraction, which needs them")
     if "contraction" in opts:
-        for b in _list(step["contraction_bounds"], f"{where}: contraction_bounds lists one entry per direction", n, n):
+        for b in _sized(step["contraction_bounds"], f"{where}: contraction_bounds lists one entry per direction", n, n):
             if b is not None:
                 integer(b, f"{where}: contraction_bounds", 2)
 
@@ -146,11 +146,11 @@ def rule_line_refutation(st: State, step: dict, where: str) -> None:
     k = integer(step["atoms"], f"{where}: atoms", 1)
     if hexdigest(step["problem_sha256"], f"{where}: problem_sha256") != st.problem_sha256:
         raise Reject(f"{where}: problem_sha256 is not the certificate's problem")
-    dirs = _list(step["directions"], f"{where}: directions must be a non-empty list of at most "
+    dirs = _sized(step["directions"], f"{where}: directions must be a non-empty list of at most "
                  f"{MAX_LINE_DIRECTIONS} vectors", 1, MAX_LINE_DIRECTIONS)
     d = len(dirs)
     per = f"{where}: coefficients and multiplicities list one entry per direction"
-    coefs, mults = (_list(step.get(x, [1] * d), per, d, d) for x in ("coefficients", "multiplicities"))
+    coefs, mults = (_sized(step.get(x, [1] * d), per, d, d) for x in ("coefficients", "multiplicities"))
     _options(step, d, where)
     gs = [_direction(g, st.pb.dim, f"{where}: directions") for g in dirs]
     cs = [rational(c, f"{where}: coefficients") for c in coefs]
@@ -167,7 +167,7 @@ def rule_line_refutation(st: State, step: dict, where: str) -> None:
                          f"bound factor x^a(1 + c·x^g) of the reduced denominator")
         uses.append((bound[key], m))
     nf = f"{where}: newton_factors must be a list of [bound factor, multiplicity]"
-    others = [_list(x, nf, 2, 2) for x in _list(step.get("newton_factors", []), nf, 0, n)]
+    others = [_sized(x, nf, 2, 2) for x in _sized(step.get("newton_factors", []), nf, 0, n)]
     idx = [integer(x[0], f"{where}: newton_factors", 0) for x in others]
     listed = {i for i, _ in uses}
     if any(not a < b for a, b in zip(idx, idx[1:])) or any(i >= n or i in listed for i in idx):
