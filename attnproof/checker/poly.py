@@ -19,13 +19,13 @@ with *inconclusive* past it.  Only the standard library is used.
 from __future__ import annotations
 
 import heapq
+from collections import Counter
 from fractions import Fraction
-from itertools import chain
-from math import gcd
+from itertools import chain, permutations
+from math import gcd, lcm
 from operator import itemgetter, neg
 
 from .limits import MAX_EXPANSION
-from .switch import FAST, UNDECIDED
 from .syntax import UNLIMITED, Budget, Unsupported
 
 Mono = tuple
@@ -199,23 +199,13 @@ def _box(p: Poly) -> tuple[dict, dict]:
     """Per-variable minimum and maximum exponent over ``supp p`` (0 where a term lacks it)."""
     lo: dict = {}
     hi: dict = {}
-    seen: dict = {}
     for m in p:
         for v, e in m:
-            if v in lo:
-                if e < lo[v]:
-                    lo[v] = e
-                if e > hi[v]:
-                    hi[v] = e
-                seen[v] += 1
-            else:
-                lo[v] = hi[v] = e
-                seen[v] = 1
-    n = len(p)
-    for v, k in seen.items():
-        if k < n:
-            lo[v] = min(lo[v], 0)
-            hi[v] = max(hi[v], 0)
+            lo[v] = min(lo.get(v, e), e)
+            hi[v] = max(hi.get(v, e), e)
+    for v, k in Counter(v for m in p for v, _ in m).items():
+        if k < len(p):
+            lo[v], hi[v] = min(lo[v], 0), max(hi[v], 0)
     return lo, hi
 
 
@@ -227,9 +217,10 @@ def variables(p: Poly) -> set:
     >>> sorted(variables({((0, 1), (1, 1)): 1, ((1, 1),): 1}))
     [0]
     """
-    fast = FAST.variables
-    if fast is not None and len(p) == 2:
-        return fast(p)
+    if len(p) == 2:               # two terms: the variables whose exponents differ
+        a, b = p
+        rest = dict(a)
+        return {v for v, e in b if rest.pop(v, 0) != e} | rest.keys()
     lo, hi = _box(p)
     return {v for v in lo if lo[v] != hi[v]}
 
@@ -265,13 +256,23 @@ def divexact(a: Poly, b: Poly, budget: Budget = UNLIMITED) -> Poly | None:
     if not a:
         return {}
     budget.charge(size(a) + size(b), "an exact division")
-    fast = FAST.divexact_small
-    if fast is not None and len(b) >= 2 and len(a) <= 2:
-        q = fast(a, b)
-        if q is not UNDECIDED:
-            if q is not None:
+    if len(a) == 1 < len(b):
+        return None                   # no multiple of a non-monomial is a monomial
+    if len(a) == 2 == len(b):
+        # a monomial quotient q maps the monomials of b onto those of a (in one of the two
+        # pairings, as b's differ); a pairing of the monomials but not of the coefficients:
+        # Newt(q) would be a point, so b does not divide a.  Otherwise the quotient is longer.
+        (a0, ca0), (a1, ca1) = a.items()
+        ca0 = _num(ca0)
+        for (u, cu), (w, cw) in permutations(b.items()):
+            q = mono_div(a0, u)
+            if mono_mul(q, w) == a1:
+                cu = _num(cu)
+                qc = ca0 // cu if type(ca0) is int and type(cu) is int and ca0 % cu == 0 else Fraction(ca0) / cu
+                if qc * cw != ca1:
+                    return None
                 budget.charge(3 + size(b), "an exact division")
-            return q
+                return {q: qc}
     return _divexact(a, b, budget)
 
 
@@ -283,17 +284,15 @@ def _divexact(a: Poly, b: Poly, budget: Budget) -> Poly | None:
     # the general division of :func:`divexact` (its first charge already made)
     lo_a, hi_a = _box(a)
     lo_b, hi_b = _box(b)
-    lo, hi = {}, {}
-    for v in set(lo_a) | set(lo_b):
-        lo[v] = lo_a.get(v, 0) - lo_b.get(v, 0)
-        hi[v] = hi_a.get(v, 0) - hi_b.get(v, 0)
-        if lo[v] > hi[v]:
-            return None
+    vs = sorted(set(lo_a) | set(lo_b))
+    lo = {v: lo_a.get(v, 0) - lo_b.get(v, 0) for v in vs}
+    hi = {v: hi_a.get(v, 0) - hi_b.get(v, 0) for v in vs}
+    if any(lo[v] > hi[v] for v in vs):
+        return None
     # Mixed-radix integer codes over the box of a: every term of a remainder
     # (a minus products of admissible quotient terms with b) stays in that box,
     # and the dense lex order is the order of the codes.  Steps are then integer
     # additions and a heap of integers.
-    vs = sorted(set(lo_a) | set(lo_b))
     span = {v: hi_a.get(v, 0) - lo_a.get(v, 0) + 1 for v in vs}
     _, sa, s2a = _load(a)
     _, sb, s2b = _load(b)
@@ -408,17 +407,11 @@ def _value(v: int) -> int:
     return (v * 0x9E3779B97F4A7C15 + 0x632BE59BD9B4E019) % (_P - 1) + 1
 
 
-def _exponents(polys, skip=None) -> dict:
-    """``{variable: sorted distinct exponents}`` over the monomials of ``polys``
-    (variable ``skip`` left out)."""
+def _exponents(polys) -> dict:
+    """``{variable: sorted distinct exponents}`` over the monomials of ``polys``."""
     by: dict = {}
     for v, x in set(chain.from_iterable(chain.from_iterable(polys))):
-        if v != skip:
-            xs = by.get(v)
-            if xs is None:
-                by[v] = [x]
-            else:
-                xs.append(x)
+        by.setdefault(v, []).append(x)
     for xs in by.values():
         xs.sort()
     return by
@@ -427,13 +420,7 @@ def _exponents(polys, skip=None) -> dict:
 def _walk_cost(exps: dict) -> int:
     """The work of :func:`_walk`, before it is done: a power of ``e`` costs about
     ``bits(e)`` modular products of 61-bit numbers, a unit per 4 of them."""
-    cost = 0
-    for xs in exps.values():
-        prev = 0
-        for x in xs:
-            cost += 2 + (x - prev).bit_length() // 4
-            prev = x
-    return cost
+    return sum(2 + (x - prev).bit_length() // 4 for xs in exps.values() for prev, x in zip([0] + xs, xs))
 
 
 def _walk(exps: dict, base=None) -> dict:
@@ -443,11 +430,10 @@ def _walk(exps: dict, base=None) -> dict:
     out = {}
     for v, xs in exps.items():
         b = _value(v) if base is None else base
-        val, prev = 1, 0
-        for x in xs:
+        val = 1
+        for prev, x in zip([0] + xs, xs):
             val = val * pow(b, x - prev, _P) % _P
             out[(v, x)] = val
-            prev = x
     return out
 
 
@@ -455,9 +441,7 @@ def _residue(c) -> int | None:
     """``c`` in F_P (None when P divides its denominator)."""
     if type(c) is int:
         return c % _P
-    if c.denominator % _P == 0:
-        return None
-    return c.numerator * pow(c.denominator, -1, _P) % _P
+    return None if c.denominator % _P == 0 else c.numerator * pow(c.denominator, -1, _P) % _P
 
 
 def images(polys: list, budget: Budget = UNLIMITED) -> list:
@@ -560,16 +544,10 @@ def not_divisible(a: Poly, b: Poly, budget: Budget = UNLIMITED) -> bool:
     budget.charge(cost + _load(a)[1] + _load(b)[1], "an exact division")
     pw = _walk(exps)
     del exps
-    den = 1
-    for c in b.values():
-        q = 1 if type(c) is int else c.denominator
-        if q != 1:
-            den = den * q // gcd(den, q)
+    den = lcm(*(1 if type(c) is int else c.denominator for c in b.values()))
     ints = {m: (c * den if type(c) is int else c.numerator * (den // c.denominator))
             for m, c in b.items()}
-    cont = 0
-    for c in ints.values():
-        cont = gcd(cont, c)
+    cont = gcd(*ints.values())
     g = [0] * (d + 1)
     for m, c in ints.items():
         e, val = 0, c // cont
@@ -616,20 +594,20 @@ def is_normal_form(p: Poly) -> bool:
     >>> is_normal_form({(): 1, ((0, 1),): 2}), is_normal_form({((0, -1),): 1, (): 1})
     (True, False)
     """
-    fast = FAST.is_normal_form
-    if fast is not None and len(p) == 2:
-        return fast(p)
-    lo, _ = _box(p)
-    if any(lo.values()):
+    if any(type(c) is not int and Fraction(c).denominator != 1 for c in p.values()):
+        return False
+    if len(p) == 2:
+        # c·X^a + d·X^b: every minimum exponent is 0 when the monomials have disjoint variables
+        # and positive exponents; the one holding the smallest variable is then the lex-largest
+        (a, c), (b, d) = p.items()
+        va = {v for v, _ in a}
+        if any(e < 0 for _, e in a) or any(e < 0 or v in va for v, e in b) or gcd(int(c), int(d)) != 1:
+            return False
+        return (c if not b or (a and a[0][0] < b[0][0]) else d) > 0
+    pairs = [pr for m in p for pr in m]
+    if any(e < 0 for _, e in pairs) or len(p) in Counter(v for v, _ in pairs).values():
         return False                  # a negative exponent, or a common monomial factor
-    g = 0
-    for c in p.values():
-        if type(c) is not int:
-            if Fraction(c).denominator != 1:
-                return False
-            c = int(c)
-        g = gcd(g, c)
-    return g == 1 and p[max(p, key=lex_key)] > 0
+    return gcd(*map(int, p.values())) == 1 and p[max(p, key=lex_key)] > 0
 
 
 def normal_form(p: Poly, budget: Budget = UNLIMITED) -> Poly:
@@ -642,13 +620,7 @@ def normal_form(p: Poly, budget: Budget = UNLIMITED) -> Poly:
     lo, _ = _box(p)
     shift = tuple(sorted((v, -x) for v, x in lo.items() if x))
     budget.charge(size(p) + len(p) * len(shift), "a normal form")
-    den = 1
-    for c in p.values():
-        c = Fraction(c)
-        den = den * c.denominator // gcd(den, c.denominator)
-    g = 0
-    for c in p.values():
-        g = gcd(g, int(Fraction(c) * den))
-    lead = max(p, key=lex_key)
-    sign = 1 if p[lead] > 0 else -1
+    den = lcm(*(Fraction(c).denominator for c in p.values()))
+    g = gcd(*(int(Fraction(c) * den) for c in p.values()))
+    sign = 1 if p[max(p, key=lex_key)] > 0 else -1
     return {mono_mul(m, shift): Fraction(sign * int(Fraction(c) * den) // g) for m, c in p.items()}
