@@ -52,13 +52,9 @@ def eliminate(rows, budget: Budget, modulus: int | None) -> int:
             c = min(r)
             piv = pivots.get(c)
             if piv is None:
-                if p is None:
-                    inv = 1 / r[c]
-                    pivots[c] = {k: v * inv for k, v in r.items()}
-                    weight[c] = _words(pivots[c].values())
-                else:
-                    inv = pow(r[c], -1, p)
-                    pivots[c] = {k: v * inv % p for k, v in r.items()}
+                inv = 1 / r[c] if p is None else pow(r[c], -1, p)
+                pivots[c] = {k: v * inv if p is None else v * inv % p for k, v in r.items()}
+                weight[c] = _words(pivots[c].values())
                 break
             f = r[c]
             # a product and a difference per entry: over GF(p) one unit; over Q the gcds

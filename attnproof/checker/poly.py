@@ -21,7 +21,7 @@ from __future__ import annotations
 import heapq
 from collections import Counter
 from fractions import Fraction
-from itertools import chain, permutations
+from itertools import accumulate, chain
 from math import gcd, lcm
 from operator import itemgetter, neg
 
@@ -43,11 +43,6 @@ def lex_key(m: Mono) -> tuple:
     [((0, -1), (2, 5)), ((1, -2),), (), ((1, 1),), ((0, 1),)]
     """
     return tuple((1, -v, e) if e > 0 else (-1, v, e) for v, e in m) + (_END,)
-
-
-def _neg_key(m: Mono) -> tuple:
-    # componentwise negation of lex_key: reverses the order (for a min-heap)
-    return tuple((-1, v, -e) if e > 0 else (1, -v, -e) for v, e in m) + (_END,)
 
 
 def mono_mul(a: Mono, b: Mono) -> Mono:
@@ -138,16 +133,9 @@ def _load(p: Poly) -> tuple[int, int, int]:
     vals = p.values()
     if set(map(type, vals)) <= {int} and max(map(int.bit_length, vals), default=0) < 64:
         return 0, 0, 0
-    f = s = s2 = 0
-    for c in vals:
-        if type(c) is int:
-            w = c.bit_length() >> 6
-        else:
-            f += 1
-            w = (c.numerator.bit_length() + c.denominator.bit_length()) >> 6
-        s += w
-        s2 += w * w
-    return f, s, s2
+    ws = [(c.bit_length() if type(c) is int else c.numerator.bit_length() + c.denominator.bit_length()) >> 6
+          for c in vals]
+    return sum(type(c) is not int for c in vals), sum(ws), sum(w * w for w in ws)
 
 
 def product_cost(p: Poly, q: Poly) -> int:
@@ -220,7 +208,12 @@ def variables(p: Poly) -> set:
     if len(p) == 2:               # two terms: the variables whose exponents differ
         a, b = p
         rest = dict(a)
-        return {v for v, e in b if rest.pop(v, 0) != e} | rest.keys()
+        out = set()
+        for v, e in b:
+            if rest.pop(v, 0) != e:
+                out.add(v)
+        out.update(rest)
+        return out
     lo, hi = _box(p)
     return {v for v in lo if lo[v] != hi[v]}
 
@@ -264,7 +257,8 @@ def divexact(a: Poly, b: Poly, budget: Budget = UNLIMITED) -> Poly | None:
         # Newt(q) would be a point, so b does not divide a.  Otherwise the quotient is longer.
         (a0, ca0), (a1, ca1) = a.items()
         ca0 = _num(ca0)
-        for (u, cu), (w, cw) in permutations(b.items()):
+        bs = list(b.items())
+        for (u, cu), (w, cw) in (bs, bs[::-1]):
             q = mono_div(a0, u)
             if mono_mul(q, w) == a1:
                 cu = _num(cu)
@@ -310,20 +304,16 @@ def _divexact(a: Poly, b: Poly, budget: Budget) -> Poly | None:
 
         def sparse_quotient(m):
             qm = mono_div(m, lb)
-            for v, x in qm:
-                if x < lo.get(v, 0) or x > hi.get(v, 0):
-                    return None
-            return None if zero_bad and not zero_bad <= {v for v, _ in qm} else qm
+            inside = all(lo.get(v, 0) <= x <= hi.get(v, 0) for v, x in qm)
+            return qm if inside and (not zero_bad or zero_bad <= {v for v, _ in qm}) else None
 
         rest = [(m, _num(c)) for m, c in b.items() if m != lb]
+        # heap entries: the lex key of the inverse monomial, the order reversed (a min-heap)
         return _steps(a, b, budget, least, step_cost, lb, {m: _num(c) for m, c in a.items()},
-                      lambda m: (_neg_key(m), m), itemgetter(1), sparse_quotient,
+                      lambda m: (lex_key(mono_inv(m)), m), itemgetter(1), sparse_quotient,
                       lambda m, q: [(mono_mul(q, d), c) for d, c in rest])
-    strides: dict = {}
-    sz = 1
-    for v in reversed(vs):
-        strides[v] = sz
-        sz *= span[v]
+    rev = vs[::-1]
+    strides = dict(zip(rev, accumulate((span[v] for v in rev), lambda x, y: x * y, initial=1)))
     step_cost = 2 + size(b) + len(vs) + coef_cost
     budget.charge(least * step_cost, "an exact division")
     base = sum(lo_a.get(v, 0) * strides[v] for v in vs)
@@ -472,6 +462,7 @@ def images(polys: list, budget: Budget = UNLIMITED) -> list:
         for m, c in p.items():
             r = c % _P if type(c) is int else _residue(c)
             if r is None:
+                acc = None            # a denominator divisible by P: no image
                 break
             x = mono.get(m)
             if x is None:
@@ -480,10 +471,7 @@ def images(polys: list, budget: Budget = UNLIMITED) -> list:
                     x = x * pw[pr] % _P
                 mono[m] = x
             acc += r * x
-        else:
-            out.append(acc % _P)
-            continue
-        out.append(None)            # a denominator divisible by P: no image
+        out.append(None if acc is None else acc % _P)
     return out
 
 
@@ -492,15 +480,13 @@ def _polymulmod(x: list, y: list, g: list) -> list:
     d = len(g) - 1
     out = [0] * (2 * d)
     for i, xi in enumerate(x):
-        if xi:
-            for j, yj in enumerate(y):
-                out[i + j] = (out[i + j] + xi * yj) % _P
-    for k in range(len(out) - 1, d - 1, -1):
-        c = out[k]
-        if c:
-            for j in range(d):
-                out[k - d + j] = (out[k - d + j] - c * g[j]) % _P
-    return out[:d]
+        for j, yj in enumerate(y):
+            out[i + j] += xi * yj
+    for k in range(2 * d - 1, d - 1, -1):
+        c = out[k] % _P
+        for j in range(d):
+            out[k - d + j] -= c * g[j]
+    return [c % _P for c in out[:d]]
 
 
 def _polypowmod(base: list, e: int, g: list) -> list:
@@ -594,16 +580,23 @@ def is_normal_form(p: Poly) -> bool:
     >>> is_normal_form({(): 1, ((0, 1),): 2}), is_normal_form({((0, -1),): 1, (): 1})
     (True, False)
     """
-    if any(type(c) is not int and Fraction(c).denominator != 1 for c in p.values()):
-        return False
     if len(p) == 2:
         # c·X^a + d·X^b: every minimum exponent is 0 when the monomials have disjoint variables
         # and positive exponents; the one holding the smallest variable is then the lex-largest
         (a, c), (b, d) = p.items()
-        va = {v for v, _ in a}
-        if any(e < 0 for _, e in a) or any(e < 0 or v in va for v, e in b) or gcd(int(c), int(d)) != 1:
+        if type(c) is not int or type(d) is not int:
+            if Fraction(c).denominator != 1 or Fraction(d).denominator != 1:
+                return False
+            c, d = int(c), int(d)
+        va = {v for v, e in a if e > 0}
+        if len(va) < len(a):
             return False
-        return (c if not b or (a and a[0][0] < b[0][0]) else d) > 0
+        for v, e in b:
+            if e < 0 or v in va:
+                return False
+        return gcd(c, d) == 1 and (c if not b or (a and a[0][0] < b[0][0]) else d) > 0
+    if any(type(c) is not int and Fraction(c).denominator != 1 for c in p.values()):
+        return False
     pairs = [pr for m in p for pr in m]
     if any(e < 0 for _, e in pairs) or len(p) in Counter(v for v, _ in pairs).values():
         return False                  # a negative exponent, or a common monomial factor
