@@ -43,10 +43,7 @@ def eliminate(rows, budget: Budget, modulus: int | None) -> int:
     weight: dict = {}          # over Q: the 64-bit words of a pivot row's longest entry
     for row in rows:
         items = row.items() if isinstance(row, dict) else enumerate(row)
-        if p is None:
-            r: dict = {c: Fraction(x) for c, x in items if x}
-        else:
-            r = {c: x % p for c, x in items if x % p}
+        r: dict = {c: Fraction(x) for c, x in items if x} if p is None else {c: x % p for c, x in items if x % p}
         budget.charge(1 + len(r) * (1 if p is not None else RATIONAL_UNITS // 2), "an exact rank")
         while r:
             c = min(r)
@@ -63,9 +60,7 @@ def eliminate(rows, budget: Budget, modulus: int | None) -> int:
                           len(piv) * (RATIONAL_UNITS + _words((f,)) * weight[c] // 8),
                           "an exact rank")
             for k, v in piv.items():
-                t = r.get(k, 0) - f * v
-                if p is not None:
-                    t %= p
+                t = r.get(k, 0) - f * v if p is None else (r.get(k, 0) - f * v) % p
                 if t:
                     r[k] = t
                 else:

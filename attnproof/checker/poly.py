@@ -462,7 +462,6 @@ def images(polys: list, budget: Budget = UNLIMITED) -> list:
         for m, c in p.items():
             r = c % _P if type(c) is int else _residue(c)
             if r is None:
-                acc = None            # a denominator divisible by P: no image
                 break
             x = mono.get(m)
             if x is None:
@@ -471,7 +470,10 @@ def images(polys: list, budget: Budget = UNLIMITED) -> list:
                     x = x * pw[pr] % _P
                 mono[m] = x
             acc += r * x
-        out.append(None if acc is None else acc % _P)
+        else:
+            out.append(acc % _P)
+            continue
+        out.append(None)            # a denominator divisible by P: no image
     return out
 
 
