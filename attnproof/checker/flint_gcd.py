@@ -37,7 +37,8 @@ def flint_module():
         return None
 
 
-def _to_flint(flint, ctx, p: dict, vs: list, shift: dict):
+def _to_flint(ctx, p: dict, vs: list, shift: dict):
+    # p times the lcm of its denominators, shifted to non-negative exponents, in FLINT
     den = lcm(*(Fraction(c).denominator for c in p.values()))
     terms = {}
     for m, c in p.items():
@@ -78,7 +79,7 @@ def coprime(P: list, Q: dict, budget: Budget = UNLIMITED) -> bool:
         return True
     vs = sorted(shift)
     ctx = flint.fmpz_mpoly_ctx.get(tuple(f"x{i}" for i in range(len(vs))), "lex")
-    fq = [_to_flint(flint, ctx, p, vs, shift) for p in polys]
+    fq = [_to_flint(ctx, p, vs, shift) for p in polys]
     bits = max(int(c).bit_length() for p in fq for c in p.coeffs())
     if bits > MAX_FLINT_COEFFICIENT_BITS:
         raise Unsupported(f"a coefficient above {MAX_FLINT_COEFFICIENT_BITS} bits is beyond "

@@ -152,10 +152,8 @@ def product_cost(p: Poly, q: Poly) -> int:
     fp, sp, s2p = _load(p)
     fq, sq, s2q = _load(q)
     if fp or fq:
-        work += FRACTION_COST * (fp * nq + fq * np_) + (nq * s2p + 2 * sp * sq + np_ * s2q) // 64
-    else:
-        work += sp * sq // 128
-    return work
+        return work + FRACTION_COST * (fp * nq + fq * np_) + (nq * s2p + 2 * sp * sq + np_ * s2q) // 64
+    return work + sp * sq // 128
 
 
 def mul(p: Poly, q: Poly, budget: Budget = UNLIMITED) -> Poly:
