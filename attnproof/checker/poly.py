@@ -584,17 +584,15 @@ def is_normal_form(p: Poly) -> bool:
         # c·X^a + d·X^b: every minimum exponent is 0 when the monomials have disjoint variables
         # and positive exponents; the one holding the smallest variable is then the lex-largest
         (a, c), (b, d) = p.items()
-        if type(c) is not int or type(d) is not int:
-            if Fraction(c).denominator != 1 or Fraction(d).denominator != 1:
-                return False
-            c, d = int(c), int(d)
+        if (type(c) is not int or type(d) is not int) and Fraction(c).denominator * Fraction(d).denominator != 1:
+            return False
         va = {v for v, e in a if e > 0}
         if len(va) < len(a):
             return False
         for v, e in b:
             if e < 0 or v in va:
                 return False
-        return gcd(c, d) == 1 and (c if not b or (a and a[0][0] < b[0][0]) else d) > 0
+        return gcd(int(c), int(d)) == 1 and (c if not b or (a and a[0][0] < b[0][0]) else d) > 0
     if any(type(c) is not int and Fraction(c).denominator != 1 for c in p.values()):
         return False
     pairs = [pr for m in p for pr in m]
