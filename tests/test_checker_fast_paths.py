@@ -14,7 +14,7 @@ import pytest
 from hypothesis import example, given, settings, strategies as st
 
 from attnproof.checker import check_text, fast as F, poly as P, problem as PR, syntax as S
-from attnproof.checker.linalg import eliminate, product
+from attnproof.checker.linalg import eliminate, product, rank_mod
 from attnproof.checker.rules import factors as R
 from attnproof.checker.switch import FAST, reference_mode
 from attnproof.checker.syntax import Budget, Reject, Unsupported
@@ -108,19 +108,14 @@ def polys(min_size=1, max_size=3):
 @SETTINGS
 @given(polys(2, 2))
 def test_two_term_variables(p):
-    with reference_mode():
-        general = P.variables(p)
-    assert P.variables(p) == F.variables(p) == general
+    lo, hi = P._box(p)
+    assert P.variables(p) == {v for v in lo if lo[v] != hi[v]}
 
 
 @SETTINGS
-@given(polys(2, 2))
-def test_two_term_normal_form(p):
-    with reference_mode():
-        general = P.is_normal_form(p)
-    assert P.is_normal_form(p) == F.is_normal_form(p) == general
-    if P.is_normal_form(p):
-        assert P.normal_form(p) == p
+@given(st.one_of(polys(2, 2), polys(1, 4)))
+def test_normal_form_test_is_equality_with_the_normal_form(p):
+    assert P.is_normal_form(p) == (P.normal_form(p) == p)
 
 
 @SETTINGS
@@ -128,9 +123,7 @@ def test_two_term_normal_form(p):
 def test_two_term_normal_forms_are_found(p):
     # normal forms are rare among random binomials: test the normal form of each too
     nf = P.normal_form(p)
-    with reference_mode():
-        assert P.is_normal_form(nf)
-    assert F.is_normal_form(nf)
+    assert P.is_normal_form(nf)
 
 
 @SETTINGS
@@ -144,10 +137,8 @@ def test_small_division(a, b, q, scale):
             return
         m = next(iter(a))             # and sometimes just not: one coefficient scaled
         a[m] *= scale
-    fast = P.divexact(a, b, Budget(None))
+    fast = P.divexact(a, b, Budget(None))      # two-term shortcuts first
     general = P._divexact(a, b, Budget(None))
-    small = F.divexact_small(a, b)
-    assert small is P.UNDECIDED or small == general
     assert fast == general
     if fast is not None:
         assert P.mul(fast, b) == a
@@ -253,7 +244,7 @@ def test_packed_rank_is_the_reference_elimination(seed, n, d, p):
     rng = random.Random(seed)
     rows = [[rng.randint(-3, 3) * rng.choice([1, p, 2 ** 70 + 1]) for _ in range(d)] for _ in range(n)]
     rows += [[x + y for x, y in zip(rows[0], rows[-1])]]
-    assert F.rank_mod(rows, p) == eliminate(rows, Budget(None), p)
+    assert rank_mod(rows, p) == eliminate(rows, Budget(None), p)
 
 
 def test_every_fast_path_is_installed_and_switchable():

@@ -37,17 +37,13 @@ def flint_module():
         return None
 
 
-def _to_flint(flint, ctx, p: dict, vs: list, shift: dict):
-    idx = {v: i for i, v in enumerate(vs)}
-    den = 1
-    for c in p.values():
-        den = lcm(den, Fraction(c).denominator)
+def _to_flint(ctx, p: dict, vs: list, shift: dict):
+    # p times the lcm of its denominators, shifted to non-negative exponents, in FLINT
+    den = lcm(*(Fraction(c).denominator for c in p.values()))
     terms = {}
     for m, c in p.items():
-        e = [shift.get(v, 0) for v in vs]
-        for v, k in m:
-            e[idx[v]] += k
-        terms[tuple(e)] = int(Fraction(c) * den)
+        dm = dict(m)
+        terms[tuple(shift.get(v, 0) + dm.get(v, 0) for v in vs)] = int(Fraction(c) * den)
     return ctx.from_dict(terms)
 
 
@@ -63,8 +59,7 @@ def coprime(P: list, Q: dict, budget: Budget = UNLIMITED) -> bool:
         raise Unsupported("gcd(P, Q) = 1 must be recomputed by FLINT, and python-flint "
                           "is not importable")
     polys = [Q] + [p for p in P if p]
-    vs = sorted({v for p in polys for m in p for v, _ in m})
-    lo: dict = {}
+    shift: dict = {}            # per variable: minus its least exponent (0 at most)
     total = 0
     for p in polys:
         plo, phi = _box(p)
@@ -78,18 +73,18 @@ def coprime(P: list, Q: dict, budget: Budget = UNLIMITED) -> bool:
             if dense > MAX_FLINT_DENSE:
                 raise Unsupported(f"the gcd would run on a polynomial of dense size above "
                                   f"{MAX_FLINT_DENSE} (the checker's bound for FLINT)")
-            lo[v] = min(lo.get(v, 0), plo[v])
+            shift[v] = max(shift.get(v, 0), -plo[v])
         total += dense
-    if not vs:
+    if not shift:
         return True
-    shift = {v: -x for v, x in lo.items()}
+    vs = sorted(shift)
     ctx = flint.fmpz_mpoly_ctx.get(tuple(f"x{i}" for i in range(len(vs))), "lex")
-    fq = [_to_flint(flint, ctx, p, vs, shift) for p in polys]
-    for p in fq:
-        if any(int(c).bit_length() > MAX_FLINT_COEFFICIENT_BITS for c in p.coeffs()):
-            raise Unsupported(f"a coefficient above {MAX_FLINT_COEFFICIENT_BITS} bits is beyond "
-                              "what the checker gives FLINT")
-    words = 1 + max(int(c).bit_length() for p in fq for c in p.coeffs()) // 64
+    fq = [_to_flint(ctx, p, vs, shift) for p in polys]
+    bits = max(int(c).bit_length() for p in fq for c in p.coeffs())
+    if bits > MAX_FLINT_COEFFICIENT_BITS:
+        raise Unsupported(f"a coefficient above {MAX_FLINT_COEFFICIENT_BITS} bits is beyond "
+                          "what the checker gives FLINT")
+    words = 1 + bits // 64
     budget.charge(total * words, "a FLINT gcd")
     g = fq[0]
     for h in fq[1:]:

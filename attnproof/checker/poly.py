@@ -19,13 +19,13 @@ with *inconclusive* past it.  Only the standard library is used.
 from __future__ import annotations
 
 import heapq
+from collections import Counter
 from fractions import Fraction
-from itertools import chain
-from math import gcd
+from itertools import accumulate, chain
+from math import gcd, lcm
 from operator import itemgetter, neg
 
 from .limits import MAX_EXPANSION
-from .switch import FAST, UNDECIDED
 from .syntax import UNLIMITED, Budget, Unsupported
 
 Mono = tuple
@@ -43,11 +43,6 @@ def lex_key(m: Mono) -> tuple:
     [((0, -1), (2, 5)), ((1, -2),), (), ((1, 1),), ((0, 1),)]
     """
     return tuple((1, -v, e) if e > 0 else (-1, v, e) for v, e in m) + (_END,)
-
-
-def _neg_key(m: Mono) -> tuple:
-    # componentwise negation of lex_key: reverses the order (for a min-heap)
-    return tuple((-1, v, -e) if e > 0 else (1, -v, -e) for v, e in m) + (_END,)
 
 
 def mono_mul(a: Mono, b: Mono) -> Mono:
@@ -138,16 +133,9 @@ def _load(p: Poly) -> tuple[int, int, int]:
     vals = p.values()
     if set(map(type, vals)) <= {int} and max(map(int.bit_length, vals), default=0) < 64:
         return 0, 0, 0
-    f = s = s2 = 0
-    for c in vals:
-        if type(c) is int:
-            w = c.bit_length() >> 6
-        else:
-            f += 1
-            w = (c.numerator.bit_length() + c.denominator.bit_length()) >> 6
-        s += w
-        s2 += w * w
-    return f, s, s2
+    ws = [(c.bit_length() if type(c) is int else c.numerator.bit_length() + c.denominator.bit_length()) >> 6
+          for c in vals]
+    return sum(type(c) is not int for c in vals), sum(ws), sum(w * w for w in ws)
 
 
 def product_cost(p: Poly, q: Poly) -> int:
@@ -164,10 +152,8 @@ def product_cost(p: Poly, q: Poly) -> int:
     fp, sp, s2p = _load(p)
     fq, sq, s2q = _load(q)
     if fp or fq:
-        work += FRACTION_COST * (fp * nq + fq * np_) + (nq * s2p + 2 * sp * sq + np_ * s2q) // 64
-    else:
-        work += sp * sq // 128
-    return work
+        return work + FRACTION_COST * (fp * nq + fq * np_) + (nq * s2p + 2 * sp * sq + np_ * s2q) // 64
+    return work + sp * sq // 128
 
 
 def mul(p: Poly, q: Poly, budget: Budget = UNLIMITED) -> Poly:
@@ -199,23 +185,13 @@ def _box(p: Poly) -> tuple[dict, dict]:
     """Per-variable minimum and maximum exponent over ``supp p`` (0 where a term lacks it)."""
     lo: dict = {}
     hi: dict = {}
-    seen: dict = {}
     for m in p:
         for v, e in m:
-            if v in lo:
-                if e < lo[v]:
-                    lo[v] = e
-                if e > hi[v]:
-                    hi[v] = e
-                seen[v] += 1
-            else:
-                lo[v] = hi[v] = e
-                seen[v] = 1
-    n = len(p)
-    for v, k in seen.items():
-        if k < n:
-            lo[v] = min(lo[v], 0)
-            hi[v] = max(hi[v], 0)
+            lo[v] = min(lo.get(v, e), e)
+            hi[v] = max(hi.get(v, e), e)
+    for v, k in Counter(v for m in p for v, _ in m).items():
+        if k < len(p):
+            lo[v], hi[v] = min(lo[v], 0), max(hi[v], 0)
     return lo, hi
 
 
@@ -227,9 +203,15 @@ def variables(p: Poly) -> set:
     >>> sorted(variables({((0, 1), (1, 1)): 1, ((1, 1),): 1}))
     [0]
     """
-    fast = FAST.variables
-    if fast is not None and len(p) == 2:
-        return fast(p)
+    if len(p) == 2:               # two terms: the variables whose exponents differ
+        a, b = p
+        rest = dict(a)
+        out = set()
+        for v, e in b:
+            if rest.pop(v, 0) != e:
+                out.add(v)
+        out.update(rest)
+        return out
     lo, hi = _box(p)
     return {v for v in lo if lo[v] != hi[v]}
 
@@ -265,13 +247,24 @@ def divexact(a: Poly, b: Poly, budget: Budget = UNLIMITED) -> Poly | None:
     if not a:
         return {}
     budget.charge(size(a) + size(b), "an exact division")
-    fast = FAST.divexact_small
-    if fast is not None and len(b) >= 2 and len(a) <= 2:
-        q = fast(a, b)
-        if q is not UNDECIDED:
-            if q is not None:
+    if len(a) == 1 < len(b):
+        return None                   # no multiple of a non-monomial is a monomial
+    if len(a) == 2 == len(b):
+        # a monomial quotient q maps the monomials of b onto those of a (in one of the two
+        # pairings, as b's differ); a pairing of the monomials but not of the coefficients:
+        # Newt(q) would be a point, so b does not divide a.  Otherwise the quotient is longer.
+        (a0, ca0), (a1, ca1) = a.items()
+        ca0 = _num(ca0)
+        bs = list(b.items())
+        for (u, cu), (w, cw) in (bs, bs[::-1]):
+            q = mono_div(a0, u)
+            if mono_mul(q, w) == a1:
+                cu = _num(cu)
+                qc = ca0 // cu if type(ca0) is int and type(cu) is int and ca0 % cu == 0 else Fraction(ca0) / cu
+                if qc * cw != ca1:
+                    return None
                 budget.charge(3 + size(b), "an exact division")
-            return q
+                return {q: qc}
     return _divexact(a, b, budget)
 
 
@@ -283,17 +276,15 @@ def _divexact(a: Poly, b: Poly, budget: Budget) -> Poly | None:
     # the general division of :func:`divexact` (its first charge already made)
     lo_a, hi_a = _box(a)
     lo_b, hi_b = _box(b)
-    lo, hi = {}, {}
-    for v in set(lo_a) | set(lo_b):
-        lo[v] = lo_a.get(v, 0) - lo_b.get(v, 0)
-        hi[v] = hi_a.get(v, 0) - hi_b.get(v, 0)
-        if lo[v] > hi[v]:
-            return None
+    vs = sorted(set(lo_a) | set(lo_b))
+    lo = {v: lo_a.get(v, 0) - lo_b.get(v, 0) for v in vs}
+    hi = {v: hi_a.get(v, 0) - hi_b.get(v, 0) for v in vs}
+    if any(lo[v] > hi[v] for v in vs):
+        return None
     # Mixed-radix integer codes over the box of a: every term of a remainder
     # (a minus products of admissible quotient terms with b) stays in that box,
     # and the dense lex order is the order of the codes.  Steps are then integer
     # additions and a heap of integers.
-    vs = sorted(set(lo_a) | set(lo_b))
     span = {v: hi_a.get(v, 0) - lo_a.get(v, 0) + 1 for v in vs}
     _, sa, s2a = _load(a)
     _, sb, s2b = _load(b)
@@ -311,20 +302,16 @@ def _divexact(a: Poly, b: Poly, budget: Budget) -> Poly | None:
 
         def sparse_quotient(m):
             qm = mono_div(m, lb)
-            for v, x in qm:
-                if x < lo.get(v, 0) or x > hi.get(v, 0):
-                    return None
-            return None if zero_bad and not zero_bad <= {v for v, _ in qm} else qm
+            inside = all(lo.get(v, 0) <= x <= hi.get(v, 0) for v, x in qm)
+            return qm if inside and (not zero_bad or zero_bad <= {v for v, _ in qm}) else None
 
         rest = [(m, _num(c)) for m, c in b.items() if m != lb]
+        # heap entries: the lex key of the inverse monomial, the order reversed (a min-heap)
         return _steps(a, b, budget, least, step_cost, lb, {m: _num(c) for m, c in a.items()},
-                      lambda m: (_neg_key(m), m), itemgetter(1), sparse_quotient,
+                      lambda m: (lex_key(mono_inv(m)), m), itemgetter(1), sparse_quotient,
                       lambda m, q: [(mono_mul(q, d), c) for d, c in rest])
-    strides: dict = {}
-    sz = 1
-    for v in reversed(vs):
-        strides[v] = sz
-        sz *= span[v]
+    rev = vs[::-1]
+    strides = dict(zip(rev, accumulate((span[v] for v in rev), lambda x, y: x * y, initial=1)))
     step_cost = 2 + size(b) + len(vs) + coef_cost
     budget.charge(least * step_cost, "an exact division")
     base = sum(lo_a.get(v, 0) * strides[v] for v in vs)
@@ -408,17 +395,11 @@ def _value(v: int) -> int:
     return (v * 0x9E3779B97F4A7C15 + 0x632BE59BD9B4E019) % (_P - 1) + 1
 
 
-def _exponents(polys, skip=None) -> dict:
-    """``{variable: sorted distinct exponents}`` over the monomials of ``polys``
-    (variable ``skip`` left out)."""
+def _exponents(polys) -> dict:
+    """``{variable: sorted distinct exponents}`` over the monomials of ``polys``."""
     by: dict = {}
     for v, x in set(chain.from_iterable(chain.from_iterable(polys))):
-        if v != skip:
-            xs = by.get(v)
-            if xs is None:
-                by[v] = [x]
-            else:
-                xs.append(x)
+        by.setdefault(v, []).append(x)
     for xs in by.values():
         xs.sort()
     return by
@@ -427,13 +408,7 @@ def _exponents(polys, skip=None) -> dict:
 def _walk_cost(exps: dict) -> int:
     """The work of :func:`_walk`, before it is done: a power of ``e`` costs about
     ``bits(e)`` modular products of 61-bit numbers, a unit per 4 of them."""
-    cost = 0
-    for xs in exps.values():
-        prev = 0
-        for x in xs:
-            cost += 2 + (x - prev).bit_length() // 4
-            prev = x
-    return cost
+    return sum(2 + (x - prev).bit_length() // 4 for xs in exps.values() for prev, x in zip([0] + xs, xs))
 
 
 def _walk(exps: dict, base=None) -> dict:
@@ -443,11 +418,10 @@ def _walk(exps: dict, base=None) -> dict:
     out = {}
     for v, xs in exps.items():
         b = _value(v) if base is None else base
-        val, prev = 1, 0
-        for x in xs:
+        val = 1
+        for prev, x in zip([0] + xs, xs):
             val = val * pow(b, x - prev, _P) % _P
             out[(v, x)] = val
-            prev = x
     return out
 
 
@@ -455,9 +429,7 @@ def _residue(c) -> int | None:
     """``c`` in F_P (None when P divides its denominator)."""
     if type(c) is int:
         return c % _P
-    if c.denominator % _P == 0:
-        return None
-    return c.numerator * pow(c.denominator, -1, _P) % _P
+    return None if c.denominator % _P == 0 else c.numerator * pow(c.denominator, -1, _P) % _P
 
 
 def images(polys: list, budget: Budget = UNLIMITED) -> list:
@@ -508,15 +480,13 @@ def _polymulmod(x: list, y: list, g: list) -> list:
     d = len(g) - 1
     out = [0] * (2 * d)
     for i, xi in enumerate(x):
-        if xi:
-            for j, yj in enumerate(y):
-                out[i + j] = (out[i + j] + xi * yj) % _P
-    for k in range(len(out) - 1, d - 1, -1):
-        c = out[k]
-        if c:
-            for j in range(d):
-                out[k - d + j] = (out[k - d + j] - c * g[j]) % _P
-    return out[:d]
+        for j, yj in enumerate(y):
+            out[i + j] += xi * yj
+    for k in range(2 * d - 1, d - 1, -1):
+        c = out[k] % _P
+        for j in range(d):
+            out[k - d + j] -= c * g[j]
+    return [c % _P for c in out[:d]]
 
 
 def _polypowmod(base: list, e: int, g: list) -> list:
@@ -560,16 +530,10 @@ def not_divisible(a: Poly, b: Poly, budget: Budget = UNLIMITED) -> bool:
     budget.charge(cost + _load(a)[1] + _load(b)[1], "an exact division")
     pw = _walk(exps)
     del exps
-    den = 1
-    for c in b.values():
-        q = 1 if type(c) is int else c.denominator
-        if q != 1:
-            den = den * q // gcd(den, q)
+    den = lcm(*(1 if type(c) is int else c.denominator for c in b.values()))
     ints = {m: (c * den if type(c) is int else c.numerator * (den // c.denominator))
             for m, c in b.items()}
-    cont = 0
-    for c in ints.values():
-        cont = gcd(cont, c)
+    cont = gcd(*ints.values())
     g = [0] * (d + 1)
     for m, c in ints.items():
         e, val = 0, c // cont
@@ -616,20 +580,25 @@ def is_normal_form(p: Poly) -> bool:
     >>> is_normal_form({(): 1, ((0, 1),): 2}), is_normal_form({((0, -1),): 1, (): 1})
     (True, False)
     """
-    fast = FAST.is_normal_form
-    if fast is not None and len(p) == 2:
-        return fast(p)
-    lo, _ = _box(p)
-    if any(lo.values()):
-        return False                  # a negative exponent, or a common monomial factor
-    g = 0
-    for c in p.values():
-        if type(c) is not int:
-            if Fraction(c).denominator != 1:
+    if len(p) == 2:
+        # c·X^a + d·X^b: every minimum exponent is 0 when the monomials have disjoint variables
+        # and positive exponents; the one holding the smallest variable is then the lex-largest
+        (a, c), (b, d) = p.items()
+        if (type(c) is not int or type(d) is not int) and Fraction(c).denominator * Fraction(d).denominator != 1:
+            return False
+        va = {v for v, e in a if e > 0}
+        if len(va) < len(a):
+            return False
+        for v, e in b:
+            if e < 0 or v in va:
                 return False
-            c = int(c)
-        g = gcd(g, c)
-    return g == 1 and p[max(p, key=lex_key)] > 0
+        return gcd(int(c), int(d)) == 1 and (c if not b or (a and a[0][0] < b[0][0]) else d) > 0
+    if any(type(c) is not int and Fraction(c).denominator != 1 for c in p.values()):
+        return False
+    pairs = [pr for m in p for pr in m]
+    if any(e < 0 for _, e in pairs) or len(p) in Counter(v for v, _ in pairs).values():
+        return False                  # a negative exponent, or a common monomial factor
+    return gcd(*map(int, p.values())) == 1 and p[max(p, key=lex_key)] > 0
 
 
 def normal_form(p: Poly, budget: Budget = UNLIMITED) -> Poly:
@@ -642,13 +611,7 @@ def normal_form(p: Poly, budget: Budget = UNLIMITED) -> Poly:
     lo, _ = _box(p)
     shift = tuple(sorted((v, -x) for v, x in lo.items() if x))
     budget.charge(size(p) + len(p) * len(shift), "a normal form")
-    den = 1
-    for c in p.values():
-        c = Fraction(c)
-        den = den * c.denominator // gcd(den, c.denominator)
-    g = 0
-    for c in p.values():
-        g = gcd(g, int(Fraction(c) * den))
-    lead = max(p, key=lex_key)
-    sign = 1 if p[lead] > 0 else -1
+    den = lcm(*(Fraction(c).denominator for c in p.values()))
+    g = gcd(*(int(Fraction(c) * den) for c in p.values()))
+    sign = 1 if p[max(p, key=lex_key)] > 0 else -1
     return {mono_mul(m, shift): Fraction(sign * int(Fraction(c) * den) // g) for m, c in p.items()}

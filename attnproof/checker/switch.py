@@ -24,15 +24,10 @@ class _Hooks:
     read_poly = None        # rules.factors.read_poly: integer coefficients, well formed
     atom = None             # problem.parse_atoms: a sparse integer key and integer value
     plain_monomial = None   # problem.head_polys: an integer key is its own monomial
-    variables = None        # poly.variables: two terms
-    is_normal_form = None   # poly.is_normal_form: two terms
-    divexact_small = None   # poly.divexact: a dividend of at most two terms
     product_identity = None  # rules.fusion: D* is the product of the head denominators
-    rank_mod = None         # linalg.rank_mod: rows packed into integers
 
 
 FAST = _Hooks()
-UNDECIDED = object()        # a fast path's "ask the general procedure" (one object, here)
 NAMES = tuple(n for n in vars(_Hooks) if not n.startswith("_"))
 
 
