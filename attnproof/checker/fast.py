@@ -16,96 +16,9 @@ from fractions import Fraction
 from math import gcd
 
 from . import poly as P
-from .limits import MAX_DIGITS
 from .poly import UNDECIDED, _num, mono_div, mono_mul
-from .problem import SPARSE_KEY_DIM
 from .switch import FAST, NAMES, reference_requested
 from .syntax import Reject
-
-_TEN = 10 ** MAX_DIGITS
-
-
-def fields(obj, required: set, optional: set) -> bool:
-    """True when ``obj`` is an object with exactly the allowed fields (the common case);
-    False sends it to :func:`attnproof.checker.syntax.fields`, which explains."""
-    if type(obj) is dict:
-        ks = obj.keys()
-        return required <= ks and (len(ks) == len(required) or ks <= required | optional)
-    return False
-
-
-def read_poly(x, nvars: int):
-    """:func:`read_poly` of a polynomial with integer coefficients, in one tight pass;
-    None when anything is unusual (then the general reading decides, with the same
-    result: ``tests/test_checker_fast_paths.py`` compares them)."""
-    if type(x) is not list or not x:
-        return None
-    out = {}
-    prev = None
-    for t in x:
-        if type(t) is not list or len(t) != 2:
-            return None
-        c, prs = t
-        if type(c) is not int or not c or not -_TEN < c < _TEN or type(prs) is not list:
-            return None
-        pairs = []
-        last = -1
-        for pr in prs:
-            if type(pr) is not list or len(pr) != 2:
-                return None
-            v, e = pr
-            if (type(v) is not int or type(e) is not int or v <= last or v >= nvars or not e
-                    or not -_TEN < e < _TEN):
-                return None
-            last = v
-            pairs.append((v, e))
-        if prev is not None and not pairs > prev:
-            return None
-        prev = pairs
-        out[tuple(pairs)] = c
-    return out
-
-
-def atom(a, dim: int, value_dim):
-    """The common atom ``{"key": KEY, "value": integer}`` with integer key coordinates
-    (a dense list up to ``SPARSE_KEY_DIM`` coordinates, a sparse object above),
-    parsed in one pass; None for anything else (then :func:`_slow_atom` decides, with
-    the same result: ``tests/test_checker_fast_paths.py`` compares them)."""
-    if type(a) is not dict or len(a) != 2 or value_dim not in (None, 1):
-        return None
-    k = a.get("key")
-    v = a.get("value")
-    if type(v) is not int or not -_TEN < v < _TEN:
-        return None
-    if dim <= SPARSE_KEY_DIM:
-        if type(k) is not list or len(k) != dim:
-            return None
-        for c in k:
-            if type(c) is not int or not -_TEN < c < _TEN:
-                return None
-        return (tuple([(j, c) for j, c in enumerate(k) if c]), 0, 1, (v,))
-    if type(k) is not dict:
-        return None
-    out = []
-    for j_s, c in k.items():
-        if (type(c) is not int or not c or not -_TEN < c < _TEN or type(j_s) is not str
-                or len(j_s) > 9 or not j_s.isdecimal()):
-            return None
-        j = int(j_s)
-        if j >= dim or str(j) != j_s:          # canonical decimal: no leading zeros
-            return None
-        out.append((j, c))
-    if len(out) > 1:
-        out.sort()
-    return (tuple(out), 0, 1, (v,))
-
-
-def plain_monomial(key):
-    """With no lattice scale and no bias, an integer key is its own monomial (None otherwise)."""
-    for _, k in key:
-        if type(k) is not int:
-            return None
-    return key
 
 
 def variables(p):
