@@ -19,10 +19,8 @@ import re
 from dataclasses import dataclass
 from fractions import Fraction
 from math import lcm
-from typing import cast
 
 from .limits import MAX_DIGITS, MAX_DIM, MAX_EXPONENT, MAX_LATTICE_BITS, fits_digits
-from .switch import FAST
 from .syntax import UNLIMITED, Budget, Reject, Unsupported, _show, fields, integer, rational
 
 
@@ -52,6 +50,8 @@ class Problem:
 
     def monomial(self, key, bias, where: str) -> tuple:
         """Sparse lattice monomial of a (sparse) key and bias; Reject when off the lattice."""
+        if not bias and not self.scales and all(type(k) is int for _, k in key):
+            return key                    # the common case: an integer key is its own monomial
         out = []
         for j, k in key:
             e = k * self.scales.get(j, 1)
@@ -70,13 +70,13 @@ class Problem:
         return Monomial(out)
 
 
+_TEN = 10 ** MAX_DIGITS         # integers strictly between -_TEN and _TEN fit (fits_digits)
 SPARSE_KEY_DIM = 16          # canonical keys: dense lists up to this dimension, sparse objects above
-_INDEX = re.compile(r"(0|[1-9][0-9]{0,8})\Z")
 _RATIO = re.compile(r"([+-]?[0-9]+)/([0-9]+)\Z")
 _DECIMAL = re.compile(r"([+-]?)(?:([0-9]+)(?:\.([0-9]*))?|\.([0-9]+))(?:[eE]([+-]?[0-9]+))?\Z")
 
 
-def file_number(x, where: str) -> Fraction:
+def file_number(x, where: str) -> Fraction | int:
     """An exact number of a problem file: an integer, ``"p/q"`` or a decimal such as
     ``"1.5e-3"`` (ASCII, at most ``MAX_DIGITS`` digits, exponent at most ``MAX_EXPONENT``).
 
@@ -88,9 +88,7 @@ def file_number(x, where: str) -> Fraction:
     attnproof.checker.syntax.Reject: w: '1e99999999' is not an exact number (exponent beyond 2000)
     """
     if type(x) is int:
-        if not fits_digits(x):
-            raise Reject(f"{where}: integer with more than {MAX_DIGITS} digits")
-        return Fraction(x)
+        return rational(x, where)
     if not isinstance(x, str):
         raise Reject(f"{where}: {_show(x)} is not an exact number (an integer or a string such as "
                      f"\"1/2\" or \"0.5\")")
@@ -109,10 +107,7 @@ def file_number(x, where: str) -> Fraction:
         digits, frac, exp_s = m.group(2) or "", m.group(3) or m.group(4) or "", m.group(5) or "0"
         if len(exp_s.lstrip("+-")) > 6 or abs(int(exp_s)) > MAX_EXPONENT:
             raise Reject(f"{where}: {shown!r} is not an exact number (exponent beyond {MAX_EXPONENT})")
-        scale = int(exp_s) - len(frac)
-        mant = int((digits + frac) or "0")
-        val = Fraction(mant * 10 ** scale) if scale >= 0 else Fraction(mant, 10 ** -scale)
-        val = -val if m.group(1) == "-" else val
+        val = int(m.group(1) + (digits + frac or "0")) * Fraction(10) ** (int(exp_s) - len(frac))
     if not (fits_digits(val.numerator) and fits_digits(val.denominator)):
         raise Reject(f"{where}: {shown!r} has more than {MAX_DIGITS} digits")
     return val
@@ -132,37 +127,46 @@ def parse_key(x, dim: int, where: str, number=rational) -> tuple:
     if isinstance(x, list):
         if len(x) != dim:
             raise Reject(f"{where}: key has dimension {len(x)}, expected {dim}")
-        vals = [(j, number(c, f"{where}[{j}]")) for j, c in enumerate(x)]
-        return tuple((j, v) for j, v in vals if v)
+        vals = [(j, c if type(c) is int and -_TEN < c < _TEN else number(c, f"{where}[{j}]"))
+                for j, c in enumerate(x)]
+        return tuple([(j, v) for j, v in vals if v])
     if not isinstance(x, dict):
         raise Reject(f"{where}: key must be a list of {dim} numbers or a sparse object such as "
                      f"{{\"0\": 1}}")
     out = []
     for j_s, c in x.items():
-        if not isinstance(j_s, str) or not _INDEX.match(j_s) or int(j_s) >= dim:
+        j = int(j_s) if isinstance(j_s, str) and len(j_s) < 10 and j_s.isdecimal() else dim
+        if j >= dim or str(j) != j_s:         # ASCII decimal digits, no leading zero
             raise Reject(f"{where}: key index {j_s!r} is not a coordinate 0..{dim - 1}")
-        v = number(c, f"{where}[{j_s}]")
-        if v:
-            out.append((int(j_s), v))
-    return tuple(sorted(out))
+        if type(c) is not int or not -_TEN < c < _TEN:
+            c = number(c, f"{where}[{j_s}]")
+        if c:
+            out.append((j, c))
+    out.sort()
+    return tuple(out)
 
 
-def _slow_atom(a, dim: int, value_dim, w: str, number=rational) -> tuple:
-    fields(a, {"key", "value"}, {"bias", "weight"}, w)
-    key = parse_key(a["key"], dim, f"{w}, key", number)
+_NEEDED, _OPTIONAL = {"key", "value"}, {"bias", "weight"}
+
+
+def _atom(a, dim: int, value_dim, number) -> tuple:
+    # one atom; its messages start at the atom (parse_atoms puts where it is in front)
+    if type(a) is not dict or a.keys() != _NEEDED:
+        fields(a, _NEEDED, _OPTIONAL, "")
+    key = parse_key(a["key"], dim, ", key", number)
     v = a["value"]
-    if isinstance(v, list):
-        if not v:
-            raise Reject(f"{w}: value is an empty list")
-        vals = tuple(number(c, f"{w}, value[{i}]") for i, c in enumerate(v))
+    if not isinstance(v, list):
+        vals = (v if type(v) is int and -_TEN < v < _TEN else number(v, ", value"),)
+    elif v:
+        vals = tuple([number(c, f", value[{i}]") for i, c in enumerate(v)])
     else:
-        vals = (number(v, f"{w}, value"),)
+        raise Reject(": value is an empty list")
     if value_dim is not None and len(vals) != value_dim:
-        raise Reject(f"{w}: value has {len(vals)} components, expected {value_dim}")
-    bias = number(a["bias"], f"{w}, bias") if "bias" in a else 0
-    weight = number(a["weight"], f"{w}, weight") if "weight" in a else 1
+        raise Reject(f": value has {len(vals)} components, expected {value_dim}")
+    bias = number(a["bias"], ", bias") if "bias" in a else 0
+    weight = number(a["weight"], ", weight") if "weight" in a else 1
     if weight <= 0:
-        raise Reject(f"{w}: weight must be positive")
+        raise Reject(": weight must be positive")
     return (key, bias or 0, 1 if weight == 1 else weight, vals)
 
 
@@ -199,12 +203,11 @@ def parse_atoms(atoms_in, dim: int, value_dim, where: str,
     budget.charge(atoms_cost(atoms_in), "reading atoms")
     out = []
     for a_i, a in enumerate(atoms_in):
-        fast = FAST.atom if number is rational else None
-        atom = None if fast is None else fast(a, dim, value_dim)
-        if atom is None:
-            atom = _slow_atom(a, dim, value_dim, f"{where}, atom {a_i}", number)
-        if value_dim is None:
-            value_dim = len(atom[3])
+        try:
+            atom = _atom(a, dim, value_dim, number)
+        except Reject as e:
+            raise Reject(f"{where}, atom {a_i}{e}") from None
+        value_dim = len(atom[3])
         out.append(atom)
     return out, value_dim
 
@@ -229,11 +232,8 @@ def head_polys(pb: Problem, atoms: list, where: str,
     multiplies (a unit per 128) before the arithmetic (docs/certificates.md §8)."""
     D: dict = {}
     N: list[dict] = [dict() for _ in range(pb.value_dim)]
-    fast = FAST.plain_monomial if not pb.scales else None
-    for a_i, (key, bias, w, vals) in enumerate(atoms):
-        m = None if fast is None or bias else fast(key)
-        if m is None:
-            m = pb.monomial(key, bias, f"{where}, atom {a_i}")
+    for key, bias, w, vals in atoms:
+        m = pb.monomial(key, bias, where)     # never off the lattice: the atoms made it, or were checked
         old = D.get(m)
         if type(w) is not int or old is not None and type(old) is not int:
             ww = 1 + _words(w)
@@ -319,7 +319,9 @@ def canonical_problem(doc, number=file_number) -> dict:
     for atoms, name in zip(parsed, names):
         out = []
         for key, bias, weight, vals in atoms:
-            a: dict = {"key": {str(j): c(v) for j, v in key} if dim > SPARSE_KEY_DIM else _dense(key, dim),
+            k = dict(key)
+            a: dict = {"key": {str(j): c(v) for j, v in key} if dim > SPARSE_KEY_DIM else
+                       [c(k.get(j, 0)) for j in range(dim)],
                        "value": c(vals[0]) if len(vals) == 1 else [c(v) for v in vals]}
             if bias:
                 a["bias"] = c(bias)
@@ -328,13 +330,6 @@ def canonical_problem(doc, number=file_number) -> dict:
             out.append(a)
         heads.append({"atoms": out} if name is None else {"atoms": out, "name": name})
     return {"format": "attnproof-problem", "version": 1, "dim": dim, "heads": heads}
-
-
-def _dense(key: tuple, dim: int) -> list:
-    row: list = [0] * dim
-    for j, v in key:
-        row[j] = _canonical_number(v)
-    return row
 
 
 def parse_problem(doc, consume: bool = False, budget: Budget = UNLIMITED) -> Problem:
@@ -363,7 +358,7 @@ def parse_problem(doc, consume: bool = False, budget: Budget = UNLIMITED) -> Pro
                 L = lcm(L, bias.denominator)
                 if L.bit_length() > MAX_LATTICE_BITS:
                     raise Unsupported(f"problem: the bias scale has more than {MAX_LATTICE_BITS} bits")
-    pb = Problem(dim, cast(int, m), scales, L if biased else 0, [], [])
+    pb = Problem(dim, m, scales, L if biased else 0, [], [])
     for h_i, atoms in enumerate(parsed):
         D, N = head_polys(pb, atoms, f"problem head {h_i}", budget)
         pb.den.append(D)

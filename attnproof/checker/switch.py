@@ -20,10 +20,6 @@ ENV = "ATTNPROOF_CHECKER_REFERENCE"
 class _Hooks:
     """The installed fast paths (None: not installed)."""
 
-    fields = None           # syntax.fields: an object with exactly the allowed keys
-    read_poly = None        # rules.factors.read_poly: integer coefficients, well formed
-    atom = None             # problem.parse_atoms: a sparse integer key and integer value
-    plain_monomial = None   # problem.head_polys: an integer key is its own monomial
     product_identity = None  # rules.fusion: D* is the product of the head denominators
 
 
@@ -42,7 +38,7 @@ def reference_mode(on: bool = True):
 
     >>> from attnproof.checker import check_text
     >>> with reference_mode():
-    ...     FAST.read_poly is None
+    ...     FAST.product_identity is None
     True
     """
     saved = {n: getattr(FAST, n) for n in NAMES}

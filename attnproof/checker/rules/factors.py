@@ -14,15 +14,15 @@ from .. import poly as P
 from ..capelli import binomial_valuation, capelli_irreducible
 from ..capelli import content as capelli_content
 from ..flint_gcd import coprime
-from ..limits import MAX_EXPANSION
+from ..limits import MAX_DIGITS, MAX_EXPANSION
 from ..linalg import rank
-from ..switch import FAST
 from ..syntax import Budget, Reject, Unsupported, fields, integer, rational
 from .fusion import check_identity
 from .state import State
 
 # -- polynomial syntax ------------------------------------------------------
 
+_TEN = 10 ** MAX_DIGITS      # integers strictly between -_TEN and _TEN fit (limits.fits_digits)
 READ_UNITS = 2       # per term and pair of a polynomial read: its checks, its tuples, its box
 
 def read_poly(x, where: str, nvars: int, rational_coefficients: bool = False) -> dict:
@@ -40,46 +40,43 @@ def read_poly(x, where: str, nvars: int, rational_coefficients: bool = False) ->
     ...
     attnproof.checker.syntax.Reject: p, term 1: terms must be strictly increasing by their monomials
     """
-    fast = FAST.read_poly
-    if fast is not None:
-        out = fast(x, nvars)
-        if out is not None:
-            return out
-    return _read_poly_general(x, where, nvars, rational_coefficients)
-
-
-def _read_poly_general(x, where: str, nvars: int, rational_coefficients: bool) -> dict:
-    # every polynomial, and the message of every broken one
     if not isinstance(x, list) or not x:
         raise Reject(f"{where}: a polynomial is a non-empty list of terms")
     out = {}
     prev = None
     for t_i, t in enumerate(x):
-        w = f"{where}, term {t_i}"
         if not isinstance(t, list) or len(t) != 2 or not isinstance(t[1], list):
-            raise Reject(f"{w}: a term is [coefficient, [[variable, exponent], ...]]")
-        c = (rational(t[0], f"{w}, coefficient") if rational_coefficients
-             else integer(t[0], f"{w}, coefficient"))
+            raise Reject(f"{where}, term {t_i}: a term is [coefficient, [[variable, exponent], ...]]")
+        c, prs = t
+        if type(c) is not int or not -_TEN < c < _TEN:
+            w = f"{where}, term {t_i}, coefficient"
+            c = rational(c, w) if rational_coefficients else integer(c, w)
         if c == 0:
-            raise Reject(f"{w}: zero coefficient")
-        pairs: list = []
-        for pr in t[1]:
+            raise Reject(f"{where}, term {t_i}: zero coefficient")
+        pairs = []
+        last = -1
+        for pr in prs:
             if not isinstance(pr, list) or len(pr) != 2:
-                raise Reject(f"{w}: a monomial is a list of [variable, exponent] pairs")
-            v = integer(pr[0], f"{w}, variable", 0)
-            e = integer(pr[1], f"{w}, exponent")
-            if v >= nvars:
-                raise Reject(f"{w}: variable {v} does not exist (the lattice has {nvars})")
-            if e == 0 or (pairs and v <= pairs[-1][0]):
-                raise Reject(f"{w}: pairs must have non-zero exponents and increasing variables")
+                raise Reject(f"{where}, term {t_i}: a monomial is a list of [variable, exponent] pairs")
+            v, e = pr
+            if type(v) is not int or type(e) is not int or not last < v < nvars or not e or not -_TEN < e < _TEN:
+                _bad_pair(v, e, last, nvars, f"{where}, term {t_i}")
+            last = v
             pairs.append((v, e))
         if prev is not None and not pairs > prev:
-            raise Reject(f"{w}: terms must be strictly increasing by their monomials")
+            raise Reject(f"{where}, term {t_i}: terms must be strictly increasing by their monomials")
         prev = pairs
         out[tuple(pairs)] = c
     return out
 
 
+def _bad_pair(v, e, last: int, nvars: int, w: str):
+    # the message for a pair [v, e] that read_poly refuses
+    integer(v, f"{w}, variable", 0)
+    integer(e, f"{w}, exponent")
+    if v >= nvars:
+        raise Reject(f"{w}: variable {v} does not exist (the lattice has {nvars})")
+    raise Reject(f"{w}: pairs must have non-zero exponents and increasing variables")
 
 
 def poly_text(f: dict) -> str:
