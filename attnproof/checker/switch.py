@@ -27,7 +27,6 @@ class _Hooks:
     variables = None        # poly.variables: two terms
     is_normal_form = None   # poly.is_normal_form: two terms
     divexact_small = None   # poly.divexact: a dividend of at most two terms
-    product_identity = None  # rules.fusion: D* is the product of the head denominators
     rank_mod = None         # linalg.rank_mod: rows packed into integers
 
 

@@ -23,28 +23,27 @@ from .state import State, primitive, x_points
 
 
 _EXTRA = {"vertices": {"vertices"}, "zonotope_graphic": {"graph_blocks"}}
-_METHODS = ("vertices", "simplex", "planar", "zonotope_independent", "zonotope_graphic",
-            "zonotope_general_position")
 
 
 def _block_count(st: State, blk: dict, fs: list, bv: set, where: str) -> int:
     dim, bud, method = st.pb.dim, st.budget, blk.get("method")
-    fields(blk, {"factors", "method"} | _EXTRA.get(method, set()), set(), where)
-    if method not in _METHODS:
-        raise Reject(f"{where}: unknown block method {method!r}")
-    if method in ("vertices", "simplex", "planar"):
-        count = {"vertices": _vertices_count, "simplex": _simplex_count, "planar": planar_block}[method]
+    kind = method if isinstance(method, str) else ""        # a JSON list or object: unhashable
+    fields(blk, {"factors", "method"} | _EXTRA.get(kind, set()), set(), where)
+    count = {"vertices": _vertices_count, "simplex": _simplex_count, "planar": planar_block}.get(kind)
+    if count is not None:
         return count(st, blk, fs, sorted(bv), where)
+    if method not in ("zonotope_independent", "zonotope_graphic", "zonotope_general_position"):
+        raise Reject(f"{where}: unknown block method {method!r}")
     classes = set()
     for j in fs:
-        fp = list({tuple(pr for pr in m if pr[0] < dim) for m in st.factors[j][0]})
+        fp = {tuple(pr for pr in m if pr[0] < dim) for m in st.factors[j][0]}
         if len(fp) != 2:
             raise Reject(f"{where}: factor {j} is not a binomial in the x variables")
         bud.charge(P.size(fp), "zonotope generators")
         if len(fs) == 1 and method == "zonotope_independent":
             bud.charge(1 + len(bv), "an exact rank")
             return 2                  # one generator, non-zero: the points differ
-        classes.add(primitive(P.mono_div(fp[1], fp[0])))     # primitive: either order
+        classes.add(primitive(P.mono_div(*fp)))     # primitive: either order
     pos = {v: i for i, v in enumerate(sorted(bv))}
     rows = [{pos[v]: x for v, x in g} for g in sorted(classes)]
     n = len(rows)
@@ -71,8 +70,7 @@ def _block_count(st: State, blk: dict, fs: list, bv: set, where: str) -> int:
     # the edge {a, b}, e_a alone is {a, ground}
     ground = len(pos)
     if any(sorted(g.values()) not in ([1], [-1], [-1, 1]) for g in rows):
-        raise Reject(f"{where}: a generator is not graphic (entries other than one +1 "
-                     "and one -1, or a single ±1)")
+        raise Reject(f"{where}: a generator is not graphic (not one +1 and one -1, nor a single ±1)")
     edges = [tuple([*sorted(g), ground][:2]) for g in rows]
     # general blocks: at most MAX_GRAPH_NODES nodes, every step of the recurrence charged
     try:
@@ -98,23 +96,20 @@ def _vertices_count(st: State, blk: dict, fs: list, bvars: list, where: str) -> 
         if not isinstance(ent, list) or len(ent) != 2 or not all(
                 isinstance(v, list) and len(v) == n for v in ent):
             raise Reject(f"{w}: expected [u, c], two lists of {n} integers")
-        u = [integer(x, f"{w}, u") for x in ent[0]]
-        c = [integer(x, f"{w}, c") for x in ent[1]]
+        u, c = ([integer(x, f"{w}, {name}") for x in xs] for name, xs in zip("uc", ent))
         if prev is not None and not u > prev:
             raise Reject(f"{w}: vertices must be strictly increasing")
         prev = u
         # Lemma 6: c must have a unique maximizer u_j on every factor; then
         # Σ e_j·u_j is the unique maximizer of c on Newt_x(R_block), a vertex.
-        tot: dict = {}
+        tot: Counter = Counter()
         for fp, e in pts:
             # a variable outside the block is constant on supp f (a monomial factor,
             # as generic_heads binds D_h): it shifts every value alike
             vals = [sum(c[pos[v]] * x for v, x in p if v in pos) for p in fp]
-            best = max(vals)
-            if vals.count(best) != 1:
+            if vals.count(max(vals)) != 1:
                 raise Reject(f"{w}: the functional has several maximizers on a factor")
-            for v, x in fp[vals.index(best)]:
-                tot[v] = tot.get(v, 0) + e * x
+            tot.update({v: e * x for v, x in fp[vals.index(max(vals))]})
         if any(tot.get(v, 0) != u[i] for i, v in enumerate(bvars)):
             raise Reject(f"{w}: the functional selects another point than the listed vertex")
     return len(ents)
@@ -134,8 +129,7 @@ def _simplex_count(st: State, blk: dict, fs: list, bvars: list, where: str) -> i
     """
     if len(fs) != 1:
         raise Reject(f"{where}: a simplex block has exactly one factor")
-    dim = st.pb.dim
-    pts = sorted({tuple((v, e) for v, e in m if v < dim) for m in st.factors[fs[0]][0]})
+    pts = sorted({tuple((v, e) for v, e in m if v < st.pb.dim) for m in st.factors[fs[0]][0]})
     if len(pts) < 3:
         raise Reject(f"{where}: a simplex block needs at least 3 points (a binomial is a zonotope)")
     base = min(range(len(pts)), key=lambda i: len(pts[i]))
@@ -155,14 +149,10 @@ def rule_newton_blocks(st: State, step: dict, where: str) -> None:
     fields(step, {"rule", "blocks"}, set(), where)
     if st.lower is not None:
         raise Reject(f"{where}: a second newton_blocks step")
-    blocks = step["blocks"]
-    if not isinstance(blocks, list):
+    if not isinstance(step["blocks"], list):
         raise Reject(f"{where}: blocks must be a list")
-    seen: list = []
-    used_vars: set = set()
-    counts = []
-    prev_first = -1
-    for b_i, blk in enumerate(blocks):
+    seen, used_vars, counts, prev_first = [], set(), [], -1  # type: list, set, list, int
+    for b_i, blk in enumerate(step["blocks"]):
         w = f"{where}, block {b_i}"
         if not isinstance(blk, dict) or not isinstance(blk.get("factors"), list) or not blk["factors"]:
             raise Reject(f"{w}: a block has a non-empty 'factors' list")
