@@ -140,17 +140,16 @@ def rule_explicit_fusion(st: State, step: dict, where: str) -> None:
     fields(step, {"rule", "head"}, set(), where)
     if st.upper is not None:
         raise Reject(f"{where}: a second upper-bound step")
-    pb = st.pb
     fields(step["head"], {"atoms"}, set(), f"{where}: head")
-    atoms, m = parse_atoms(step["head"]["atoms"], pb.dim, pb.value_dim, f"{where}: head",
+    atoms, m = parse_atoms(step["head"]["atoms"], st.pb.dim, st.pb.value_dim, f"{where}: head",
                            st.budget)
-    ks = [P.lex_key(pb.monomial(key, bias, f"{where}: head, atom {a_i}"))
+    ks = [P.lex_key(st.pb.monomial(key, bias, f"{where}: head, atom {a_i}"))
           for a_i, (key, bias, _, _) in enumerate(atoms)]
     if any(b <= a for a, b in zip(ks, ks[1:])):
         raise Reject(f"{where}: head atoms must be strictly increasing by lattice exponent")
-    Dstar, Nstar = head_polys(pb, atoms, f"{where}: head", st.budget)
+    Dstar, Nstar = head_polys(st.pb, atoms, f"{where}: head", st.budget)
     check_identity(st, Nstar, Dstar, where)
-    st.upper = len({tuple((v, e) for v, e in mono if v < pb.dim) for mono in Dstar})
+    st.upper = len({tuple((v, e) for v, e in mono if v < st.pb.dim) for mono in Dstar})
 
 
 

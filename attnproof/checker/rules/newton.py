@@ -60,23 +60,21 @@ def _block_count(st: State, blk: dict, fs: list, bv: set, where: str) -> int:
         # rank <= 2 needs nothing more: the classes are distinct primitive directions
         # up to sign, any two independent
         if r > 2 and comb(n, r) > MAX_SUBSETS:
-            raise Unsupported(f"{where}: general position of {n} generators needs {comb(n, r)} "
-                              f"rank computations (the checker does up to {MAX_SUBSETS})")
+            raise Unsupported(f"{where}: general position of {n} generators: {comb(n, r)} ranks (limit {MAX_SUBSETS})")
         if r > 2 and any(rank(list(sub), bud) != r for sub in combinations(rows, r)):
             raise Reject(f"{where}: the generators are not in general position")
         return 2 * sum(comb(n - 1, i) for i in range(r))
     # graphic: the acyclic orientations of the generators' graph, from the producer's
     # graph_blocks (verified by graphs.acyclic_orientations); generator e_a - e_b is
-    # the edge {a, b}, e_a alone is {a, ground}
-    ground = len(pos)
+    # the edge {a, b}, e_a alone is {a, ground}, ground = len(pos)
     if any(sorted(g.values()) not in ([1], [-1], [-1, 1]) for g in rows):
         raise Reject(f"{where}: a generator is not graphic (not one +1 and one -1, nor a single ±1)")
-    edges = [tuple([*sorted(g), ground][:2]) for g in rows]
+    edges = [tuple([*sorted(g), len(pos)][:2]) for g in rows]
     # general blocks: at most MAX_GRAPH_NODES nodes, every step of the recurrence charged
     try:
-        bud.charge(n + ground + 1, "counting acyclic orientations")
-        blocks = read_hint(blk["graph_blocks"], {**pos, dim: ground}, where)
-        return acyclic_orientations(ground + 1, edges, blocks, max_general=MAX_GRAPH_NODES, budget=bud)
+        bud.charge(n + len(pos) + 1, "counting acyclic orientations")
+        blocks = read_hint(blk["graph_blocks"], {**pos, dim: len(pos)}, where)
+        return acyclic_orientations(len(pos) + 1, edges, blocks, max_general=MAX_GRAPH_NODES, budget=bud)
     except GraphTooLarge as e:
         raise Unsupported(f"{where}: {e}") from None
 
