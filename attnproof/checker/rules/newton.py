@@ -29,7 +29,7 @@ def _block_count(st: State, blk: dict, fs: list, bv: set, where: str) -> int:
     dim, bud, method = st.pb.dim, st.budget, blk.get("method")
     kind = method if isinstance(method, str) else ""        # a JSON list or object: unhashable
     fields(blk, {"factors", "method"} | _EXTRA.get(kind, set()), set(), where)
-    count = {"vertices": _vertices_count, "simplex": _simplex_count, "planar": planar_block}.get(kind)
+    count = _COUNTS.get(kind)
     if count is not None:
         return count(st, blk, fs, sorted(bv), where)
     if method not in ("zonotope_independent", "zonotope_graphic", "zonotope_general_position"):
@@ -173,7 +173,7 @@ def rule_newton_blocks(st: State, step: dict, where: str) -> None:
         raise Reject(f"{where}: the blocks must partition the factors exactly once")
     st.lower = product(counts)
 
-
+_COUNTS = {"vertices": _vertices_count, "simplex": _simplex_count, "planar": planar_block}
 
 # rule name -> (function, phase)
 RULES = {
