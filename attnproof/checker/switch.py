@@ -20,7 +20,6 @@ ENV = "ATTNPROOF_CHECKER_REFERENCE"
 class _Hooks:
     """The installed fast paths (None: not installed)."""
 
-    product_identity = None  # rules.fusion: D* is the product of the head denominators
 
 
 FAST = _Hooks()

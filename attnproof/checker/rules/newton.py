@@ -9,6 +9,7 @@ simplex, or a zonotope count (Lemma 7; graphic zonotopes in :mod:`.graphs`).
 
 from __future__ import annotations
 
+from collections import Counter
 from itertools import combinations
 from math import comb
 
@@ -21,126 +22,98 @@ from .planar import planar_block
 from .state import State, primitive, x_points
 
 
+_EXTRA = {"vertices": {"vertices"}, "zonotope_graphic": {"graph_blocks"}}
+
+
 def _block_count(st: State, blk: dict, fs: list, bv: set, where: str) -> int:
-    dim = st.pb.dim
-    bud = st.budget
-    method = blk.get("method")
-    if method == "vertices":
-        return _vertices_count(st, blk, fs, sorted(bv), where)
-    if method == "simplex":
-        return _simplex_count(st, blk, fs, where)
-    if method == "planar":
-        return planar_block(st, blk, fs, sorted(bv), where)
-    fields(blk, {"factors", "method"} | ({"graph_blocks"} if method == "zonotope_graphic" else set()),
-           set(), where)
+    dim, bud, method = st.pb.dim, st.budget, blk.get("method")
+    kind = method if isinstance(method, str) else ""        # a JSON list or object: unhashable
+    fields(blk, {"factors", "method"} | _EXTRA.get(kind, set()), set(), where)
+    count = _COUNTS.get(kind)
+    if count is not None:
+        return count(st, blk, fs, sorted(bv), where)
     if method not in ("zonotope_independent", "zonotope_graphic", "zonotope_general_position"):
         raise Reject(f"{where}: unknown block method {method!r}")
     classes = set()
     for j in fs:
-        fp = list({tuple(pr for pr in m if pr[0] < dim) for m in st.factors[j][0]})
+        fp = {tuple(pr for pr in m if pr[0] < dim) for m in st.factors[j][0]}
         if len(fp) != 2:
             raise Reject(f"{where}: factor {j} is not a binomial in the x variables")
         bud.charge(P.size(fp), "zonotope generators")
         if len(fs) == 1 and method == "zonotope_independent":
             bud.charge(1 + len(bv), "an exact rank")
             return 2                  # one generator, non-zero: the points differ
-        classes.add(primitive(P.mono_div(fp[1], fp[0])))     # primitive: either order
+        classes.add(primitive(P.mono_div(*fp)))     # primitive: either order
     pos = {v: i for i, v in enumerate(sorted(bv))}
-    gens = sorted(classes)
-    rows = [{pos[v]: x for v, x in g} for g in gens]
+    rows = [{pos[v]: x for v, x in g} for g in sorted(classes)]
+    n = len(rows)
     if method == "zonotope_independent":
-        if rank(rows, bud) != len(gens):
+        if rank(rows, bud) != n:
             raise Reject(f"{where}: the zonotope generators are not linearly independent")
-        return 2 ** len(gens)
+        return 2 ** n
     if method == "zonotope_general_position":
         # n central hyperplanes in general position in rank r (every r of the
         # normals independent) cut space into 2·Σ_{i<r} C(n-1, i) regions
-        r, n = rank(rows, bud), len(gens)
+        r = rank(rows, bud)
         if r == n:
             raise Reject(f"{where}: independent generators: use zonotope_independent")
-        subsets = comb(n, r)
-        if r <= 2:
-            # the classes are distinct primitive directions up to sign: any two are
-            # independent, and rank <= 2 needs nothing more
-            return 2 * sum(comb(n - 1, i) for i in range(r))
-        if subsets > MAX_SUBSETS:
-            raise Unsupported(f"{where}: general position of {n} generators needs {subsets} "
-                              f"rank computations (the checker does up to {MAX_SUBSETS})")
-        for sub in combinations(rows, r):
-            if rank(list(sub), bud) != r:
-                raise Reject(f"{where}: the generators are not in general position")
+        # rank <= 2 needs nothing more: the classes are distinct primitive directions
+        # up to sign, any two independent
+        if r > 2 and comb(n, r) > MAX_SUBSETS:
+            raise Unsupported(f"{where}: general position of {n} generators: {comb(n, r)} ranks (limit {MAX_SUBSETS})")
+        if r > 2 and any(rank(list(sub), bud) != r for sub in combinations(rows, r)):
+            raise Reject(f"{where}: the generators are not in general position")
         return 2 * sum(comb(n - 1, i) for i in range(r))
-    return _graphic_count(st, blk, rows, pos, where)
-
-
-def _graphic_count(st: State, blk: dict, rows: list, pos: dict, where: str) -> int:
-    """A ``zonotope_graphic`` block: the acyclic orientations of the generators' graph, from
-    the producer's ``graph_blocks`` (verified by :func:`.graphs.acyclic_orientations`)."""
-    dim = st.pb.dim
-    # graphic: generator e_a - e_b is the edge {a, b}; e_a alone is {a, ground}
-    n = len(pos) + 1
-    ground = len(pos)
-    edges = []
-    for g in rows:
-        nz = sorted(g.items())
-        if len(nz) == 1 and abs(nz[0][1]) == 1:
-            edges.append((nz[0][0], ground))
-        elif len(nz) == 2 and {nz[0][1], nz[1][1]} == {1, -1}:
-            edges.append((nz[0][0], nz[1][0]))
-        else:
-            raise Reject(f"{where}: a generator is not graphic (entries other than one +1 "
-                         "and one -1, or a single ±1)")
+    # graphic: the acyclic orientations of the generators' graph, from the producer's
+    # graph_blocks (verified by graphs.acyclic_orientations); generator e_a - e_b is
+    # the edge {a, b}, e_a alone is {a, ground}, ground = len(pos)
+    if any(sorted(g.values()) not in ([1], [-1], [-1, 1]) for g in rows):
+        raise Reject(f"{where}: a generator is not graphic (not one +1 and one -1, nor a single ±1)")
+    edges = [tuple([*sorted(g), len(pos)][:2]) for g in rows]
     # general blocks: at most MAX_GRAPH_NODES nodes, every step of the recurrence charged
     try:
-        st.budget.charge(len(edges) + n, "counting acyclic orientations")
-        blocks = read_hint(blk["graph_blocks"], {**pos, dim: ground}, where)
-        return acyclic_orientations(n, edges, blocks, max_general=MAX_GRAPH_NODES, budget=st.budget)
+        bud.charge(n + len(pos) + 1, "counting acyclic orientations")
+        blocks = read_hint(blk["graph_blocks"], {**pos, dim: len(pos)}, where)
+        return acyclic_orientations(len(pos) + 1, edges, blocks, max_general=MAX_GRAPH_NODES, budget=bud)
     except GraphTooLarge as e:
         raise Unsupported(f"{where}: {e}") from None
 
 
 def _vertices_count(st: State, blk: dict, fs: list, bvars: list, where: str) -> int:
     """A ``vertices`` block: each listed vertex verified by its functional (Lemma 6)."""
-    dim = st.pb.dim
-    bud = st.budget
+    dim, bud, n, prev = st.pb.dim, st.budget, len(bvars), None
     pos = {v: i for i, v in enumerate(bvars)}
-    fields(blk, {"factors", "method", "vertices"}, set(), where)
     ents = blk["vertices"]
     if not isinstance(ents, list) or not ents:
         raise Reject(f"{where}: 'vertices' must be a non-empty list of [u, c]")
     pts = [(x_points(st.factors[j][0], dim), st.factors[j][1]) for j in fs]
     per_vertex = sum(P.size(dict.fromkeys(fp)) for fp, _ in pts) + 2 * len(bvars)
-    n = len(bvars)
-    prev = None
     for k, ent in enumerate(ents):
         w = f"{where}, vertex {k}"
         bud.charge(per_vertex, "checking vertices")
         if not isinstance(ent, list) or len(ent) != 2 or not all(
                 isinstance(v, list) and len(v) == n for v in ent):
             raise Reject(f"{w}: expected [u, c], two lists of {n} integers")
-        u = [integer(x, f"{w}, u") for x in ent[0]]
-        c = [integer(x, f"{w}, c") for x in ent[1]]
+        u, c = ([integer(x, f"{w}, {name}") for x in xs] for name, xs in zip("uc", ent))
         if prev is not None and not u > prev:
             raise Reject(f"{w}: vertices must be strictly increasing")
         prev = u
         # Lemma 6: c must have a unique maximizer u_j on every factor; then
         # Σ e_j·u_j is the unique maximizer of c on Newt_x(R_block), a vertex.
-        tot: dict = {}
+        tot: Counter = Counter()
         for fp, e in pts:
             # a variable outside the block is constant on supp f (a monomial factor,
             # as generic_heads binds D_h): it shifts every value alike
             vals = [sum(c[pos[v]] * x for v, x in p if v in pos) for p in fp]
-            best = max(vals)
-            if vals.count(best) != 1:
+            if vals.count(max(vals)) != 1:
                 raise Reject(f"{w}: the functional has several maximizers on a factor")
-            for v, x in fp[vals.index(best)]:
-                tot[v] = tot.get(v, 0) + e * x
+            tot.update({v: e * x for v, x in fp[vals.index(max(vals))]})
         if any(tot.get(v, 0) != u[i] for i, v in enumerate(bvars)):
             raise Reject(f"{w}: the functional selects another point than the listed vertex")
     return len(ents)
 
 
-def _simplex_count(st: State, blk: dict, fs: list, where: str) -> int:
+def _simplex_count(st: State, blk: dict, fs: list, bvars: list, where: str) -> int:
     """A block of one factor whose x-support is affinely independent: every point is
     a vertex of its (multiple of a) simplex.  Affine independence by private
     variables: with base ``p_0`` the point with fewest non-zeros (the first such in
@@ -149,30 +122,19 @@ def _simplex_count(st: State, blk: dict, fs: list, where: str) -> int:
 
     >>> st = State(None); st.factors = [({(): 1, ((0, 1),): 1, ((4, 2),): 1}, 1)]
     >>> st.pb = type("Pb", (), {"dim": 5})()
-    >>> _simplex_count(st, {"factors": [0], "method": "simplex"}, [0], "b")
+    >>> _simplex_count(st, {"factors": [0], "method": "simplex"}, [0], [0, 4], "b")
     3
     """
-    fields(blk, {"factors", "method"}, set(), where)
     if len(fs) != 1:
         raise Reject(f"{where}: a simplex block has exactly one factor")
-    dim = st.pb.dim
-    pts = sorted({tuple((v, e) for v, e in m if v < dim) for m in st.factors[fs[0]][0]})
+    pts = sorted({tuple((v, e) for v, e in m if v < st.pb.dim) for m in st.factors[fs[0]][0]})
     if len(pts) < 3:
         raise Reject(f"{where}: a simplex block needs at least 3 points (a binomial is a zonotope)")
     base = min(range(len(pts)), key=lambda i: len(pts[i]))
     b = dict(pts[base])
-    diffs = []
-    seen: dict = {}
-    for i, p in enumerate(pts):
-        if i == base:
-            continue
-        d = {v: -x for v, x in b.items()}
-        for v, x in p:
-            d[v] = x - b.get(v, 0)
-        nz = [v for v, x in d.items() if x]
-        diffs.append(nz)
-        for v in nz:
-            seen[v] = seen.get(v, 0) + 1
+    diffs = [[v for v, x in ({v: -x for v, x in b.items()} | {v: x - b.get(v, 0) for v, x in p}).items() if x]
+             for i, p in enumerate(pts) if i != base]
+    seen = Counter(v for nz in diffs for v in nz)
     for k, nz in enumerate(diffs):
         if not any(seen[v] == 1 for v in nz):
             raise Reject(f"{where}: point {k + 1} of the support has no private variable "
@@ -185,14 +147,10 @@ def rule_newton_blocks(st: State, step: dict, where: str) -> None:
     fields(step, {"rule", "blocks"}, set(), where)
     if st.lower is not None:
         raise Reject(f"{where}: a second newton_blocks step")
-    blocks = step["blocks"]
-    if not isinstance(blocks, list):
+    if not isinstance(step["blocks"], list):
         raise Reject(f"{where}: blocks must be a list")
-    seen: list = []
-    used_vars: set = set()
-    counts = []
-    prev_first = -1
-    for b_i, blk in enumerate(blocks):
+    seen, used_vars, counts, prev_first = [], set(), [], -1  # type: list, set, list, int
+    for b_i, blk in enumerate(step["blocks"]):
         w = f"{where}, block {b_i}"
         if not isinstance(blk, dict) or not isinstance(blk.get("factors"), list) or not blk["factors"]:
             raise Reject(f"{w}: a block has a non-empty 'factors' list")
@@ -215,7 +173,7 @@ def rule_newton_blocks(st: State, step: dict, where: str) -> None:
         raise Reject(f"{where}: the blocks must partition the factors exactly once")
     st.lower = product(counts)
 
-
+_COUNTS = {"vertices": _vertices_count, "simplex": _simplex_count, "planar": planar_block}
 
 # rule name -> (function, phase)
 RULES = {
