@@ -62,12 +62,11 @@ def check_certificate(text: str, *, expected_sha256: str | None = None, strict: 
     window and line refutations are re-proven (when every bound step was verified).
 
     ``work``: the checker's work budget (None: the default, linear in the text's length);
-    ``reference``: the checker's reference path alone; ``replay_timeout``: seconds for
+    ``reference``: ignored (kept for old callers: the checker has one path); ``replay_timeout``: seconds for
     the whole replay (default ``REPLAY_SECONDS``); ``progress(done, steps)`` as each
     replayed step ends.  Text that is not JSON at all gives the status ``error``.
     """
-    v = check_text(text, expected_sha256=expected_sha256, strict=strict, work=work,
-                   reference=reference)
+    v = check_text(text, expected_sha256=expected_sha256, strict=strict, work=work)
     if replay and v.bounds_verified and (v.window_steps or v.line_steps):
         v = after_replay(v, replay_certificate(text, replay_timeout, progress=progress))
     return v

@@ -3,9 +3,8 @@
     python bench/checker_size.py
 
 Lines per module of ``attnproof/checker/`` (all lines, and code lines: not blank,
-not a comment, not a docstring).  The fast paths (``fast.py``) run by default, so
-they are trusted and counted; the reference path (every module but ``fast.py``,
-what ``--reference`` runs) is shown apart.
+not a comment, not a docstring).  The checker has one path: every rule has one
+implementation, and everything here runs by default, so everything is trusted and counted.
 """
 
 from __future__ import annotations
@@ -44,13 +43,9 @@ def sizes(root: Path = CHECKER) -> dict:
 
 def main() -> None:
     s = sizes()
-    ref = [(k, v) for k, v in s.items() if k != "fast.py"]
     for k, (n, c) in s.items():
         print(f"{k:24} {n:6} {c:6}")
-    print(f"{'reference path':24} {sum(n for _, (n, _) in ref):6} {sum(c for _, (_, c) in ref):6}")
-    print(f"{'fast paths (fast.py)':24} {s['fast.py'][0]:6} {s['fast.py'][1]:6}")
-    print(f"{'trusted (runs by default)':24} {sum(n for n, _ in s.values()):6} "
-          f"{sum(c for _, c in s.values()):6}")
+    print(f"{'trusted (all of it)':24} {sum(n for n, _ in s.values()):6} {sum(c for _, c in s.values()):6}")
 
 
 if __name__ == "__main__":

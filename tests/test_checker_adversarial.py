@@ -120,7 +120,7 @@ def _agrees(code, out: str) -> bool:
             and "internal checker error" not in d["message"])
 
 
-@pytest.mark.parametrize("reference", [False, True], ids=["fast", "reference"])
+@pytest.mark.parametrize("reference", [False], ids=["checker"])
 def test_adversarial_files_within_budget(reference):
     # the reference path alone (ATTNPROOF_CHECKER_REFERENCE=1) gives the same verdicts
     items = [(str(ADV / p), e["args"], e["seconds"]) for p, e in sorted(INDEX.items())
@@ -155,7 +155,7 @@ def _generator():
     return mod
 
 
-@pytest.mark.parametrize("reference", [False, True], ids=["fast", "reference"])
+@pytest.mark.parametrize("reference", [False], ids=["checker"])
 def test_generated_geometry_bombs_within_budget(tmp_path, reference):
     """Large hostile files built here (the corpus keeps small ones): work is charged
     before anything is materialized, so each is answered within 10 s and 1 GB."""
@@ -230,7 +230,7 @@ def _shapes(size: int) -> dict:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("reference", [False, True], ids=["fast", "reference"])
+@pytest.mark.parametrize("reference", [False], ids=["checker"])
 def test_reading_is_bounded_by_the_size_the_default_budget_reads(tmp_path, reference):
     """The worst JSON shapes for reading time and memory, each of 16 MiB (reading is
     charged by the byte, within the budget the size buys), are answered within 10 s of

@@ -220,7 +220,7 @@ def test_planar_count_of_a_head_with_a_constant_variable(lower_step):
     steps = [{"rule": "indecomposable_chain", "head": h, "kind": "simplex", "prime": 3}
              for h in (0, 1)] + [{"rule": "generic_heads", "classes": [[0], [1]]}, lower_step,
                                  {"rule": "product_fusion"}]
-    for reference in (False, True):
+    for reference in (False,):
         v = check_text(_cert(pb, steps, 4, 4), reference=reference)
         assert v.status == "valid", v.message
         assert check_text(_cert(pb, steps, 5, 4), reference=reference).status == "invalid"
@@ -347,7 +347,7 @@ def _text(doc) -> str:
     return canonical_json(doc)
 
 
-@pytest.mark.parametrize("reference", [False, True], ids=["fast", "reference"])
+@pytest.mark.parametrize("reference", [False], ids=["checker"])
 @pytest.mark.parametrize("kind", sorted(FORGED_HEADS))
 def test_forged_explicit_heads_are_never_accepted(kind, reference):
     """W_2 (or many heads over one denominator) with an explicit head of random atoms:
@@ -359,7 +359,7 @@ def test_forged_explicit_heads_are_never_accepted(kind, reference):
     assert ("modulo 2^61 - 1" in v.message) == (kind != "point-passing"), v.message
 
 
-@pytest.mark.parametrize("reference", [False, True], ids=["fast", "reference"])
+@pytest.mark.parametrize("reference", [False], ids=["checker"])
 def test_a_true_wasteful_head_is_never_rejected(reference):
     """D* = D·U, N* = N·U for a random positive U: a true fusion with |supp D*| atoms."""
     doc = _gen().wasteful_head(60)
@@ -525,7 +525,7 @@ def test_reading_atoms_is_charged_before_they_are_read():
     assert v.code == 2 and "reading atoms" in v.message, v.message
 
 
-@pytest.mark.parametrize("reference", [False, True], ids=["fast", "reference"])
+@pytest.mark.parametrize("reference", [False], ids=["checker"])
 def test_many_heads_over_one_denominator_have_a_small_residue(reference):
     """300 heads (v_i x + w_i)/(1 + x): the residue at 1 + x was bounded by Π_h |N_h|
     (2^300 terms, inconclusive at once); built from prefix and suffix products it has
@@ -563,7 +563,7 @@ def test_large_forged_explicit_heads_within_a_gigabyte(tmp_path, kind):
     """The same attacks at 300,000 atoms (10-15 MB): an answer, never valid."""
     path = tmp_path / f"{kind}.json"
     path.write_text(_text(FORGED_HEADS[kind](_gen(), 300_000)))
-    for reference in (False, True):
+    for reference in (False,):
         code, out = _run_limited(path, reference)
         assert code in (1, 2) and "internal" not in out, out[-2000:]
 
@@ -587,7 +587,7 @@ def test_large_true_heads_and_padding_within_a_gigabyte(tmp_path):
     assert code == 2 and "work budget" in out, out[-2000:]
 
 
-@pytest.mark.parametrize("reference", [False, True], ids=["fast", "reference"])
+@pytest.mark.parametrize("reference", [False], ids=["checker"])
 def test_a_division_with_huge_exponents_in_many_variables(reference):
     """(1 + x_0)(1 + M), M of 100 variables with 2000-digit exponents: the division coded
     its box in integers of 200,000 digits and divided them at every step (89 s for this

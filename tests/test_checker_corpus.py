@@ -48,20 +48,6 @@ def test_corpus_is_complete():
     assert sum(1 for e in INDEX.values() if e["exit"] == 2) >= 2
 
 
-def test_corpus_in_reference_mode():
-    """The reference path alone (no fast path) gives every corpus file its exit code."""
-    from attnproof.checker.switch import FAST
-    bad = []
-    for path, entry in sorted(INDEX.items()):
-        v = check_text((CERTS / path).read_text(), strict="--strict" in entry["args"],
-                       reference=True)
-        if v.code != entry["exit"]:
-            bad.append((path, v.message))
-    assert bad == []
-    assert FAST.product_identity is not None    # restored afterwards
-
-
-@pytest.mark.parametrize("path", sorted(INDEX))
 def test_corpus_exit_codes(path, capsys):
     entry = INDEX[path]
     code = main(["check", str(CERTS / path), *entry["args"]])
@@ -162,40 +148,16 @@ def test_checker_imports_only_the_standard_library():
                 assert 1 <= node.level <= depth or (
                     node.level == 0 and node.module.split(".")[0] in allowed), (f, node.module)
         assert ('"flint"' in src) == (f.name == "flint_gcd.py"), f
-    fast = len((ROOT / "attnproof" / "checker" / "fast.py").read_text().splitlines())
-    assert total - fast < 5590   # the reference path (docs/certificates.md §8c); fast.py apart;
-                                 # 3600 before the line_refutation rule (THEORY §12, about 130
-                                 # lines), the mutation-testing guards (about 100), the
-                                 # standalone command line (about 220), planar sums
-                                 # (rules/planar.py, about 90), floors (rules/floors.py) and
-                                 # Capelli's test (capelli.py, about 390); the guards of
-                                 # issue 19 (charges, sparse generic heads, about 30);
-                                 # triangles matched to heads by a side (rules/state.py);
-                                 # costs charged before the work and the identity's test
-                                 # at a point, divisions of long boxes on monomials
-                                 # (poly.py, fusion.py, about 270); generic_heads' charges of
-                                 # its coefficient products and growing sums (about 10);
-                                 # proportionality refuted by images mod p (about 20);
-                                 # text that is no JSON answered exit 3, "not a
-                                 # certificate", not 1 (issue 33, about 25 with doctests);
-                                 # the cost model in time of issue 29 (words of operands,
-                                 # reading by the byte, about 90);
-                                 # graph_minors (rules/graph_sums.py, about 160);
-                                 # a line refutation's options and contraction bounds
-                                 # (THEORY Lemma 13.2, about 35 with doctests);
-                                 # edge_roots (rules/edges.py, about 290 with doctests);
-                                 # issue 29: one reader of the problem format, graph
-                                 # hints verified, no advice in the core: 5,257;
-                                 # edge_roots (rules/edges.py, about 290 with doctests)
-    # the published size: code lines of everything that runs by default, the fast paths
-    # counted (bench/checker_size.py; issue 29 asks below 2,800)
+    assert total < 5100          # all lines of the checker (5,880 before issue 29 shrank it)
+    # the published size: code lines of everything that runs, one path
+    # (bench/checker_size.py; issue 29 asks below 2,800)
     import importlib.util
     spec = importlib.util.spec_from_file_location("checker_size", ROOT / "bench" / "checker_size.py")
     assert spec is not None and spec.loader is not None
     size = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(size)
     trusted = sum(code for _, code in size.sizes().values())
-    assert trusted < 3860, trusted       # 3,709 before issue 29's one reader and graph hints
+    assert trusted < 3100, trusted       # 3,850 before issue 29 shrank the modules
 
 
 def test_checker_runs_without_flint(monkeypatch):

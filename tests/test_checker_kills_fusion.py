@@ -22,7 +22,7 @@ from attnproof.checker.limits import MAX_EXPANSION
 from attnproof.io import canonical_json
 
 GOLDEN = Path(__file__).resolve().parent.parent / "certificates" / "valid"
-MODES = pytest.mark.parametrize("reference", [False, True], ids=["fast", "reference"])
+MODES = pytest.mark.parametrize("reference", [False], ids=["checker"])
 
 
 def _num(q: Fraction):
@@ -134,7 +134,7 @@ def test_an_expansion_of_exactly_the_limit_is_made():
     only more); the true products are univariate and small, so the check is quick."""
     text = _constant(99, False)
     assert 2 * 100 ** 3 == MAX_EXPANSION
-    for reference in (False, True):
+    for reference in (False,):
         v = check_text(text, work=10 ** 9, reference=reference)
         assert v.status == "valid", (reference, v.message)
 

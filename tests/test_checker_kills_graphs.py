@@ -20,7 +20,7 @@ from attnproof.checker import check_text
 from attnproof.checker.rules.graphs import GraphTooLarge, acyclic_orientations, read_hint
 from attnproof.checker.syntax import Budget, Reject, canonical_text
 
-MODES = pytest.mark.parametrize("reference", [False, True], ids=["fast", "reference"])
+MODES = pytest.mark.parametrize("reference", [False], ids=["checker"])
 
 # A diamond (K_4 less the edge 2-3: χ = k (k-1) (k-2)^2, 18 orientations) with the pendant
 # edge 0-4.

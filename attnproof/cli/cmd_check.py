@@ -48,8 +48,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="time budget for the whole replay (default 600); past it the verdict "
                         "is inconclusive")
     p.add_argument("--reference", action="store_true",
-                   help="run the checker's reference path alone, without its fast paths "
-                        "(same verdicts; also ATTNPROOF_CHECKER_REFERENCE=1)")
+                   help="kept for old scripts: the checker has one path (every rule one "
+                        "implementation), so this changes nothing")
     p.add_argument("--max-work", metavar="OPS", type=int, default=None,
                    help="the work budget in units of at most 0.5 microseconds (default: "
                         "2,000,000 plus 1.5 per byte of the certificate); past it the verdict is "
@@ -74,8 +74,7 @@ def run(args: argparse.Namespace) -> int:
         return _answer(text, args)
     expected = problem_sha256(load_problem(args.problem)) if args.problem else None
     with ProgressBar("checking the certificate", heartbeat=True):
-        v = check_certificate(text, expected_sha256=expected, strict=args.strict, work=work,
-                              reference=getattr(args, "reference", False))
+        v = check_certificate(text, expected_sha256=expected, strict=args.strict, work=work)
     if v.status == "error":     # empty, truncated, not JSON: a broken download, not a forgery
         raise InputError(f"not a certificate: {args.certificate}: "
                          f"{v.message.removeprefix('not a certificate: ')}")
