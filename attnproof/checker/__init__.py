@@ -147,7 +147,7 @@ def check_document(doc, expected_sha256: str | None = None, strict: bool = False
 
 
 def _check_document(doc, expected_sha256: str | None, strict: bool, work: int | None,
-                    consume: bool, read: int = 0) -> Verdict:
+                    consume: bool, read: int) -> Verdict:
     # consume: the document is ours (read by check_text): the problem's heads and each
     # step are dropped once used, which halves the peak memory of a large check;
     # read: the bytes of text parsed into doc, charged first (READ_BYTES_PER_UNIT)
