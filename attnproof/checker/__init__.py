@@ -20,8 +20,7 @@ import hashlib
 from dataclasses import dataclass, field
 
 from . import fast  # noqa: F401  (installs the fast paths unless the reference path is asked for)
-from .limits import (MAX_CONTAINERS, MAX_COUNT_DIGITS,
-                     READ_BYTES_PER_UNIT, byte_limit, containers, work_limit)
+from .limits import MAX_CONTAINERS, MAX_COUNT_DIGITS, READ_BYTES_PER_UNIT, byte_limit, containers, work_limit
 from .problem import canonical_problem, parse_problem
 from .advice import advised, not_a_certificate  # the command lines' advice (__main__ and attnproof check), exported
 from .rules import RULES, TRUST_ORDER, State, finish_factors
@@ -77,22 +76,18 @@ class Verdict:
         """
         parts = [repr(self.status), f"code={self.code}"]
         for name in ("step", "rule", "lower_bound", "upper_bound", "minimum", "trust"):
-            value = getattr(self, name)
-            if value is not None:
-                text = repr(value)
+            if (text := repr(getattr(self, name))) != "None":
                 parts.append(f"{name}={text if len(text) <= 40 else '<%d digits>' % len(text)}")
         message = self.message if len(self.message) <= 120 else self.message[:117] + "..."
-        parts.append(f"message={message!r}")
-        return f"Verdict({', '.join(parts)})"
+        return f"Verdict({', '.join(parts)}, message={message!r})"
 
     def to_dict(self) -> dict:
         """JSON-ready form (big counts as decimal strings); ``verdict`` and ``status`` agree
         with ``exit_code`` and with the first word of ``message``."""
         out = {k: getattr(self, k) for k in ("message", "step", "rule", "trust", "bounds_verified",
                                              "windows_verified", "problem_sha256", "complete", "work")}
-        for k in ("lower_bound", "upper_bound", "minimum", "exact_lower_bound"):
-            n = getattr(self, k)
-            out[k] = n if n is None or n < (1 << 53) else decimal_text(n)
+        out.update({k: n if (n := getattr(self, k)) is None or n < (1 << 53) else decimal_text(n)
+                    for k in ("lower_bound", "upper_bound", "minimum", "exact_lower_bound")})
         return dict(out, verdict=self.status, exit_code=self.code, line_steps=list(self.line_steps),
                     replay=list(self.replay), window_refutations=[
                         dict(w, step=s, verified=self.windows_verified)
@@ -103,15 +98,13 @@ class Verdict:
             (len(self.window_steps), "window"), (len(self.line_steps), "line")) if n)
 
     def _exact_text(self) -> str:
-        if not self.line_steps:
-            return f"the bounds hold ({self._bounds_text()})"
-        return (f"the exact steps prove lower bound {show_count(self.exact_lower_bound)} and "
-                f"upper bound {show_count(self.upper_bound)}; the lower bound "
-                f"{show_count(self.lower_bound)} (trust {self.trust}) rests on line refutations")
+        return (f"the exact steps prove lower bound {show_count(self.exact_lower_bound)} and upper bound "
+                f"{show_count(self.upper_bound)}; the lower bound {show_count(self.lower_bound)} (trust {self.trust}) "
+                "rests on line refutations" if self.line_steps else f"the bounds hold ({self._bounds_text()})")
 
     def _bounds_text(self) -> str:
-        return (f"lower bound {show_count(self.lower_bound)}, upper bound "
-                f"{show_count(self.upper_bound)}, trust {self.trust}")
+        return (f"lower bound {show_count(self.lower_bound)}, upper bound {show_count(self.upper_bound)}, "
+                f"trust {self.trust}")
 
 
 def show_count(n: int | None) -> str:
@@ -129,15 +122,12 @@ def show_count(n: int | None) -> str:
 
 
 def _claims(doc: dict) -> dict:
-    c = fields(doc["claims"], {"lower_bound", "upper_bound", "minimum", "window_refutations"},
-               set(), "claims")
-    out: dict = {"lower_bound": count(c["lower_bound"], "claims: lower_bound"),
-           "upper_bound": count(c["upper_bound"], "claims: upper_bound"),
-           "minimum": None if c["minimum"] is None else count(c["minimum"], "claims: minimum")}
+    c = fields(doc["claims"], {"lower_bound", "upper_bound", "minimum", "window_refutations"}, set(), "claims")
+    out = {k: None if k == "minimum" and c[k] is None else count(c[k], f"claims: {k}")
+           for k in ("lower_bound", "upper_bound", "minimum")}
     if not isinstance(c["window_refutations"], list):
         raise Reject("claims: window_refutations must be a list")
-    out["window_refutations"] = c["window_refutations"]
-    return out
+    return dict(out, window_refutations=c["window_refutations"])
 
 
 def check_document(doc, expected_sha256: str | None = None, strict: bool = False,
@@ -156,11 +146,8 @@ def check_document(doc, expected_sha256: str | None = None, strict: bool = False
         return _check_document(doc, expected_sha256, strict, work, False, read)
 
 
-STEP_UNITS = 16       # the dispatch of one step: its fields, its rule, its message prefix
-
-
 def _check_document(doc, expected_sha256: str | None, strict: bool, work: int | None,
-                    consume: bool, read: int = 0) -> Verdict:
+                    consume: bool, read: int) -> Verdict:
     # consume: the document is ours (read by check_text): the problem's heads and each
     # step are dropped once used, which halves the peak memory of a large check;
     # read: the bytes of text parsed into doc, charged first (READ_BYTES_PER_UNIT)
@@ -177,9 +164,7 @@ def _check_document(doc, expected_sha256: str | None, strict: bool, work: int | 
         claims = _claims(doc)
         if doc["trust"] not in TRUST_ORDER:
             raise Reject(f"certificate: unknown trust level {doc['trust']!r}")
-        pb = parse_problem(doc["problem"], consume, budget)
-        st = State(pb, budget)
-        st.problem_sha256 = sha
+        st = State(parse_problem(doc["problem"], consume, budget), budget, problem_sha256=sha)
         steps = doc["steps"]
         if not isinstance(steps, list):
             raise Reject("certificate: steps must be a list")
@@ -196,7 +181,7 @@ def _check_document(doc, expected_sha256: str | None, strict: bool, work: int | 
             if ph > phase == 0:
                 finish_factors(st)      # §6.1: no factor divides a head its hint leaves out
             phase = ph
-            budget.charge(STEP_UNITS, "a step")
+            budget.charge(16, "a step")     # its dispatch: its fields, its rule, its message prefix
             st.step_index = step_i
             fn(st, step, f"step {step_i} ({rule})")
             if consume:
@@ -204,23 +189,19 @@ def _check_document(doc, expected_sha256: str | None, strict: bool, work: int | 
         step_i, rule = None, None
         return _verdict(st, claims, doc["trust"], sha, strict)
     except Exception as e:      # a checker bug must never read as acceptance, nor crash
+        status, code = ("invalid", 1) if isinstance(e, (Reject, RecursionError)) else ("inconclusive", 2)
         if isinstance(e, (Reject, Unsupported)):
-            where = "" if step_i is None or str(e).startswith("step ") else f"step {step_i} ({rule}): "
-            status, code, why = *(("invalid", 1) if isinstance(e, Reject) else ("inconclusive", 2)), f"{where}{e}"
-        elif isinstance(e, RecursionError):
-            status, code, why = "invalid", 1, "certificate nested too deeply"
+            why = f"{e}" if step_i is None or str(e).startswith("step ") else f"step {step_i} ({rule}): {e}"
         else:
-            status, code = "inconclusive", 2
-            why = ("out of memory while checking" if isinstance(e, MemoryError)
-                   else f"internal checker error ({type(e).__name__}) at step {step_i}")
+            why = ("certificate nested too deeply" if isinstance(e, RecursionError) else "out of memory while checking"
+                   if isinstance(e, MemoryError) else f"internal checker error ({type(e).__name__}) at step {step_i}")
         return Verdict(status, code, f"{status}: {why}", step=step_i, rule=rule, work=budget.used)
 
 
 def _bind(doc, expected_sha256: str | None, budget: Budget) -> str:
     """The certificate's header checked and its problem bound: the SHA-256 of the embedded
     problem's canonical text, which must be ``problem_sha256`` (and ``expected_sha256``)."""
-    fields(doc, {"format", "version", "problem", "problem_sha256", "claims", "steps",
-                 "trust"}, set(), "certificate")
+    fields(doc, {"format", "version", "problem", "problem_sha256", "claims", "steps", "trust"}, set(), "certificate")
     if doc["format"] != FORMAT:
         raise Reject(f"certificate: format must be {FORMAT!r}")
     if integer(doc["version"], "certificate: version") != VERSION:
@@ -230,10 +211,8 @@ def _bind(doc, expected_sha256: str | None, budget: Budget) -> str:
         ptext = canonical_text(doc["problem"])
         budget.charge(len(ptext) // READ_BYTES_PER_UNIT, "hashing the problem")
         real = hashlib.sha256(ptext.encode("ascii")).hexdigest()
-        del ptext
     except ValueError:          # a document built in Python, not read from JSON text
-        raise Reject("certificate: the problem holds a number that is not exact JSON "
-                     "or has too many digits") from None
+        raise Reject("certificate: the problem holds a number that is not exact JSON or has too many digits") from None
     if real != sha:
         raise Reject("certificate: problem_sha256 is not the SHA-256 of the embedded problem")
     if expected_sha256 is not None and expected_sha256 != sha:
@@ -244,52 +223,40 @@ def _bind(doc, expected_sha256: str | None, budget: Budget) -> str:
 def _verdict(st: State, claims: dict, trust: str, sha: str, strict: bool) -> Verdict:
     """The verdict once every step ran: the derived bounds against the claims, then the
     message (valid, or inconclusive while refutations wait for a replay or under ``strict``)."""
-    budget = st.budget
     if st.lower is None or st.upper is None:
         raise Reject("certificate: needs a newton_blocks step and an upper-bound step")
     for name, got in (("lower bound", st.lower), ("upper bound", st.upper)):
         if got >= _MAX_COUNT:
-            raise Unsupported(f"the proven {name} has more than {MAX_COUNT_DIGITS} digits "
-                              "(beyond the format's counts)")
+            raise Unsupported(f"the proven {name} has more than {MAX_COUNT_DIGITS} digits (beyond the format's counts)")
     exact_lower = st.lower
     st.lower = max(st.lower, st.line_lower)     # line refutations (THEORY Cor 12.2)
     if st.lower > st.upper:
-        raise Reject(f"certificate: derived lower bound {show_count(st.lower)} exceeds the "
-                     f"derived upper bound {show_count(st.upper)}")
+        raise Reject(f"certificate: derived lower bound {show_count(st.lower)} exceeds the derived upper bound "
+                     f"{show_count(st.upper)}")
     minimum = st.lower if st.lower == st.upper else None
-    for name, proved in (("lower_bound", st.lower), ("upper_bound", st.upper),
-                         ("minimum", minimum)):
+    for name, proved in (("lower_bound", st.lower), ("upper_bound", st.upper), ("minimum", minimum)):
         if claims[name] != proved:
-            raise Reject(f"claims: {name} is {show_count(claims[name])}, the steps prove "
-                         f"{show_count(proved)}")
+            raise Reject(f"claims: {name} is {show_count(claims[name])}, the steps prove {show_count(proved)}")
     if claims["window_refutations"] != st.windows:
         raise Reject("claims: window_refutations do not match the window_refutation steps")
     if trust != st.trust:
         raise Reject(f"certificate: trust is {trust!r}, the steps need {st.trust!r}")
-    v = Verdict("valid", 0, "", lower_bound=st.lower, upper_bound=st.upper,
-                minimum=minimum, trust=st.trust, window_refutations=st.windows,
-                problem_sha256=sha, bounds_verified=True, window_steps=st.window_steps,
-                strict=strict, work=budget.used, exact_lower_bound=exact_lower,
-                line_steps=list(st.line_steps))
-    v.complete = st.complete
-    v.message = f"valid: {v._bounds_text()}"
-    sub = st.sub_sum
-    if sub is not None:
-        v.complete = False
-        v.message += (f" (the lower bound counts the vertices of a sub-sum: {sub[0]} of "
-                      f"{sub[1]} factors)")
-    elif v.complete is False:
-        v.message += (" (the vertex count is partial: the lower bound counts verified "
-                      "vertices only)")
-    if st.windows or v.line_steps:
-        v.status, v.code = "inconclusive", 2
-        v.message = (f"inconclusive: {v._exact_text()}, but {v._refutations()} "
-                     f"{'is' if len(st.windows) + len(v.line_steps) == 1 else 'are'} not "
-                     f"re-proven")
+    sub, waiting = st.sub_sum, len(st.windows) + len(st.line_steps)
+    v = Verdict("inconclusive", 2, "", lower_bound=st.lower, upper_bound=st.upper, minimum=minimum, trust=st.trust,
+                window_refutations=st.windows, problem_sha256=sha, bounds_verified=True, window_steps=st.window_steps,
+                strict=strict, work=st.budget.used, exact_lower_bound=exact_lower, line_steps=list(st.line_steps),
+                complete=False if sub is not None else st.complete)
     if strict and st.trust != "exact":
-        v.status, v.code = "inconclusive", 2
-        v.message = (f"inconclusive under --strict: the certificate needs trust {st.trust!r} "
-                     f"(the bounds hold: {v._bounds_text()})")
+        v.message = (f"inconclusive under --strict: the certificate needs trust {st.trust!r} (the bounds hold: "
+                     f"{v._bounds_text()})")
+    elif waiting:
+        v.message = (f"inconclusive: {v._exact_text()}, but {v._refutations()} {'is' if waiting == 1 else 'are'} "
+                     "not re-proven")
+    else:
+        v.status, v.code, v.message = "valid", 0, f"valid: {v._bounds_text()}" + (
+            f" (the lower bound counts the vertices of a sub-sum: {sub[0]} of {sub[1]} factors)" if sub is not None
+            else " (the vertex count is partial: the lower bound counts verified vertices only)"
+            if st.complete is False else "")
     return v
 
 
@@ -320,16 +287,14 @@ def check_text(text: str, expected_sha256: str | None = None, strict: bool = Fal
     if containers(text) > MAX_CONTAINERS:
         return Verdict("inconclusive", 2, f"inconclusive: more than {MAX_CONTAINERS} JSON objects "
                        f"and arrays (a limit of the checker)")
-    try:
-        with reference_mode(reference):
-            doc = loads(text)
-    except NotJSON as e:        # empty, truncated, another format: status "error", exit 3
-        return Verdict("error", 3, f"not a certificate: {e}")
-    except Reject as e:
-        return Verdict("invalid", 1, f"invalid: {e}")
-    except MemoryError:
-        return Verdict("inconclusive", 2, "inconclusive: out of memory while reading")
-    if work is None:
-        work = work_limit(len(text))
     with no_gc(), reference_mode(reference):
-        return _check_document(doc, expected_sha256, strict, work, True, len(text))
+        try:
+            doc = loads(text)
+        except NotJSON as e:        # empty, truncated, another format: status "error", exit 3
+            return Verdict("error", 3, f"not a certificate: {e}")
+        except Reject as e:
+            return Verdict("invalid", 1, f"invalid: {e}")
+        except MemoryError:
+            return Verdict("inconclusive", 2, "inconclusive: out of memory while reading")
+        return _check_document(doc, expected_sha256, strict, work_limit(len(text)) if work is None else work, True,
+                               len(text))

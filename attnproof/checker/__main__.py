@@ -35,8 +35,8 @@ class UsageError(Exception):
     """A file or option that cannot be used: one line, exit 3."""
 
 
-def read_text(path: str, max_bytes: int = MAX_FILE_BYTES) -> str:
-    """A file's UTF-8 text, with the command line's one-line errors.
+def read_text(path: str, max_bytes: int = MAX_FILE_BYTES, prefix: str = "") -> str:
+    """A file's UTF-8 text, with the command line's one-line errors (each starting with ``prefix``).
 
     >>> read_text("no/such/file.json")
     Traceback (most recent call last):
@@ -46,16 +46,15 @@ def read_text(path: str, max_bytes: int = MAX_FILE_BYTES) -> str:
     try:
         with open(path, "rb") as f:
             raw = read_at_most(f, max_bytes + 1)
+        if len(raw) > max_bytes:
+            raise UsageError(f"{prefix}{path}: file is larger than {max_bytes} bytes")
+        return raw.decode("utf-8")
     except OSError as e:
         why = {FileNotFoundError: "no such file", IsADirectoryError: "is a directory",
                PermissionError: "permission denied"}.get(type(e), f"cannot be read ({e.strerror})")
-        raise UsageError(f"{path}: {why}") from None
-    if len(raw) > max_bytes:
-        raise UsageError(f"{path}: file is larger than {max_bytes} bytes")
-    try:
-        return raw.decode("utf-8")
+        raise UsageError(f"{prefix}{path}: {why}") from None
     except UnicodeDecodeError:
-        raise UsageError(f"{path}: not UTF-8 text") from None
+        raise UsageError(f"{prefix}{path}: not UTF-8 text") from None
 
 
 def problem_file_sha256(path: str, work: int | None = None) -> str:
@@ -75,28 +74,24 @@ def problem_file_sha256(path: str, work: int | None = None) -> str:
 
 def _version() -> str:
     from importlib.metadata import PackageNotFoundError, version
-    try:
+    with suppress(PackageNotFoundError):
         return f"attnproof {version('attnproof')}"
-    except PackageNotFoundError:
-        return "standalone"
+    return "standalone"
 
 
 def _prog() -> str:
-    main = sys.modules.get("__main__")
-    spec = getattr(main, "__spec__", None)
+    spec = getattr(sys.modules.get("__main__"), "__spec__", None)
     if spec is not None and spec.name.endswith(".__main__"):
-        return f"python -m {spec.name[:-len('.__main__')]}"
+        return f"python -m {spec.name.removesuffix('.__main__')}"
     return os.path.basename(sys.argv[0]) if sys.argv and sys.argv[0] else "check.py"
 
 
 def build_parser(prog: str | None = None, version: str | None = None) -> argparse.ArgumentParser:
     """The options of the standalone checker (``attnproof check``'s, less the replay)."""
-    p = argparse.ArgumentParser(
-        prog=prog or _prog(),
-        description="Check an attnproof certificate with the standard library only: the same "
-                    "verdicts and exit codes as 'attnproof check'.",
-        epilog="exit codes: 0 valid, 1 invalid (the failing step and rule are named), "
-               "2 inconclusive, 3 usage or input error")
+    p = argparse.ArgumentParser(prog=prog or _prog(), description="Check an attnproof certificate with the standard "
+                                "library only: the same verdicts and exit codes as 'attnproof check'.",
+                                epilog="exit codes: 0 valid, 1 invalid (the failing step and rule are named), "
+                                "2 inconclusive, 3 usage or input error")
     p.add_argument("certificate", metavar="CERT", help="certificate file (JSON)")
     which = p.add_mutually_exclusive_group()
     which.add_argument("--problem", metavar="PROBLEM",
@@ -104,63 +99,49 @@ def build_parser(prog: str | None = None, version: str | None = None) -> argpars
     which.add_argument("--problem-sha256", metavar="HEX",
                        help="reject the certificate unless its problem has this SHA-256")
     p.add_argument("--strict", action="store_true",
-                   help="accept only fully exact certificates (trust 'exact'); others are "
-                        "inconclusive")
-    p.add_argument("--max-work", metavar="OPS", type=int, default=None,
-                   help=MAX_WORK_HELP)
+                   help="accept only fully exact certificates (trust 'exact'); others are inconclusive")
+    p.add_argument("--max-work", metavar="OPS", type=int, default=None, help=MAX_WORK_HELP)
     p.add_argument("--json", action="store_true", help="print the verdict as one JSON document")
     p.add_argument("--reference", action="store_true",
-                   help="run the reference path alone, without the fast paths "
-                        "(also ATTNPROOF_CHECKER_REFERENCE=1)")
+                   help="run the reference path alone, without the fast paths (also ATTNPROOF_CHECKER_REFERENCE=1)")
     p.add_argument("-V", "--version", action="version",
                    version=f"%(prog)s: attnproof certificate checker ({version or _version()})")
     return p
 
 
-def _error(message: str, as_json: bool, prog: str = "attnproof") -> int:
-    print(f"{prog}: error: {message}", file=sys.stderr)
-    if as_json:
-        with suppress(OSError):         # a reader that stopped early (| head -c1): no traceback
-            print(json.dumps({"verdict": "error", "error": "InputError", "message": message,
-                              "exit_code": EXIT_USAGE}, sort_keys=True, indent=2), flush=True)
-    return EXIT_USAGE
-
-
 def main(argv: list[str] | None = None, prog: str | None = None, version: str | None = None) -> int:
     """Check one certificate file; print the verdict (``--json``: as JSON); return the exit code."""
-    argv = sys.argv[1:] if argv is None else list(argv)
     p = build_parser(prog, version)
     try:
         args = p.parse_args(argv)
     except SystemExit as e:
         return 0 if e.code == 0 else EXIT_USAGE
     try:
-        sha = args.problem_sha256
+        sha, work = args.problem_sha256, args.max_work
         if sha is not None and not (len(sha) == 64 and set(sha) <= set("0123456789abcdef")):
             raise UsageError("--problem-sha256 takes 64 lowercase hexadecimal digits")
-        if args.max_work is not None and args.max_work < 1:
+        if work is not None and work < 1:
             raise UsageError("--max-work must be a positive number of operations")
         # a certificate beyond the size its work budget reads is answered unread
-        v = too_large(file_size(args.certificate), args.max_work)
-        if v is None:
-            try:
-                text = read_text(args.certificate, byte_limit(args.max_work))
-            except UsageError as e:
-                raise UsageError(f"not a certificate: {e}") from None
+        if (v := too_large(file_size(args.certificate), work)) is None:
+            text = read_text(args.certificate, byte_limit(work), "not a certificate: ")
             if why := not_a_certificate(args.certificate, text):   # a YAML or problem file
                 raise UsageError(why)
             if args.problem is not None:
-                sha = problem_file_sha256(args.problem, args.max_work)
-        v = v or check_text(text, expected_sha256=sha, strict=args.strict, work=args.max_work,
-                            reference=args.reference)
+                sha = problem_file_sha256(args.problem, work)
+            v = check_text(text, expected_sha256=sha, strict=args.strict, work=work, reference=args.reference)
+        if v.status == "error":             # not JSON at all: a broken download, not a forgery
+            raise UsageError(f"not a certificate: {args.certificate}: {v.message.removeprefix('not a certificate: ')}")
     except UsageError as e:
-        return _error(str(e), args.json, p.prog)
+        print(f"{p.prog}: error: {e}", file=sys.stderr)
+        if args.json:
+            with suppress(OSError):         # a reader that stopped early (| head -c1): no traceback
+                print(json.dumps({"verdict": "error", "error": "InputError", "message": str(e),
+                                  "exit_code": EXIT_USAGE}, sort_keys=True, indent=2), flush=True)
+        return EXIT_USAGE
     except KeyboardInterrupt:           # Ctrl-C (a long check, a FIFO with no writer): no traceback
         print(f"{p.prog}: interrupted", file=sys.stderr)
         return 130
-    if v.status == "error":             # not JSON at all: a broken download, not a forgery
-        return _error(f"not a certificate: {args.certificate}: "
-                      f"{v.message.removeprefix('not a certificate: ')}", args.json, p.prog)
     v = advised(v, file_size(args.certificate))
     with suppress(OSError):             # a reader that stopped early cuts the text, not the exit code
         print(json.dumps(v.to_dict(), sort_keys=True, indent=2) if args.json else v.message, flush=True)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+from contextlib import suppress
 from dataclasses import replace
 
 from .limits import BYTES_PER_WORK, MAX_FILE_BYTES
@@ -23,19 +24,17 @@ def advised(v, nbytes: int = 0):
     checker core states the verdict only): a certificate of ``nbytes`` bytes past what its
     budget reads names the ``--max-work`` that reads it, a check past its work budget
     ``--max-work``, one that waits for refutations ``--replay``."""
+    m, n = v.message, len(v.window_steps) + len(v.line_steps)
     if v.code != 2:
         return v
-    if v.work == 0 and nbytes and v.message.startswith("inconclusive: the certificate has "):
-        how = (f"'--max-work {-(-nbytes // BYTES_PER_WORK)}' reads it" if nbytes <= MAX_FILE_BYTES
-               else f"no --max-work reads more than {MAX_FILE_BYTES:,}")
-        return replace(v, message=f"{v.message}: {how}")
-    if v.message.endswith(f"({BUDGET_TEXT})"):
-        return replace(v, message=v.message[:-1] + "; --max-work raises it)")
-    if v.bounds_verified and (v.window_steps or v.line_steps) and not v.replay:
-        it = "it" if len(v.window_steps) + len(v.line_steps) == 1 else "them"
-        return replace(v, message=v.message + f" ('attnproof check --replay' re-proves {it} with z3 "
-                       "and cvc5)")
-    return v
+    if v.work == 0 and nbytes and m.startswith("inconclusive: the certificate has "):
+        m += (f": '--max-work {-(-nbytes // BYTES_PER_WORK)}' reads it" if nbytes <= MAX_FILE_BYTES
+              else f": no --max-work reads more than {MAX_FILE_BYTES:,}")
+    elif m.endswith(f"({BUDGET_TEXT})"):
+        m = m[:-1] + "; --max-work raises it)"
+    elif v.bounds_verified and n and not v.replay:
+        m += f" ('attnproof check --replay' re-proves {'it' if n == 1 else 'them'} with z3 and cvc5)"
+    return replace(v, message=m)
 
 
 def not_a_certificate(path: str, text: str) -> str | None:
@@ -49,11 +48,7 @@ def not_a_certificate(path: str, text: str) -> str | None:
         return f"{path}: certificates are JSON, this is a YAML file"
     head = text.lstrip()[:4096]
     if head.startswith("{") and '"attnproof-problem"' in head:
-        try:
-            doc = json.loads(text)
-        except (ValueError, RecursionError):      # the checker itself says why
-            return None
-        if isinstance(doc, dict) and doc.get("format") == "attnproof-problem":
-            return (f"{path}: is a problem file, not a certificate (make one with "
-                    f"'attnproof prove {path} -o CERT')")
+        with suppress(ValueError, RecursionError):      # not JSON: the checker itself says why
+            if isinstance(doc := json.loads(text), dict) and doc.get("format") == "attnproof-problem":
+                return f"{path}: is a problem file, not a certificate (make one with 'attnproof prove {path} -o CERT')"
     return None

@@ -22,7 +22,8 @@ the rest of attnproof, so the dependency goes this way).  docs/certificates.md
   past it the verdict is *inconclusive*.  A genuine certificate whose check is linear
   in its size is accepted without options, whatever its size up to ``MAX_FILE_BYTES``,
   and every file is answered within ``UNIT_MICROSECONDS * work_limit(bytes)`` of CPU
-  (``a + b × MiB`` seconds: ``ANSWER_SECONDS_BASE`` and ``ANSWER_SECONDS_PER_MIB``).
+  (``a + b × MiB`` seconds: ``a = UNIT_MICROSECONDS × WORK_BASE``, ``b = UNIT_MICROSECONDS
+  × WORK_PER_BYTE × 2^20``, docs/certificates.md §8).
   ``--max-work`` sets another budget explicitly.
 * ``READ_BYTES_PER_UNIT``: reading, hashing and canonical text are charged one unit per
   this many bytes.
@@ -58,8 +59,6 @@ BYTES_PER_WORK = READ_BYTES_PER_UNIT
 WORK_BASE = 2_000_000
 WORK_PER_BYTE = 1.5
 UNIT_MICROSECONDS = 0.5
-ANSWER_SECONDS_BASE = UNIT_MICROSECONDS * WORK_BASE / 1e6
-ANSWER_SECONDS_PER_MIB = UNIT_MICROSECONDS * WORK_PER_BYTE * (1 << 20) / 1e6
 MAX_FLINT_DENSE = 100_000
 MAX_FLINT_EXPONENT_BITS = 17
 MAX_FLINT_COEFFICIENT_BITS = 8192
@@ -67,10 +66,9 @@ MAX_GRAPH_NODES = 16
 MAX_SUBSETS = 20_000
 MAX_EXPANSION = 2_000_000
 REPLAY_SECONDS = 600
-MAX_WORK_HELP = (f"the work budget in units of at most {UNIT_MICROSECONDS} microseconds (default: "
-                 f"{WORK_BASE:,} plus {WORK_PER_BYTE} per byte of the certificate); past it the "
-                 f"verdict is inconclusive; with OPS a certificate is read up to "
-                 f"{MAX_READ_BYTES >> 20} MiB or {BYTES_PER_WORK} bytes per OPS")
+MAX_WORK_HELP = (f"the work budget in units of at most {UNIT_MICROSECONDS} microseconds (default: {WORK_BASE:,} plus "
+                 f"{WORK_PER_BYTE} per byte of the certificate); past it the verdict is inconclusive; with OPS a "
+                 f"certificate is read up to {MAX_READ_BYTES >> 20} MiB or {BYTES_PER_WORK} bytes per OPS")
 
 _TEN_DIGITS = 10 ** MAX_DIGITS
 
@@ -129,11 +127,7 @@ def read_at_most(f, n: int, chunk: int = 1 << 20) -> bytes:
     b'ab'
     """
     parts = []
-    left = n
-    while left > 0:
-        block = f.read(min(chunk, left))
-        if not block:
-            break
+    while n > 0 and (block := f.read(min(chunk, n))):
         parts.append(block)
-        left -= len(block)
+        n -= len(block)
     return b"".join(parts)
