@@ -48,6 +48,7 @@ def test_corpus_is_complete():
     assert sum(1 for e in INDEX.values() if e["exit"] == 2) >= 2
 
 
+@pytest.mark.parametrize("path", sorted(INDEX))
 def test_corpus_exit_codes(path, capsys):
     entry = INDEX[path]
     code = main(["check", str(CERTS / path), *entry["args"]])

@@ -251,10 +251,10 @@ def test_a_direct_sum_factor_names_the_bad_field(name, doc, reference, field, ch
 # test at two words a row, in indecomposable_chain and again in direct_sum.  When the charges
 # change on purpose, the assertion prints the new table.
 WORK = {
-    'pyramid': (1142, 1152),
-    'pyramid-long-value': (1467, 1477),
-    'pyramid-triangle': (1733, 1737),
-    'wide-simplex': (12473, 12601),
+    'pyramid': (1142, 1142),
+    'pyramid-long-value': (1467, 1467),
+    'pyramid-triangle': (1733, 1733),
+    'wide-simplex': (12473, 12473),
 }
 
 
@@ -305,21 +305,9 @@ LAST_CHARGE = {
                                  "step 3 (minkowski_vertices)"],
             "wide-simplex": ["step 0 (indecomposable_chain): the difference lattice",
                              "step 1 (generic_heads): evaluating at a point",
-                             "step 2 (direct_sum)"]},
-    True: {"pyramid": ["step 0 (indecomposable_chain): non_vertices 0",
-                       "step 1 (generic_heads): evaluating at a point",
-                       "step 2 (direct_sum): an exact rank"],
-           "pyramid-long-value": ["step 0 (indecomposable_chain): non_vertices 0",
-                                  "step 1 (generic_heads): evaluating at a point",
-                                  "step 2 (direct_sum): an exact rank"],
-           "pyramid-triangle": ["step 0 (indecomposable_chain): non_vertices 0",
-                                "step 1 (indecomposable_chain): an exact rank",
-                                "step 2 (generic_heads): evaluating at a point",
-                                "step 3 (minkowski_vertices)"],
-           "wide-simplex": ["step 0 (indecomposable_chain): the difference lattice",
-                            "step 1 (generic_heads): evaluating at a point",
-                            "step 2 (direct_sum): an exact rank"]},
+                             "step 2 (direct_sum)"]}
 }
+LAST_CHARGE[True] = LAST_CHARGE[False]       # the packed rank is charged by its rule in both paths
 
 
 def _last_charges(doc: dict, reference: bool) -> list:
@@ -374,7 +362,7 @@ def test_a_gordan_multiplier_is_a_triple(name, doc, reference):
     step = _step(doc, "minkowski_vertices")
     step["non_vertices"][0][1][0].pop()
     v = _check(doc, reference)
-    assert v.status == "invalid" and "non-vertex 0: a multiplier is [factor, index, μ]" \
+    assert v.status == "invalid" and "non-vertex 0: expected [factor, index, μ]" \
         in v.message, v.message
 
 
@@ -467,7 +455,7 @@ def test_a_heavy_unit_is_charged_its_words(reference):
     words of q in both factors: the work of the whole check is pinned."""
     v = _check(HEAVY_CLASS, reference)
     assert v.status == "valid" and (v.lower_bound, v.minimum) == (1, 1), v.message
-    assert v.work == (839 if reference else 836), v.work
+    assert v.work == (830 if reference else 836), v.work
 
 
 # Two simplices, (0,0), (2,0), (0,2) and (0,0), (1,0), (0,1): the first has edge content

@@ -19,12 +19,10 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass, field
 
-from . import fast  # noqa: F401  (installs the fast paths unless the reference path is asked for)
 from .limits import MAX_CONTAINERS, MAX_COUNT_DIGITS, READ_BYTES_PER_UNIT, byte_limit, containers, work_limit
 from .problem import canonical_problem, parse_problem
 from .advice import advised, not_a_certificate  # the command lines' advice (__main__ and attnproof check), exported
 from .rules import RULES, TRUST_ORDER, State, finish_factors
-from .switch import reference_mode
 from .syntax import (Budget, NotJSON, Reject, Unsupported, canonical_text, count, decimal_text, fields,
                      hexdigest, integer, loads, no_gc)
 
@@ -138,11 +136,10 @@ def check_document(doc, expected_sha256: str | None = None, strict: bool = False
     ``strict``: steps that need anything but the checker itself are inconclusive;
     ``work``: the work budget in elementary operations (default: from the size of
     the canonical text, :func:`attnproof.checker.limits.work_limit`);
-    ``reference``: run the reference path alone, without the fast paths
-    (:mod:`attnproof.checker.switch`; also ``ATTNPROOF_CHECKER_REFERENCE=1``);
+    ``reference``: ignored, kept for old callers (the checker has one path, docs/certificates.md §8c);
     ``read``: the bytes of the text ``doc`` was read from, charged as :func:`check_text` does.
     """
-    with no_gc(), reference_mode(reference):
+    with no_gc():
         return _check_document(doc, expected_sha256, strict, work, False, read)
 
 
@@ -287,7 +284,7 @@ def check_text(text: str, expected_sha256: str | None = None, strict: bool = Fal
     if containers(text) > MAX_CONTAINERS:
         return Verdict("inconclusive", 2, f"inconclusive: more than {MAX_CONTAINERS} JSON objects "
                        f"and arrays (a limit of the checker)")
-    with no_gc(), reference_mode(reference):
+    with no_gc():
         try:
             doc = loads(text)
         except NotJSON as e:        # empty, truncated, another format: status "error", exit 3

@@ -103,7 +103,7 @@ def build_parser(prog: str | None = None, version: str | None = None) -> argpars
     p.add_argument("--max-work", metavar="OPS", type=int, default=None, help=MAX_WORK_HELP)
     p.add_argument("--json", action="store_true", help="print the verdict as one JSON document")
     p.add_argument("--reference", action="store_true",
-                   help="run the reference path alone, without the fast paths (also ATTNPROOF_CHECKER_REFERENCE=1)")
+                   help="kept for old scripts: the checker has one path, so this changes nothing")
     p.add_argument("-V", "--version", action="version",
                    version=f"%(prog)s: attnproof certificate checker ({version or _version()})")
     return p
@@ -129,7 +129,7 @@ def main(argv: list[str] | None = None, prog: str | None = None, version: str | 
                 raise UsageError(why)
             if args.problem is not None:
                 sha = problem_file_sha256(args.problem, work)
-            v = check_text(text, expected_sha256=sha, strict=args.strict, work=work, reference=args.reference)
+            v = check_text(text, expected_sha256=sha, strict=args.strict, work=work)
         if v.status == "error":             # not JSON at all: a broken download, not a forgery
             raise UsageError(f"not a certificate: {args.certificate}: {v.message.removeprefix('not a certificate: ')}")
     except UsageError as e:

@@ -100,7 +100,7 @@ def mono_inv(m: Mono) -> Mono:
     return tuple((v, -e) for v, e in m)
 
 
-def size(p: Poly | set) -> int:
+def size(p: Poly | set | list) -> int:
     """Terms plus pairs: the memory a polynomial takes, in the budget's units.
 
     >>> size({(): 1, ((0, 1), (1, 1)): 1})
