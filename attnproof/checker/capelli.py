@@ -44,10 +44,8 @@ def primes_up_to(n: int) -> list:
     >>> primes_up_to(20), primes_up_to(1)
     ([2, 3, 5, 7, 11, 13, 17, 19], [])
     """
-    if n < 2:
-        return []
-    sieve = bytearray([0, 0]) + bytearray([1]) * (n - 1)
-    for i in range(2, isqrt(n) + 1):
+    sieve = bytearray([0, 0]) + bytearray([1]) * (n - 1)      # just [0, 0] when n < 2
+    for i in range(2, isqrt(max(n, 0)) + 1):
         if sieve[i]:
             sieve[i * i::i] = bytearray(len(sieve[i * i::i]))
     return [i for i, b in enumerate(sieve) if b]
@@ -73,34 +71,34 @@ def is_power(a: Fraction, p: int) -> bool:
 
 
 def _terms(f: dict) -> tuple:
-    """``(c_0, c_1, Δ)`` of a binomial: coefficients at the lexicographically smaller and
-    larger exponent (integers in a factor, rationals in a head denominator) and the
-    difference ``Δ`` of the exponents (sparse); ValueError for another polynomial."""
+    """``(c_0, c_1, Δ, k)`` of a binomial: coefficients at the lexicographically smaller and
+    larger exponent (integers in a factor, rationals in a head denominator), the
+    difference ``Δ`` of the exponents (sparse) and its content ``k`` (the gcd of its
+    coordinates); ValueError for another polynomial."""
     if len(f) != 2:
         raise ValueError("not a binomial")
     m0, m1 = sorted(f, key=P.lex_key)
-    return f[m0], f[m1], P.mono_div(m1, m0)
+    delta = P.mono_div(m1, m0)
+    return f[m0], f[m1], delta, gcd(*(x for _, x in delta))
 
 
 def content(f: dict) -> int:
     """The content ``k`` of a binomial's exponent difference (gcd of its coordinates)."""
-    return gcd(*(x for _, x in _terms(f)[2]))
+    return _terms(f)[3]
 
 
 def capelli_irreducible(f: dict) -> bool:
     """Capelli's test for the binomial ``f`` (any content ``k``; ``k = 1`` is irreducible)."""
-    c0, c1, delta = _terms(f)
-    k = gcd(*(x for _, x in delta))
+    c0, c1, _, k = _terms(f)
     alpha = Fraction(-c0, c1)
     n, d = abs(alpha.numerator), alpha.denominator
     if n == d == 1:
         # α = ±1: 1 is a p-th power for every p; -1 for every odd p, and never a square
         # (and -1 = -4 b^4 has no rational b): irreducible iff α = -1 and k a power of 2
         return k == 1 or (alpha < 0 and k & (k - 1) == 0)
-    if any(k % p == 0 and is_power(alpha, p) for p in primes_up_to(max(n.bit_length(), d.bit_length()))):
-        return False
-    # α = -4 b^4 iff -α/4 is a fourth power (a negative -α/4 is none)
-    return k % 4 != 0 or not is_power(-alpha / 4, 4)
+    # then α = -4 b^4 iff -α/4 is a fourth power (a negative -α/4 is none)
+    return (not any(k % p == 0 and is_power(alpha, p) for p in primes_up_to(max(n.bit_length(), d.bit_length())))
+            and (k % 4 != 0 or not is_power(-alpha / 4, 4)))
 
 
 def binomial_valuation(f: dict, D: dict) -> int | None:
@@ -109,12 +107,9 @@ def binomial_valuation(f: dict, D: dict) -> int | None:
     coefficients of ``D`` allow."""
     if len(f) != 2 or len(D) != 2:
         return None
-    (c0, c1, df), (d0, d1, dD) = _terms(f), _terms(D)
-    # f | D needs D's exponent difference to be q times f's, q = K/k for the contents
-    k, K = gcd(*(x for _, x in df)), gcd(*(x for _, x in dD))
+    (c0, c1, df, k), (d0, d1, dD, K) = _terms(f), _terms(D)
     q = K // k
-    if K % k or dD != tuple((v, x * q) for v, x in df):
-        return 0
+    # f | D needs D's exponent difference to be q times f's, q = K/k for the contents, and
     # d0·c1^q + d1·(-c0)^q = 0 with coprime integers c0, c1 (f in normal form): |c1|^q
     # divides the numerator of d1 times the denominator of d0 and |c0|^q the other
     # cross product, so when |c0| or |c1| is at least 2, q is at most the bits of D
@@ -122,8 +117,8 @@ def binomial_valuation(f: dict, D: dict) -> int | None:
     # a power with more bits than its cofactor decides "no" before it is built (bounding
     # q alone let c^q with a 2000-digit c reach 10^8 bits: minutes for a 13 kB file)
     A, B = d0.numerator * d1.denominator, d1.numerator * d0.denominator
-    for c, X in ((c1, B), (c0, A)):
-        if abs(c) >= 2 and (abs(int(c)).bit_length() - 1) * q > abs(X).bit_length():
-            return 0
+    if K % k or dD != tuple((v, x * q) for v, x in df) or any(
+            abs(c) >= 2 and (abs(int(c)).bit_length() - 1) * q > abs(X).bit_length() for c, X in ((c1, B), (c0, A))):
+        return 0
     # (±1)^q takes one squaring per bit of q, never a large number
     return int(d0 * c1 ** q + d1 * (-c0) ** q == 0)

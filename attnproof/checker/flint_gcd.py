@@ -40,11 +40,8 @@ def flint_module():
 def _to_flint(ctx, p: dict, vs: list, shift: dict):
     # p times the lcm of its denominators, shifted to non-negative exponents, in FLINT
     den = lcm(*(Fraction(c).denominator for c in p.values()))
-    terms = {}
-    for m, c in p.items():
-        dm = dict(m)
-        terms[tuple(shift.get(v, 0) + dm.get(v, 0) for v in vs)] = int(Fraction(c) * den)
-    return ctx.from_dict(terms)
+    return ctx.from_dict({tuple(shift[v] + dm.get(v, 0) for v in vs): int(Fraction(c) * den)
+                          for m, c in p.items() for dm in (dict(m),)})
 
 
 def coprime(P: list, Q: dict, budget: Budget = UNLIMITED) -> bool:
@@ -84,14 +81,12 @@ def coprime(P: list, Q: dict, budget: Budget = UNLIMITED) -> bool:
     if bits > MAX_FLINT_COEFFICIENT_BITS:
         raise Unsupported(f"a coefficient above {MAX_FLINT_COEFFICIENT_BITS} bits is beyond "
                           "what the checker gives FLINT")
-    words = 1 + bits // 64
-    budget.charge(total * words, "a FLINT gcd")
+    budget.charge(total * (1 + bits // 64), "a FLINT gcd")
     g = fq[0]
     for h in fq[1:]:
-        g2 = g.gcd(h)
-        if g2.is_zero() or not (g % g2).is_zero() or not (h % g2).is_zero():
+        prev, g = g, g.gcd(h)
+        if g.is_zero() or not (prev % g).is_zero() or not (h % g).is_zero():
             raise Unsupported("FLINT's gcd failed its check (zero or not a common divisor)")
-        g = g2
         if len(g) <= 1:
             break
     return len(g) <= 1

@@ -20,15 +20,14 @@ P61 = (1 << 61) - 1
 RATIONAL_UNITS = 12      # one update of a rational entry: a Fraction product and difference
 
 
-def _words(xs) -> int:
-    """64-bit words of the longest numerator plus denominator among the Fractions ``xs``."""
-    return 1 + (max((x.numerator.bit_length() + x.denominator.bit_length() for x in xs),
-                    default=0) >> 6)
+def _words(c) -> int:
+    """64-bit words of an exact number (numerator plus denominator), beyond the first."""
+    return (c.bit_length() if type(c) is int else c.numerator.bit_length() + c.denominator.bit_length()) >> 6
 
 
-def eliminate(rows, budget: Budget, modulus: int | None) -> int:
+def eliminate(rows, budget: Budget, p: int | None) -> int:
     """Rank of integer rows (dense lists or sparse ``{column: value}`` dicts) by sparse
-    Gaussian elimination over ``GF(modulus)``, or over Q when ``modulus`` is None.
+    Gaussian elimination over ``GF(p)``, ``p`` prime, or over Q when ``p`` is None.
 
     Each row is reduced by the pivots of its smallest columns; every entry touched
     charges ``budget`` (a rational entry ``RATIONAL_UNITS`` and its words).
@@ -38,7 +37,6 @@ def eliminate(rows, budget: Budget, modulus: int | None) -> int:
     >>> eliminate([[1, 1], [1, 3]], UNLIMITED, 2)
     1
     """
-    p = modulus
     pivots: dict = {}
     weight: dict = {}          # over Q: the 64-bit words of a pivot row's longest entry
     for row in rows:
@@ -51,13 +49,13 @@ def eliminate(rows, budget: Budget, modulus: int | None) -> int:
             if piv is None:
                 inv = 1 / r[c] if p is None else pow(r[c], -1, p)
                 pivots[c] = {k: v * inv if p is None else v * inv % p for k, v in r.items()}
-                weight[c] = _words(pivots[c].values())
+                weight[c] = 1 + max(map(_words, pivots[c].values()))
                 break
             f = r[c]
             # a product and a difference per entry: over GF(p) one unit; over Q the gcds
             # of two Fractions, in the words of their terms (entries grow)
             budget.charge(len(piv) if p is not None else
-                          len(piv) * (RATIONAL_UNITS + _words((f,)) * weight[c] // 8),
+                          len(piv) * (RATIONAL_UNITS + (1 + _words(f)) * weight[c] // 8),
                           "an exact rank")
             for k, v in piv.items():
                 t = r.get(k, 0) - f * v if p is None else (r.get(k, 0) - f * v) % p
@@ -81,9 +79,7 @@ def rank(rows, budget: Budget = UNLIMITED) -> int:
     """
     rows = list(rows)
     ints = all(type(x) is int for row in rows for x in (row.values() if isinstance(row, dict) else row))
-    if ints and eliminate(rows, budget, P61) == len(rows):
-        return len(rows)
-    return eliminate(rows, budget, None)
+    return len(rows) if ints and eliminate(rows, budget, P61) == len(rows) else eliminate(rows, budget, None)
 
 
 def rank_mod(rows, p: int, budget: Budget = UNLIMITED) -> int:
@@ -97,7 +93,7 @@ def rank_mod(rows, p: int, budget: Budget = UNLIMITED) -> int:
     (1, 0)
     """
     d, n = (len(rows[0]), len(rows)) if rows else (0, 0)
-    nb, r = (2 * p.bit_length() + n.bit_length() + 8) // 8, 0
+    nb = (2 * p.bit_length() + n.bit_length() + 8) // 8
     mask = (1 << 8 * nb) - 1
 
     def pack(vals) -> int:
@@ -112,9 +108,8 @@ def rank_mod(rows, p: int, budget: Budget = UNLIMITED) -> int:
             inv = pow(prow[0], -1, p)
             neg = pack([-x * inv for x in prow])
             active = [x + (x & mask) % p * neg for x in active]
-            r += 1
         active = [x >> 8 * nb for x in active]
-    return r
+    return n - len(active)          # one row left per pivot
 
 
 @lru_cache(maxsize=64)                  # one prime serves every step of a certificate
@@ -125,11 +120,7 @@ def is_prime(n: int) -> bool:
         return n in small
     s = ((n - 1) & (1 - n)).bit_length() - 1          # n - 1 = d·2^s, d odd
     d = (n - 1) >> s
-    for a in small:
-        x = pow(a, d, n)
-        if x != 1 and all(pow(x, 1 << i, n) != n - 1 for i in range(s)):
-            return False
-    return True
+    return all((x := pow(a, d, n)) == 1 or any(pow(x, 1 << i, n) == n - 1 for i in range(s)) for a in small)
 
 
 def product(xs) -> int:

@@ -21,6 +21,8 @@ from fractions import Fraction
 from math import lcm
 
 from .limits import MAX_DIGITS, MAX_DIM, MAX_EXPONENT, MAX_LATTICE_BITS, fits_digits
+from .linalg import _words
+from .poly import _num
 from .syntax import UNLIMITED, Budget, Reject, Unsupported, _show, fields, integer, rational
 
 
@@ -52,28 +54,22 @@ class Problem:
         """Sparse lattice monomial of a (sparse) key and bias; Reject when off the lattice."""
         if not bias and not self.scales and all(type(k) is int for _, k in key):
             return key                    # the common case: an integer key is its own monomial
+        if bias and not self.bias_scale:
+            raise Reject(f"{where}: a biased atom, but the problem has no biases")
         out = []
-        for j, k in key:
-            e = k * self.scales.get(j, 1)
-            if type(e) is not int:
-                if e.denominator != 1:
-                    raise Reject(f"{where}: key coordinate {j} = {k} is not on the problem's lattice")
-                e = int(e)
-            out.append((j, e))
-        if bias:
-            if not self.bias_scale:
-                raise Reject(f"{where}: a biased atom, but the problem has no biases")
-            e = bias * self.bias_scale
+        for j, k in key + ((self.dim, bias),) if bias else key:         # the bias: variable z
+            e = k * (self.scales.get(j, 1) if j < self.dim else self.bias_scale)
             if e.denominator != 1:
-                raise Reject(f"{where}: bias {bias} is not on the problem's bias lattice")
-            out.append((self.dim, int(e)))
+                raise Reject(f"{where}: {f'key coordinate {j}' if j < self.dim else 'bias'} = {k} is not on the "
+                             f"problem's lattice")
+            out.append((j, int(e)))
         return Monomial(out)
 
 
 _TEN = 10 ** MAX_DIGITS         # integers strictly between -_TEN and _TEN fit (fits_digits)
 SPARSE_KEY_DIM = 16          # canonical keys: dense lists up to this dimension, sparse objects above
-_RATIO = re.compile(r"([+-]?[0-9]+)/([0-9]+)\Z")
-_DECIMAL = re.compile(r"([+-]?)(?:([0-9]+)(?:\.([0-9]*))?|\.([0-9]+))(?:[eE]([+-]?[0-9]+))?\Z")
+# "p/q" (group 1: q) or a decimal (group 2: the exponent), ASCII: then Fraction(x) is its value
+_NUMBER = re.compile(r"[+-]?[0-9]+/([0-9]+)\Z|[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE]([+-]?[0-9]+))?\Z")
 
 
 def file_number(x, where: str) -> Fraction | int:
@@ -85,31 +81,21 @@ def file_number(x, where: str) -> Fraction | int:
     >>> file_number("1e99999999", "w")
     Traceback (most recent call last):
     ...
-    attnproof.checker.syntax.Reject: w: '1e99999999' is not an exact number (exponent beyond 2000)
+    attnproof.checker.syntax.Reject: w: "1e99999999" is not an exact number (exponent beyond 2000)
     """
     if type(x) is int:
         return rational(x, where)
-    if not isinstance(x, str):
+    m = _NUMBER.match(x) if isinstance(x, str) and len(x) <= MAX_DIGITS + 20 else None
+    if m is None:
         raise Reject(f"{where}: {_show(x)} is not an exact number (an integer or a string such as "
                      f"\"1/2\" or \"0.5\")")
-    shown = x if len(x) <= 40 else x[:37] + "..."
-    if len(x) > MAX_DIGITS + 20 or not x.isascii():
-        raise Reject(f"{where}: {shown!r} is not an exact number")
-    m = _RATIO.match(x)
-    if m:
-        if int(m.group(2)) == 0:
-            raise Reject(f"{where}: {shown!r} has a zero denominator")
-        val = Fraction(int(m.group(1)), int(m.group(2)))
-    else:
-        m = _DECIMAL.match(x)
-        if not m:
-            raise Reject(f"{where}: {shown!r} is not an exact number")
-        digits, frac, exp_s = m.group(2) or "", m.group(3) or m.group(4) or "", m.group(5) or "0"
-        if len(exp_s.lstrip("+-")) > 6 or abs(int(exp_s)) > MAX_EXPONENT:
-            raise Reject(f"{where}: {shown!r} is not an exact number (exponent beyond {MAX_EXPONENT})")
-        val = int(m.group(1) + (digits + frac or "0")) * Fraction(10) ** (int(exp_s) - len(frac))
+    if m[1] and not int(m[1]):
+        raise Reject(f"{where}: {_show(x)} has a zero denominator")
+    if m[2] and (len(m[2].lstrip("+-")) > 6 or abs(int(m[2])) > MAX_EXPONENT):
+        raise Reject(f"{where}: {_show(x)} is not an exact number (exponent beyond {MAX_EXPONENT})")
+    val = Fraction(x)
     if not (fits_digits(val.numerator) and fits_digits(val.denominator)):
-        raise Reject(f"{where}: {shown!r} has more than {MAX_DIGITS} digits")
+        raise Reject(f"{where}: {_show(x)} has more than {MAX_DIGITS} digits")
     return val
 
 
@@ -138,12 +124,8 @@ def parse_key(x, dim: int, where: str, number=rational) -> tuple:
         j = int(j_s) if isinstance(j_s, str) and len(j_s) < 10 and j_s.isdecimal() else dim
         if j >= dim or str(j) != j_s:         # ASCII decimal digits, no leading zero
             raise Reject(f"{where}: key index {j_s!r} is not a coordinate 0..{dim - 1}")
-        if type(c) is not int or not -_TEN < c < _TEN:
-            c = number(c, f"{where}[{j_s}]")
-        if c:
-            out.append((j, c))
-    out.sort()
-    return tuple(out)
+        out.append((j, c if type(c) is int and -_TEN < c < _TEN else number(c, f"{where}[{j_s}]")))
+    return tuple(sorted([(j, v) for j, v in out if v]))
 
 
 _NEEDED, _OPTIONAL = {"key", "value"}, {"bias", "weight"}
@@ -151,8 +133,7 @@ _NEEDED, _OPTIONAL = {"key", "value"}, {"bias", "weight"}
 
 def _atom(a, dim: int, value_dim, number) -> tuple:
     # one atom; its messages start at the atom (parse_atoms puts where it is in front)
-    if type(a) is not dict or a.keys() != _NEEDED:
-        fields(a, _NEEDED, _OPTIONAL, "")
+    fields(a, _NEEDED, _OPTIONAL, "")
     key = parse_key(a["key"], dim, ", key", number)
     v = a["value"]
     if not isinstance(v, list):
@@ -178,9 +159,8 @@ def atoms_cost(atoms_in: list) -> int:
     >>> atoms_cost([{"key": [1, 0], "value": 1}, {"key": {}, "value": [0, 1]}])
     11
     """
-    n = 0
+    n = 3 * len(atoms_in)
     for a in atoms_in:
-        n += 3
         if isinstance(a, dict):
             k, v = a.get("key"), a.get("value")
             n += (len(k) if isinstance(k, (list, dict)) else 1) + (len(v) if isinstance(v, list) else 1)
@@ -204,19 +184,11 @@ def parse_atoms(atoms_in, dim: int, value_dim, where: str,
     out = []
     for a_i, a in enumerate(atoms_in):
         try:
-            atom = _atom(a, dim, value_dim, number)
+            out.append(_atom(a, dim, value_dim, number))
         except Reject as e:
             raise Reject(f"{where}, atom {a_i}{e}") from None
-        value_dim = len(atom[3])
-        out.append(atom)
+        value_dim = len(out[-1][3])
     return out, value_dim
-
-
-def _words(c) -> int:
-    # 64-bit words of an exact number (numerator plus denominator), beyond the first
-    if type(c) is int:
-        return c.bit_length() >> 6
-    return (c.numerator.bit_length() + c.denominator.bit_length()) >> 6
 
 
 def head_polys(pb: Problem, atoms: list, where: str,
@@ -231,32 +203,23 @@ def head_polys(pb: Problem, atoms: list, where: str,
     whose sum is rational, is charged the products of the word lengths it adds and
     multiplies (a unit per 128) before the arithmetic (docs/certificates.md §8)."""
     D: dict = {}
-    N: list[dict] = [dict() for _ in range(pb.value_dim)]
+    N: list[dict] = [{} for _ in range(pb.value_dim)]
     for key, bias, w, vals in atoms:
         m = pb.monomial(key, bias, where)     # never off the lattice: the atoms made it, or were checked
         old = D.get(m)
         if type(w) is not int or old is not None and type(old) is not int:
             ww = 1 + _words(w)
             cost = 0 if old is None else (1 + _words(old)) * ww
-            for c, v in enumerate(vals):
-                cost += (1 + _words(N[c].get(m, 0))) * (ww + _words(v))
+            cost += sum((1 + _words(N[c].get(m, 0))) * (ww + _words(v)) for c, v in enumerate(vals))
             budget.charge(cost // 128, "adding atoms with rational weights")
-        s = D.get(m, 0) + w
-        D[m] = s                       # weights are positive: no cancellation
+        D[m] = D.get(m, 0) + w         # weights are positive: no cancellation
         for c, v in enumerate(vals):
             t = N[c].get(m, 0) + w * v
             if t:
                 N[c][m] = t
             else:
                 N[c].pop(m, None)
-    D = {m: _num(c) for m, c in D.items()}
-    N = [{m: _num(c) for m, c in n.items()} for n in N]
-    return D, N
-
-
-def _num(c):
-    # an integral Fraction as an int
-    return c.numerator if type(c) is Fraction and c.denominator == 1 else c
+    return {m: _num(c) for m, c in D.items()}, [{m: _num(c) for m, c in n.items()} for n in N]
 
 
 def read_heads(doc, consume: bool = False, budget: Budget = UNLIMITED,
@@ -280,20 +243,20 @@ def read_heads(doc, consume: bool = False, budget: Budget = UNLIMITED,
     heads = doc["heads"]
     if not isinstance(heads, list) or not heads:
         raise Reject("problem: 'heads' must be a non-empty list")
-    parsed: list = []
-    names: list = []
-    m: int | None = None
+    parsed, names, m = [], [], None
     for h_i, h in enumerate(heads):
         w = f"problem head {h_i}"
-        fields(h, {"atoms"}, {"name"}, w)
-        names.append(h.get("name"))
-        if names[-1] is not None and not isinstance(names[-1], str):
+        names.append(fields(h, {"atoms"}, {"name"}, w).get("name"))
+        if not isinstance(names[-1], (str, type(None))):
             raise Reject(f"{w}: name must be a string")
         atoms, m = parse_atoms(h["atoms"], dim, m, w, budget, number)
         parsed.append(atoms)
         if consume:
             heads[h_i] = None
     return dim, parsed, names
+
+
+_DEFAULTS = (("bias", 0), ("weight", 1))      # left out of a canonical atom
 
 
 def _canonical_number(x):
@@ -320,14 +283,10 @@ def canonical_problem(doc, number=file_number) -> dict:
         out = []
         for key, bias, weight, vals in atoms:
             k = dict(key)
-            a: dict = {"key": {str(j): c(v) for j, v in key} if dim > SPARSE_KEY_DIM else
-                       [c(k.get(j, 0)) for j in range(dim)],
-                       "value": c(vals[0]) if len(vals) == 1 else [c(v) for v in vals]}
-            if bias:
-                a["bias"] = c(bias)
-            if weight != 1:
-                a["weight"] = c(weight)
-            out.append(a)
+            a = {"key": {str(j): c(v) for j, v in key} if dim > SPARSE_KEY_DIM else
+                 [c(k.get(j, 0)) for j in range(dim)],
+                 "value": c(vals[0]) if len(vals) == 1 else [c(v) for v in vals], "bias": c(bias), "weight": c(weight)}
+            out.append({f: x for f, x in a.items() if (f, x) not in _DEFAULTS})
         heads.append({"atoms": out} if name is None else {"atoms": out, "name": name})
     return {"format": "attnproof-problem", "version": 1, "dim": dim, "heads": heads}
 
@@ -342,22 +301,19 @@ def parse_problem(doc, consume: bool = False, budget: Budget = UNLIMITED) -> Pro
     """
     dim, parsed, _ = read_heads(doc, consume, budget)
     m = len(parsed[0][0][3])
-    scales: dict = {}
-    L = 1
+    scales: dict = {}          # the biases' scale L as coordinate dim's, while it is built
     biased = False
     for atoms in parsed:
         for key, bias, _, _ in atoms:
-            for j, c in key:
+            biased = biased or bias != 0
+            for j, c in key + ((dim, bias),) if bias else key:
                 if type(c) is not int and c.denominator != 1:
-                    scales[j] = lcm(scales.get(j, 1), c.denominator)
-                    if scales[j].bit_length() > MAX_LATTICE_BITS:
-                        raise Unsupported(f"problem: the lattice scale of coordinate {j} has more "
+                    s = scales[j] = lcm(scales.get(j, 1), c.denominator)
+                    if s.bit_length() > MAX_LATTICE_BITS:
+                        raise Unsupported(f"problem: the lattice scale of "
+                                          f"{'the biases' if j == dim else f'coordinate {j}'} has more "
                                           f"than {MAX_LATTICE_BITS} bits")
-            if bias:
-                biased = True
-                L = lcm(L, bias.denominator)
-                if L.bit_length() > MAX_LATTICE_BITS:
-                    raise Unsupported(f"problem: the bias scale has more than {MAX_LATTICE_BITS} bits")
+    L = scales.pop(dim, 1)
     pb = Problem(dim, m, scales, L if biased else 0, [], [])
     for h_i, atoms in enumerate(parsed):
         D, N = head_polys(pb, atoms, f"problem head {h_i}", budget)

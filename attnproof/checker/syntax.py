@@ -35,8 +35,9 @@ from .limits import MAX_COUNT_DIGITS, MAX_DIGITS, fits_digits
 
 BIG = 1 << 53
 _CHUNK = 4000                    # digits per int/str conversion (Python's limit is 4300)
+_BASE = 10 ** _CHUNK
 # \Z, not $: "$" also matches before a final newline, and "1/3\n" is no canonical rational
-_RAT = re.compile(r"(-?)([1-9][0-9]*)/([1-9][0-9]*)\Z")
+_RAT = re.compile(r"(-?[1-9][0-9]{0,%d})/([1-9][0-9]{0,%d})\Z" % (MAX_DIGITS - 1, MAX_DIGITS - 1))
 _DEC = re.compile(r"-?[1-9][0-9]*\Z")
 _HEX = re.compile(r"[0-9a-f]{64}\Z")
 
@@ -69,8 +70,7 @@ class Budget:
     """
 
     def __init__(self, limit: int | None) -> None:
-        self.limit = limit
-        self.used = 0
+        self.limit, self.used = limit, 0
 
     def charge(self, n: int, what: str) -> None:
         """Count ``n`` elementary operations."""
@@ -92,11 +92,9 @@ def parse_decimal(s: str) -> int:
     True
     """
     neg = s.startswith("-")
-    digits = s[1:] if neg else s
     v = 0
-    for i in range(0, len(digits), _CHUNK):
-        part = digits[i:i + _CHUNK]
-        v = v * 10 ** len(part) + int(part)
+    for i in range(neg, len(s), _CHUNK):
+        v = v * 10 ** len(s[i:i + _CHUNK]) + int(s[i:i + _CHUNK])
     return -v if neg else v
 
 
@@ -106,26 +104,20 @@ def decimal_text(n: int) -> str:
     >>> t = decimal_text(7 ** 9000); len(t), parse_decimal(t) == 7 ** 9000
     (7606, True)
     """
-    if -(1 << 13000) < n < (1 << 13000):
+    if -_BASE < n < _BASE:             # at most 4000 digits: within Python's limit
         return str(n)
-    neg, n = n < 0, abs(n)
-    base = 10 ** _CHUNK
-    parts = []
-    while n:
-        n, r = divmod(n, base)
-        parts.append(r)
-    text = str(parts[-1]) + "".join(str(p).zfill(_CHUNK) for p in reversed(parts[:-1]))
-    return "-" + text if neg else text
+    if n < 0:
+        return "-" + decimal_text(-n)
+    high, low = divmod(n, _BASE)         # one level per 4000 digits (high >= 1)
+    return decimal_text(high) + str(low).zfill(_CHUNK)
 
 
 def _pairs(pairs):
     out = dict(pairs)                 # built in C; a shorter dict means a repeated key
     if len(out) != len(pairs):
-        seen = set()
-        for k, _ in pairs:
-            if k in seen:
-                raise Reject(f"duplicate JSON key {k!r}")
-            seen.add(k)
+        first: dict = {}              # the first key met again (setdefault: where it was first met)
+        k = next(k for i, (k, _) in enumerate(pairs) if first.setdefault(k, i) != i)
+        raise Reject(f"duplicate JSON key {k!r}")
     return out
 
 
@@ -263,12 +255,9 @@ def rational(x, where: str) -> Fraction | int:
         if not fits_digits(x):    # documents built in Python skip the JSON reader's cap
             raise Reject(f"{where}: integer with more than {MAX_DIGITS} digits")
         return x
-    if isinstance(x, str) and len(x) <= 2 * MAX_DIGITS + 2:
-        m = _RAT.match(x)
-        if m and len(m.group(2)) <= MAX_DIGITS and len(m.group(3)) <= MAX_DIGITS:
-            p, q = int(m.group(2)), int(m.group(3))
-            if q >= 2 and gcd(p, q) == 1:
-                return Fraction(-p if m.group(1) else p, q)
+    m = _RAT.match(x) if isinstance(x, str) else None     # at most MAX_DIGITS digits each
+    if m and (q := int(m[2])) >= 2 and gcd(p := int(m[1]), q) == 1:
+        return Fraction(p, q)
     raise Reject(f"{where}: {_show(x)} is not a canonical rational "
                  f"(an integer, or \"p/q\" in lowest terms with q >= 2)")
 
