@@ -148,6 +148,21 @@ def _functions() -> dict:
     return out
 
 
+def _dispatch_tables() -> dict:
+    """``{name: [function names]}`` of the checker's module-level dicts whose values are all
+    function names (a dispatch table: a call through it reaches one of them)."""
+    import ast
+    out: dict = {}
+    for p in CHECKER.rglob("*.py"):
+        for node in ast.parse(p.read_text()).body:
+            if isinstance(node, ast.Assign) and isinstance(node.value, ast.Dict) and node.value.values \
+                    and all(isinstance(v, ast.Name) for v in node.value.values):
+                for t in node.targets:
+                    if isinstance(t, ast.Name):
+                        out[t.id] = [v.id for v in node.value.values if isinstance(v, ast.Name)]
+    return out
+
+
 def _params(fn) -> list[str]:
     """Positional parameters as a call passes them (a method's ``self`` left out)."""
     ps = [a.arg for a in fn.args.posonlyargs + fn.args.args]
@@ -168,17 +183,27 @@ def message_params() -> dict[str, frozenset] | None:
                        for fn in defs):
             pos[name] = idx
 
+    tables = _dispatch_tables()
+
     def callee_takes_message(call, arg, fn) -> bool:
         f = call.func
         name = f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else None
-        for node in ast.walk(fn):      # a local alias of a switch entry: fast = FAST.name
-            if isinstance(node, ast.Assign) and isinstance(node.value, ast.Attribute) and \
-                    any(isinstance(t, ast.Name) and t.id == name for t in node.targets):
-                name = node.value.attr
-        if name not in pos:
+        names = [name]
+        for node in ast.walk(fn):      # a local alias: x = MOD.name, or x = TABLE.get(k) / TABLE[k]
+            if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == name
+                                                    for t in node.targets):
+                v = node.value
+                if isinstance(v, ast.Attribute):
+                    names = [v.attr]
+                elif isinstance(v, ast.Call) and isinstance(v.func, ast.Attribute) and v.func.attr == "get" \
+                        and isinstance(v.func.value, ast.Name) and v.func.value.id in tables:
+                    names = tables[v.func.value.id]
+                elif isinstance(v, ast.Subscript) and isinstance(v.value, ast.Name) and v.value.id in tables:
+                    names = tables[v.value.id]
+        if not names or any(n not in pos for n in names):
             return False
         if arg in call.args:
-            return call.args.index(arg) in pos[name]
+            return all(call.args.index(arg) in pos[n] for n in names)
         return any(k.value is arg and k.arg in MESSAGE_NAMES for k in call.keywords)
 
     for defs in funcs.values():
