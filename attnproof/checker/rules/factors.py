@@ -8,7 +8,7 @@ does not divide); distinct non-associate factors then give ``R = Π f^e | Q``.
 
 from __future__ import annotations
 
-from math import gcd
+from math import gcd, prod
 
 from .. import poly as P
 from ..capelli import binomial_valuation, capelli_irreducible
@@ -42,8 +42,7 @@ def read_poly(x, where: str, nvars: int, rational_coefficients: bool = False) ->
     """
     if not isinstance(x, list) or not x:
         raise Reject(f"{where}: a polynomial is a non-empty list of terms")
-    out = {}
-    prev = None
+    out, prev = {}, None
     for t_i, t in enumerate(x):
         if not isinstance(t, list) or len(t) != 2 or not isinstance(t[1], list):
             raise Reject(f"{where}, term {t_i}: a term is [coefficient, [[variable, exponent], ...]]")
@@ -53,8 +52,7 @@ def read_poly(x, where: str, nvars: int, rational_coefficients: bool = False) ->
             c = rational(c, w) if rational_coefficients else integer(c, w)
         if c == 0:
             raise Reject(f"{where}, term {t_i}: zero coefficient")
-        pairs = []
-        last = -1
+        pairs, last = [], -1
         for pr in prs:
             if not isinstance(pr, list) or len(pr) != 2:
                 raise Reject(f"{where}, term {t_i}: a monomial is a list of [variable, exponent] pairs")
@@ -98,42 +96,35 @@ def _irreducible(f: dict, wit, where: str, budget: Budget) -> None:
     ``binomial`` (2 terms, primitive difference), ``capelli`` (2 terms, content at
     least 2) or ``simplex`` (3 or more).  Any witness that holds is accepted."""
     kind = wit.get("kind") if isinstance(wit, dict) else None
+    if kind not in ("linear", "binomial", "simplex", "capelli"):
+        raise Reject(f"{where}: unknown irreducibility witness {kind!r}")
+    fields(wit, {"kind", "var"} if kind == "linear" else {"kind"}, set(), where)
     if kind == "linear":
         # f = a + b·x_i, a and b free of x_i, one of them a single term (a unit of
         # the Laurent ring).  Degrees in x_i add under products, so a factorization
         # has a factor free of x_i dividing a and b, hence a unit.
-        fields(wit, {"kind", "var"}, set(), where)
         v = integer(wit["var"], f"{where}: var", 0)
         es = [dict(m).get(v, 0) for m in f]       # normal form: exponents >= 0, least 0
         n1 = es.count(1)
         if n1 + es.count(0) != len(f) or min(n1, len(f) - n1) != 1:
             raise Reject(f"{where}: not linear in variable {v} with a single-term coefficient")
-        return
-    if kind in ("binomial", "simplex"):
+    elif kind in ("binomial", "simplex"):
         # binomial: 1 + c·X^g with g primitive is linear after a unimodular change of
         # variables.  simplex (Gao 2001): an affinely independent support whose edge
         # vectors have coordinate gcd 1 spans an integrally indecomposable polytope,
         # so f is absolutely irreducible.
-        fields(wit, {"kind"}, set(), where)
         pts = sorted(f, key=P.lex_key)
         if kind == "binomial" and len(pts) != 2:
             raise Reject(f"{where}: a binomial has exactly 2 terms, this one has {len(pts)}")
         if kind == "simplex" and len(pts) < 3:
             raise Reject(f"{where}: a simplex witness needs at least 3 terms (use 'binomial')")
-        inv0 = P.mono_inv(pts[0])
-        diffs = [P.mono_mul(p, inv0) for p in pts[1:]]
-        g = 0
-        for row in diffs:
-            for _, x in row:
-                g = gcd(g, x)
+        diffs = [P.mono_div(p, pts[0]) for p in pts[1:]]
+        g = gcd(*[x for row in diffs for _, x in row])
         if g != 1:
             raise Reject(f"{where}: the edge vectors of the support have gcd {g}, not 1")
         if rank([dict(r) for r in diffs], budget) != len(diffs):
             raise Reject(f"{where}: the support is not affinely independent")
-        return
-    if kind == "capelli":
-        # a binomial whose exponent difference has content k >= 2 (..capelli)
-        fields(wit, {"kind"}, set(), where)
+    else:       # capelli: a binomial whose exponent difference has content k >= 2 (..capelli)
         if len(f) != 2:
             raise Reject(f"{where}: a Capelli witness is for binomials, this has {len(f)} terms")
         budget.charge(sum(abs(c).bit_length() for c in f.values()), "Capelli's test")
@@ -142,8 +133,6 @@ def _irreducible(f: dict, wit, where: str, budget: Budget) -> None:
         if not capelli_irreducible(f):
             raise Reject(f"{where}: reducible by Capelli's theorem (a p-th power for a prime "
                          "p dividing the exponent, or -4b^4)")
-        return
-    raise Reject(f"{where}: unknown irreducibility witness {kind!r}")
 
 
 
@@ -161,8 +150,7 @@ def _listed_heads(x, nheads: int, where: str) -> list:
 
 def _divides(f: dict, D: dict, bud: Budget) -> bool:
     """``f | D`` (``D != 0``): the closed form for two binomials, else one exact division."""
-    bv = binomial_valuation(f, D)
-    return bool(bv) if bv is not None else P.divexact(D, f, bud) is not None
+    return bool(bv) if (bv := binomial_valuation(f, D)) is not None else P.divexact(D, f, bud) is not None
 
 
 def rule_irreducible_factor(st: State, step: dict, where: str) -> None:
@@ -177,8 +165,7 @@ def rule_irreducible_factor(st: State, step: dict, where: str) -> None:
     fields(step, {"rule", "poly", "witness", "heads", "residue_component"}, set(), where)
     if st.flint_used:
         raise Reject(f"{where}: irreducible_factor cannot follow reduced_by_flint")
-    pb = st.pb
-    bud = st.budget
+    pb, bud = st.pb, st.budget
     f = read_poly(step["poly"], f"{where}: poly", pb.dim + (1 if pb.has_z else 0))
     bud.charge(READ_UNITS * P.size(f), "reading a factor")
     if len(f) < 2:
@@ -212,34 +199,24 @@ def rule_irreducible_factor(st: State, step: dict, where: str) -> None:
     st.listed.append((st.step_index, f, {h for h, _ in listed}))
     e = max(a for a, _ in vals.values())
     top = [h for h, (a, _) in vals.items() if a == e]
-    if len(top) > 1:
-        for h in top:
-            if vals[h][1] is None:
-                C = P.divexact(pb.den[h], f, bud)
-                if C is None:          # the closed form and the division disagree: a bug
-                    raise Unsupported(f"{where}: a binomial valuation could not be confirmed")
-                vals[h] = (e, C)
-    c = integer(step["residue_component"], f"{where}: residue_component", 0)
-    if c >= pb.value_dim:
+    for h in [h for h in top if vals[h][1] is None and len(top) > 1]:
+        if (C := P.divexact(pb.den[h], f, bud)) is None:     # the closed form and the division disagree: a bug
+            raise Unsupported(f"{where}: a binomial valuation could not be confirmed")
+        vals[h] = (e, C)
+    if (c := integer(step["residue_component"], f"{where}: residue_component", 0)) >= pb.value_dim:
         raise Reject(f"{where}: residue_component {c} out of range")
     # X_c = Σ_h N_{h,c}·Π_{g≠h} C_g, each product from a prefix and a suffix product of the
     # C_g: every polynomial built has at most max_h |N_h|·Π_g |C_g| terms, bounded first
     Cs = [vals[h][1] or {(): 1} for h in top]
-    size = max((len(pb.num[h][c]) for h in top), default=1)
-    for C in Cs:
-        size *= len(C)
-        if size > MAX_EXPANSION:
-            raise Unsupported(f"{where}: the residue of {len(top)} heads would expand to more "
-                              f"than {MAX_EXPANSION} terms")
+    if max((len(pb.num[h][c]) for h in top), default=1) * prod(len(C) for C in Cs) > MAX_EXPANSION:
+        raise Unsupported(f"{where}: the residue of {len(top)} heads would expand to more than {MAX_EXPANSION} terms")
     if len(top) == 1:
         X = pb.num[top[0]][c]          # read only below
     else:
-        pre: list = [{(): 1}]
-        suf: list = [{(): 1}]
-        for C in Cs[:-1]:
+        pre, suf = [{(): 1}], [{(): 1}]
+        for C, D in zip(Cs[:-1], reversed(Cs[1:])):
             pre.append(P.mul(pre[-1], C, bud))
-        for C in reversed(Cs[1:]):
-            suf.append(P.mul(suf[-1], C, bud))
+            suf.append(P.mul(suf[-1], D, bud))
         suf.reverse()
         X = {}
         for i, h in enumerate(top):
@@ -258,13 +235,12 @@ def finish_factors(st: State) -> None:
     factor; every other head a factor may divide (``State.divisor_candidates``) is tested.
     """
     listed, st.listed = st.listed, []
-    pb = st.pb
-    if all(h in st.covered or len(D) < 2 for h, D in enumerate(pb.den)):
-        st.budget.charge(len(pb.den), "covered heads")
+    if all(h in st.covered or len(D) < 2 for h, D in enumerate(st.pb.den)):
+        st.budget.charge(len(st.pb.den), "covered heads")
         return
     for i, f, hs in listed:
         for h in st.divisor_candidates(f):
-            if h not in hs and h not in st.covered and _divides(f, pb.den[h], st.budget):
+            if h not in hs and h not in st.covered and _divides(f, st.pb.den[h], st.budget):
                 raise Reject(f"step {i} (irreducible_factor): heads: the factor divides the "
                              f"denominator of head {h}, which is not listed")
 
@@ -275,25 +251,22 @@ def rule_reduced_by_flint(st: State, step: dict, where: str) -> None:
     fields(step, {"rule", "numerator", "denominator"}, set(), where)
     if st.factors:
         raise Reject(f"{where}: reduced_by_flint cannot be combined with other factors")
-    pb = st.pb
-    nv = pb.dim + (1 if pb.has_z else 0)
+    nv = st.pb.dim + (1 if st.pb.has_z else 0)
     Qd = read_poly(step["denominator"], f"{where}: denominator", nv)
     st.budget.charge(READ_UNITS * P.size(Qd), "reading a polynomial")
     if len(Qd) < 2 or not P.is_normal_form(Qd):
         raise Reject(f"{where}: the denominator must be a non-monomial polynomial in normal form")
-    nums = step["numerator"]
-    if not isinstance(nums, list) or len(nums) != pb.value_dim:
-        raise Reject(f"{where}: numerator must list {pb.value_dim} polynomials (use [] for 0)")
+    if not isinstance(nums := step["numerator"], list) or len(nums) != st.pb.value_dim:
+        raise Reject(f"{where}: numerator must list {st.pb.value_dim} polynomials (use [] for 0)")
     Pn = [read_poly(p, f"{where}: numerator {c}", nv, True) if p != [] else {}
           for c, p in enumerate(nums)]
     st.budget.charge(READ_UNITS * sum(P.size(p) for p in Pn), "reading a polynomial")
     check_identity(st, Pn, Qd, where)
     try:
-        ok = coprime(Pn, Qd, st.budget)
+        if not coprime(Pn, Qd, st.budget):
+            raise Reject(f"{where}: P/Q is not in lowest terms (FLINT finds a non-unit common factor)")
     except Unsupported as e:
         raise Unsupported(f"{where}: {e}") from None
-    if not ok:
-        raise Reject(f"{where}: P/Q is not in lowest terms (FLINT finds a non-unit common factor)")
     st.factors.append((Qd, 1))
     st.flint_used = True
     st.weaken("exact-modulo-flint")

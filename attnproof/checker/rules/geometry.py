@@ -173,8 +173,7 @@ def _exposed(x, tops: list, d: int, wp: int, values: int, extra: int, where: str
     c = _ints(x, d, f"{where}: functional")
     _budget(_dots(values, d, _wmax([c]), wp) + extra, where, st)
     for pts, face in tops:
-        vals = [_dot(c, q) for q in pts]
-        top = max(vals)
+        top = max(vals := [_dot(c, q) for q in pts])
         if {k for k, v in enumerate(vals) if v == top} != face:
             raise Reject(f"{where}: the functional's maximum is not attained at exactly {what}")
 
@@ -410,16 +409,13 @@ def rule_generic_heads(st: State, step: dict, where: str) -> None:
             break
     if sorted(seen) != nonunit:
         raise Reject(f"{where}: the classes must partition the heads of two or more keys ({len(nonunit)}) exactly once")
-    reps = [c[0] for c in parsed]
-    if sorted(st.chains) != reps:
+    if sorted(st.chains) != (reps := [c[0] for c in parsed]):
         raise Reject(f"{where}: exactly the class representatives (first heads) need an indecomposable_chain step")
     units: dict = {}
     for c_i, (rep, *others) in enumerate(parsed):
         for h in others:
             _budget(2 * (_zwork(pb.den[h]) + _zwork(pb.den[rep])), where, st)
-            t = _translate(Z[h], Z[rep])
-            u = _monomial_unit(Z[h], Z[rep], t) if t is not None else None
-            if u is None:
+            if (t := _translate(Z[h], Z[rep])) is None or (u := _monomial_unit(Z[h], Z[rep], t)) is None:
                 raise Reject(f"{where}, class {c_i}: head {h} is not D_{rep} times a monomial unit q·z^a·x^t")
             units[h] = (*u, t)
     # representatives of different classes are not associates: only supports of one
@@ -472,10 +468,8 @@ def _width_class(f: dict, cs: list, dim: int) -> tuple:
     >>> _width_class({((0, 3),): 1, ((1, 6),): 1}, [[1, 0], [0, 1], [1, 1]], 2)
     (1, 2, 1)
     """
-    vals = [[sum(c[v] * e for v, e in m if v < dim) for c in cs] for m in f]
-    w = [max(col) - min(col) for col in zip(*vals)]
-    g = gcd(*w)
-    return tuple(x // g for x in w) if g else tuple(w)
+    w = [max(col) - min(col) for col in zip(*[[sum(c[v] * e for v, e in m if v < dim) for c in cs] for m in f])]
+    return tuple(x // g for x in w) if (g := gcd(*w)) else tuple(w)
 
 
 def _non_homothetic(st: State, step: dict, reps: list, indec: set, where: str) -> None:
@@ -545,12 +539,11 @@ def rule_minkowski_vertices(st: State, step: dict, where: str) -> None:
             raise Reject(f"{w}: the vertex is not the sum of the tuple's points")
         _exposed(e[2], [(pts, {i}) for i, pts in zip(t, P)], d, wp, sum(sizes), len(P) * d // 4, w, st, f"tuple {t}")
         vset[tuple(t)] = False
-    if not complete:
-        if nvs or any(x != [] for x in pnv):
-            raise Reject(f"{where}: a partial count carries no non-vertex certificates")
-        if not 0 < len(verts) < product(sizes):
-            raise Reject(f"{where}: a partial count lists at least one vertex, and not every candidate tuple")
-    else:
+    if not complete and (nvs or any(x != [] for x in pnv)):
+        raise Reject(f"{where}: a partial count carries no non-vertex certificates")
+    if not complete and not 0 < len(verts) < product(sizes):
+        raise Reject(f"{where}: a partial count lists at least one vertex, and not every candidate tuple")
+    if complete:
         dead = [_point_non_vertices(x, P[i], f"{where}: point_non_vertices {i}", st) for i, x in enumerate(pnv)]
         alive = [[i for i in range(n) if i not in dd] for n, dd in zip(sizes, dead)]
         nvset = _gordan_non_vertices(st, nvs, P, sizes, d, wp, dead, where)
@@ -591,8 +584,7 @@ def _gordan_non_vertices(st: State, nvs: list, P: list, sizes: list, d: int, wp:
         terms, last = [], (-1, -1)
         for m in mus:
             h = integer(_entry(m, 3, w, "[factor, index, μ]")[0], f"{w}: factor", 0)
-            j = integer(m[1], f"{w}: index", 0)
-            mu = integer(m[2], f"{w}: μ", 1)
+            j, mu = integer(m[1], f"{w}: index", 0), integer(m[2], f"{w}: μ", 1)
             if h >= len(t) or j >= sizes[h] or j == t[h] or (h, j) <= last:
                 raise Reject(f"{w}: multipliers need increasing (factor, index) on the prefix, off its own points")
             last = (h, j)
@@ -627,15 +619,14 @@ def rule_direct_sum(st: State, step: dict, where: str) -> None:
             ww = f"{w}, relation {r_i}"
             if integer(_entry(rel, 3, ww, "[point, δ, [λ...]]")[0], f"{ww}: point", 0) != j:
                 raise Reject(f"{ww}: relations follow the non-basis points in order ({j})")
-            delta = integer(rel[1], f"{ww}: δ", 1)
-            lam = _ints(rel[2], len(B), f"{ww}: λ")
+            delta, lam = integer(rel[1], f"{ww}: δ", 1), _ints(rel[2], len(B), f"{ww}: λ")
             _budget((len(B) + 1) * d * _mul(_wmax([lam, [delta]]), wp), ww, st)
             if any(delta * (pts[j][col] - pts[0][col]) != sum(x * b[col] for x, b in zip(lam, bvec))
                    for col in range(d)):
                 raise Reject(f"{ww}: δ (p_j - p_0) differs from Σ λ_i (p_i - p_0)")
         rows.extend(bvec)
-        simplex = len(B) == n - 1           # a simplex: every point is a vertex, and none is listed
-        if simplex and (ent["vertices"] != [] or ent["non_vertices"] != []):
+        # a simplex: every point is a vertex, and none is listed
+        if (simplex := len(B) == n - 1) and (ent["vertices"] != [] or ent["non_vertices"] != []):
             raise Reject(f"{w}: a simplex factor lists no vertices (all points are vertices)")
         vs, prev = set(), -1
         for k, e in enumerate(_list(ent["vertices"], f"{w}: vertices", "[index, functional]")):
