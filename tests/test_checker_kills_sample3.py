@@ -6,13 +6,22 @@ result, a refusal, or the lower bound a rule proves.
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+from types import SimpleNamespace
+
 import pytest
 
+from attnproof.checker import check_text
+
 from attnproof.checker.problem import parse_problem
+from attnproof.checker.rules.edges import _face_polynomial, _prem, edge, sturm_count
 from attnproof.checker.rules.graph_sums import MAX_DEPTH
 from attnproof.checker.rules.graph_sums import bound as graph_bound
 from attnproof.checker.rules.state import State, x_points
 from attnproof.checker.syntax import Budget, Reject
+
+GOLDEN = Path(__file__).resolve().parent.parent / "certificates" / "valid"
 
 
 def _state(*supports, dim: int = 2) -> State:
@@ -66,3 +75,45 @@ def test_graph_minors_term_nested_deeper_than_max_depth_is_refused():
 def test_graph_minors_unknown_lemma_is_refused():
     with pytest.raises(Reject, match="unknown lemma"):
         graph_bound(TRIANGLE, {"by": "nope"}, Budget(None), "t")
+
+
+# --- rules/edges.py
+
+
+def test_a_face_polynomial_with_a_gap_has_a_zero_coefficient():
+    # 1 + t^2 along the edge: the missing middle point is the coefficient 0, not 1
+    coef = {(0,): {0: 1}, (2,): {0: 1}}
+    assert _face_polynomial([(0,), (2,)], (0,), (1,), coef, "w") == [1, 0, 1]
+
+
+def test_sturm_count_returns_the_primitive_gcd():
+    # (s - 1)^2: the derivative -2 + 2s is divided by its content 2
+    assert sturm_count([1, -2, 1]) == (1, [-1, 1])
+
+
+def test_sturm_count_of_a_constant_has_no_roots():
+    assert sturm_count([3]) == (0, [1])
+
+
+def test_the_work_of_a_sturm_remainder():
+    # a = 1 - 2s + s^2 by b = -1 + s: two steps, three coefficients of one word each
+    b = Budget(None)
+    assert _prem([1, -2, 1], [-1, 1], b) == []
+    assert b.used == 9
+
+
+def test_an_edge_roots_step_with_an_unknown_field_is_refused():
+    doc = json.loads((GOLDEN / "edge-roots.json").read_text())
+    next(s for s in doc["steps"] if s["rule"] == "edge_roots")["zz"] = 1
+    v = check_text(json.dumps(doc))
+    assert v.status == "invalid" and "unknown field" in v.message, v.message
+
+
+def test_an_edge_functional_selecting_two_crossing_segments_is_refused():
+    # in three variables both factors' faces are segments (x and y) under c = (0, 0, 1):
+    # their sum is a square, not an edge
+    pts = [[(0, 0, 0), (1, 0, 0)], [(0, 0, 0), (0, 1, 0)]]
+    coef = {p: {0: 1} for fp in pts for p in fp}
+    ed = SimpleNamespace(pts=pts, d=3, mult=[1, 1], coefs=[coef, coef], box=[1, 1, 0], wp=1)
+    with pytest.raises(Reject, match="not collinear"):
+        edge(ed, [0, 0, 1], "w", Budget(None))
