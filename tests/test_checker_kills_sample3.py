@@ -18,6 +18,8 @@ from attnproof.checker.problem import parse_problem
 from attnproof.checker.rules.edges import _face_polynomial, _prem, edge, sturm_count
 from attnproof.checker.rules.graph_sums import MAX_DEPTH
 from attnproof.checker.rules.graph_sums import bound as graph_bound
+from attnproof.checker.rules.graph_sums import factor_graph
+from attnproof.checker.rules.graphs import acyclic_orientations
 from attnproof.checker.rules.state import State, x_points
 from attnproof.checker.syntax import Budget, Reject
 
@@ -47,6 +49,7 @@ def test_heads_with_a_variable_in_no_head_is_empty():
 # --- rules/graph_sums.py
 
 TRIANGLE = {(0, 1): 1, (1, 2): 1, (0, 2): 1}
+NEWTON_TRIANGLE_WORK = 13 + 6     # the term (1 + 4 per edge), the block (3 edges, 3 nodes)
 
 
 def _nested(k: int) -> dict:
@@ -117,3 +120,38 @@ def test_an_edge_functional_selecting_two_crossing_segments_is_refused():
     ed = SimpleNamespace(pts=pts, d=3, mult=[1, 1], coefs=[coef, coef], box=[1, 1, 0], wp=1)
     with pytest.raises(Reject, match="not collinear"):
         edge(ed, [0, 0, 1], "w", Budget(None))
+
+
+def test_graph_minors_newton_charges_its_count():
+    t = {"by": "newton", "graph_blocks": [{"edges": [[0, 1], [1, 2], [0, 2]], "order": [0, 1, 2]}]}
+    b = Budget(None)
+    graph_bound(TRIANGLE, t, b, "t")
+    assert b.used == NEWTON_TRIANGLE_WORK
+
+
+def test_graph_minors_odd_with_a_double_first_edge_is_refused():
+    # m'(H) of a double edge then a single one: odd needs both of multiplicity 1
+    t = {"by": "odd", "edges": [[0, 1], [1, 2]], "first": {"by": "parallel"}, "second": {"by": "parallel"}}
+    with pytest.raises(Reject, match="odd needs two distinct edges"):
+        graph_bound({(0, 1): 2, (1, 2): 1}, t, Budget(None), "t")
+
+
+def test_the_factor_graph_skips_a_binomial_that_is_not_an_edge():
+    # 1 + x^2 is a bound binomial with c = 1 but no edge x_u + x_v or 1 + x_u
+    st = _state([(0, 0), (2, 0)])
+    st.factors = [({(): 1, ((0, 2),): 1}, 1)]
+    with pytest.raises(Reject, match="no bound factor"):
+        factor_graph(st, "w")
+
+
+# --- rules/graphs.py
+
+
+def test_a_general_block_of_exactly_max_general_nodes_is_counted():
+    k4 = [(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)]
+    assert acyclic_orientations(4, k4, [(k4, None)], max_general=4) == 24
+
+
+def test_a_graph_block_naming_a_node_outside_the_graph_is_refused():
+    with pytest.raises(Reject, match="is not an edge of the graph"):
+        acyclic_orientations(3, [(0, 1)], [([(2, 5)], None)])

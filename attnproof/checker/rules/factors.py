@@ -8,7 +8,7 @@ does not divide); distinct non-associate factors then give ``R = Π f^e | Q``.
 
 from __future__ import annotations
 
-from math import gcd, prod
+from math import gcd
 
 from .. import poly as P
 from ..capelli import binomial_valuation, capelli_irreducible
@@ -208,7 +208,10 @@ def rule_irreducible_factor(st: State, step: dict, where: str) -> None:
     # X_c = Σ_h N_{h,c}·Π_{g≠h} C_g, each product from a prefix and a suffix product of the
     # C_g: every polynomial built has at most max_h |N_h|·Π_g |C_g| terms, bounded first
     Cs = [vals[h][1] or {(): 1} for h in top]
-    if max((len(pb.num[h][c]) for h in top), default=1) * prod(len(C) for C in Cs) > MAX_EXPANSION:
+    size = max((len(pb.num[h][c]) for h in top), default=1)
+    for C in Cs:                    # capped: many heads never build a long integer
+        size = min(size * len(C), MAX_EXPANSION + 1)
+    if size > MAX_EXPANSION:
         raise Unsupported(f"{where}: the residue of {len(top)} heads would expand to more than {MAX_EXPANSION} terms")
     if len(top) == 1:
         X = pb.num[top[0]][c]          # read only below
