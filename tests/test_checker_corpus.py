@@ -149,7 +149,7 @@ def test_checker_imports_only_the_standard_library():
                 assert 1 <= node.level <= depth or (
                     node.level == 0 and node.module.split(".")[0] in allowed), (f, node.module)
         assert ('"flint"' in src) == (f.name == "flint_gcd.py"), f
-    assert total < 5100          # all lines of the checker (5,880 before issue 29 shrank it)
+    assert total < 4750          # all lines of the checker (5,880 before issue 29 shrank it)
     # the published size: code lines of everything that runs, one path
     # (bench/checker_size.py; issue 29 asks below 2,800)
     import importlib.util
@@ -158,7 +158,7 @@ def test_checker_imports_only_the_standard_library():
     size = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(size)
     trusted = sum(code for _, code in size.sizes().values())
-    assert trusted < 3100, trusted       # 3,850 before issue 29 shrank the modules
+    assert trusted < 2800, trusted       # issue 29 (3,850 before it shrank the modules)
 
 
 def test_checker_runs_without_flint(monkeypatch):
