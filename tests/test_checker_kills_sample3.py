@@ -155,3 +155,10 @@ def test_a_general_block_of_exactly_max_general_nodes_is_counted():
 def test_a_graph_block_naming_a_node_outside_the_graph_is_refused():
     with pytest.raises(Reject, match="is not an edge of the graph"):
         acyclic_orientations(3, [(0, 1)], [([(2, 5)], None)])
+
+
+def test_graph_minors_newton_with_two_blocks_of_a_path():
+    # the parts of the block tree are numbered above the nodes: a path in two blocks is 2 · 2
+    # (block 1 names node 0, which part 1 would be if the parts started at 1 - max)
+    t = {"by": "newton", "graph_blocks": [{"edges": [[1, 2]]}, {"edges": [[0, 1]]}]}
+    assert graph_bound({(0, 1): 1, (1, 2): 1}, t, Budget(None), "t") == 4
