@@ -7,6 +7,7 @@ result, a refusal, or the lower bound a rule proves.
 from __future__ import annotations
 
 import json
+from itertools import permutations
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -162,3 +163,41 @@ def test_graph_minors_newton_with_two_blocks_of_a_path():
     # (block 1 names node 0, which part 1 would be if the parts started at 1 - max)
     t = {"by": "newton", "graph_blocks": [{"edges": [[1, 2]]}, {"edges": [[0, 1]]}]}
     assert graph_bound({(0, 1): 1, (1, 2): 1}, t, Budget(None), "t") == 4
+
+
+# D_0 = 1 + x + x^2 (x only), D_1 = 1 + y (y only), D_2 = 1 + x + y (both)
+HEADS = ([(0, 0), (1, 0), (2, 0)], [(0, 0), (0, 1)], [(0, 0), (1, 0), (0, 1)])
+
+
+def _poly(*keys) -> dict:
+    return {tuple((v, e) for v, e in enumerate(k) if e): 1 for k in keys}
+
+
+def test_divisor_candidates_of_a_collinear_trinomial_in_every_order():
+    for terms in permutations([(0, 0), (1, 0), (2, 0)]):
+        assert _state(*HEADS).divisor_candidates(_poly(*terms)) == [0, 2], terms
+
+
+def test_divisor_candidates_of_a_triangle_trinomial_in_every_order():
+    for terms in permutations([(0, 0), (1, 0), (0, 1)]):
+        assert _state(*HEADS).divisor_candidates(_poly(*terms)) == [2], terms
+
+
+def test_divisor_candidates_of_four_terms_are_the_heads_with_its_variables():
+    assert _state(*HEADS).divisor_candidates(_poly((0, 0), (1, 0), (0, 1), (1, 1))) == [2]
+    assert _state(*HEADS).divisor_candidates(_poly((0, 0), (1, 0), (2, 0), (3, 0))) == [0, 2]
+
+
+# D_0 = x + y: both variables, the one direction (1, -1)
+XY = ([(1, 0), (0, 1)],)
+
+
+def test_a_collinear_factor_is_matched_by_variables_not_by_direction():
+    # 1 + x + x^2 and 1 + x + x^2 + x^3: [1, x] need not be an edge of a multiple
+    assert _state(*XY).divisor_candidates(_poly((0, 0), (1, 0), (2, 0))) == [0]
+    assert _state(*XY).divisor_candidates(_poly((0, 0), (1, 0), (2, 0), (3, 0))) == [0]
+
+
+def test_a_triangle_factor_is_matched_by_the_direction_of_its_first_side():
+    # 1 + x + y: the side [1, x] is an edge of every multiple; x + y has no such direction
+    assert _state(*XY).divisor_candidates(_poly((0, 0), (1, 0), (0, 1))) == []
