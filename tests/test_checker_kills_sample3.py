@@ -21,7 +21,9 @@ from attnproof.checker.rules.graph_sums import MAX_DEPTH
 from attnproof.checker.rules.graph_sums import bound as graph_bound
 from attnproof.checker.rules.graph_sums import factor_graph
 from attnproof.checker.rules.graphs import acyclic_orientations
+from attnproof.checker.rules.planar import planar_block
 from attnproof.checker.rules.state import State, x_points
+from attnproof.checker.rules.windows import _direction
 from attnproof.checker.syntax import Budget, Reject
 
 GOLDEN = Path(__file__).resolve().parent.parent / "certificates" / "valid"
@@ -201,3 +203,29 @@ def test_a_collinear_factor_is_matched_by_variables_not_by_direction():
 def test_a_triangle_factor_is_matched_by_the_direction_of_its_first_side():
     # 1 + x + y: the side [1, x] is an edge of every multiple; x + y has no such direction
     assert _state(*XY).divisor_candidates(_poly((0, 0), (1, 0), (0, 1))) == []
+
+
+# --- rules/windows.py and rules/planar.py
+
+
+def test_a_line_direction_longer_than_dim_is_refused():
+    with pytest.raises(Reject, match="a direction is a list of 2 integers"):
+        _direction([1, 0, 0], 2, "w")
+
+
+def test_a_zero_line_direction_is_refused():
+    with pytest.raises(Reject, match="non-zero"):
+        _direction([0, 0], 2, "w")
+
+
+def test_line_coefficients_one_more_than_the_directions_are_refused():
+    doc = json.loads((GOLDEN / "k3-lines.json").read_text())
+    step = next(s for s in doc["steps"] if s["rule"] == "line_refutation")
+    step["coefficients"] = [1] * (len(step["directions"]) + 1)
+    v = check_text(json.dumps(doc))
+    assert v.status == "invalid" and "one entry per direction" in v.message, v.message
+
+
+def test_a_planar_block_with_an_unknown_field_is_refused():
+    with pytest.raises(Reject, match="unknown field"):
+        planar_block(_state([(0, 0), (1, 0)]), {"factors": [], "method": "planar", "zz": 1}, [], [], "w")
