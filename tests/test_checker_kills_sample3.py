@@ -17,6 +17,7 @@ from attnproof.checker import check_text
 
 from attnproof.checker.problem import parse_problem
 from attnproof.checker.rules.edges import _face_polynomial, _prem, edge, sturm_count
+from attnproof.checker.rules.floors import MAX_WITNESS_VARS, _sparse
 from attnproof.checker.rules.graph_sums import MAX_DEPTH
 from attnproof.checker.rules.graph_sums import bound as graph_bound
 from attnproof.checker.rules.graph_sums import factor_graph
@@ -229,3 +230,28 @@ def test_line_coefficients_one_more_than_the_directions_are_refused():
 def test_a_planar_block_with_an_unknown_field_is_refused():
     with pytest.raises(Reject, match="unknown field"):
         planar_block(_state([(0, 0), (1, 0)]), {"factors": [], "method": "planar", "zz": 1}, [], [], "w")
+
+
+# --- rules/floors.py
+
+
+def test_a_floor_witness_that_is_not_a_list_is_refused():
+    with pytest.raises(Reject, match="list of \\[variable, value\\] pairs"):
+        _sparse(5, "w", 2, True)
+
+
+def test_a_point_coordinate_zero_is_refused():
+    with pytest.raises(Reject, match="positive rationals"):
+        _sparse([[0, 0]], "w", 2, True)
+
+
+def test_a_witness_of_exactly_max_witness_vars_entries_is_read():
+    x = [[i, 1] for i in range(MAX_WITNESS_VARS)]
+    assert len(_sparse(x, "w", MAX_WITNESS_VARS, False)) == MAX_WITNESS_VARS
+
+
+def test_non_constant_witnesses_that_are_not_a_list_are_refused():
+    doc = json.loads((GOLDEN / "non-constant.json").read_text())
+    next(s for s in doc["steps"] if s["rule"] == "non_constant")["witnesses"] = 5
+    v = check_text(json.dumps(doc))
+    assert v.status == "invalid" and "one slope or two values" in v.message, v.message
