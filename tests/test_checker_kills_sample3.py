@@ -24,7 +24,7 @@ from attnproof.checker.rules.graph_sums import factor_graph
 from attnproof.checker.rules.graphs import acyclic_orientations
 from attnproof.checker.rules.planar import planar_block
 from attnproof.checker.rules.state import State, x_points
-from attnproof.checker.rules.windows import _direction
+from attnproof.checker.rules.windows import _direction, binomial_factor
 from attnproof.checker.syntax import Budget, Reject
 
 GOLDEN = Path(__file__).resolve().parent.parent / "certificates" / "valid"
@@ -255,3 +255,12 @@ def test_non_constant_witnesses_that_are_not_a_list_are_refused():
     next(s for s in doc["steps"] if s["rule"] == "non_constant")["witnesses"] = 5
     v = check_text(json.dumps(doc))
     assert v.status == "invalid" and "one slope or two values" in v.message, v.message
+
+
+def test_a_binomial_factor_of_opposite_signs_is_no_bound_binomial():
+    assert binomial_factor({(): 1, ((0, 1),): -1}, 1) is None
+
+
+def test_a_binomial_factor_in_the_bias_variable_is_no_bound_binomial():
+    # 1 + z (index dim = 1): not an x binomial
+    assert binomial_factor({(): 1, ((1, 1),): 1}, 1) is None
