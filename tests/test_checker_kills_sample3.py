@@ -264,3 +264,13 @@ def test_a_binomial_factor_of_opposite_signs_is_no_bound_binomial():
 def test_a_binomial_factor_in_the_bias_variable_is_no_bound_binomial():
     # 1 + z (index dim = 1): not an x binomial
     assert binomial_factor({(): 1, ((1, 1),): 1}, 1) is None
+
+
+# --- rules/newton.py
+
+
+def test_a_vertices_block_that_is_not_a_list_is_refused():
+    doc = json.loads((GOLDEN / "edge-roots.json").read_text())
+    next(s for s in doc["steps"] if s["rule"] == "newton_blocks")["blocks"][0]["vertices"] = 5
+    v = check_text(json.dumps(doc))
+    assert v.status == "invalid" and "'vertices' must be a non-empty list" in v.message, v.message
