@@ -24,6 +24,7 @@ from fractions import Fraction
 
 from attnproof import graph_sum
 from attnproof.checker import check_text
+from attnproof.checking import after_replay
 from attnproof.families import named_graph
 from attnproof.smt.certify import line_certificate
 from attnproof.smt.line_query import line_query
@@ -78,7 +79,7 @@ def main() -> None:
     assert v.status == "inconclusive" and v.line_steps
     step_index = v.line_steps[0]
     ok, message = replay_step(json.loads(text)["steps"][step_index], timeout=120, problem=M)
-    v = v.after_replay([(step_index, ok, message)])
+    v = after_replay(v, [(step_index, ok, message)])
     assert v.status == "valid" and v.minimum == 7
     print(f"certificate: checker {check_text(text).status} alone, {v.status} after replay: "
           f"minimum {v.minimum}, trust {v.trust}")

@@ -193,7 +193,7 @@ def test_checker_rejects_a_simplex_block_that_is_not_one():
     st.pb = type("Pb", (), {"dim": 4})()
     st.factors = [({(): 1, ((0, 1),): 1, ((1, 1),): 1, ((0, 1), (1, 1)): 1}, 1)]
     with pytest.raises(Reject):
-        _simplex_count(st, {"factors": [0], "method": "simplex"}, [0], "b")
+        _simplex_count(st, {"factors": [0], "method": "simplex"}, [0], [], "b")
 
 
 def test_path_graph_is_an_independent_zonotope_without_dense_vectors():
