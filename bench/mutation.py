@@ -12,6 +12,7 @@ Usage (from the repository root, with the ``test`` extra installed)::
     nice python bench/mutation.py --sample 150       # a seeded sample per module (quick)
     nice python bench/mutation.py --sample 120 --seed 19 --unfinished rules.geometry
                                                      # ... extended: only its untested mutants
+    nice python bench/mutation.py --fraction 0.3 --seed 19   # 30 % of each module, seeded
     nice python bench/mutation.py --unfinished rules.state   # whole modules, resumed
     nice python bench/mutation.py poly syntax        # other checker modules (name globs)
     python bench/mutation.py --report                # scores of the last runs, no testing
@@ -44,6 +45,7 @@ from __future__ import annotations
 import argparse
 import fnmatch
 import json
+import math
 import os
 import random
 import subprocess
@@ -377,6 +379,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--all", action="store_true", help="every module of the checker")
     ap.add_argument("--sample", type=int, default=0,
                     help="test a seeded random sample of this many mutants per module")
+    ap.add_argument("--fraction", type=float, default=0.0,
+                    help="test a seeded random sample of this fraction of each module's "
+                         "mutants (rounded up), e.g. 0.3; the same prefix as --sample")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--jobs", type=int, default=1, help="forked workers (default 1)")
     ap.add_argument("--report", action="store_true", help="only print the last results")
@@ -390,6 +395,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--together", action="store_true",
                     help="test every chosen module in one mutmut run (one clean test run)")
     a = ap.parse_args(argv)
+    if not 0.0 <= a.fraction <= 1.0:
+        ap.error("--fraction is between 0 and 1")
 
     known = all_modules()
     if a.all:
@@ -409,10 +416,11 @@ def main(argv: list[str] | None = None) -> int:
             res = results(m)
             if a.retest_survivors:
                 names = sorted(k for k, s in res.items() if s in ("survived", "no tests"))
-            elif a.sample:
+            elif a.sample or a.fraction:
                 names = sorted(res)
                 random.Random(f"{a.seed}:{m}").shuffle(names)
-                names = sorted(names[: a.sample])
+                size = a.sample or math.ceil(a.fraction * len(names))
+                names = sorted(names[:size])
                 if a.unfinished:
                     sampled[m] = set(names)
                     names = [k for k in names if res[k] == "not checked"]
