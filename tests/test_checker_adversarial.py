@@ -9,7 +9,6 @@ process), never exit 4 and never die by a signal.  Files checked with
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -73,17 +72,12 @@ def expected(entry: dict) -> int:
     return entry["exit"] if all(_have(n) for n in entry["needs"]) else 2
 
 
-def _run_batch(items: list, mb: int, timeout: float, reference: bool = False,
-               cpu: bool = False) -> dict:
+def _run_batch(items: list, mb: int, timeout: float, cpu: bool = False) -> dict:
     """Check each ``(path, args, seconds)`` in one child limited to ``mb`` MiB of address
     space, each within its seconds of wall time (``cpu``: of CPU time, for the shapes
     that measure the checker, not the load of the machine)."""
-    env = dict(os.environ)
-    env.pop("ATTNPROOF_CHECKER_REFERENCE", None)
-    if reference:
-        env["ATTNPROOF_CHECKER_REFERENCE"] = "1"
     p = subprocess.run([sys.executable, "-c", _BATCH], input=json.dumps([mb, items, cpu]),
-                       capture_output=True, text=True, timeout=timeout, cwd=ROOT, env=env)
+                       capture_output=True, text=True, timeout=timeout, cwd=ROOT)
     assert p.returncode == 0, f"the checker process died (rc {p.returncode}): {p.stderr[-2000:]}"
     return json.loads(p.stdout)
 
@@ -120,14 +114,12 @@ def _agrees(code, out: str) -> bool:
             and "internal checker error" not in d["message"])
 
 
-@pytest.mark.parametrize("reference", [False], ids=["checker"])
-def test_adversarial_files_within_budget(reference):
-    # the reference path alone (ATTNPROOF_CHECKER_REFERENCE=1) gives the same verdicts
+def test_adversarial_files_within_budget():
     items = [(str(ADV / p), e["args"], e["seconds"]) for p, e in sorted(INDEX.items())
              if "--replay" not in e["args"]]
     mb = max(e["memory_mb"] for e in INDEX.values())
     total = sum(s for _, _, s in items)
-    res = _run_batch(items, mb, timeout=total + 60, reference=reference)
+    res = _run_batch(items, mb, timeout=total + 60)
     bad = []
     for path, _args, _ in items:
         code, secs, out = res[path]
@@ -155,8 +147,7 @@ def _generator():
     return mod
 
 
-@pytest.mark.parametrize("reference", [False], ids=["checker"])
-def test_generated_geometry_bombs_within_budget(tmp_path, reference):
+def test_generated_geometry_bombs_within_budget(tmp_path):
     """Large hostile files built here (the corpus keeps small ones): work is charged
     before anything is materialized, so each is answered within 10 s and 1 GB."""
     from attnproof.io import canonical_json
@@ -171,7 +162,7 @@ def test_generated_geometry_bombs_within_budget(tmp_path, reference):
         path = tmp_path / f"{name}.json"
         path.write_text(canonical_json(doc))
         items.append((str(path), [], 10))
-    res = _run_batch(items, 1024, timeout=120, reference=reference)
+    res = _run_batch(items, 1024, timeout=120)
     for (name, _, want), (path, _, _) in zip(cases, items):
         code, secs, out = res[path]
         assert code == want and _agrees(code, out), (name, code, secs, out[:300])
@@ -230,8 +221,7 @@ def _shapes(size: int) -> dict:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("reference", [False], ids=["checker"])
-def test_reading_is_bounded_by_the_size_the_default_budget_reads(tmp_path, reference):
+def test_reading_is_bounded_by_the_size_the_default_budget_reads(tmp_path):
     """The worst JSON shapes for reading time and memory, each of 16 MiB (reading is
     charged by the byte, within the budget the size buys), are answered within 10 s of
     CPU and 1 GB of address space, each in its own process; with a --max-work that reads
@@ -244,14 +234,13 @@ def test_reading_is_bounded_by_the_size_the_default_budget_reads(tmp_path, refer
         assert len(text) >= MAX_READ_BYTES * 0.99, (name, len(text))
         path = tmp_path / f"{name}.json"
         path.write_text(text)
-        res = _run_batch([(str(path), [], 10)], 1024, timeout=120, reference=reference, cpu=True)
+        res = _run_batch([(str(path), [], 10)], 1024, timeout=120, cpu=True)
         code, secs, out = res[str(path)]
         assert code == want and _agrees(code, out), (name, code, secs, out[:300])
         path.unlink()
     path = tmp_path / "one-byte-more.json"
     path.write_text("[" + " " * MAX_READ_BYTES + "]")
     work = str(MAX_READ_BYTES // BYTES_PER_WORK)
-    res = _run_batch([(str(path), ["--max-work", work], 10)], 1024, timeout=120,
-                     reference=reference, cpu=True)
+    res = _run_batch([(str(path), ["--max-work", work], 10)], 1024, timeout=120, cpu=True)
     code, secs, out = res[str(path)]
     assert code == 2 and "--max-work" in json.loads(out)["message"] and secs < 1, (secs, out)

@@ -220,10 +220,9 @@ def test_planar_count_of_a_head_with_a_constant_variable(lower_step):
     steps = [{"rule": "indecomposable_chain", "head": h, "kind": "simplex", "prime": 3}
              for h in (0, 1)] + [{"rule": "generic_heads", "classes": [[0], [1]]}, lower_step,
                                  {"rule": "product_fusion"}]
-    for reference in (False,):
-        v = check_text(_cert(pb, steps, 4, 4), reference=reference)
-        assert v.status == "valid", v.message
-        assert check_text(_cert(pb, steps, 5, 4), reference=reference).status == "invalid"
+    v = check_text(_cert(pb, steps, 4, 4))
+    assert v.status == "valid", v.message
+    assert check_text(_cert(pb, steps, 5, 4)).status == "invalid"
 
 
 def test_binomial_valuation_never_builds_a_power_longer_than_its_cofactor():
@@ -347,23 +346,21 @@ def _text(doc) -> str:
     return canonical_json(doc)
 
 
-@pytest.mark.parametrize("reference", [False], ids=["checker"])
 @pytest.mark.parametrize("kind", sorted(FORGED_HEADS))
-def test_forged_explicit_heads_are_never_accepted(kind, reference):
+def test_forged_explicit_heads_are_never_accepted(kind):
     """W_2 (or many heads over one denominator) with an explicit head of random atoms:
     the 12 MB version spent 7 s in exact divisions of D* before it was refused."""
     text = _text(FORGED_HEADS[kind](_gen(), 300))
-    v = check_text(text, reference=reference)
+    v = check_text(text)
     assert v.code == 1 and "internal" not in v.message, v.message
     # refuted in one pass at a point, except the head built to agree there
     assert ("modulo 2^61 - 1" in v.message) == (kind != "point-passing"), v.message
 
 
-@pytest.mark.parametrize("reference", [False], ids=["checker"])
-def test_a_true_wasteful_head_is_never_rejected(reference):
+def test_a_true_wasteful_head_is_never_rejected():
     """D* = D·U, N* = N·U for a random positive U: a true fusion with |supp D*| atoms."""
     doc = _gen().wasteful_head(60)
-    v = check_text(_text(doc), reference=reference)
+    v = check_text(_text(doc))
     assert v.code == 0, v.message
     assert v.upper_bound == len(doc["steps"][-1]["head"]["atoms"])
 
@@ -525,8 +522,7 @@ def test_reading_atoms_is_charged_before_they_are_read():
     assert v.code == 2 and "reading atoms" in v.message, v.message
 
 
-@pytest.mark.parametrize("reference", [False], ids=["checker"])
-def test_many_heads_over_one_denominator_have_a_small_residue(reference):
+def test_many_heads_over_one_denominator_have_a_small_residue():
     """300 heads (v_i x + w_i)/(1 + x): the residue at 1 + x was bounded by Π_h |N_h|
     (2^300 terms, inconclusive at once); built from prefix and suffix products it has
     at most max|N|·Π|C_h| = 2 terms, and the producer's certificate is valid."""
@@ -534,13 +530,12 @@ def test_many_heads_over_one_denominator_have_a_small_residue(reference):
     from attnproof.io import problem_from_dict
 
     doc = build_certificate(problem_from_dict(_gen().one_denominator_problem(300))).doc
-    v = check_text(_text(doc), reference=reference)
+    v = check_text(_text(doc))
     assert v.code == 0, v.message
 
 
-def _run_limited(path, reference: bool = False) -> tuple[int, str]:
+def _run_limited(path) -> tuple[int, str]:
     """The standalone checker on ``path`` in a child process with 1 GB of address space."""
-    import os
     import resource
     import subprocess
     import sys
@@ -548,11 +543,7 @@ def _run_limited(path, reference: bool = False) -> tuple[int, str]:
     def limit():
         resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))
 
-    env = dict(os.environ)
-    env.pop("ATTNPROOF_CHECKER_REFERENCE", None)
-    if reference:
-        env["ATTNPROOF_CHECKER_REFERENCE"] = "1"
-    p = subprocess.run([sys.executable, "-m", "attnproof.checker", str(path)], env=env,
+    p = subprocess.run([sys.executable, "-m", "attnproof.checker", str(path)],
                        capture_output=True, text=True, preexec_fn=limit, timeout=900)
     return p.returncode, p.stdout + p.stderr
 
@@ -563,9 +554,8 @@ def test_large_forged_explicit_heads_within_a_gigabyte(tmp_path, kind):
     """The same attacks at 300,000 atoms (10-15 MB): an answer, never valid."""
     path = tmp_path / f"{kind}.json"
     path.write_text(_text(FORGED_HEADS[kind](_gen(), 300_000)))
-    for reference in (False,):
-        code, out = _run_limited(path, reference)
-        assert code in (1, 2) and "internal" not in out, out[-2000:]
+    code, out = _run_limited(path)
+    assert code in (1, 2) and "internal" not in out, out[-2000:]
 
 
 @pytest.mark.slow
@@ -587,8 +577,7 @@ def test_large_true_heads_and_padding_within_a_gigabyte(tmp_path):
     assert code == 2 and "work budget" in out, out[-2000:]
 
 
-@pytest.mark.parametrize("reference", [False], ids=["checker"])
-def test_a_division_with_huge_exponents_in_many_variables(reference):
+def test_a_division_with_huge_exponents_in_many_variables():
     """(1 + x_0)(1 + M), M of 100 variables with 2000-digit exponents: the division coded
     its box in integers of 200,000 digits and divided them at every step (89 s for this
     0.4 MB genuine certificate); monomials ordered by lex_key take linear steps."""
@@ -596,7 +585,7 @@ def test_a_division_with_huge_exponents_in_many_variables(reference):
     from attnproof.checker.syntax import Budget
 
     doc = _gen().huge_exponent_head(100, 2000)
-    v = check_text(_text(doc), reference=reference)
+    v = check_text(_text(doc))
     assert v.code == 0, v.message
     # the division itself: a few steps, charged by the words of the exponents they touch
     f = {(): 1, ((0, 1),): 1}

@@ -17,8 +17,6 @@ import pytest
 from attnproof.checker import check_text
 from attnproof.io import canonical_json
 
-MODES = pytest.mark.parametrize("reference", [False], ids=["checker"])
-
 # 1 + x0^2·x1 + x0·x1^3 (irreducible, an affinely independent support): a triangle, whose
 # producer certificate lists its three vertices
 TRIANGLE = {"format": "attnproof-problem", "version": 1, "dim": 2,
@@ -39,19 +37,17 @@ def _vertices(doc: dict) -> list:
     return blk["vertices"]
 
 
-def _check(doc: dict, reference: bool):
-    return check_text(canonical_json(doc), reference=reference)
+def _check(doc: dict):
+    return check_text(canonical_json(doc))
 
 
-@MODES
-def test_the_triangle_certificate_lists_three_vertices(reference):
+def test_the_triangle_certificate_lists_three_vertices():
     doc = _triangle()
     assert len(_vertices(doc)) == 3
-    v = _check(doc, reference)
+    v = _check(doc)
     assert v.status == "valid" and v.minimum == 3, v.message
 
 
-@MODES
 @pytest.mark.parametrize("forge", [
     lambda u, c: [u, c, c],               # a third list of the right length
     lambda u, c: [u, c, u],
@@ -65,16 +61,15 @@ def test_the_triangle_certificate_lists_three_vertices(reference):
     lambda u, c: 0,
 ], ids=["u-c-c", "u-c-u", "long-u", "long-c", "long-both", "short-u", "short-c", "u-only",
         "bare-u", "number"])
-def test_a_vertex_entry_is_two_lists_of_one_entry_per_variable(forge, reference):
+def test_a_vertex_entry_is_two_lists_of_one_entry_per_variable(forge):
     doc = _triangle()
     ents = _vertices(doc)
     ents[1] = forge(*ents[1])
-    v = _check(doc, reference)
+    v = _check(doc)
     assert v.status == "invalid" and "vertex 1: expected [u, c]" in v.message, v.message
 
 
-@MODES
-def test_an_extra_coordinate_does_not_make_a_fourth_vertex(reference):
+def test_an_extra_coordinate_does_not_make_a_fourth_vertex():
     """A fourth entry that repeats the functional of the last vertex with its ``u`` extended
     (so that it sorts after it) would count 4 vertices of a triangle: a lower bound of 4
     for a problem that 3 atoms fuse."""
@@ -83,27 +78,25 @@ def test_an_extra_coordinate_does_not_make_a_fourth_vertex(reference):
     u, c = ents[-1]
     ents.append([u + [1], c])
     doc["claims"].update(lower_bound=4, upper_bound=4, minimum=4)
-    v = _check(doc, reference)
+    v = _check(doc)
     assert v.status == "invalid" and "expected [u, c]" in v.message, v.message
 
 
-@MODES
-def test_a_vertex_listed_twice_is_not_a_fourth_vertex(reference):
+def test_a_vertex_listed_twice_is_not_a_fourth_vertex():
     """The last vertex repeated claims 4 vertices of a triangle; vertices are strictly
     increasing, so the repeat is refused rather than counted."""
     doc = _triangle()
     ents = _vertices(doc)
     ents.append(json.loads(json.dumps(ents[-1])))
     doc["claims"].update(lower_bound=4, upper_bound=4, minimum=4)
-    v = _check(doc, reference)
+    v = _check(doc)
     assert v.status == "invalid" and "strictly increasing" in v.message, v.message
 
 
-@MODES
-def test_a_factor_listed_twice_in_a_block_is_refused_as_out_of_order(reference):
+def test_a_factor_listed_twice_in_a_block_is_refused_as_out_of_order():
     doc = _triangle()
     step = next(s for s in doc["steps"] if s["rule"] == "newton_blocks")
     step["blocks"][0]["factors"] = [0, 0]
-    v = _check(doc, reference)
+    v = _check(doc)
     assert v.status == "invalid" and "factor indices must be strictly increasing" in v.message, \
         v.message

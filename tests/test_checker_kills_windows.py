@@ -19,9 +19,6 @@ import pytest
 from attnproof.checker import check_text
 from attnproof.io import canonical_json
 
-MODES = pytest.mark.parametrize("reference", [False], ids=["checker"])
-
-
 def _sig(*key, weight=None):
     """``σ(<key, q> + log weight)``: atoms ``key -> 1`` (with its weight) and ``0 -> 0``."""
     a = {"key": list(key), "value": 1}
@@ -106,20 +103,19 @@ def _line_step(doc: dict) -> dict:
     return next(s for s in doc["steps"] if s["rule"] == "line_refutation")
 
 
-def _check(doc: dict, reference: bool = False):
-    return check_text(canonical_json(doc), reference=reference)
+def _check(doc: dict):
+    return check_text(canonical_json(doc))
 
 
-@MODES
 @pytest.mark.parametrize("name", sorted(CASES))
-def test_genuine_line_certificates_are_accepted(name, doc, reference):
+def test_genuine_line_certificates_are_accepted(name, doc):
     """Each field is read and verified, not skipped: the step waits for the replay, and the
     lower bound is the one the refutation proves (a checker that crashed, or read the field
     under another name, would answer otherwise)."""
     step = _line_step(doc)
     _, _, lower, field = CASES[name]
     assert field in step, sorted(step)
-    v = _check(doc, reference)
+    v = _check(doc)
     assert (v.status, v.code) == ("inconclusive", 2), v.message
     assert v.message.endswith("not re-proven") and "internal" not in v.message
     assert v.bounds_verified and v.line_steps == [doc["steps"].index(step)], v.message
@@ -195,12 +191,11 @@ FORGERIES = [
 ]
 
 
-@MODES
 @pytest.mark.parametrize("name, change, message", FORGERIES,
                          ids=[f"{n}-{i}" for i, (n, _, _) in enumerate(FORGERIES)])
-def test_corrupted_line_certificates_are_rejected(name, doc, change, message, reference):
+def test_corrupted_line_certificates_are_rejected(name, doc, change, message):
     step = _line_step(doc)
     change(step) if callable(change) else step.update(change)
-    v = _check(doc, reference)
+    v = _check(doc)
     assert (v.status, v.code) == ("invalid", 1), v.message
     assert message in v.message and "line_refutation" in v.message, v.message
