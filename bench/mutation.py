@@ -16,6 +16,7 @@ Usage (from the repository root, with the ``test`` extra installed)::
     nice python bench/mutation.py --unfinished rules.state   # whole modules, resumed
     nice python bench/mutation.py poly syntax        # other checker modules (name globs)
     python bench/mutation.py --report                # scores of the last runs, no testing
+    python bench/mutation.py --report --fraction 0.3 --seed 19   # ... of that sample only
     python bench/mutation.py --report --survivors    # ... and the diff of every survivor
 
 Configuration (``[tool.mutmut]`` in pyproject.toml): the mutated files, the
@@ -372,6 +373,23 @@ LEGEND = ("survived and no tests: not detected; equivalent: survivors that chang
           "tested; score = (killed + timeout + since) / (tested - equivalent)")
 
 
+def sample(names: list[str], module: str, a: argparse.Namespace) -> list[str]:
+    """The seeded sample of a module's mutants: a prefix (``a.sample`` names, or the fraction
+    ``a.fraction`` rounded up) of the names shuffled with the seed ``a.seed`` and the module,
+    so that a larger sample holds every smaller one of the same seed.
+
+    >>> ns = argparse.Namespace(sample=0, fraction=0.3, seed=19)
+    >>> s = sample([f"m{i}" for i in range(10)], "rules.x", ns)
+    >>> len(s), set(s) <= set(sample([f"m{i}" for i in range(10)], "rules.x",
+    ...                                argparse.Namespace(sample=5, fraction=0, seed=19)))
+    (3, True)
+    """
+    names = sorted(names)
+    random.Random(f"{a.seed}:{module}").shuffle(names)
+    size = a.sample or math.ceil(a.fraction * len(names))
+    return sorted(names[:size])
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("modules", nargs="*", help="checker modules (globs over dotted names, "
@@ -409,6 +427,9 @@ def main(argv: list[str] | None = None) -> int:
         ap.error(f"no checker module matches {a.modules}; known: {' '.join(known)}")
 
     sampled: dict[str, set[str]] = {}
+    if a.report and (a.sample or a.fraction):  # the scores of that sample only
+        for m in mods:
+            sampled[m] = set(sample(sorted(results(m)), m, a))
     if not a.report:
         generate()
         chunk: list[str] = []
@@ -417,10 +438,7 @@ def main(argv: list[str] | None = None) -> int:
             if a.retest_survivors:
                 names = sorted(k for k, s in res.items() if s in ("survived", "no tests"))
             elif a.sample or a.fraction:
-                names = sorted(res)
-                random.Random(f"{a.seed}:{m}").shuffle(names)
-                size = a.sample or math.ceil(a.fraction * len(names))
-                names = sorted(names[:size])
+                names = sample(sorted(res), m, a)
                 if a.unfinished:
                     sampled[m] = set(names)
                     names = [k for k in names if res[k] == "not checked"]
