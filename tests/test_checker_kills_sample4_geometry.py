@@ -212,3 +212,39 @@ def test_width_functionals_are_charged_by_their_words():
     # reading: 2 functionals × (dim + 1); widths: 2 × sizes × (1 + 65 // 64)
     # and 3 × 2 functionals × 2 heads × (1 + 66·66 // 64)
     assert st.budget.used == 2 * 3 + 2 * sizes * 2 + 3 * 2 * 2 * 69
+
+
+# --- survivors of the full set (5 December 2026)
+
+
+def _simplex(prime: int = 101) -> dict:
+    return {"rule": "indecomposable_chain", "head": 0, "kind": "simplex", "prime": prime}
+
+
+def test_a_simplex_of_the_right_size_still_needs_independent_differences():
+    # three collinear points in the plane: 2 differences in dimension 2, but dependent; the
+    # denominator 1 + xy + (xy)^2 splits over C, so it is no absolutely irreducible simplex
+    with pytest.raises(Reject, match="not independent modulo 101"):
+        rule_indecomposable_chain(_state([(0, 0), (1, 1), (2, 2)]), _simplex(), "w")
+    # independent over Q, dependent modulo 3: (1, 0) and (0, 3)
+    with pytest.raises(Reject, match="not independent modulo 3"):
+        rule_indecomposable_chain(_state([(0, 0), (1, 0), (0, 3)]), _simplex(3), "w")
+    st = _state([(0, 0), (1, 0), (0, 3)])
+    rule_indecomposable_chain(st, _simplex(), "w")
+    assert st.chains == {0: "simplex"}
+
+
+def test_a_class_member_with_other_multiplicities_is_no_monomial_multiple():
+    # keys {0, 1} and {0, 1, 1}: 1 + x and 1 + 2x, one shape, not associates
+    st = _state([(0,), (1,)], [(0,), (1,), (1,)], dim=1)
+    st.chains[0] = "chain"
+    with pytest.raises(Reject, match="head 1 is not D_0 times a monomial unit"):
+        rule_generic_heads(st, {"rule": "generic_heads", "classes": [[0, 1]]}, "w")
+
+
+def test_two_classes_whose_denominators_differ_by_a_constant_are_associates():
+    # keys {0, 0, 1, 1} and {0, 1}: 2 + 2x = 2 (1 + x), so one class, not two
+    st = _state([(0,), (0,), (1,), (1,)], [(0,), (1,)], dim=1)
+    st.chains.update({0: "chain", 1: "chain"})
+    with pytest.raises(Reject, match="heads 0 and 1 are associates"):
+        rule_generic_heads(st, {"rule": "generic_heads", "classes": [[0], [1]]}, "w")
