@@ -3,7 +3,7 @@ that follows it (each line in order, ``...`` standing for any text).
 
 The fast suite runs the sections whose claims a reader checks first (the version, the
 certificate of ``W_6``, the checker's exit codes, the minimum 7 of ``K_3``); the slow test runs
-the whole page, the line query of ``K_3`` and the window search of the diamond included.
+the whole page, the window search of the diamond (section 8) included.
 """
 
 from __future__ import annotations
